@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// Runs every test of the workspace (Vitest in each package, then Playwright in e2e/) and prints
+// one total over all runners. `pnpm test` and `.ci/run` both use it.
+//   node .ci/test.mjs [--unit] [--e2e] [--total-file FILE]
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const only = { unit: args.includes('--unit'), e2e: args.includes('--e2e') };
+const runUnit = only.unit || !only.e2e;
+const runE2e = only.e2e || !only.unit;
+const totalFileIndex = args.indexOf('--total-file');
+const totalFile = totalFileIndex >= 0 ? resolve(args[totalFileIndex + 1] ?? '') : undefined;
+
+/** Workspace packages (apps/*, packages/*) whose `test` script runs Vitest. */
+function vitestPackages() {
+  return ['apps', 'packages']
+    .flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(root, dir, name)))
+    .filter((dir) => existsSync(join(dir, 'package.json')))
+    .filter((dir) =>
+      /\bvitest\b/.test(
+        JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts?.test ?? '',
+      ),
+    );
+}
+
+function run(command, commandArgs, cwd, env = {}) {
+  const started = Date.now();
+  const result = spawnSync(command, commandArgs, {
+    cwd,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  return { status: result.status ?? 1, seconds: (Date.now() - started) / 1000 };
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const rows = [];
+
+if (runUnit) {
+  for (const dir of vitestPackages()) {
+    const report = join(dir, '.reports', 'vitest.json');
+    rmSync(report, { force: true });
+    mkdirSync(dirname(report), { recursive: true });
+    const { status, seconds } = run(
+      'pnpm',
+      [
+        'exec',
+        'vitest',
+        'run',
+        '--passWithNoTests',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${report}`,
+      ],
+      dir,
+    );
+    const json = readJson(report);
+    const name = dir.slice(root.length + 1);
+    if (!json) {
+      rows.push({
+        name,
+        passed: 0,
+        failed: 1,
+        skipped: 0,
+        seconds,
+        note: `vitest exited ${status} without a report`,
+      });
+      continue;
+    }
+    const suitesFailed = status !== 0 && json.numFailedTests === 0 ? 1 : 0;
+    rows.push({
+      name,
+      passed: json.numPassedTests,
+      failed: json.numFailedTests + suitesFailed,
+      skipped: json.numPendingTests + json.numTodoTests,
+      seconds,
+      note: suitesFailed ? `vitest exited ${status} (a suite failed to load)` : '',
+    });
+  }
+}
+
+if (runE2e) {
+  const dir = join(root, 'e2e');
+  const report = join(dir, '.reports', 'playwright.json');
+  rmSync(report, { force: true });
+  const { status, seconds } = run('pnpm', ['exec', 'playwright', 'test'], dir, {
+    PLAYWRIGHT_JSON_REPORT: report,
+  });
+  const json = readJson(report);
+  if (!json) {
+    rows.push({
+      name: 'e2e',
+      passed: 0,
+      failed: 1,
+      skipped: 0,
+      seconds,
+      note: `playwright exited ${status} without a report`,
+    });
+  } else {
+    const s = json.stats;
+    const errors = json.errors?.length ?? 0;
+    rows.push({
+      name: 'e2e',
+      passed: s.expected + s.flaky,
+      failed: s.unexpected + (errors && !s.unexpected ? 1 : 0),
+      skipped: s.skipped,
+      seconds,
+      note: s.flaky ? `${s.flaky} flaky` : errors ? `${errors} global error(s)` : '',
+    });
+  }
+}
+
+const total = rows.reduce(
+  (t, r) => ({
+    passed: t.passed + r.passed,
+    failed: t.failed + r.failed,
+    skipped: t.skipped + r.skipped,
+  }),
+  { passed: 0, failed: 0, skipped: 0 },
+);
+console.log('\nTest runners:');
+for (const r of rows) {
+  console.log(
+    `  ${r.name.padEnd(22)} ${String(r.passed).padStart(5)} passed ${String(r.failed).padStart(4)} failed ${String(r.skipped).padStart(4)} skipped  ${r.seconds.toFixed(1).padStart(6)} s  ${r.note}`,
+  );
+}
+if (totalFile) writeFileSync(totalFile, JSON.stringify(total));
+console.log(
+  `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`,
+);
+process.exit(total.failed > 0 ? 1 : 0);

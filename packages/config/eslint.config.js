@@ -1,0 +1,3 @@
+import { packageConfig } from './eslint.js';
+
+export default packageConfig(import.meta.dirname);

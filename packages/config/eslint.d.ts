@@ -1,0 +1,3 @@
+import type { Linter } from 'eslint';
+
+export function packageConfig(packageDir: string): Linter.Config[];
