@@ -4,3 +4,6 @@ export * from './dcs-fields';
 export * from './schemas';
 export * from './rules/issue';
 export * from './rules/context';
+export * from './versions';
+export * from './intstr';
+export * from './requests';
