@@ -7,3 +7,4 @@ export * from './rules/context';
 export * from './versions';
 export * from './intstr';
 export * from './requests';
+export * from './views';

@@ -1,0 +1,4 @@
+export * from './messages';
+export * from './problem';
+export * from './conditions';
+export * from './diagnosis';
