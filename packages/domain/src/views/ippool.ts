@@ -1,0 +1,172 @@
+import { persistentDiskStatusOf } from '../dcs-fields';
+import { resolveFenceposts } from '../intstr';
+import type { IpPoolContext } from '../rules/context';
+import type { MachineDeployment } from '../schemas/capi';
+import type {
+  AdditionNic,
+  DCSIpHostnamePool,
+  DCSMachine,
+  PersistentDisk,
+  PersistentDiskStatus,
+} from '../schemas/dcs';
+import type { IntOrString } from '../schemas/meta';
+import { replicasOf } from './util';
+
+/** One entry of a DCSIpHostnamePool, with the machine that holds it. */
+export interface IpPoolEntryView {
+  ip: string;
+  mask: string;
+  gateway: string;
+  dns?: string;
+  hostname?: string;
+  machineName?: string;
+  additionNic: AdditionNic[];
+  persistentDisk: PersistentDisk[];
+  /** The Machine whose DCSMachine claimed this entry (`status.networkConfig.ip`), if any. */
+  claimedBy?: string;
+}
+
+/** A MachineDeployment whose machine template names the pool (R-POOL-1 demand). */
+export interface IpPoolConsumer {
+  deployment: string;
+  cluster: string;
+  replicas: number;
+  /** As written on the MachineDeployment (undefined: Cluster API's default). */
+  maxSurge?: IntOrString;
+  /** Resolved as Cluster API does; 0 when the strategy is not valid or is OnDelete. */
+  maxSurgeResolved: number;
+}
+
+export interface IpPoolView {
+  /** The pool's name: unique in its namespace. */
+  id: string;
+  name: string;
+  namespace: string;
+  resourceVersion?: string;
+  createdAt?: string;
+  entries: IpPoolEntryView[];
+  total: number;
+  /** Entries claimed by a live DCSMachine. */
+  used: number;
+  /** total − used: what forms offer (R-POOL-1). */
+  free: number;
+  consumers: IpPoolConsumer[];
+  /** Σ replicas of the consumers (R-POOL-1). */
+  demand: number;
+  /** demand + Σ resolved maxSurge: what a rolling update of every consumer may need at once. */
+  demandWithSurge: number;
+  /** The provider's report of each persistent volume (through dcs-fields). */
+  persistentDiskStatus: PersistentDiskStatus[];
+}
+
+/** The resolved maxSurge of a MachineDeployment, 0 when OnDelete or when the values are invalid. */
+function resolvedMaxSurge(md: MachineDeployment): number {
+  const strategy = md.spec?.strategy;
+  if (strategy?.type === 'OnDelete') return 0;
+  try {
+    return resolveFenceposts(
+      strategy?.rollingUpdate?.maxSurge,
+      strategy?.rollingUpdate?.maxUnavailable,
+      replicasOf(md),
+    ).maxSurge;
+  } catch {
+    return 0;
+  }
+}
+
+/** The Machine that owns a DCSMachine (Cluster API names them alike, but the owner is the truth). */
+export function claimantOf(dcsMachine: DCSMachine): string {
+  return (
+    dcsMachine.metadata.ownerReferences?.find((r) => r.kind === 'Machine')?.name ??
+    dcsMachine.metadata.name ??
+    ''
+  );
+}
+
+/**
+ * The view of one IP-hostname pool.
+ * @param claimants DCSMachines that may hold entries of it (those naming another pool are skipped)
+ * @param consumers MachineDeployments whose machine template names it
+ */
+export function ipPoolView(
+  pool: DCSIpHostnamePool,
+  claimants: readonly DCSMachine[],
+  consumers: readonly MachineDeployment[],
+): IpPoolView {
+  const name = pool.metadata.name ?? '';
+  const claimedBy = new Map<string, string>();
+  for (const dm of claimants) {
+    const ip = dm.status?.networkConfig?.ip;
+    if (!ip || dm.spec?.ipHostPoolRef.name !== name) continue;
+    // Two claims of one ip (should not happen): keep the first by name, so the view is stable.
+    const who = claimantOf(dm);
+    const previous = claimedBy.get(ip);
+    if (previous === undefined || who < previous) claimedBy.set(ip, who);
+  }
+  const entries = (pool.spec?.pool ?? []).map<IpPoolEntryView>((e) => {
+    const holder = claimedBy.get(e.ip);
+    return {
+      ip: e.ip,
+      mask: e.mask,
+      gateway: e.gateway,
+      ...(e.dns !== undefined ? { dns: e.dns } : {}),
+      ...(e.hostname !== undefined ? { hostname: e.hostname } : {}),
+      ...(e.machineName !== undefined ? { machineName: e.machineName } : {}),
+      additionNic: e.additionNic ?? [],
+      persistentDisk: e.persistentDisk ?? [],
+      ...(holder !== undefined ? { claimedBy: holder } : {}),
+    };
+  });
+  // An ip listed twice (R-POOL-2 forbids it) is one address: count it once.
+  const ips = new Set(entries.map((e) => e.ip));
+  const used = [...ips].filter((ip) => claimedBy.has(ip)).length;
+  const consumerViews = consumers
+    .map<IpPoolConsumer>((md) => {
+      const maxSurge = md.spec?.strategy?.rollingUpdate?.maxSurge;
+      return {
+        deployment: md.metadata.name ?? '',
+        cluster: md.spec?.clusterName ?? '',
+        replicas: replicasOf(md),
+        ...(maxSurge !== undefined ? { maxSurge } : {}),
+        maxSurgeResolved: resolvedMaxSurge(md),
+      };
+    })
+    .sort((a, b) => (a.deployment < b.deployment ? -1 : a.deployment > b.deployment ? 1 : 0));
+  const demand = consumerViews.reduce((n, c) => n + c.replicas, 0);
+  return {
+    id: name,
+    name,
+    namespace: pool.metadata.namespace ?? '',
+    ...(pool.metadata.resourceVersion ? { resourceVersion: pool.metadata.resourceVersion } : {}),
+    ...(pool.metadata.creationTimestamp ? { createdAt: pool.metadata.creationTimestamp } : {}),
+    entries,
+    total: ips.size,
+    used,
+    free: ips.size - used,
+    consumers: consumerViews,
+    demand,
+    demandWithSurge: demand + consumerViews.reduce((n, c) => n + c.maxSurgeResolved, 0),
+    persistentDiskStatus: persistentDiskStatusOf(pool),
+  };
+}
+
+/** The pool as the rules see it (ValidationContext), from the pool and its view. */
+export function ipPoolContextOf(pool: DCSIpHostnamePool, view: IpPoolView): IpPoolContext {
+  return {
+    name: view.name,
+    resourceVersion: view.resourceVersion ?? '',
+    entries: pool.spec?.pool ?? [],
+    claims: view.entries.flatMap((e) =>
+      e.claimedBy !== undefined ? [{ ip: e.ip, machine: e.claimedBy }] : [],
+    ),
+    consumers: view.consumers.map((c) => ({
+      deployment: c.deployment,
+      replicas: c.replicas,
+      maxSurge: c.maxSurge,
+    })),
+  };
+}
+
+/** Whether any entry of the pool declares a persistent disk (R-MD-3). */
+export const poolHasPersistentDisks = (pool: DCSIpHostnamePool): boolean =>
+  (pool.spec?.pool ?? []).some((e) => (e.persistentDisk?.length ?? 0) > 0);

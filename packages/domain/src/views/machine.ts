@@ -1,0 +1,153 @@
+import { failureOf, vmStateOf } from '../dcs-fields';
+import {
+  ANNOTATION_DELETE_MACHINE,
+  CONTROL_PLANE_POOL_ID,
+  LABEL_CLUSTER_NAME,
+  LABEL_CONTROL_PLANE,
+  LABEL_DEPLOYMENT_NAME,
+  LABEL_SET_NAME,
+} from '../labels';
+import type { Machine } from '../schemas/capi';
+import type { DCSMachine, IpPoolEntry } from '../schemas/dcs';
+import { conditionViews, findCondition, type ConditionView } from './conditions';
+import { diagnoseMachine, type Diagnosis, type DiagnosisOptions } from './diagnosis';
+import { isMachineDeleting, parseTime } from './util';
+
+/** One machine as the Nodes tab and a pool's machine list show it. */
+export interface MachineView {
+  /** The Machine's name: unique in its namespace, stable for the machine's life. */
+  id: string;
+  name: string;
+  namespace: string;
+  cluster: string;
+  /** `control-plane`, the MachineDeployment's name, or absent for a machine of no pool. */
+  poolId?: string;
+  machineSet?: string;
+  phase: string;
+  /** Running, with a node whose Ready and NodeHealthy conditions are True, and not deleting. */
+  ready: boolean;
+  /** Built from the pool's current template (for worker pools: owned by the new MachineSet). */
+  upToDate?: boolean;
+  nodeName?: string;
+  ip?: string;
+  hostname?: string;
+  version?: string;
+  providerID?: string;
+  /** The Machine's creationTimestamp: what its age is counted from. */
+  createdAt?: string;
+  deleting: boolean;
+  /** Annotated `cluster.x-k8s.io/delete-machine` (R-MD-6). */
+  markedForDeletion: boolean;
+  conditions: ConditionView[];
+  dcsMachineName?: string;
+  vmState?: string;
+  failureReason?: string;
+  failureMessage?: string;
+  resourceVersion?: string;
+  /** Present when the machine is failed or stuck (T-1). */
+  diagnosis?: Diagnosis;
+}
+
+/** The pool a machine belongs to, by its labels: `control-plane` or its MachineDeployment. */
+export function poolIdOf(machine: Machine): string | undefined {
+  const labels = machine.metadata.labels ?? {};
+  if (LABEL_CONTROL_PLANE in labels) return CONTROL_PLANE_POOL_ID;
+  return labels[LABEL_DEPLOYMENT_NAME];
+}
+
+const conditionTrueOrAbsent = (machine: Machine, type: string) => {
+  const c = findCondition(machine.status?.conditions, type);
+  return c === undefined || c.status === 'True';
+};
+
+/**
+ * Whether a machine counts as ready: Running, its node known, Ready and NodeHealthy True where
+ * reported, not being deleted. Honest pool statuses are built on this.
+ */
+export function isMachineReady(machine: Machine): boolean {
+  return (
+    !isMachineDeleting(machine) &&
+    machine.status?.phase === 'Running' &&
+    machine.status.nodeRef !== undefined &&
+    conditionTrueOrAbsent(machine, 'Ready') &&
+    conditionTrueOrAbsent(machine, 'NodeHealthy')
+  );
+}
+
+/**
+ * Whether a ready machine has been ready for `minReadySeconds` (Cluster API's "available"):
+ * counted from the Ready condition's last transition.
+ */
+export function isMachineAvailable(machine: Machine, minReadySeconds: number, now: Date): boolean {
+  if (!isMachineReady(machine)) return false;
+  if (minReadySeconds <= 0) return true;
+  const since = parseTime(findCondition(machine.status?.conditions, 'Ready')?.lastTransitionTime);
+  return since === undefined || now.getTime() - since >= minReadySeconds * 1000;
+}
+
+/** The machine's primary address: InternalIP, else the IP it claimed from its pool, else any IP. */
+export function machineIp(
+  machine: Machine,
+  dcsMachine: DCSMachine | undefined,
+): string | undefined {
+  const addresses = machine.status?.addresses ?? [];
+  return (
+    addresses.find((a) => a.type === 'InternalIP')?.address ??
+    dcsMachine?.status?.networkConfig?.ip ??
+    addresses.find((a) => a.type === 'ExternalIP')?.address
+  );
+}
+
+export interface MachineViewOptions extends DiagnosisOptions {
+  /** The IP-pool entry the machine claimed, for its hostname. */
+  ipPoolEntry?: Pick<IpPoolEntry, 'hostname'>;
+  upToDate?: boolean;
+}
+
+export function machineView(
+  machine: Machine,
+  dcsMachine: DCSMachine | undefined,
+  now: Date,
+  options: MachineViewOptions = {},
+): MachineView {
+  const { metadata: meta, spec, status } = machine;
+  const name = meta.name ?? '';
+  const addresses = status?.addresses ?? [];
+  const hostname =
+    addresses.find((a) => a.type === 'Hostname')?.address ?? options.ipPoolEntry?.hostname;
+  const dcsFailure = dcsMachine ? failureOf(dcsMachine) : {};
+  const failureReason = status?.failureReason ?? dcsFailure.reason;
+  const failureMessage = status?.failureMessage ?? dcsFailure.message;
+  const vmState = dcsMachine ? vmStateOf(dcsMachine) : undefined;
+  const poolId = poolIdOf(machine);
+  const machineSet = meta.labels?.[LABEL_SET_NAME];
+  const ip = machineIp(machine, dcsMachine);
+  const diagnosis = diagnoseMachine(machine, dcsMachine, now, options);
+  const deleting = isMachineDeleting(machine);
+  return {
+    id: name,
+    name,
+    namespace: meta.namespace ?? '',
+    cluster: spec?.clusterName ?? meta.labels?.[LABEL_CLUSTER_NAME] ?? '',
+    ...(poolId !== undefined ? { poolId } : {}),
+    ...(machineSet !== undefined ? { machineSet } : {}),
+    phase: deleting && status?.phase !== 'Deleted' ? 'Deleting' : (status?.phase ?? 'Pending'),
+    ready: isMachineReady(machine),
+    ...(options.upToDate !== undefined ? { upToDate: options.upToDate } : {}),
+    ...(status?.nodeRef?.name ? { nodeName: status.nodeRef.name } : {}),
+    ...(ip ? { ip } : {}),
+    ...(hostname ? { hostname } : {}),
+    ...(spec?.version ? { version: spec.version } : {}),
+    ...(spec?.providerID ? { providerID: spec.providerID } : {}),
+    ...(meta.creationTimestamp ? { createdAt: meta.creationTimestamp } : {}),
+    deleting,
+    markedForDeletion: meta.annotations?.[ANNOTATION_DELETE_MACHINE] !== undefined,
+    conditions: conditionViews(status?.conditions),
+    ...(dcsMachine?.metadata.name ? { dcsMachineName: dcsMachine.metadata.name } : {}),
+    ...(vmState ? { vmState } : {}),
+    ...(failureReason ? { failureReason } : {}),
+    ...(failureMessage ? { failureMessage } : {}),
+    ...(meta.resourceVersion ? { resourceVersion: meta.resourceVersion } : {}),
+    ...(diagnosis ? { diagnosis } : {}),
+  };
+}

@@ -1,0 +1,258 @@
+import { resolveFenceposts } from '../intstr';
+import { ANNOTATION_REVISION, LABEL_SET_NAME } from '../labels';
+import type { Machine, MachineDeployment, MachineSet, MachineSpec } from '../schemas/capi';
+import type { KubeadmControlPlane } from '../schemas/controlplane';
+import type { DCSMachine } from '../schemas/dcs';
+import type { IntOrString } from '../schemas/meta';
+import { isMachineAvailable, isMachineReady } from './machine';
+import { compareStrings, isMachineDeleting, replicasOf } from './util';
+
+/** One MachineSet of a MachineDeployment; counts come from its machines, not its status. */
+export interface MachineSetView {
+  name: string;
+  /** spec.replicas: what the MachineDeployment currently wants of this set. */
+  replicas: number;
+  /** Its machines that exist and are not being deleted. */
+  current: number;
+  ready: number;
+  available: number;
+  revision?: string;
+  version?: string;
+  createdAt?: string;
+}
+
+export type StrategyType = 'RollingUpdate' | 'OnDelete';
+
+/** A rolling update (or its absence) of a pool's machines. */
+export interface RolloutView {
+  strategyType: StrategyType;
+  /** The set built from the current template; absent until Cluster API creates it. */
+  newMachineSet?: MachineSetView;
+  /** Sets of earlier templates, newest revision first. Always empty for the control plane. */
+  oldMachineSets: MachineSetView[];
+  /** Machines of an earlier template remain (or the new set is yet to be created). */
+  inProgress: boolean;
+  desired: number;
+  /** Live machines of the current template. */
+  updated: number;
+  /** …of which are ready. */
+  updatedReady: number;
+  /** updated / desired, in [0, 1]; 1 when nothing is desired. */
+  progress: number;
+  /** Live machines above desired, vs the resolved maxSurge (absent with OnDelete or invalid values). */
+  surge: { inUse: number; allowed?: number };
+  /** desired − available machines (never negative), vs the resolved maxUnavailable. */
+  unavailable: { inUse: number; allowed?: number };
+}
+
+/** The fields that make a machine template "current" (the pool's update triggers). */
+function templateKey(spec: Pick<MachineSpec, 'infrastructureRef' | 'bootstrap' | 'version'>) {
+  return [
+    spec.infrastructureRef.name ?? '',
+    spec.bootstrap.configRef?.name ?? '',
+    spec.version ?? '',
+  ].join('\u0000');
+}
+
+/**
+ * Whether a MachineSet was made from the MachineDeployment's current template: same machine
+ * template, same bootstrap template, same version (what O-UPGRADE-INFRA, O-UPDATE-BOOTSTRAP and
+ * O-UPGRADE-K8S change).
+ */
+export function isCurrentMachineSet(ms: MachineSet, md: MachineDeployment): boolean {
+  const msSpec = ms.spec?.template?.spec;
+  const mdSpec = md.spec?.template.spec;
+  return (
+    msSpec !== undefined && mdSpec !== undefined && templateKey(msSpec) === templateKey(mdSpec)
+  );
+}
+
+function revisionOf(ms: MachineSet): number {
+  const n = Number(ms.metadata.annotations?.[ANNOTATION_REVISION]);
+  return Number.isFinite(n) ? n : -1;
+}
+
+/** Cluster API picks the oldest matching set as the new one; so do we, by name on a tie. */
+export function findNewMachineSet(
+  md: MachineDeployment,
+  machineSets: readonly MachineSet[],
+): MachineSet | undefined {
+  let found: MachineSet | undefined;
+  for (const ms of machineSets) {
+    if (!isCurrentMachineSet(ms, md)) continue;
+    if (found === undefined) {
+      found = ms;
+      continue;
+    }
+    const a = ms.metadata.creationTimestamp ?? '';
+    const b = found.metadata.creationTimestamp ?? '';
+    if (a < b || (a === b && (ms.metadata.name ?? '') < (found.metadata.name ?? ''))) found = ms;
+  }
+  return found;
+}
+
+function fenceposts(
+  maxSurge: IntOrString | undefined,
+  maxUnavailable: IntOrString | undefined,
+  desired: number,
+): { maxSurge: number; maxUnavailable: number } | undefined {
+  try {
+    return resolveFenceposts(maxSurge, maxUnavailable, desired);
+  } catch {
+    return undefined;
+  }
+}
+
+interface Counts {
+  live: Machine[];
+  isUpdated: (m: Machine) => boolean;
+  desired: number;
+  minReadySeconds: number;
+  allowed: { maxSurge: number; maxUnavailable: number } | undefined;
+  now: Date;
+}
+
+function rolloutCounts(c: Counts) {
+  let updated = 0;
+  let updatedReady = 0;
+  let available = 0;
+  for (const m of c.live) {
+    const ready = isMachineReady(m);
+    if (c.isUpdated(m)) {
+      updated++;
+      if (ready) updatedReady++;
+    }
+    if (ready && isMachineAvailable(m, c.minReadySeconds, c.now)) available++;
+  }
+  return {
+    desired: c.desired,
+    updated,
+    updatedReady,
+    progress: c.desired === 0 ? 1 : Math.min(1, updated / c.desired),
+    // Machines being deleted are left out: Cluster API has already given them up.
+    surge: {
+      inUse: Math.max(0, c.live.length - c.desired),
+      ...(c.allowed ? { allowed: c.allowed.maxSurge } : {}),
+    },
+    unavailable: {
+      inUse: Math.max(0, c.desired - available),
+      ...(c.allowed ? { allowed: c.allowed.maxUnavailable } : {}),
+    },
+  };
+}
+
+/**
+ * The rollout of a worker pool.
+ * @param machineSets the MachineDeployment's sets (labelled with its name)
+ * @param machines the pool's machines (labelled with its name)
+ */
+export function rolloutView(
+  md: MachineDeployment,
+  machineSets: readonly MachineSet[],
+  machines: readonly Machine[],
+  now: Date,
+): RolloutView {
+  const desired = replicasOf(md);
+  const minReadySeconds = md.spec?.minReadySeconds ?? 0;
+  const strategyType: StrategyType = md.spec?.strategy?.type ?? 'RollingUpdate';
+  const newMs = findNewMachineSet(md, machineSets);
+  const newName = newMs?.metadata.name;
+
+  const bySet = new Map<string, Machine[]>();
+  const live: Machine[] = [];
+  for (const m of machines) {
+    if (isMachineDeleting(m)) continue;
+    live.push(m);
+    const set = m.metadata.labels?.[LABEL_SET_NAME] ?? '';
+    const list = bySet.get(set);
+    if (list) list.push(m);
+    else bySet.set(set, [m]);
+  }
+  const setView = (ms: MachineSet): MachineSetView => {
+    const name = ms.metadata.name ?? '';
+    const own = bySet.get(name) ?? [];
+    const ready = own.filter(isMachineReady);
+    const revision = ms.metadata.annotations?.[ANNOTATION_REVISION];
+    const version = ms.spec?.template?.spec.version;
+    return {
+      name,
+      replicas: ms.spec?.replicas ?? 0,
+      current: own.length,
+      ready: ready.length,
+      available: ready.filter((m) => isMachineAvailable(m, minReadySeconds, now)).length,
+      ...(revision !== undefined ? { revision } : {}),
+      ...(version !== undefined ? { version } : {}),
+      ...(ms.metadata.creationTimestamp ? { createdAt: ms.metadata.creationTimestamp } : {}),
+    };
+  };
+  const oldSets = machineSets
+    .filter((ms) => ms !== newMs)
+    .sort(
+      (a, b) =>
+        revisionOf(b) - revisionOf(a) ||
+        compareStrings(b.metadata.creationTimestamp ?? '', a.metadata.creationTimestamp ?? '') ||
+        compareStrings(a.metadata.name ?? '', b.metadata.name ?? ''),
+    )
+    .map(setView);
+  const isUpdated = (m: Machine) =>
+    newName !== undefined && m.metadata.labels?.[LABEL_SET_NAME] === newName;
+  const strayMachines = live.some((m) => !isUpdated(m));
+  const inProgress =
+    oldSets.some((s) => s.current > 0 || s.replicas > 0) ||
+    strayMachines ||
+    (newMs === undefined && machineSets.length > 0 && desired > 0);
+
+  const rollingUpdate = md.spec?.strategy?.rollingUpdate;
+  const allowed =
+    strategyType === 'RollingUpdate'
+      ? fenceposts(rollingUpdate?.maxSurge, rollingUpdate?.maxUnavailable, desired)
+      : undefined;
+  return {
+    strategyType,
+    ...(newMs ? { newMachineSet: setView(newMs) } : {}),
+    oldMachineSets: oldSets,
+    inProgress,
+    ...rolloutCounts({ live, isUpdated, desired, minReadySeconds, allowed, now }),
+  };
+}
+
+/** Where the infrastructure machine was cloned from (Cluster API's annotation). */
+export const ANNOTATION_CLONED_FROM_NAME = 'cluster.x-k8s.io/cloned-from-name';
+
+/**
+ * Whether a control-plane machine is built from the KubeadmControlPlane's current spec: its
+ * version, and (when the DCSMachine says what it was cloned from) its machine template.
+ */
+export function isCurrentControlPlaneMachine(
+  kcp: KubeadmControlPlane,
+  machine: Machine,
+  dcsMachine: DCSMachine | undefined,
+): boolean {
+  if (machine.spec?.version !== kcp.spec?.version) return false;
+  const clonedFrom = dcsMachine?.metadata.annotations?.[ANNOTATION_CLONED_FROM_NAME];
+  return (
+    clonedFrom === undefined || clonedFrom === kcp.spec?.machineTemplate.infrastructureRef.name
+  );
+}
+
+/**
+ * The rollout of the control plane: KubeadmControlPlane replaces machines one at a time, with
+ * maxSurge from its rolloutStrategy (default 1) and never below the desired count otherwise.
+ */
+export function controlPlaneRolloutView(
+  kcp: KubeadmControlPlane,
+  machines: readonly Machine[],
+  dcsMachineOf: (m: Machine) => DCSMachine | undefined,
+  now: Date,
+): RolloutView {
+  const desired = kcp.spec?.replicas ?? 1;
+  const live = machines.filter((m) => !isMachineDeleting(m));
+  const isUpdated = (m: Machine) => isCurrentControlPlaneMachine(kcp, m, dcsMachineOf(m));
+  const allowed = fenceposts(kcp.spec?.rolloutStrategy?.rollingUpdate?.maxSurge ?? 1, 0, desired);
+  return {
+    strategyType: 'RollingUpdate',
+    oldMachineSets: [],
+    inProgress: live.some((m) => !isUpdated(m)),
+    ...rolloutCounts({ live, isUpdated, desired, minReadySeconds: 0, allowed, now }),
+  };
+}
