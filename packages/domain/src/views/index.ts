@@ -5,3 +5,5 @@ export * from './diagnosis';
 export * from './machine';
 export * from './ippool';
 export * from './rollout';
+export * from './versions';
+export * from './nodepool';

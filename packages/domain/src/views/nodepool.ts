@@ -1,0 +1,755 @@
+import { resolveFenceposts } from '../intstr';
+import { CONTROL_PLANE_POOL_ID, LABEL_CLUSTER_NAME, LABEL_SET_NAME } from '../labels';
+import type { Severity } from '../rules/issue';
+import type { VersionsCatalog } from '../schemas/catalog';
+import type { Cluster, Machine, MachineDeployment, MachineSet } from '../schemas/capi';
+import type { KubeadmConfigTemplate } from '../schemas/bootstrap';
+import type { KubeadmControlPlane } from '../schemas/controlplane';
+import type { DCSMachine, DCSMachineTemplate } from '../schemas/dcs';
+import type { Condition, IntOrString } from '../schemas/meta';
+import {
+  compareKubeVersions,
+  compareProviderVersions,
+  minorSkew,
+  PROVIDER_MIN_PERSISTENT_DISKS,
+} from '../versions';
+import { conditionViews, type ConditionView } from './conditions';
+import type { DiagnosisCode, DiagnosisOptions } from './diagnosis';
+import type { IpPoolEntryView, IpPoolView } from './ippool';
+import { isMachineAvailable, machineView, type MachineView } from './machine';
+import type { ViewMessageKey } from './messages';
+import { sortProblems, viewProblem, type ViewProblem } from './problem';
+import {
+  controlPlaneRolloutView,
+  findNewMachineSet,
+  isCurrentControlPlaneMachine,
+  rolloutView,
+  type RolloutView,
+  type StrategyType,
+} from './rollout';
+import { compareStrings, optional, replicasOf } from './util';
+import { catalogVersionOfTemplate, newestUpgrade } from './versions';
+
+/** What a pool is doing, computed from its objects; never `Running` while a machine is not Ready. */
+export type PoolStatus =
+  | 'Running'
+  | 'ScalingUp'
+  | 'ScalingDown'
+  | 'Updating'
+  | 'Provisioning'
+  | 'Degraded'
+  | 'Failed'
+  | 'Deleting'
+  | 'Paused'
+  | 'Unknown';
+
+export interface PoolReplicas {
+  desired: number;
+  /** Machines that exist and are not being deleted. */
+  current: number;
+  ready: number;
+  /** Machines of the current template. */
+  updated: number;
+  /** Ready for at least minReadySeconds. */
+  available: number;
+  /** desired − available, never negative. */
+  unavailable: number;
+}
+
+export interface DiskSummary {
+  quantityGB: number;
+  systemVolume: boolean;
+  path?: string;
+  datastoreClusterName?: string;
+  format?: string;
+}
+
+export interface MachineTemplateSummary {
+  name: string;
+  /** False when the DCSMachineTemplate the pool names does not exist; then only `name` is set. */
+  found: boolean;
+  vmTemplateName?: string;
+  cpu?: number;
+  memoryMB?: number;
+  disks: DiskSummary[];
+  ipPoolName?: string;
+}
+
+export interface PoolStrategy {
+  type: StrategyType;
+  maxSurge?: IntOrString;
+  maxUnavailable?: IntOrString;
+  /** As Cluster API resolves them for the desired replicas; absent when invalid or OnDelete. */
+  resolved?: { maxSurge: number; maxUnavailable: number };
+}
+
+/** One card of the Node Pools tab (U-2, U-3). */
+export interface NodePoolView {
+  /** `control-plane` (reserved, R-MD-5) or the MachineDeployment's name. */
+  id: string;
+  kind: 'control-plane' | 'worker';
+  /** The KubeadmControlPlane's or the MachineDeployment's name. */
+  name: string;
+  cluster: string;
+  namespace: string;
+  replicas: PoolReplicas;
+  version?: string;
+  /** The newest catalog version this pool may be upgraded to (workers: not above the control plane). */
+  upgradeAvailable?: string;
+  machineTemplate: MachineTemplateSummary;
+  bootstrapTemplate?: string;
+  ipPool?: { name: string; used: number; total: number; free: number; found: boolean };
+  rollout: RolloutView;
+  status: PoolStatus;
+  problems: ViewProblem[];
+  badges: { legacyDiskLayout: boolean; stuckMachines: number; failedMachines: number };
+  conditions: ConditionView[];
+  /** What the UI sends back with a mutation as preconditions. */
+  resourceVersions: {
+    md?: string;
+    kcp?: string;
+    template?: string;
+    bootstrap?: string;
+    ipPool?: string;
+  };
+  strategy: PoolStrategy;
+  nodeDrainTimeout?: string;
+  nodeDeletionTimeout?: string;
+  paused: boolean;
+  createdAt?: string;
+}
+
+/** What a pool view needs besides its own objects. */
+export interface PoolViewContext {
+  now: Date;
+  /** The versions catalog (upgrade indicator, R-MD-4). */
+  versions?: VersionsCatalog;
+  /** The DCS provider's version (R-DISK-5). */
+  providerVersion?: string;
+  /** The control plane's version (see controlPlaneVersionOf): caps workers' upgrades (R-MD-4). */
+  controlPlaneVersion?: string;
+  /** The pool's Cluster, for `spec.paused`. */
+  cluster?: Cluster;
+  diagnosis?: Omit<DiagnosisOptions, 'ipPoolFree'>;
+}
+
+export interface WorkerPoolObjects {
+  machineDeployment: MachineDeployment;
+  /** Its MachineSets (labelled `cluster.x-k8s.io/deployment-name`). */
+  machineSets: readonly MachineSet[];
+  /** Its Machines (labelled `cluster.x-k8s.io/deployment-name`). */
+  machines: readonly Machine[];
+  /** The DCSMachines of those machines (more do no harm). */
+  dcsMachines: readonly DCSMachine[];
+  machineTemplate?: DCSMachineTemplate;
+  bootstrapTemplate?: KubeadmConfigTemplate;
+  /** The view of the IP pool the machine template names. */
+  ipPool?: IpPoolView;
+}
+
+export interface ControlPlanePoolObjects {
+  controlPlane: KubeadmControlPlane;
+  /** Its Machines (labelled `cluster.x-k8s.io/control-plane`). */
+  machines: readonly Machine[];
+  dcsMachines: readonly DCSMachine[];
+  machineTemplate?: DCSMachineTemplate;
+  ipPool?: IpPoolView;
+}
+
+/** A pool view together with the views of its machines, built in one pass. */
+export interface PoolWithMachines {
+  pool: NodePoolView;
+  machines: MachineView[];
+}
+
+const PAUSED_ANNOTATION = 'cluster.x-k8s.io/paused';
+const LEGACY_CPAAS_PATH = '/var/cpaas';
+
+function summarizeTemplate(
+  name: string,
+  t: DCSMachineTemplate | undefined,
+): MachineTemplateSummary {
+  const spec = t?.spec?.template.spec;
+  if (!spec) return { name, found: false, disks: [] };
+  const vm = spec.vmConfig;
+  const cpu = vm?.dcsMachineCpuSpec?.quantity;
+  const memoryMB = vm?.dcsMachineMemorySpec?.quantity;
+  return {
+    name,
+    found: true,
+    vmTemplateName: spec.vmTemplateName,
+    ...(cpu !== undefined ? { cpu } : {}),
+    ...(memoryMB !== undefined ? { memoryMB } : {}),
+    disks: (vm?.dcsMachineDiskSpec ?? []).map((d) => ({
+      quantityGB: d.quantity,
+      systemVolume: d.systemVolume === true,
+      ...(d.path !== undefined ? { path: d.path } : {}),
+      ...(d.datastoreClusterName !== undefined
+        ? { datastoreClusterName: d.datastoreClusterName }
+        : {}),
+      ...(d.format !== undefined ? { format: d.format } : {}),
+    })),
+    ipPoolName: spec.ipHostPoolRef.name,
+  };
+}
+
+const normalizePath = (p: string) => p.replace(/\/+$/, '') || '/';
+
+/** R-DISK-5: the template mounts /var/cpaas while the provider expects it in the IP pool. */
+export function isLegacyDiskLayout(
+  template: DCSMachineTemplate | undefined,
+  providerVersion: string | undefined,
+): boolean {
+  if (
+    !providerVersion ||
+    compareProviderVersions(providerVersion, PROVIDER_MIN_PERSISTENT_DISKS) < 0
+  )
+    return false;
+  return (template?.spec?.template.spec.vmConfig?.dcsMachineDiskSpec ?? []).some(
+    (d) => d.path !== undefined && normalizePath(d.path) === LEGACY_CPAAS_PATH,
+  );
+}
+
+const diagnosisProblemKey: Record<DiagnosisCode, ViewMessageKey> = {
+  'placement-stall': 'view.problem.placementStall',
+  'early-failure': 'view.problem.earlyFailure',
+  'waiting-for-ip': 'view.problem.waitingForIp',
+  'vm-failed': 'view.problem.vmFailed',
+  'node-not-healthy': 'view.problem.nodeNotHealthy',
+};
+
+/** How many machine names a pool problem lists; the machines' own views carry the rest. */
+const LISTED_MACHINES = 5;
+
+/** One problem per diagnosis code, naming the first machines (T-1). */
+function machineProblems(machines: readonly MachineView[]): ViewProblem[] {
+  const byCode = new Map<DiagnosisCode, MachineView[]>();
+  for (const m of machines) {
+    if (!m.diagnosis) continue;
+    const list = byCode.get(m.diagnosis.code);
+    if (list) list.push(m);
+    else byCode.set(m.diagnosis.code, [m]);
+  }
+  return [...byCode].map(([code, list]) => {
+    const severity: Severity = list.some((m) => m.diagnosis?.severity === 'error')
+      ? 'error'
+      : 'warning';
+    const names = list.slice(0, LISTED_MACHINES).map((m) => m.name);
+    const more = list.length - names.length;
+    return viewProblem(
+      code,
+      severity,
+      diagnosisProblemKey[code],
+      { count: list.length, machines: names.join(', ') + (more > 0 ? ` (+${more})` : '') },
+      list[0]?.diagnosis?.rule,
+    );
+  });
+}
+
+/** Conditions False with severity Error/Warning of the pool's owner object, as problems. */
+function conditionProblems(conditions: readonly Condition[] | undefined): ViewProblem[] {
+  const bad = (conditions ?? []).filter(
+    (c) => c.status === 'False' && (c.severity === 'Error' || c.severity === 'Warning'),
+  );
+  // Ready summarizes the others in Cluster API v1beta1: do not say the same thing twice.
+  const reasons = new Set(bad.filter((c) => c.type !== 'Ready').map((c) => c.reason));
+  return bad
+    .filter((c) => c.type !== 'Ready' || !reasons.has(c.reason))
+    .map((c) =>
+      viewProblem(
+        `condition-${c.type}`,
+        c.severity === 'Error' ? 'error' : 'warning',
+        'view.problem.condition',
+        {
+          type: c.type,
+          status: c.status,
+          reason: c.reason ?? '',
+          message: c.message ?? '',
+        },
+      ),
+    );
+}
+
+/** R-MD-4: the version against the control plane and against the VM template it boots. */
+function versionProblems(
+  version: string | undefined,
+  vmTemplateName: string | undefined,
+  ctx: PoolViewContext,
+  isWorker: boolean,
+): ViewProblem[] {
+  const out: ViewProblem[] = [];
+  if (!version) return out;
+  const cp = ctx.controlPlaneVersion;
+  if (isWorker && cp) {
+    if (compareKubeVersions(version, cp) > 0) {
+      out.push(
+        viewProblem(
+          'newer-than-control-plane',
+          'error',
+          'view.problem.newerThanControlPlane',
+          { version, controlPlaneVersion: cp },
+          'R-MD-4',
+        ),
+      );
+    } else {
+      const skew = minorSkew(cp, version);
+      if (skew !== undefined && skew > 3) {
+        out.push(
+          viewProblem(
+            'too-old-for-control-plane',
+            'error',
+            'view.problem.tooOldForControlPlane',
+            { version, controlPlaneVersion: cp, skew },
+            'R-MD-4',
+          ),
+        );
+      }
+    }
+  }
+  const templateVersion = catalogVersionOfTemplate(ctx.versions ?? [], vmTemplateName);
+  if (templateVersion && vmTemplateName && compareKubeVersions(templateVersion, version) !== 0) {
+    out.push(
+      viewProblem(
+        'vm-template-version-mismatch',
+        'error',
+        'view.problem.vmTemplateVersionMismatch',
+        { vmTemplateName, templateVersion, version },
+        'R-MD-4',
+      ),
+    );
+  }
+  return out;
+}
+
+interface StatusFacts {
+  deleting: boolean;
+  paused: boolean;
+  ownerFailed: boolean;
+  ownerHasStatus: boolean;
+  errorCondition: boolean;
+  desired: number;
+  machines: readonly MachineView[];
+  rolloutInProgress: boolean;
+}
+
+const COMING_UP = new Set(['Pending', 'Provisioning', 'Provisioned']);
+
+/**
+ * The honest status of a pool. Precedence: Deleting, Paused, Failed, Degraded (failed or stuck
+ * machines, an Error condition), Updating, ScalingUp/ScalingDown, Provisioning, Running. It is
+ * never Running while a machine is not Ready or fewer than desired are Ready.
+ */
+export function poolStatus(f: StatusFacts): PoolStatus {
+  if (f.deleting) return 'Deleting';
+  if (f.paused) return 'Paused';
+  const live = f.machines.filter((m) => !m.deleting);
+  const deletingCount = f.machines.length - live.length;
+  const ready = live.filter((m) => m.ready).length;
+  const failed = live.filter((m) => m.diagnosis?.code === 'vm-failed').length;
+  const stuck = live.filter((m) => m.diagnosis && m.diagnosis.code !== 'vm-failed').length;
+  if (f.ownerFailed || (f.desired > 0 && ready === 0 && failed > 0)) return 'Failed';
+  if (failed > 0 || stuck > 0 || f.errorCondition) return 'Degraded';
+  if (f.rolloutInProgress) return 'Updating';
+  if (!f.ownerHasStatus && f.machines.length === 0 && f.desired > 0) return 'Unknown';
+  if (live.length < f.desired) return 'ScalingUp';
+  if (live.length > f.desired) return 'ScalingDown';
+  const notReady = live.filter((m) => !m.ready);
+  if (notReady.length > 0)
+    return notReady.some((m) => COMING_UP.has(m.phase)) ? 'Provisioning' : 'Degraded';
+  if (deletingCount > 0) return 'ScalingDown';
+  if (ready < f.desired) return 'Provisioning';
+  return 'Running';
+}
+
+function strategyOf(
+  type: StrategyType,
+  maxSurge: IntOrString | undefined,
+  maxUnavailable: IntOrString | undefined,
+  desired: number,
+): { strategy: PoolStrategy; invalid: boolean } {
+  const given = {
+    type,
+    ...(maxSurge !== undefined ? { maxSurge } : {}),
+    ...(maxUnavailable !== undefined ? { maxUnavailable } : {}),
+  };
+  if (type === 'OnDelete') return { strategy: given, invalid: false };
+  try {
+    return {
+      strategy: { ...given, resolved: resolveFenceposts(maxSurge, maxUnavailable, desired) },
+      invalid: false,
+    };
+  } catch {
+    return { strategy: given, invalid: true };
+  }
+}
+
+function entriesByIp(ipPool: IpPoolView | undefined): Map<string, IpPoolEntryView> {
+  return new Map((ipPool?.entries ?? []).map((e) => [e.ip, e]));
+}
+
+function dcsIndex(dcsMachines: readonly DCSMachine[]): Map<string, DCSMachine> {
+  return new Map(dcsMachines.map((d) => [d.metadata.name ?? '', d]));
+}
+
+const dcsOf = (index: Map<string, DCSMachine>, m: Machine) =>
+  index.get(m.spec?.infrastructureRef.name ?? m.metadata.name ?? '');
+
+function replicaCounts(
+  desired: number,
+  machines: readonly Machine[],
+  views: readonly MachineView[],
+  updated: number,
+  minReadySeconds: number,
+  now: Date,
+): PoolReplicas {
+  let current = 0;
+  let ready = 0;
+  let available = 0;
+  views.forEach((v, i) => {
+    if (v.deleting) return;
+    current++;
+    if (!v.ready) return;
+    ready++;
+    const m = machines[i];
+    if (m && isMachineAvailable(m, minReadySeconds, now)) available++;
+  });
+  return {
+    desired,
+    current,
+    ready,
+    updated,
+    available,
+    unavailable: Math.max(0, desired - available),
+  };
+}
+
+const sortByName = (views: MachineView[]) => views.sort((a, b) => compareStrings(a.name, b.name));
+
+function ipPoolUsage(name: string | undefined, ipPool: IpPoolView | undefined) {
+  if (name === undefined) return {};
+  return {
+    ipPool: ipPool
+      ? { name, used: ipPool.used, total: ipPool.total, free: ipPool.free, found: true }
+      : { name, used: 0, total: 0, free: 0, found: false },
+  };
+}
+
+/** A worker pool (U-3) and its machines' views. */
+export function buildWorkerPool(o: WorkerPoolObjects, ctx: PoolViewContext): PoolWithMachines {
+  const md = o.machineDeployment;
+  const name = md.metadata.name ?? '';
+  const spec = md.spec;
+  const tplSpec = spec?.template.spec;
+  const desired = replicasOf(md);
+  const dcs = dcsIndex(o.dcsMachines);
+  const byIp = entriesByIp(o.ipPool);
+  const newMs = findNewMachineSet(md, o.machineSets);
+  const newName = newMs?.metadata.name;
+  const templateName = tplSpec?.infrastructureRef.name ?? '';
+  const template = summarizeTemplate(templateName, o.machineTemplate);
+  const poolName = template.ipPoolName;
+
+  const machines = o.machines.map((m) => {
+    const dm = dcsOf(dcs, m);
+    const ip = dm?.status?.networkConfig?.ip;
+    const entry = ip !== undefined ? byIp.get(ip) : undefined;
+    return machineView(m, dm, ctx.now, {
+      ...ctx.diagnosis,
+      ...(o.ipPool ? { ipPoolFree: o.ipPool.free } : {}),
+      ...(entry ? { ipPoolEntry: entry } : {}),
+      upToDate: newName !== undefined && m.metadata.labels?.[LABEL_SET_NAME] === newName,
+    });
+  });
+  const rollout = rolloutView(md, o.machineSets, o.machines, ctx.now);
+  const { strategy, invalid } = strategyOf(
+    spec?.strategy?.type ?? 'RollingUpdate',
+    spec?.strategy?.rollingUpdate?.maxSurge,
+    spec?.strategy?.rollingUpdate?.maxUnavailable,
+    desired,
+  );
+  const legacyDiskLayout = isLegacyDiskLayout(o.machineTemplate, ctx.providerVersion);
+  const version = tplSpec?.version;
+  const bootstrapName = tplSpec?.bootstrap.configRef?.name;
+
+  const problems: ViewProblem[] = [...machineProblems(machines)];
+  if (!template.found) {
+    problems.push(
+      viewProblem('machine-template-missing', 'error', 'view.problem.machineTemplateMissing', {
+        name: templateName,
+      }),
+    );
+  }
+  if (bootstrapName !== undefined && !o.bootstrapTemplate) {
+    problems.push(
+      viewProblem('bootstrap-template-missing', 'error', 'view.problem.bootstrapTemplateMissing', {
+        name: bootstrapName,
+      }),
+    );
+  }
+  if (poolName !== undefined && !o.ipPool) {
+    problems.push(
+      viewProblem(
+        'ip-pool-missing',
+        'error',
+        'view.problem.ipPoolMissing',
+        { pool: poolName },
+        'R-POOL-1',
+      ),
+    );
+  }
+  if (o.ipPool) {
+    const { total, demand, demandWithSurge } = o.ipPool;
+    if (demand > total) {
+      problems.push(
+        viewProblem(
+          'ip-pool-short',
+          'error',
+          'view.problem.ipPoolShort',
+          { pool: o.ipPool.name, total, demand },
+          'R-POOL-1',
+        ),
+      );
+    } else if (demandWithSurge > total) {
+      problems.push(
+        viewProblem(
+          'ip-pool-short-for-rollout',
+          'warning',
+          'view.problem.ipPoolShortForRollout',
+          { pool: o.ipPool.name, total, demandWithSurge },
+          'R-POOL-1',
+        ),
+      );
+    }
+    const persistentDisks = o.ipPool.entries.some((e) => e.persistentDisk.length > 0);
+    const surge = strategy.resolved?.maxSurge ?? 0;
+    if (persistentDisks && surge > 0) {
+      problems.push(
+        viewProblem(
+          'surge-with-persistent-disks',
+          'warning',
+          'view.problem.surgeWithPersistentDisks',
+          { maxSurge: surge },
+          'R-MD-3',
+        ),
+      );
+    }
+  }
+  if (invalid) {
+    problems.push(
+      viewProblem(
+        'invalid-strategy',
+        'error',
+        'view.problem.invalidStrategy',
+        {
+          maxSurge: String(strategy.maxSurge ?? ''),
+          maxUnavailable: String(strategy.maxUnavailable ?? ''),
+        },
+        'R-MD-2',
+      ),
+    );
+  }
+  if (legacyDiskLayout) {
+    problems.push(
+      viewProblem(
+        'legacy-disk-layout',
+        'warning',
+        'view.problem.legacyDiskLayout',
+        { template: templateName, providerVersion: ctx.providerVersion ?? '' },
+        'R-DISK-5',
+      ),
+    );
+  }
+  problems.push(...versionProblems(version, template.vmTemplateName, ctx, true));
+  problems.push(...conditionProblems(md.status?.conditions));
+
+  const paused =
+    spec?.paused === true ||
+    md.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined ||
+    ctx.cluster?.spec?.paused === true;
+  const status = poolStatus({
+    deleting: md.metadata.deletionTimestamp !== undefined,
+    paused,
+    ownerFailed: md.status?.phase === 'Failed',
+    ownerHasStatus: md.status !== undefined,
+    errorCondition: (md.status?.conditions ?? []).some(
+      (c) => c.status === 'False' && c.severity === 'Error',
+    ),
+    desired,
+    machines,
+    rolloutInProgress: rollout.inProgress,
+  });
+
+  const pool: NodePoolView = {
+    id: name,
+    kind: 'worker',
+    name,
+    cluster: spec?.clusterName ?? '',
+    namespace: md.metadata.namespace ?? '',
+    replicas: replicaCounts(
+      desired,
+      o.machines,
+      machines,
+      rollout.updated,
+      spec?.minReadySeconds ?? 0,
+      ctx.now,
+    ),
+    ...(version !== undefined ? { version } : {}),
+    ...optional(
+      'upgradeAvailable',
+      newestUpgrade(version, ctx.versions ?? [], { version: ctx.controlPlaneVersion }),
+    ),
+    machineTemplate: template,
+    ...optional('bootstrapTemplate', bootstrapName),
+    ...ipPoolUsage(poolName, o.ipPool),
+    rollout,
+    status,
+    problems: sortProblems(problems),
+    badges: {
+      legacyDiskLayout,
+      stuckMachines: countStuck(machines),
+      failedMachines: countFailed(machines),
+    },
+    conditions: conditionViews(md.status?.conditions),
+    resourceVersions: {
+      ...optional('md', md.metadata.resourceVersion),
+      ...optional('template', o.machineTemplate?.metadata.resourceVersion),
+      ...optional('bootstrap', o.bootstrapTemplate?.metadata.resourceVersion),
+      ...optional('ipPool', o.ipPool?.resourceVersion),
+    },
+    strategy,
+    ...optional('nodeDrainTimeout', tplSpec?.nodeDrainTimeout),
+    ...optional('nodeDeletionTimeout', tplSpec?.nodeDeletionTimeout),
+    paused,
+    ...optional('createdAt', md.metadata.creationTimestamp),
+  };
+  return { pool, machines: sortByName(machines) };
+}
+
+/** The control-plane pool (U-2) and its machines' views. */
+export function buildControlPlanePool(
+  o: ControlPlanePoolObjects,
+  ctx: PoolViewContext,
+): PoolWithMachines {
+  const kcp = o.controlPlane;
+  const spec = kcp.spec;
+  const desired = spec?.replicas ?? 1;
+  const dcs = dcsIndex(o.dcsMachines);
+  const byIp = entriesByIp(o.ipPool);
+  const templateName = spec?.machineTemplate.infrastructureRef.name ?? '';
+  const template = summarizeTemplate(templateName, o.machineTemplate);
+  const machines = o.machines.map((m) => {
+    const dm = dcsOf(dcs, m);
+    const ip = dm?.status?.networkConfig?.ip;
+    const entry = ip !== undefined ? byIp.get(ip) : undefined;
+    return machineView(m, dm, ctx.now, {
+      ...ctx.diagnosis,
+      ...(o.ipPool ? { ipPoolFree: o.ipPool.free } : {}),
+      ...(entry ? { ipPoolEntry: entry } : {}),
+      upToDate: isCurrentControlPlaneMachine(kcp, m, dm),
+    });
+  });
+  const rollout = controlPlaneRolloutView(kcp, o.machines, (m) => dcsOf(dcs, m), ctx.now);
+  const { strategy, invalid } = strategyOf(
+    'RollingUpdate',
+    spec?.rolloutStrategy?.rollingUpdate?.maxSurge ?? 1,
+    0,
+    desired,
+  );
+  const version = spec?.version;
+  const problems: ViewProblem[] = [...machineProblems(machines)];
+  if (!template.found) {
+    problems.push(
+      viewProblem('machine-template-missing', 'error', 'view.problem.machineTemplateMissing', {
+        name: templateName,
+      }),
+    );
+  }
+  if (invalid) {
+    problems.push(
+      viewProblem(
+        'invalid-strategy',
+        'error',
+        'view.problem.invalidStrategy',
+        { maxSurge: String(strategy.maxSurge ?? ''), maxUnavailable: '0' },
+        'R-MD-2',
+      ),
+    );
+  }
+  problems.push(...versionProblems(version, template.vmTemplateName, ctx, false));
+  problems.push(...conditionProblems(kcp.status?.conditions));
+
+  const paused =
+    kcp.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined ||
+    ctx.cluster?.spec?.paused === true;
+  const status = poolStatus({
+    deleting: kcp.metadata.deletionTimestamp !== undefined,
+    paused,
+    ownerFailed: kcp.status?.failureReason !== undefined,
+    ownerHasStatus: kcp.status !== undefined,
+    errorCondition: (kcp.status?.conditions ?? []).some(
+      (c) => c.status === 'False' && c.severity === 'Error',
+    ),
+    desired,
+    machines,
+    rolloutInProgress: rollout.inProgress,
+  });
+  const pool: NodePoolView = {
+    id: CONTROL_PLANE_POOL_ID,
+    kind: 'control-plane',
+    name: kcp.metadata.name ?? '',
+    cluster: clusterOfControlPlane(kcp, ctx.cluster),
+    namespace: kcp.metadata.namespace ?? '',
+    replicas: replicaCounts(desired, o.machines, machines, rollout.updated, 0, ctx.now),
+    ...optional('version', version),
+    ...optional('upgradeAvailable', newestUpgrade(version, ctx.versions ?? [])),
+    machineTemplate: template,
+    ...ipPoolUsage(template.ipPoolName, o.ipPool),
+    rollout,
+    status,
+    problems: sortProblems(problems),
+    badges: {
+      legacyDiskLayout: false,
+      stuckMachines: countStuck(machines),
+      failedMachines: countFailed(machines),
+    },
+    conditions: conditionViews(kcp.status?.conditions),
+    resourceVersions: {
+      ...optional('kcp', kcp.metadata.resourceVersion),
+      ...optional('template', o.machineTemplate?.metadata.resourceVersion),
+      ...optional('ipPool', o.ipPool?.resourceVersion),
+    },
+    strategy,
+    ...optional('nodeDrainTimeout', spec?.machineTemplate.nodeDrainTimeout),
+    ...optional('nodeDeletionTimeout', spec?.machineTemplate.nodeDeletionTimeout),
+    paused,
+    ...optional('createdAt', kcp.metadata.creationTimestamp),
+  };
+  return { pool, machines: sortByName(machines) };
+}
+
+function clusterOfControlPlane(kcp: KubeadmControlPlane, cluster: Cluster | undefined): string {
+  return (
+    cluster?.metadata.name ??
+    kcp.metadata.labels?.[LABEL_CLUSTER_NAME] ??
+    kcp.metadata.ownerReferences?.find((r) => r.kind === 'Cluster')?.name ??
+    ''
+  );
+}
+
+const countStuck = (machines: readonly MachineView[]) =>
+  machines.filter((m) => m.diagnosis && m.diagnosis.code !== 'vm-failed').length;
+const countFailed = (machines: readonly MachineView[]) =>
+  machines.filter((m) => m.diagnosis?.code === 'vm-failed').length;
+
+/** The worker pool's card (U-3). */
+export function workerPoolView(o: WorkerPoolObjects, ctx: PoolViewContext): NodePoolView {
+  return buildWorkerPool(o, ctx).pool;
+}
+
+/** The control-plane pool's card (U-2). */
+export function controlPlanePoolView(
+  o: ControlPlanePoolObjects,
+  ctx: PoolViewContext,
+): NodePoolView {
+  return buildControlPlanePool(o, ctx).pool;
+}
