@@ -7,3 +7,5 @@ export * from './ippool';
 export * from './rollout';
 export * from './versions';
 export * from './nodepool';
+export * from './cluster';
+export * from './group';
