@@ -31,6 +31,15 @@ export interface ValidationContext {
   providerVersion: string | undefined;
   /** The cluster's control-plane Kubernetes version (R-MD-4). */
   controlPlaneVersion: string | undefined;
+  /**
+   * The DCS distributed switches and their port groups, when the BFF can read them (R-TPL-3,
+   * R-NIC-1: a port group must belong to its switch). Absent: membership is not checked.
+   */
+  dcsInventory?: DcsNetworkInventory | undefined;
+}
+
+export interface DcsNetworkInventory {
+  dvSwitches: readonly { name: string; portGroups: readonly string[] }[];
 }
 
 /** One DCSIpHostnamePool as the rules see it. */

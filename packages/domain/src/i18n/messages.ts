@@ -1,0 +1,650 @@
+/**
+ * The texts of every RuleIssue, in English and Simplified Chinese. `{param}` placeholders are
+ * filled from the issue's `params`; both languages use the same placeholders (a test checks it).
+ * Each text names the field, states the rule and says how to fix it. The Chinese follows the
+ * terms of the product's reference document (IP 池, 条目, 持久磁盘, 滚动更新, 副本数, Machine 模板,
+ * Bootstrap 模板 …). Keys are `area.what`; the views' catalog uses `view.*`, so the two can merge.
+ */
+
+export type Locale = 'en' | 'zh-CN';
+export const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
+export type MessageParams = Record<string, string | number>;
+export interface MessageText {
+  en: string;
+  'zh-CN': string;
+}
+
+const catalog = {
+  /* R-POOL-1, R-MD-1: capacity */
+  'pool.demandExceedsEntries': {
+    en: 'IP pool {pool} has {entries} entries, but the MachineDeployments using it need {demand} (the sum of their replicas): {missing} machines would wait without an address. Add at least {missing} entries to the pool, or lower replicas.',
+    'zh-CN':
+      'IP 池 {pool} 只有 {entries} 个条目，但使用它的 MachineDeployment 共需要 {demand} 个（副本数之和）：将有 {missing} 台 machine 因没有 IP 地址而一直等待。请向该池添加至少 {missing} 个条目，或减少副本数。',
+  },
+  'pool.surgeExceedsEntries': {
+    en: 'IP pool {pool} has {entries} entries for {demand} replicas plus up to {surge} extra machines during a rolling update (maxSurge): the rolling update would wait for addresses. Add {missing} entries to the pool, or set maxSurge to 0.',
+    'zh-CN':
+      'IP 池 {pool} 有 {entries} 个条目，需供 {demand} 个副本使用，滚动更新期间还可能额外创建最多 {surge} 台 machine（maxSurge）：滚动更新将因等待 IP 地址而停滞。请向该池添加 {missing} 个条目，或将 maxSurge 设为 0。',
+  },
+  'md.replicasExceedPool': {
+    en: 'replicas {replicas} is more than IP pool {pool} can serve: {available} of its {entries} entries are free ({used} are held by other machines). Lower replicas to {available}, or add {missing} entries to the pool first.',
+    'zh-CN':
+      '副本数 {replicas} 超出了 IP 池 {pool} 可提供的数量：其 {entries} 个条目中只有 {available} 个可用（{used} 个已被其他 machine 占用）。请将副本数降至 {available}，或先向该池添加 {missing} 个条目。',
+  },
+  'pool.capacityUnknown': {
+    en: 'The IP pool of {deployment} was not found, so it cannot be checked that there is an entry for every new machine. Check the pool’s free entries before scaling up.',
+    'zh-CN':
+      '未找到 {deployment} 使用的 IP 池，因此无法确认池中是否有足够条目供新 machine 使用。扩容前请先检查该池的可用条目。',
+  },
+  'pool.templateUsesOtherPool': {
+    en: 'Machine template {template} takes its addresses from IP pool {templatePool}, not {pool}: its machines would never use {pool}. Choose IP pool {templatePool}, or create a new machine template that names {pool}.',
+    'zh-CN':
+      'Machine 模板 {template} 从 IP 池 {templatePool} 获取地址，而不是 {pool}：其 machine 不会使用 {pool}。请选择 IP 池 {templatePool}，或新建一个引用 {pool} 的 Machine 模板。',
+  },
+  'pool.appendToOtherPool': {
+    en: 'Entries must be added to IP pool {pool}, the pool that {deployment} uses, not to {name}.',
+    'zh-CN': '条目必须添加到 {deployment} 所使用的 IP 池 {pool}，而不是 {name}。',
+  },
+
+  /* R-POOL-2: uniqueness */
+  'pool.duplicate': {
+    en: '{field} {value} appears more than once in these entries: each entry of a pool needs its own {field}.',
+    'zh-CN': '{field} {value} 在这些条目中出现了多次：池中每个条目的 {field} 必须唯一。',
+  },
+  'pool.duplicateOfExisting': {
+    en: '{field} {value} is already used by an entry of this IP pool: each entry needs its own {field}. Choose another value.',
+    'zh-CN':
+      '{field} {value} 已被该 IP 池中的其他条目使用：每个条目的 {field} 必须唯一。请换一个值。',
+  },
+  'pool.ipInOtherPool': {
+    en: 'ip {ip} is already held by IP pool {pool} in this namespace: two machines would get the same address. Choose another ip, or remove it from {pool} first.',
+    'zh-CN':
+      'ip {ip} 已被同一命名空间中的 IP 池 {pool} 使用：两台 machine 将获得相同的地址。请换一个 ip，或先将其从 {pool} 中移除。',
+  },
+
+  /* R-POOL-3: formats */
+  'pool.ipInvalid': {
+    en: 'ip "{value}" is not an IPv4 address: write four numbers from 0 to 255 separated by dots, such as 10.0.1.11.',
+    'zh-CN': 'ip“{value}”不是有效的 IPv4 地址：请填写以点分隔的四个 0–255 的数字，例如 10.0.1.11。',
+  },
+  'pool.ipNotHostAddress': {
+    en: 'ip {ip} is the network or broadcast address of its /{prefix} subnet: choose a host address.',
+    'zh-CN': 'ip {ip} 是其 /{prefix} 子网的网络地址或广播地址：请选择一个主机地址。',
+  },
+  'pool.maskInvalid': {
+    en: 'mask "{value}" is not valid: write the CIDR prefix length, a number from 0 to 32 (24 for 255.255.255.0).',
+    'zh-CN':
+      'mask“{value}”无效：请填写 CIDR 前缀长度，即 0 到 32 之间的数字（255.255.255.0 对应 24）。',
+  },
+  'pool.maskDottedOnNewEntry': {
+    en: 'mask "{value}" is a dotted netmask: new entries write the CIDR prefix length instead. Write {prefix}.',
+    'zh-CN': 'mask“{value}”是点分十进制子网掩码：新条目应填写 CIDR 前缀长度，请改为 {prefix}。',
+  },
+  'pool.gatewayRequired': {
+    en: 'gateway is required on entry {ip}: enter the IPv4 address of the subnet’s router.',
+    'zh-CN': '条目 {ip} 必须填写 gateway：请填写该子网路由器（网关）的 IPv4 地址。',
+  },
+  'pool.gatewayInvalid': {
+    en: 'gateway "{value}" is not an IPv4 address: write four numbers from 0 to 255 separated by dots.',
+    'zh-CN': 'gateway“{value}”不是有效的 IPv4 地址：请填写以点分隔的四个 0–255 的数字。',
+  },
+  'pool.gatewayIsOwnIp': {
+    en: 'gateway is the entry’s own address {ip}: the machine would route through itself. Enter the subnet’s router.',
+    'zh-CN':
+      'gateway 与条目自身的地址 {ip} 相同：machine 将把流量路由给自己。请填写该子网的路由器地址。',
+  },
+  'pool.gatewayOutsideSubnet': {
+    en: 'gateway {gateway} is outside the subnet {ip}/{prefix}: the machine may not reach it. Check the gateway and the mask.',
+    'zh-CN':
+      'gateway {gateway} 不在子网 {ip}/{prefix} 内：machine 可能无法访问该网关。请检查 gateway 和 mask。',
+  },
+  'pool.dnsInvalid': {
+    en: 'dns "{value}" must be one or more IPv4 addresses separated by commas; not valid: {invalid}.',
+    'zh-CN': 'dns“{value}”必须是一个或多个以逗号分隔的 IPv4 地址；无效的部分：{invalid}。',
+  },
+  'pool.hostnameInvalid': {
+    en: 'hostname "{value}" is not a valid host name: use at most 63 lowercase letters, digits and "-", starting and ending with a letter or digit.',
+    'zh-CN':
+      'hostname“{value}”不是有效的主机名：最多 63 个字符，只能包含小写字母、数字和“-”，且必须以字母或数字开头和结尾。',
+  },
+  'disk.quantityInvalid': {
+    en: 'quantityGB {value} of persistent disk slot {slot} on entry {ip} must be at least 1.',
+    'zh-CN': '条目 {ip} 上槽位 {slot} 的持久磁盘 quantityGB 为 {value}，必须至少为 1。',
+  },
+  'disk.pathInvalid': {
+    en: 'path "{value}" of a persistent disk on entry {ip} must be an absolute path, such as /var/cpaas.',
+    'zh-CN': '条目 {ip} 上持久磁盘的 path“{value}”必须是绝对路径，例如 /var/cpaas。',
+  },
+
+  /* R-POOL-4: edits never lose an entry */
+  'pool.notFound': {
+    en: 'IP pool {pool} was not found in namespace {namespace}: it may have been deleted. Reload the page.',
+    'zh-CN': '在命名空间 {namespace} 中未找到 IP 池 {pool}：它可能已被删除。请重新加载页面。',
+  },
+  'pool.entryNotFound': {
+    en: 'IP pool {pool} has no entry {ip} (it may have been removed meanwhile): reload the pool and try again.',
+    'zh-CN': 'IP 池 {pool} 中没有条目 {ip}（可能已被他人移除）：请重新加载该池后重试。',
+  },
+  'pool.updateOfRemovedEntry': {
+    en: 'Entry {ip} is both removed and updated: either remove it or update it.',
+    'zh-CN': '条目 {ip} 同时被移除和修改：请只移除或只修改它。',
+  },
+  'pool.updatedTwice': {
+    en: 'Entry {ip} is updated twice in one edit: merge the changes into one update.',
+    'zh-CN': '条目 {ip} 在一次编辑中被修改了两次：请将修改合并为一次。',
+  },
+  'pool.entryLost': {
+    en: 'Entry {ip} would be lost by this write: every existing entry must be carried over. Re-read the pool and apply the change again.',
+    'zh-CN': '此次写入将丢失条目 {ip}：所有已有条目都必须原样保留。请重新读取该池后再次应用修改。',
+  },
+  'pool.entryAltered': {
+    en: '{field} of entry {ip} would change although nobody asked for it: existing entries are carried over exactly. Re-read the pool and apply the change again.',
+    'zh-CN':
+      '条目 {ip} 的 {field} 将被意外修改：已有条目必须原样保留。请重新读取该池后再次应用修改。',
+  },
+  'pool.entryUnexpected': {
+    en: 'Entry {ip} would be written although it was not asked for (or appears twice): write only the entries the user added.',
+    'zh-CN': '条目 {ip} 并非用户新增（或出现了两次），却将被写入：只应写入用户新增的条目。',
+  },
+  'pool.diskLost': {
+    en: 'Persistent disk slot {slot} of entry {ip} would be lost by this write: copy every persistentDisk block exactly, including isThin.',
+    'zh-CN':
+      '此次写入将丢失条目 {ip} 上槽位 {slot} 的持久磁盘：请逐个原样复制所有 persistentDisk 块，包括其中的 isThin。',
+  },
+  'pool.diskAltered': {
+    en: '{field} of persistent disk slot {slot} on entry {ip} would change although nobody asked for it: copy every persistentDisk block exactly, including isThin.',
+    'zh-CN':
+      '条目 {ip} 上槽位 {slot} 的持久磁盘的 {field} 将被意外修改：请逐个原样复制所有 persistentDisk 块，包括其中的 isThin。',
+  },
+  'pool.diskUnexpected': {
+    en: 'Persistent disk slot {slot} of entry {ip} would be added although the user did not add it.',
+    'zh-CN': '用户并未添加条目 {ip} 上槽位 {slot} 的持久磁盘，但它将被写入。',
+  },
+
+  /* R-POOL-5, R-POOL-6 */
+  'pool.claimedEntryRemoved': {
+    en: 'Entry {ip} is in use by machine {machine}: it cannot be removed or have its ip changed. Delete that machine first (targeted deletion), then remove the entry.',
+    'zh-CN':
+      '条目 {ip} 正被 machine {machine} 使用：不能移除该条目或修改其 ip。请先删除该 machine（定向删除），再移除该条目。',
+  },
+  'pool.removedEntryVolumesStay': {
+    en: 'Removing entry {ip}: the volumes already created for its persistent disks (slot {slots}) stay on DCS, and the console deletes no DCS volume. Remove them on DCS if they are no longer needed.',
+    'zh-CN':
+      '将移除条目 {ip}：已为其持久磁盘（槽位 {slots}）创建的卷会保留在 DCS 上，控制台不会删除任何 DCS 卷。如不再需要，请在 DCS 上手动删除。',
+  },
+
+  /* R-NIC-1, R-NIC-2 */
+  'nic.dvSwitchRequired': {
+    en: 'dvSwitchName is required on an extra NIC: the provider resolves the port group on this distributed switch before cloning the VM.',
+    'zh-CN':
+      '额外 NIC 必须填写 dvSwitchName：provider 会在克隆 VM 之前在该分布式交换机上解析端口组。',
+  },
+  'nic.portGroupRequired': {
+    en: 'portGroupName is required on an extra NIC: the provider attaches the NIC to this port group before cloning the VM.',
+    'zh-CN': '额外 NIC 必须填写 portGroupName：provider 会在克隆 VM 之前将 NIC 连接到该端口组。',
+  },
+  'nic.ipRecommended': {
+    en: 'ip is recommended on an extra NIC: without it, the guest network of this NIC is not configured statically.',
+    'zh-CN': '建议为额外 NIC 填写 ip：否则不会为该 NIC 生成静态来宾网络配置。',
+  },
+  'nic.maskRecommended': {
+    en: 'mask is recommended on an extra NIC: without it, the guest network of this NIC is not configured statically.',
+    'zh-CN': '建议为额外 NIC 填写 mask：否则不会为该 NIC 生成静态来宾网络配置。',
+  },
+  'nic.gatewaySet': {
+    en: 'This extra NIC has gateway {gateway}: make sure the guest OS keeps its default route on the primary network.',
+    'zh-CN': '该额外 NIC 配置了网关 {gateway}：请确认来宾 OS 的默认路由仍然走主网络。',
+  },
+  'nic.claimedEntryNotHotUpdated': {
+    en: 'Entry {ip} is in use by machine {machine}: NIC changes are not applied to its running VM. They take effect only when a new VM is created for this entry, for example when the machine is replaced.',
+    'zh-CN':
+      '条目 {ip} 正被 machine {machine} 使用：NIC 修改不会热更新到正在运行的 VM，只有为该条目创建新 VM 时（例如替换该 machine 后）才会生效。',
+  },
+  'net.portGroupNotInSwitch': {
+    en: 'Port group {portGroup} does not belong to distributed switch {dvSwitch} (its port groups: {portGroups}): choose a port group of that switch.',
+    'zh-CN':
+      '端口组 {portGroup} 不属于分布式交换机 {dvSwitch}（其端口组：{portGroups}）：请选择该交换机下的端口组。',
+  },
+  'net.dvSwitchUnknown': {
+    en: 'Distributed switch {dvSwitch} was not found on DCS: check its name.',
+    'zh-CN': '在 DCS 上未找到分布式交换机 {dvSwitch}：请检查名称。',
+  },
+
+  /* R-DISK-1..6 */
+  'disk.slotInvalid': {
+    en: 'slot {slot} of a persistent disk on entry {ip} is negative: slots are numbers from 0.',
+    'zh-CN': '条目 {ip} 上持久磁盘的 slot {slot} 为负数：槽位编号从 0 开始。',
+  },
+  'disk.slotDuplicate': {
+    en: 'slot {slot} appears twice on entry {ip}: a persistent disk is identified by (ip, slot), so each disk of an entry needs its own slot.',
+    'zh-CN':
+      '条目 {ip} 上 slot {slot} 出现了两次：持久磁盘以 (ip, slot) 作为标识，因此同一条目的每个磁盘必须使用唯一的槽位。',
+  },
+  'disk.pathDuplicate': {
+    en: 'path {path} is mounted by two persistent disks of entry {ip}: mount paths must be unique.',
+    'zh-CN': '条目 {ip} 的两个持久磁盘都挂载到 {path}：挂载路径必须唯一。',
+  },
+  'disk.removed': {
+    en: 'Persistent disk slot {slot} of entry {ip} was removed: persistent disks may be appended but never removed. Put it back.',
+    'zh-CN':
+      '条目 {ip} 上槽位 {slot} 的持久磁盘被删除了：持久磁盘只能追加，不支持删除。请将其恢复。',
+  },
+  'disk.immutableChanged': {
+    en: '{field} of persistent disk slot {slot} on entry {ip} cannot change once the disk is created ("{old}" → "{new}"): keep "{old}".',
+    'zh-CN':
+      '条目 {ip} 上槽位 {slot} 的持久磁盘创建后，其 {field} 不可修改（“{old}” → “{new}”）：请保持为“{old}”。',
+  },
+  'disk.isThinChanged': {
+    en: 'isThin of persistent disk slot {slot} on entry {ip} changed: isThin takes effect only when a volume is created, so existing volumes stay as they are; only volumes created later use it.',
+    'zh-CN':
+      '条目 {ip} 上槽位 {slot} 的持久磁盘的 isThin 已修改：isThin 仅在创建卷时生效，现有卷不会改变，只有之后新建的持久卷才会使用新值。',
+  },
+  'disk.rollingChange': {
+    en: '{field} of persistent disk slot {slot} on entry {ip} changes from {old} to {new}: this change affects rolling updates. Review it before applying.',
+    'zh-CN':
+      '条目 {ip} 上槽位 {slot} 的持久磁盘的 {field} 将从 {old} 改为 {new}：此变更会影响滚动更新，请在应用前确认。',
+  },
+  'disk.appendedToRunningVm': {
+    en: 'New persistent disk slot {slot} on entry {ip}: DCS attaches it to the running VM of machine {machine}, but it is not formatted or mounted inside the guest until that VM is replaced.',
+    'zh-CN':
+      '条目 {ip} 新增了槽位 {slot} 的持久磁盘：DCS 会将其连接到 machine {machine} 正在运行的 VM，但在该 VM 被替换之前，不会在来宾操作系统内格式化或挂载该磁盘。',
+  },
+  'disk.legacyLayout': {
+    en: 'Legacy disk layout: this machine template mounts {path} itself. With DCS provider 1.0.16 or later, {path} belongs in the IP pool’s persistentDisk so that it survives VM replacement; migrate the cluster to pool-managed persistent disks.',
+    'zh-CN':
+      '旧的磁盘布局：该 Machine 模板自行挂载了 {path}。在 DCS provider v1.0.16 或更高版本中，{path} 应在 IP 池的 persistentDisk 中声明，以便在 VM 替换后保留；请将集群迁移到由池管理的持久磁盘。',
+  },
+  'disk.cpaasMissing': {
+    en: '{path} is required by the platform, but neither the machine template nor entry {ip} provides it: add a persistent disk with path {path} to the entry.',
+    'zh-CN':
+      '平台要求 {path}，但 Machine 模板和条目 {ip} 都没有提供：请在该条目的 persistentDisk 中添加 path 为 {path} 的持久磁盘。',
+  },
+  'disk.mountedTwice': {
+    en: '{path} is mounted both by the machine template and by a persistent disk of entry {ip}: mount paths must be unique. Keep only one of them.',
+    'zh-CN':
+      '{path} 同时由 Machine 模板和条目 {ip} 的持久磁盘挂载：挂载路径必须唯一，请只保留其中一个。',
+  },
+
+  /* R-TPL-1..4 */
+  'tpl.systemDiskMissing': {
+    en: 'No disk has systemVolume: true: exactly one disk must be the system disk (its quantity 0 means the VM template’s size).',
+    'zh-CN':
+      '没有任何磁盘设置 systemVolume: true：必须且只能有一个系统盘（其 quantity 为 0 表示使用 VM 模板的大小）。',
+  },
+  'tpl.systemDiskMultiple': {
+    en: '{count} disks have systemVolume: true: exactly one disk is the system disk. Clear systemVolume on the others.',
+    'zh-CN':
+      '有 {count} 个磁盘设置了 systemVolume: true：只能有一个系统盘，请取消其他磁盘的 systemVolume。',
+  },
+  'tpl.diskQuantityInvalid': {
+    en: 'Disk quantity {value} must not be negative: enter a size in GB.',
+    'zh-CN': '磁盘 quantity {value} 不能为负数：请填写以 GB 为单位的大小。',
+  },
+  'tpl.dataDiskQuantityZero': {
+    en: 'This data disk has quantity 0: 0 means the VM template’s size and applies only to the system disk. Enter a size in GB.',
+    'zh-CN':
+      '该数据盘的 quantity 为 0：0 表示使用 VM 模板的大小，仅适用于系统盘。请填写以 GB 为单位的大小。',
+  },
+  'tpl.mountRequired': {
+    en: 'No disk is mounted at {path}: the machine template needs a data disk with path {path}.',
+    'zh-CN': '没有磁盘挂载到 {path}：Machine 模板需要一个 path 为 {path} 的数据盘。',
+  },
+  'tpl.mountPathInvalid': {
+    en: 'Mount path "{value}" must be an absolute path, such as /var/lib/kubelet.',
+    'zh-CN': '挂载路径“{value}”必须是绝对路径，例如 /var/lib/kubelet。',
+  },
+  'tpl.mountDuplicate': {
+    en: '{path} is mounted by more than one disk: mount paths must be unique.',
+    'zh-CN': '{path} 被多个磁盘挂载：挂载路径必须唯一。',
+  },
+  'tpl.cpaasRequiredInTemplate': {
+    en: '{path} is required by the platform, and DCS provider {version} has no pool-managed persistent disks (they need 1.0.16): add a data disk with path {path} to the machine template.',
+    'zh-CN':
+      '平台要求 {path}，而 DCS provider {version} 不支持由池管理的持久磁盘（需要 v1.0.16）：请在 Machine 模板中添加 path 为 {path} 的数据盘。',
+  },
+  'tpl.vmTemplateRequired': {
+    en: 'vmTemplateName is required: choose the DCS VM template that carries the Kubernetes version.',
+    'zh-CN': 'vmTemplateName 为必填项：请选择包含对应 Kubernetes 版本的 DCS VM 模板。',
+  },
+  'tpl.placementTypeRequired': {
+    en: '{field}.type is required when {field} is set: use {allowed}.',
+    'zh-CN': '设置了 {field} 时，{field}.type 为必填项：可选值为 {allowed}。',
+  },
+  'tpl.placementTypeInvalid': {
+    en: '{field}.type "{value}" is not supported: use {allowed}.',
+    'zh-CN': '{field}.type“{value}”不受支持：可选值为 {allowed}。',
+  },
+  'tpl.placementNameRequired': {
+    en: '{field}.name is required when {field} is set.',
+    'zh-CN': '设置了 {field} 时，{field}.name 为必填项。',
+  },
+  'tpl.portGroupWithoutSwitch': {
+    en: 'portGroupName {portGroup} is set without dvSwitchName: name the distributed switch the port group belongs to.',
+    'zh-CN':
+      '设置了 portGroupName {portGroup}，但未设置 dvSwitchName：请填写该端口组所属的分布式交换机。',
+  },
+  'tpl.cpuInvalid': {
+    en: 'CPU quantity {value} must be at least 1 core.',
+    'zh-CN': 'CPU quantity {value} 至少应为 1 核。',
+  },
+  'tpl.memoryInvalid': {
+    en: 'Memory quantity {value} must be at least 1 MB.',
+    'zh-CN': '内存 quantity {value} 至少应为 1 MB。',
+  },
+  'tpl.unchanged': {
+    en: 'This new machine template is identical to the current one: switching to it would replace every machine without changing anything. Change CPU, memory, disks or the VM template, or cancel.',
+    'zh-CN':
+      '新的 Machine 模板与当前模板完全相同：切换到它会替换所有 machine，却不会带来任何变化。请修改 CPU、内存、磁盘或 VM 模板，或取消操作。',
+  },
+  'tpl.nameInUse': {
+    en: 'A machine template named {name} already exists in namespace {namespace}: templates are immutable, so a change is a new template under a new, unique name.',
+    'zh-CN':
+      '命名空间 {namespace} 中已存在名为 {name} 的 Machine 模板：模板不可修改，变更需要以新的唯一名称创建新模板。',
+  },
+  'tpl.specImmutable': {
+    en: '{field} cannot change: a DCSMachineTemplate is immutable. Create a new template with a unique name and point the MachineDeployment’s infrastructureRef at it.',
+    'zh-CN':
+      '{field} 不可修改：DCSMachineTemplate 是不可变的。请以唯一名称创建新模板，并将 MachineDeployment 的 infrastructureRef 指向它。',
+  },
+
+  /* R-BOOT-1..3 */
+  'boot.patchMissing': {
+    en: 'Kubernetes {version} needs the kubelet patch file {path} with "imagePullCredentialsVerificationPolicy": "NeverVerify": add that file.',
+    'zh-CN':
+      'Kubernetes {version} 需要 kubelet 补丁文件 {path}，且其中包含 "imagePullCredentialsVerificationPolicy": "NeverVerify"：请添加该文件。',
+  },
+  'boot.patchEmpty': {
+    en: 'The kubelet patch file {path} has neither content nor contentFrom: for Kubernetes {version} it must set "imagePullCredentialsVerificationPolicy": "NeverVerify".',
+    'zh-CN':
+      'kubelet 补丁文件 {path} 既没有 content 也没有 contentFrom：对于 Kubernetes {version}，它必须设置 "imagePullCredentialsVerificationPolicy": "NeverVerify"。',
+  },
+  'boot.neverVerifyMissing': {
+    en: 'The kubelet patch lacks "imagePullCredentialsVerificationPolicy": "NeverVerify", which Kubernetes {version} (1.35 or later) requires: add it.',
+    'zh-CN':
+      'kubelet 补丁缺少 "imagePullCredentialsVerificationPolicy": "NeverVerify"，而 Kubernetes {version}（1.35 及之后版本）必须设置此参数：请添加。',
+  },
+  'boot.neverVerifyWrongValue': {
+    en: 'The kubelet patch sets imagePullCredentialsVerificationPolicy to "{value}": Kubernetes {version} requires "NeverVerify".',
+    'zh-CN':
+      'kubelet 补丁将 imagePullCredentialsVerificationPolicy 设置为“{value}”：Kubernetes {version} 要求设置为 "NeverVerify"。',
+  },
+  'boot.neverVerifyForbidden': {
+    en: 'The kubelet patch sets imagePullCredentialsVerificationPolicy, which Kubernetes {version} (1.34 or earlier) does not support: remove it.',
+    'zh-CN':
+      'kubelet 补丁设置了 imagePullCredentialsVerificationPolicy，而 Kubernetes {version}（1.34 或更早版本）不支持此参数：请将其删除。',
+  },
+  'boot.patchSecretUnknownNeeds': {
+    en: 'The kubelet patch comes from key {key} of Secret {secret}, which could not be read: make sure it contains "imagePullCredentialsVerificationPolicy": "NeverVerify", which Kubernetes {version} requires.',
+    'zh-CN':
+      'kubelet 补丁来自 Secret {secret} 的键 {key}，但无法读取该内容：请确认其中包含 Kubernetes {version} 所必需的 "imagePullCredentialsVerificationPolicy": "NeverVerify"。',
+  },
+  'boot.patchSecretUnknownForbids': {
+    en: 'The kubelet patch comes from key {key} of Secret {secret}, which could not be read: make sure it does not set imagePullCredentialsVerificationPolicy, which Kubernetes {version} does not support.',
+    'zh-CN':
+      'kubelet 补丁来自 Secret {secret} 的键 {key}，但无法读取该内容：请确认其中没有设置 Kubernetes {version} 不支持的 imagePullCredentialsVerificationPolicy。',
+  },
+  'boot.patchesDirectory': {
+    en: 'joinConfiguration.patches.directory must be {directory}, or kubeadm does not apply the kubelet patch that sets imagePullCredentialsVerificationPolicy.',
+    'zh-CN':
+      'joinConfiguration.patches.directory 必须为 {directory}，否则 kubeadm 不会应用设置 imagePullCredentialsVerificationPolicy 的 kubelet 补丁。',
+  },
+  'boot.currentTemplateIncompatible': {
+    en: 'The pool’s bootstrap template {name} does not fit Kubernetes {version} (its kubelet patch and imagePullCredentialsVerificationPolicy): add a new bootstrap template to this upgrade.',
+    'zh-CN':
+      '节点池当前的 Bootstrap 模板 {name} 不适用于 Kubernetes {version}（其 kubelet 补丁中的 imagePullCredentialsVerificationPolicy 不符合要求）：请在本次升级中提供新的 Bootstrap 模板。',
+  },
+  'boot.tokenArgMissing': {
+    en: 'kubeletExtraArgs has no {arg}: set {arg} to {token}, the token the DCS provider replaces at join time, or the node cannot be matched to its machine.',
+    'zh-CN':
+      'kubeletExtraArgs 中没有 {arg}：请将 {arg} 设置为 {token}（DCS provider 在机器加入时替换的令牌），否则节点无法与其 machine 对应。',
+  },
+  'boot.tokenArgRemoved': {
+    en: 'kubeletExtraArgs {arg} was removed: keep {arg}: {token} verbatim; the DCS provider replaces the token at join time.',
+    'zh-CN':
+      'kubeletExtraArgs 中的 {arg} 被删除了：请原样保留 {arg}: {token}，DCS provider 会在机器加入时替换该令牌。',
+  },
+  'boot.tokenAltered': {
+    en: 'kubeletExtraArgs {arg} is "{value}": it must be the literal token {token}, which the DCS provider replaces at join time. Put {token} back.',
+    'zh-CN':
+      'kubeletExtraArgs 中 {arg} 的值为“{value}”：它必须是字面魔法令牌 {token}，由 DCS provider 在机器加入时替换。请改回 {token}。',
+  },
+  'boot.tokenEdited': {
+    en: 'The magic token {token} was edited or removed here: the DCS provider replaces it at join time, so keep it verbatim.',
+    'zh-CN':
+      '此处的魔法令牌 {token} 被修改或删除了：DCS provider 会在机器加入时替换它，请保持原样。',
+  },
+  'boot.inPlaceEdit': {
+    en: 'Bootstrap template {name} is used by {pools}: editing it in place does not roll existing machines, only new machines use it. To roll, clone it under a new name and switch bootstrap.configRef.name.',
+    'zh-CN':
+      'Bootstrap 模板 {name} 正被 {pools} 使用：直接修改不会触发现有 machine 的滚动更新，只有新 machine 会使用它。如需滚动更新，请以新名称复制该模板并修改 bootstrap.configRef.name。',
+  },
+  'boot.nameInUse': {
+    en: 'A bootstrap template named {name} already exists in namespace {namespace}: editing in place does not roll machines, so clone it under a new, unique name.',
+    'zh-CN':
+      '命名空间 {namespace} 中已存在名为 {name} 的 Bootstrap 模板：直接修改不会触发滚动更新，请以新的唯一名称复制该模板。',
+  },
+  'boot.unchanged': {
+    en: 'This bootstrap template is identical to {name}, the current one: switching to it would replace every machine without changing anything.',
+    'zh-CN':
+      '该 Bootstrap 模板与当前模板 {name} 完全相同：切换到它会替换所有 machine，却不会带来任何变化。',
+  },
+
+  /* R-MD-2, R-MD-3: strategy */
+  'md.intOrPercent.notPercent': {
+    en: '{field} "{value}" is a string but not a percentage: write an integer such as 1, or a percentage such as "25%".',
+    'zh-CN': '{field}“{value}”是字符串但不是百分比：请填写整数（如 1）或百分比（如 "25%"）。',
+  },
+  'md.intOrPercent.badPercent': {
+    en: '{field} "{value}" is not a valid percentage: write a whole number followed by %, such as "25%".',
+    'zh-CN': '{field}“{value}”不是有效的百分比：请填写整数后跟 %，例如 "25%"。',
+  },
+  'md.intOrPercent.negative': {
+    en: '{field} {value} is negative: use 0 or more.',
+    'zh-CN': '{field} {value} 为负数：请填写 0 或更大的值。',
+  },
+  'md.intOrPercent.notInteger': {
+    en: '{field} {value} is not a whole number: write an integer or a percentage such as "25%".',
+    'zh-CN': '{field} {value} 不是整数：请填写整数或百分比（如 "25%"）。',
+  },
+  'md.bothZero': {
+    en: 'maxSurge and maxUnavailable cannot both be 0: the rolling update could never replace a machine. Set maxUnavailable to 1.',
+    'zh-CN':
+      'maxSurge 和 maxUnavailable 不能同时为 0：滚动更新将无法替换任何 machine。请将 maxUnavailable 设为 1。',
+  },
+  'md.maxSurgeWithDisks': {
+    en: 'maxSurge must be 0: this pool relies on persistent disks, which move node by node with their fixed IP slots, so machines are replaced one at a time. maxSurge {maxSurge} would add {resolved} extra machines.',
+    'zh-CN':
+      'maxSurge 必须为 0：该节点池依赖持久磁盘，固定 IP 槽位和保留磁盘需要逐个节点迁移，因此 machine 必须逐个替换。maxSurge {maxSurge} 会额外创建 {resolved} 台 machine。',
+  },
+  'md.rolloutSurgeWithDisks': {
+    en: 'This pool relies on persistent disks, but its maxSurge is {maxSurge} ({resolved} extra machines): the rolling update would not replace machines one at a time. Set the MachineDeployment’s maxSurge to 0 first.',
+    'zh-CN':
+      '该节点池依赖持久磁盘，但其 maxSurge 为 {maxSurge}（额外 {resolved} 台 machine）：滚动更新将不会逐个替换 machine。请先将 MachineDeployment 的 maxSurge 设为 0。',
+  },
+  'md.consumerSurgeWithDisks': {
+    en: 'MachineDeployment {deployment} uses this IP pool with maxSurge {maxSurge} ({resolved} extra machines): with persistent disks, set its maxSurge to 0 so that machines are replaced one at a time.',
+    'zh-CN':
+      'MachineDeployment {deployment} 使用该 IP 池，且 maxSurge 为 {maxSurge}（额外 {resolved} 台 machine）：使用持久磁盘时，请将其 maxSurge 设为 0，使 machine 逐个替换。',
+  },
+
+  /* R-MD-4: versions */
+  'md.versionInvalid': {
+    en: 'version "{value}" is not a Kubernetes version: write it like v1.33.4.',
+    'zh-CN': 'version“{value}”不是有效的 Kubernetes 版本：请按 v1.33.4 的格式填写。',
+  },
+  'md.catalogEmpty': {
+    en: 'The versions catalog (ConfigMap dcs-kubernetes-versions) is empty or missing, so the version cannot be checked against the VM templates. Ask the platform operator to fill it.',
+    'zh-CN':
+      '版本目录（ConfigMap dcs-kubernetes-versions）为空或不存在，因此无法根据 VM 模板校验版本。请联系平台管理员补充。',
+  },
+  'md.versionNotInCatalog': {
+    en: 'Kubernetes {version} is not offered by the versions catalog: choose one of {offered}.',
+    'zh-CN': '版本目录中没有提供 Kubernetes {version}：请从 {offered} 中选择。',
+  },
+  'md.vmTemplateMismatch': {
+    en: 'VM template {vmTemplateName} does not carry Kubernetes {version}; the versions catalog names {expected} for it. A mismatch makes nodes fail to join: choose {expected}.',
+    'zh-CN':
+      'VM 模板 {vmTemplateName} 不包含 Kubernetes {version}；版本目录为该版本指定的是 {expected}。两者不一致会导致节点无法加入集群：请选择 {expected}。',
+  },
+  'md.vmTemplateCarriesOther': {
+    en: 'VM template {vmTemplateName} carries Kubernetes {carried}, not {version}: nodes would fail to join. Choose VM template {expected}, or version {carried}.',
+    'zh-CN':
+      'VM 模板 {vmTemplateName} 包含的是 Kubernetes {carried}，而不是 {version}：节点将无法加入集群。请选择 VM 模板 {expected}，或选择版本 {carried}。',
+  },
+  'md.controlPlaneUnknown': {
+    en: 'The control plane’s Kubernetes version is unknown, so the version skew (workers not newer than the control plane, at most three minor versions older) cannot be checked.',
+    'zh-CN':
+      '控制平面的 Kubernetes 版本未知，因此无法校验版本偏差（工作节点不得高于控制平面，且最多落后三个次版本）。',
+  },
+  'md.newerThanControlPlane': {
+    en: 'Workers at {version} would be newer than the control plane ({controlPlane}): upgrade the control plane first.',
+    'zh-CN': '工作节点版本 {version} 将高于控制平面版本（{controlPlane}）：请先升级控制平面。',
+  },
+  'md.tooOldForControlPlane': {
+    en: 'Workers at {version} would be {skew} minor versions older than the control plane ({controlPlane}); at most {max} are supported. Choose a newer version.',
+    'zh-CN':
+      '工作节点版本 {version} 将比控制平面（{controlPlane}）落后 {skew} 个次版本，最多只支持落后 {max} 个。请选择更新的版本。',
+  },
+  'md.versionUnchanged': {
+    en: 'The pool already runs Kubernetes {version}: there is nothing to upgrade.',
+    'zh-CN': '该节点池已经运行 Kubernetes {version}：无需升级。',
+  },
+  'md.workerDowngrade': {
+    en: 'Kubernetes {target} is older than the pool’s {current}: Kubernetes does not support downgrading nodes. Make sure this is intended.',
+    'zh-CN':
+      'Kubernetes {target} 低于节点池当前的 {current}：Kubernetes 不支持降级节点。请确认这是预期操作。',
+  },
+  'md.controlPlaneDowngrade': {
+    en: 'The control plane cannot be downgraded from {current} to {target}: choose a newer version.',
+    'zh-CN': '控制平面不能从 {current} 降级到 {target}：请选择更新的版本。',
+  },
+  'md.controlPlaneSkipsMinor': {
+    en: 'The control plane upgrades one minor version at a time, and {current} → {target} spans {skew}: upgrade to the next minor version first.',
+    'zh-CN':
+      '控制平面每次只能升级一个次版本，而 {current} → {target} 跨越了 {skew} 个次版本：请先升级到下一个次版本。',
+  },
+  'md.operationNotForPool': {
+    en: 'Operation {operation} does not apply to pool {pool}: the control plane is upgraded with the control-plane operation, worker pools with the others.',
+    'zh-CN':
+      '操作 {operation} 不适用于节点池 {pool}：控制平面使用 control-plane 操作升级，工作节点池使用其他操作。',
+  },
+
+  /* R-MD-5: names */
+  'name.reserved': {
+    en: '"{name}" is reserved for the control-plane pool: choose another name.',
+    'zh-CN': '“{name}”是控制平面节点池的保留名称：请换一个名称。',
+  },
+  'name.poolInvalid': {
+    en: '"{name}" is not a valid pool name: use at most 63 lowercase letters, digits and "-", starting and ending with a letter or digit (the name is also a label value).',
+    'zh-CN':
+      '“{name}”不是有效的节点池名称：最多 63 个字符，只能包含小写字母、数字和“-”，且必须以字母或数字开头和结尾（该名称也用作标签值）。',
+  },
+  'name.invalid': {
+    en: '"{name}" is not a valid {kind} name: use lowercase letters, digits, "-" and ".", starting and ending with a letter or digit, at most 253 characters.',
+    'zh-CN':
+      '“{name}”不是有效的 {kind} 名称：只能包含小写字母、数字、“-”和“.”，必须以字母或数字开头和结尾，最多 253 个字符。',
+  },
+  'name.inUse': {
+    en: 'A {kind} named {name} already exists in namespace {namespace}, which all clusters share: choose another name.',
+    'zh-CN': '命名空间 {namespace} 由所有集群共享，其中已存在名为 {name} 的 {kind}：请换一个名称。',
+  },
+  'name.notFound': {
+    en: '{kind} {name} was not found in namespace {namespace}: choose an existing one, or create a new one.',
+    'zh-CN': '在命名空间 {namespace} 中未找到 {kind} {name}：请选择已有的对象，或新建一个。',
+  },
+  'name.prefixRecommended': {
+    en: 'All clusters share the namespace: start the pool name with the cluster name and a hyphen, such as {example}, to avoid name collisions.',
+    'zh-CN':
+      '所有集群共享该命名空间：建议在池名称前加上集群名称并用连字符分隔（例如 {example}），以避免命名冲突。',
+  },
+
+  /* R-MD-6: targeted scale-down */
+  'md.deleteDuplicate': {
+    en: 'Machine {machine} is selected twice: select each machine once.',
+    'zh-CN': 'machine {machine} 被选择了两次：每个 machine 只能选择一次。',
+  },
+  'md.deleteNotInPool': {
+    en: 'Machine {machine} is not a machine of pool {pool}: select machines of this pool only.',
+    'zh-CN': 'machine {machine} 不属于节点池 {pool}：只能选择该节点池中的 machine。',
+  },
+  'md.deleteAlreadyDeleting': {
+    en: 'Machine {machine} is already being deleted: leave it out, or replicas would be lowered once more and another machine would be deleted at random.',
+    'zh-CN':
+      'machine {machine} 已在删除中：请不要选择它，否则副本数会被多减一次，并随机删除另一台 machine。',
+  },
+  'md.deleteMoreThanReplicas': {
+    en: '{count} machines are selected but the pool has only {replicas} replicas.',
+    'zh-CN': '选择了 {count} 台 machine，但该节点池只有 {replicas} 个副本。',
+  },
+  'md.deleteDuringRollout': {
+    en: 'Pool {pool} is in a rolling update: wait until it finishes. Lowering replicas by exactly the number of annotated machines deletes exactly those machines only on a steady pool.',
+    'zh-CN':
+      '节点池 {pool} 正在滚动更新：请等待其完成。只有在节点池稳定时，按已注解 machine 的数量减少副本数才会恰好删除这些 machine。',
+  },
+  'md.deleteWhileScaling': {
+    en: 'Pool {pool} has {live} machines for {replicas} replicas (it is still scaling): wait until they match, or other machines than the selected ones would be deleted.',
+    'zh-CN':
+      '节点池 {pool} 当前有 {live} 台 machine，副本数为 {replicas}（仍在扩缩容中）：请等待两者一致，否则可能删除所选之外的 machine。',
+  },
+  'md.deleteResourceVersionMissing': {
+    en: 'Machine {machine} has no entry in machineResourceVersions: send the resourceVersion of each selected machine as the user saw it.',
+    'zh-CN':
+      'machineResourceVersions 中缺少 machine {machine}：请为每个所选 machine 提供用户看到的 resourceVersion。',
+  },
+
+  /* R-VER-1, R-VER-2 */
+  'version.providerUnknown': {
+    en: 'The DCS provider’s version could not be found; the web workflow needs {required} or later. Check the app.kubernetes.io/version label of the provider’s Deployment, or set the console’s provider version flag.',
+    'zh-CN':
+      '无法获取 DCS provider 的版本；Web 工作流需要 {required} 或更高版本。请检查 provider Deployment 的 app.kubernetes.io/version 标签，或设置控制台的 provider 版本参数。',
+  },
+  'version.webWorkflowUnsupported': {
+    en: 'DCS provider {version} is older than {required}, which the web node-pool workflow needs: use the YAML workflow, or upgrade the provider.',
+    'zh-CN':
+      'DCS provider {version} 早于 Web 节点池工作流所需的 {required}：请使用基于 YAML 的工作流，或升级 provider。',
+  },
+  'version.persistentDisksUnsupported': {
+    en: 'Entry {ip} declares persistent disks, which need DCS provider {required} or later (installed: {version}): remove them and mount /var/cpaas in the machine template, or upgrade the provider.',
+    'zh-CN':
+      '条目 {ip} 声明了持久磁盘，这需要 DCS provider {required} 或更高版本（当前：{version}）：请删除这些持久磁盘并在 Machine 模板中挂载 /var/cpaas，或升级 provider。',
+  },
+} as const satisfies Record<string, MessageText>;
+
+export type MessageKey = keyof typeof catalog;
+
+/** Every rule message, by key, in both languages. */
+export const messages: Record<MessageKey, MessageText> = catalog;
+
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(messages, key);
+}
+
+/** The `{param}` names of a text, in order of appearance, each once. */
+export function placeholdersOf(text: string): string[] {
+  return [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ''))];
+}
+
+/** The text of `key` in `locale` with its placeholders filled; an unknown param stays as `{name}`. */
+export function formatMessage(
+  key: MessageKey,
+  params: MessageParams = {},
+  locale: Locale = 'en',
+): string {
+  return messages[key][locale].replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    return value === undefined ? whole : String(value);
+  });
+}
+
+/**
+ * The text of an issue from the wire (a RuleIssue, or any `{messageKey, params, message}`) in
+ * `locale`; the issue's own English message when the key is not in this catalog.
+ */
+export function localizeMessage(
+  issue: { messageKey: string; params: MessageParams; message: string },
+  locale: Locale,
+): string {
+  return isMessageKey(issue.messageKey)
+    ? formatMessage(issue.messageKey, issue.params, locale)
+    : issue.message;
+}
