@@ -8,3 +8,4 @@ export * from './versions';
 export * from './intstr';
 export * from './requests';
 export * from './views';
+export * from './planners';

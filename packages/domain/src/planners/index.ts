@@ -1,0 +1,23 @@
+export * from './plan';
+export * from './json-patch';
+export * from './diff';
+export * from './kubectl';
+export * from './messages';
+export * from './issues';
+export * from './names';
+export * from './bootstrap-defaults';
+export * from './rollout';
+export {
+  applyStep,
+  applySteps,
+  copyForCreate,
+  diffsOf,
+  refTo,
+  StepError,
+  type StepFailure,
+} from './objects';
+export * from './ip-pool';
+export * from './create-pool';
+export * from './scale';
+export * from './upgrade';
+export * from './delete-pool';

@@ -1,0 +1,297 @@
+import type { CreateIpPoolRequest, PatchIpPoolRequest } from '../requests';
+import type { ValidationContext } from '../rules/context';
+import type { RuleIssue } from '../rules/issue';
+import { validateCreateIpPool, validatePatchIpPool } from '../rules/validators';
+import type { DCSIpHostnamePool, IpPoolEntry, PersistentDisk } from '../schemas/dcs';
+import { mergeIssues, planIssue, PLAN_NOT_FOUND, poolChangedIssue } from './issues';
+import {
+  addOp,
+  jsonClone,
+  jsonEqual,
+  pointer,
+  removeOp,
+  testOp,
+  testResourceVersion,
+  type InvertOptions,
+  type JsonPatchOp,
+} from './json-patch';
+import { planMessage, type PlanMessage } from './messages';
+import { API_INFRASTRUCTURE, createStep, finishPlan, jsonPatchStep, newMetadata } from './objects';
+import type { CreateStep, PatchStep, Plan } from './plan';
+
+/**
+ * IP pool edits (R-POOL-4): never a merge patch of `spec.pool`, which would replace the whole
+ * list with what the browser had. Every edit is a JSON patch that first tests the resourceVersion
+ * the user saw, then touches only what the user changed: appends at the end, removals and
+ * updates by index, each index guarded by a test of that entry's ip. Every other entry, its
+ * persistentDisk blocks and their isThin included, is left exactly as the server has it.
+ */
+
+/** The undo of a pool edit tests entries by ip and disks by slot, not by their whole value. */
+export const poolIdentity: InvertOptions = {
+  identityOf: (v) => {
+    if (typeof v !== 'object' || v === null) return undefined;
+    const r = v as Record<string, unknown>;
+    if (typeof r.ip === 'string') return { path: '/ip', value: r.ip };
+    if (typeof r.slot === 'number') return { path: '/slot', value: r.slot };
+    return undefined;
+  },
+};
+
+export interface PoolEdit {
+  append: readonly IpPoolEntry[];
+  remove: readonly string[];
+  update: PatchIpPoolRequest['update'];
+}
+
+export interface PoolEditOps {
+  /** Starts with the resourceVersion test; only that test when nothing changes. */
+  ops: JsonPatchOp[];
+  issues: RuleIssue[];
+  counts: { appended: number; removed: number; updated: number };
+  /** ips of entries whose NICs or disks change (for R-NIC-2 / R-DISK-6 notes). */
+  nicsChanged: string[];
+  disksAppended: string[];
+}
+
+const entryPath = (i: number, ...rest: (string | number)[]) => pointer('spec', 'pool', i, ...rest);
+
+const emptyToUndefined = <T>(a: readonly T[] | undefined) => (a?.length ? a : undefined);
+
+function diskOps(
+  i: number,
+  ip: string,
+  existing: readonly PersistentDisk[] | undefined,
+  wanted: readonly PersistentDisk[],
+): { ops: JsonPatchOp[]; appended: boolean } {
+  const ops: JsonPatchOp[] = [];
+  const current = existing ?? [];
+  // Changes of disks that exist (R-DISK-4 says so, R-DISK-3 refuses some): field by field, each
+  // disk guarded by its slot (R-DISK-1: (ip, slot) is its identity). Fields the request leaves
+  // out stay as they are; a disk the request leaves out stays too (R-DISK-2).
+  current.forEach((disk, j) => {
+    const w = wanted.find((d) => d.slot === disk.slot);
+    if (!w) return;
+    const changed = Object.entries(w).filter(
+      ([k, v]) => k !== 'slot' && v !== undefined && !jsonEqual(disk[k], v),
+    );
+    if (!changed.length) return;
+    ops.push(testOp(entryPath(i, 'persistentDisk', j, 'slot'), disk.slot));
+    for (const [k, v] of changed)
+      ops.push(addOp(entryPath(i, 'persistentDisk', j, k), jsonClone(v)));
+  });
+  const added = wanted.filter((d) => !current.some((c) => c.slot === d.slot)).map(jsonClone);
+  if (added.length) {
+    if (existing === undefined) ops.push(addOp(entryPath(i, 'persistentDisk'), added));
+    else for (const d of added) ops.push(addOp(entryPath(i, 'persistentDisk', '-'), d));
+  }
+  return {
+    ops: ops.length ? [testOp(entryPath(i, 'ip'), ip), ...ops] : [],
+    appended: added.length > 0,
+  };
+}
+
+/**
+ * The JSON patch ops of an edit of `current` (R-POOL-4), guarded by a test of `resourceVersion`
+ * (see {@link poolEditBase}) and, at every index they touch, of that entry's ip.
+ */
+export function ipPoolEditOps(
+  current: DCSIpHostnamePool,
+  resourceVersion: string,
+  edit: PoolEdit,
+): PoolEditOps {
+  const pool = current.spec?.pool;
+  const entries = pool ?? [];
+  const name = current.metadata.name ?? '';
+  const ops: JsonPatchOp[] = [testResourceVersion(resourceVersion)];
+  const issues: RuleIssue[] = [];
+  const nicsChanged: string[] = [];
+  const disksAppended: string[] = [];
+  let updated = 0;
+
+  // Updates first, by the indices of the pool as it is; removals after, from the highest index.
+  edit.update.forEach((u, k) => {
+    const i = entries.findIndex((e) => e.ip === u.ip);
+    const entry = entries[i];
+    if (!entry) {
+      issues.push(
+        planIssue(PLAN_NOT_FOUND, 'error', `update.${k}.ip`, 'plan.issue.entryNotFound', {
+          pool: name,
+          ip: u.ip,
+        }),
+      );
+      return;
+    }
+    const entryOps: JsonPatchOp[] = [];
+    if (
+      u.additionNic !== undefined &&
+      !jsonEqual(emptyToUndefined(entry.additionNic), emptyToUndefined(u.additionNic))
+    ) {
+      entryOps.push(
+        u.additionNic.length
+          ? addOp(entryPath(i, 'additionNic'), jsonClone(u.additionNic))
+          : removeOp(entryPath(i, 'additionNic')),
+      );
+      nicsChanged.push(u.ip);
+    }
+    const disks = u.persistentDisk
+      ? diskOps(i, u.ip, entry.persistentDisk, u.persistentDisk)
+      : undefined;
+    if (disks?.appended) disksAppended.push(u.ip);
+    if (entryOps.length) ops.push(testOp(entryPath(i, 'ip'), u.ip), ...entryOps);
+    if (disks?.ops.length) ops.push(...disks.ops);
+    if (entryOps.length || disks?.ops.length) updated++;
+  });
+
+  const removals: { i: number; ip: string }[] = [];
+  edit.remove.forEach((ip, k) => {
+    const i = entries.findIndex((e) => e.ip === ip);
+    if (i < 0) {
+      issues.push(
+        planIssue(PLAN_NOT_FOUND, 'error', `remove.${k}`, 'plan.issue.entryNotFound', {
+          pool: name,
+          ip,
+        }),
+      );
+    } else if (!removals.some((r) => r.i === i)) removals.push({ i, ip });
+  });
+  removals.sort((a, b) => b.i - a.i);
+  for (const { i, ip } of removals)
+    ops.push(testOp(entryPath(i, 'ip'), ip), removeOp(entryPath(i)));
+
+  const appended = edit.append.map(jsonClone);
+  if (appended.length) {
+    if (pool) for (const e of appended) ops.push(addOp(pointer('spec', 'pool', '-'), e));
+    else if (current.spec) ops.push(addOp(pointer('spec', 'pool'), appended));
+    else ops.push(addOp(pointer('spec'), { pool: appended }));
+  }
+  return {
+    ops,
+    issues,
+    counts: { appended: appended.length, removed: removals.length, updated },
+    nicsChanged,
+    disksAppended,
+  };
+}
+
+/**
+ * The resourceVersion an edit of `current` is tested against: the pool's own, which the preview
+ * shows and every index was computed on. R-POOL-4: when the user saw an older one, the intent
+ * (append these, remove those ips, change that entry) is re-applied to the current entries, never
+ * a list the browser had; the rules warn that it changed meanwhile, and the diff shows the result.
+ */
+export const poolEditBase = (current: DCSIpHostnamePool, seenResourceVersion: string): string =>
+  current.metadata.resourceVersion ?? seenResourceVersion;
+
+/** The step that appends `entries` to `current` (O-CREATE-POOL, O-SCALE-UP), or none. */
+export function appendToIpPoolStep(
+  current: DCSIpHostnamePool,
+  entries: readonly IpPoolEntry[],
+  seenResourceVersion: string,
+): PatchStep | undefined {
+  if (!entries.length) return undefined;
+  const { ops } = ipPoolEditOps(current, poolEditBase(current, seenResourceVersion), {
+    append: entries,
+    remove: [],
+    update: [],
+  });
+  return jsonPatchStep(
+    current,
+    'DCSIpHostnamePool',
+    ops,
+    planMessage('plan.step.appendIpPool', {
+      name: current.metadata.name ?? '',
+      count: entries.length,
+      existing: current.spec?.pool?.length ?? 0,
+    }),
+    { invert: poolIdentity },
+  );
+}
+
+/** The create step of a new pool with `entries`. */
+export function createIpPoolStep(
+  name: string,
+  namespace: string,
+  entries: readonly IpPoolEntry[],
+  clusterName?: string,
+): CreateStep {
+  const body: DCSIpHostnamePool = {
+    apiVersion: API_INFRASTRUCTURE,
+    kind: 'DCSIpHostnamePool',
+    metadata: newMetadata(name, namespace, clusterName),
+    spec: { pool: entries.map(jsonClone) },
+  };
+  return createStep(
+    'DCSIpHostnamePool',
+    body,
+    planMessage('plan.step.createIpPool', { name, count: entries.length }),
+  );
+}
+
+/** Creation of a standalone IP pool (`POST /namespaces/{ns}/ippools`). */
+export function planCreateIpPool(req: CreateIpPoolRequest, ctx: ValidationContext): Plan {
+  return finishPlan({
+    operation: 'O-CREATE-IP-POOL',
+    namespace: ctx.namespace,
+    target: { kind: 'DCSIpHostnamePool', name: req.name },
+    steps: [createIpPoolStep(req.name, ctx.namespace, req.entries)],
+    issues: validateCreateIpPool(req, ctx),
+    known: [],
+    effects: { created: [{ kind: 'DCSIpHostnamePool', name: req.name }] },
+  });
+}
+
+/**
+ * An edit of an existing pool (`PATCH /namespaces/{ns}/ippools/{name}`): appends, removals of
+ * unclaimed entries (R-POOL-6), NIC and disk updates (R-NIC-*, R-DISK-*), in one JSON patch.
+ */
+export function planPatchIpPool(
+  poolName: string,
+  req: PatchIpPoolRequest,
+  current: DCSIpHostnamePool,
+  ctx: ValidationContext,
+): Plan {
+  const edit = ipPoolEditOps(current, poolEditBase(current, req.resourceVersion), req);
+  const changes = edit.ops.length > 1;
+  const claimed = new Set(ctx.ipPools.find((p) => p.name === poolName)?.claims.map((c) => c.ip));
+  const notes: PlanMessage[] = [];
+  if (edit.nicsChanged.some((ip) => claimed.has(ip)))
+    notes.push(planMessage('plan.effect.nicNotHotUpdated'));
+  if (edit.disksAppended.some((ip) => claimed.has(ip))) {
+    notes.push(planMessage('plan.effect.diskAttachedNotMounted'));
+  }
+  if (
+    edit.counts.removed &&
+    req.remove.some((ip) => current.spec?.pool?.find((e) => e.ip === ip)?.persistentDisk?.length)
+  ) {
+    notes.push(planMessage('plan.effect.volumesKept'));
+  }
+  const steps = changes
+    ? [
+        jsonPatchStep(
+          current,
+          'DCSIpHostnamePool',
+          edit.ops,
+          planMessage('plan.step.editIpPool', { name: poolName, ...edit.counts }),
+          { invert: poolIdentity },
+        ),
+      ]
+    : [];
+  return finishPlan({
+    operation: 'O-EDIT-IP-POOL',
+    namespace: ctx.namespace,
+    target: { kind: 'DCSIpHostnamePool', name: poolName },
+    steps,
+    issues: mergeIssues(validatePatchIpPool(poolName, req, ctx), [
+      ...poolChangedIssue(
+        poolName,
+        req.resourceVersion,
+        current.metadata.resourceVersion,
+        'resourceVersion',
+      ),
+      ...edit.issues,
+    ]),
+    known: [current],
+    effects: notes.length ? { notes } : {},
+  });
+}

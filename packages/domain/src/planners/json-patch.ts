@@ -1,0 +1,383 @@
+/**
+ * JSON Patch (RFC 6902), JSON Pointer (RFC 6901) and JSON Merge Patch (RFC 7386), pure.
+ *
+ * Planners write every change to an existing object as a JSON patch whose first ops are `test`
+ * ops: the server applies the patch only if the object is still the one the user saw (R-POOL-4).
+ * The same applier runs in the tests, in the simulator and in the BFF's previews, so a plan is
+ * proven against the very semantics the API server uses. Note that Kubernetes answers a failed
+ * `test` op with 422 Unprocessable Entity, not 409: callers treat both as a conflict.
+ */
+
+/** A JSON Pointer (RFC 6901), such as `/spec/pool/3/ip`. */
+export type JsonPointer = string;
+
+export type JsonPatchOp =
+  | { op: 'add'; path: JsonPointer; value: unknown }
+  | { op: 'remove'; path: JsonPointer }
+  | { op: 'replace'; path: JsonPointer; value: unknown }
+  | { op: 'move'; from: JsonPointer; path: JsonPointer }
+  | { op: 'copy'; from: JsonPointer; path: JsonPointer }
+  | { op: 'test'; path: JsonPointer; value: unknown };
+
+export type JsonPatchTestOp = Extract<JsonPatchOp, { op: 'test' }>;
+
+export type JsonPatchErrorCode =
+  'TEST_FAILED' | 'PATH_NOT_FOUND' | 'INVALID_POINTER' | 'INVALID_INDEX' | 'INVALID_TARGET';
+
+/** Why a patch could not be applied, and at which op (0-based). */
+export class JsonPatchError extends Error {
+  constructor(
+    readonly code: JsonPatchErrorCode,
+    readonly opIndex: number,
+    readonly op: JsonPatchOp,
+    message: string,
+  ) {
+    super(`op ${opIndex} (${op.op} ${op.path}): ${message}`);
+    this.name = 'JsonPatchError';
+  }
+}
+
+// --- builders -----------------------------------------------------------------------------------
+
+/** Escapes one reference token (`~` → `~0`, `/` → `~1`): annotation keys contain slashes. */
+export function escapePointerToken(token: string | number): string {
+  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Builds a pointer from unescaped tokens: `pointer('metadata', 'annotations', 'a/b')`. */
+export function pointer(...tokens: (string | number)[]): JsonPointer {
+  return tokens.map((t) => `/${escapePointerToken(t)}`).join('');
+}
+
+/** Splits a pointer into its unescaped tokens; `''` is the whole document. */
+export function parsePointer(path: JsonPointer): string[] {
+  if (path === '') return [];
+  if (!path.startsWith('/')) throw new Error(`a JSON pointer starts with "/": ${path}`);
+  return path
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+export const testOp = (path: JsonPointer, value: unknown): JsonPatchTestOp => ({
+  op: 'test',
+  path,
+  value,
+});
+export const addOp = (path: JsonPointer, value: unknown): JsonPatchOp => ({
+  op: 'add',
+  path,
+  value,
+});
+export const replaceOp = (path: JsonPointer, value: unknown): JsonPatchOp => ({
+  op: 'replace',
+  path,
+  value,
+});
+export const removeOp = (path: JsonPointer): JsonPatchOp => ({ op: 'remove', path });
+
+/** The optimistic-concurrency guard every planner puts first (R-POOL-4). */
+export const testResourceVersion = (resourceVersion: string): JsonPatchTestOp =>
+  testOp('/metadata/resourceVersion', resourceVersion);
+
+export const isTestOp = (op: JsonPatchOp): op is JsonPatchTestOp => op.op === 'test';
+
+// --- values -------------------------------------------------------------------------------------
+
+type Container = Record<string, unknown> | unknown[];
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A deep copy through JSON: what the wire would carry (undefined members vanish). */
+export function jsonClone<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+/** Structural equality of JSON values (object key order does not matter), as `test` compares. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  }
+  if (isRecord(a) && isRecord(b)) {
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    return ka.length === kb.length && ka.every((k) => k in b && jsonEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+// --- applying -----------------------------------------------------------------------------------
+
+const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
+
+interface Located {
+  parent: Container;
+  key: string;
+}
+
+class Applier {
+  constructor(
+    private doc: unknown,
+    private readonly opIndex: number,
+    private readonly op: JsonPatchOp,
+  ) {}
+
+  get result(): unknown {
+    return this.doc;
+  }
+
+  private fail(code: JsonPatchErrorCode, message: string): never {
+    throw new JsonPatchError(code, this.opIndex, this.op, message);
+  }
+
+  private tokens(path: JsonPointer): string[] {
+    try {
+      return parsePointer(path);
+    } catch (e) {
+      return this.fail('INVALID_POINTER', (e as Error).message);
+    }
+  }
+
+  get(path: JsonPointer): unknown {
+    let cur = this.doc;
+    for (const t of this.tokens(path)) {
+      if (Array.isArray(cur)) {
+        if (!ARRAY_INDEX.test(t)) this.fail('INVALID_INDEX', `"${t}" is not an array index`);
+        const i = Number(t);
+        if (i >= cur.length) this.fail('PATH_NOT_FOUND', `index ${t} is past the end`);
+        cur = cur[i];
+      } else if (isRecord(cur)) {
+        if (!Object.hasOwn(cur, t)) this.fail('PATH_NOT_FOUND', `no member "${t}"`);
+        cur = cur[t];
+      } else {
+        this.fail('PATH_NOT_FOUND', `cannot descend into a ${typeof cur} at "${t}"`);
+      }
+    }
+    return cur;
+  }
+
+  private locate(path: JsonPointer): Located | undefined {
+    const tokens = this.tokens(path);
+    const key = tokens.pop();
+    if (key === undefined) return undefined;
+    const parent = this.get(tokens.map((t) => `/${escapePointerToken(t)}`).join(''));
+    if (!Array.isArray(parent) && !isRecord(parent)) {
+      return this.fail('INVALID_TARGET', 'the parent is not an object or array');
+    }
+    return { parent, key };
+  }
+
+  private index(parent: unknown[], key: string, forInsert: boolean): number {
+    if (forInsert && key === '-') return parent.length;
+    if (!ARRAY_INDEX.test(key)) this.fail('INVALID_INDEX', `"${key}" is not an array index`);
+    const i = Number(key);
+    if (i > parent.length || (!forInsert && i === parent.length)) {
+      this.fail('INVALID_INDEX', `index ${key} is out of bounds (length ${parent.length})`);
+    }
+    return i;
+  }
+
+  add(path: JsonPointer, value: unknown): void {
+    const at = this.locate(path);
+    if (!at) {
+      this.doc = value;
+      return;
+    }
+    if (Array.isArray(at.parent)) at.parent.splice(this.index(at.parent, at.key, true), 0, value);
+    else at.parent[at.key] = value;
+  }
+
+  remove(path: JsonPointer): unknown {
+    const at = this.locate(path);
+    if (!at) {
+      const old = this.doc;
+      this.doc = undefined;
+      return old;
+    }
+    if (Array.isArray(at.parent)) {
+      return at.parent.splice(this.index(at.parent, at.key, false), 1)[0];
+    }
+    if (!Object.hasOwn(at.parent, at.key)) this.fail('PATH_NOT_FOUND', `no member "${at.key}"`);
+    const old = at.parent[at.key];
+    // Rebuilding without the key would lose the identity callers hold; delete is the point here.
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete
+    delete at.parent[at.key];
+    return old;
+  }
+
+  replace(path: JsonPointer, value: unknown): void {
+    const at = this.locate(path);
+    if (!at) {
+      this.doc = value;
+      return;
+    }
+    if (Array.isArray(at.parent)) at.parent[this.index(at.parent, at.key, false)] = value;
+    else {
+      if (!Object.hasOwn(at.parent, at.key)) this.fail('PATH_NOT_FOUND', `no member "${at.key}"`);
+      at.parent[at.key] = value;
+    }
+  }
+
+  test(path: JsonPointer, value: unknown): void {
+    const actual = this.get(path);
+    if (!jsonEqual(actual, value)) {
+      this.fail(
+        'TEST_FAILED',
+        `expected ${JSON.stringify(value)}, found ${JSON.stringify(actual)}`,
+      );
+    }
+  }
+}
+
+/**
+ * Applies a JSON patch and returns the patched copy; the input is never modified. Atomic like
+ * the server: any failing op (a stale `test` included) throws a {@link JsonPatchError}.
+ */
+export function applyJsonPatch<T>(doc: T, ops: readonly JsonPatchOp[]): T {
+  let cur: unknown = jsonClone(doc);
+  ops.forEach((op, i) => {
+    const a = new Applier(cur, i, op);
+    switch (op.op) {
+      case 'add':
+        a.add(op.path, jsonClone(op.value));
+        break;
+      case 'remove':
+        a.remove(op.path);
+        break;
+      case 'replace':
+        a.replace(op.path, jsonClone(op.value));
+        break;
+      case 'test':
+        a.test(op.path, op.value);
+        break;
+      case 'copy':
+        a.add(op.path, jsonClone(a.get(op.from)));
+        break;
+      case 'move': {
+        if (op.path.startsWith(`${op.from}/`)) {
+          throw new JsonPatchError('INVALID_TARGET', i, op, 'cannot move a value into itself');
+        }
+        const v = a.remove(op.from);
+        a.add(op.path, v);
+        break;
+      }
+    }
+    cur = a.result;
+  });
+  return cur as T;
+}
+
+export type JsonPatchResult<T> = { ok: true; doc: T } | { ok: false; error: JsonPatchError };
+
+/** {@link applyJsonPatch} without throwing. */
+export function tryApplyJsonPatch<T>(doc: T, ops: readonly JsonPatchOp[]): JsonPatchResult<T> {
+  try {
+    return { ok: true, doc: applyJsonPatch(doc, ops) };
+  } catch (e) {
+    if (e instanceof JsonPatchError) return { ok: false, error: e };
+    throw e;
+  }
+}
+
+/** JSON Merge Patch (RFC 7386): objects merge, `null` deletes a member, anything else replaces. */
+export function applyMergePatch<T>(target: T, patch: unknown): T {
+  if (!isRecord(patch)) return jsonClone(patch) as T;
+  const out: Record<string, unknown> = isRecord(target) ? jsonClone(target) : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) {
+      // eslint-disable-next-line @typescript-eslint/no-dynamic-delete
+      delete out[k];
+    } else if (v !== undefined) {
+      out[k] = applyMergePatch<unknown>(out[k], v);
+    }
+  }
+  return out as T;
+}
+
+// --- inverting ----------------------------------------------------------------------------------
+
+/** The value at `path`, or `found: false`; never throws on a valid pointer. */
+export function getAtPointer(
+  doc: unknown,
+  path: JsonPointer,
+): { found: true; value: unknown } | { found: false } {
+  let cur = doc;
+  for (const t of parsePointer(path)) {
+    if (Array.isArray(cur) && ARRAY_INDEX.test(t) && Number(t) < cur.length) cur = cur[Number(t)];
+    else if (isRecord(cur) && Object.hasOwn(cur, t)) cur = cur[t];
+    else return { found: false };
+  }
+  return { found: true, value: cur };
+}
+
+export interface InvertOptions {
+  /**
+   * For an added object value, the member that identifies it (`ip` of a pool entry, `slot` of a
+   * persistent disk): the undo tests that member instead of the whole value, so that a field the
+   * server defaulted does not make the undo fail.
+   */
+  identityOf?: (value: unknown) => { path: JsonPointer; value: unknown } | undefined;
+}
+
+/**
+ * The patch that undoes `ops` applied to `doc`: for each change, `test` ops that the value is
+ * still the one written, then the op that restores the old value; in reverse order. Test ops of
+ * `ops` themselves are dropped (they changed nothing). Throws if `ops` do not apply to `doc`.
+ */
+export function invertJsonPatch(
+  doc: unknown,
+  ops: readonly JsonPatchOp[],
+  options: InvertOptions = {},
+): JsonPatchOp[] {
+  const guard = (path: JsonPointer, value: unknown): JsonPatchTestOp => {
+    const id = isRecord(value) ? options.identityOf?.(value) : undefined;
+    return id ? testOp(`${path}${id.path}`, id.value) : testOp(path, value);
+  };
+  const valueAt = (d: unknown, path: JsonPointer): unknown => {
+    const r = getAtPointer(d, path);
+    return r.found ? r.value : undefined;
+  };
+  const groups: JsonPatchOp[][] = [];
+  let state = jsonClone(doc);
+  for (const op of ops) {
+    // Validates the op against the state first, so a bad patch throws like the server would.
+    const next = applyJsonPatch(state, [op]);
+    if (op.op === 'test') {
+      state = next;
+      continue;
+    }
+    const primitives: JsonPatchOp[] =
+      op.op === 'move'
+        ? [removeOp(op.from), addOp(op.path, valueAt(state, op.from))]
+        : op.op === 'copy'
+          ? [addOp(op.path, valueAt(state, op.from))]
+          : [op];
+    for (const p of primitives) {
+      const tokens = parsePointer(p.path);
+      const parent = valueAt(state, pointer(...tokens.slice(0, -1)));
+      const last = tokens.at(-1);
+      // `-` appends: the undo needs the index the value landed at.
+      const path =
+        Array.isArray(parent) && last === '-'
+          ? pointer(...tokens.slice(0, -1), parent.length)
+          : p.path;
+      const before = getAtPointer(state, path);
+      if (p.op === 'add') {
+        groups.push(
+          Array.isArray(parent) || !before.found
+            ? [guard(path, p.value), removeOp(path)]
+            : [guard(path, p.value), replaceOp(path, before.value)],
+        );
+      } else if (p.op === 'remove') {
+        groups.push([addOp(path, valueAt(state, path))]);
+      } else if (p.op === 'replace') {
+        groups.push([guard(path, p.value), replaceOp(path, valueAt(state, path))]);
+      }
+      state = applyJsonPatch(state, [p]);
+    }
+  }
+  return groups.reverse().flat();
+}
