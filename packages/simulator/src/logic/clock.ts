@@ -1,0 +1,252 @@
+/**
+ * Simulated time. Every duration the controllers wait (a VM booting, a node draining, a requeue)
+ * is measured on this clock, never on the wall clock, so that `--time-scale X` runs the same
+ * story X times faster and a test can jump over minutes with `advance()`.
+ */
+
+export type CancelTimer = () => void;
+
+export interface SimClock {
+  /** Simulated milliseconds since the epoch. */
+  now(): number;
+  /** `now()` as Kubernetes writes timestamps (RFC 3339, whole seconds, UTC). */
+  nowISO(): string;
+  /** Simulated seconds per real second; 0 means time moves only through `advance()`. */
+  readonly timeScale: number;
+  /** Calls `fn` once `delayMs` simulated milliseconds have passed. */
+  setTimer(delayMs: number, fn: () => void): CancelTimer;
+  /** Resolves after `delayMs` simulated milliseconds. */
+  sleep(delayMs: number): Promise<void>;
+  /** Jumps forward by `ms` simulated milliseconds, firing every timer due on the way, in order. */
+  advance(ms: number): Promise<void>;
+  /** Cancels every timer; the clock keeps telling time. */
+  stop(): void;
+}
+
+export interface ClockOptions {
+  /** Simulated start time (epoch ms); defaults to the real time at creation. */
+  start?: number;
+  /** Simulated seconds per real second (default 1); 0 for a manual clock. */
+  timeScale?: number;
+  /** Real time source, for tests of the clock itself. */
+  realNow?: () => number;
+}
+
+interface Timer {
+  at: number;
+  seq: number;
+  fn: () => void;
+  cancelled: boolean;
+}
+
+/**
+ * A binary min-heap of timers by (at, seq): timers due at the same instant fire in creation
+ * order. Cancelled timers stay in the heap and are skipped when they reach the top.
+ */
+class TimerHeap {
+  private readonly items: Timer[] = [];
+
+  peek(): Timer | undefined {
+    this.dropCancelled();
+    return this.items[0];
+  }
+
+  push(t: Timer): void {
+    const a = this.items;
+    a.push(t);
+    let i = a.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const parent = a[p];
+      if (!parent || !before(t, parent)) break;
+      a[i] = parent;
+      a[p] = t;
+      i = p;
+    }
+  }
+
+  pop(): Timer | undefined {
+    this.dropCancelled();
+    return this.removeTop();
+  }
+
+  clear(): void {
+    this.items.length = 0;
+  }
+
+  private dropCancelled(): void {
+    while (this.items[0]?.cancelled) this.removeTop();
+  }
+
+  private removeTop(): Timer | undefined {
+    const a = this.items;
+    const top = a[0];
+    const last = a.pop();
+    if (!last || a.length === 0) return top;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let smallest = last;
+      let at = i;
+      const lv = a[l];
+      const rv = a[r];
+      if (lv && before(lv, smallest)) {
+        smallest = lv;
+        at = l;
+      }
+      if (rv && before(rv, smallest)) {
+        smallest = rv;
+        at = r;
+      }
+      if (at === i) break;
+      a[i] = smallest;
+      i = at;
+    }
+    a[i] = last;
+    return top;
+  }
+}
+
+const before = (a: Timer, b: Timer) => a.at < b.at || (a.at === b.at && a.seq < b.seq);
+
+/** Real timers cannot wait longer than this (Node's setTimeout limit). */
+const MAX_REAL_DELAY = 2 ** 31 - 1;
+
+export function toISO(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+class ScaledClock implements SimClock {
+  readonly timeScale: number;
+  private readonly realNow: () => number;
+  private readonly realStart: number;
+  private readonly simStart: number;
+  /** Simulated time added by advance(), and, for a manual clock, the whole of it. */
+  private offset = 0;
+  private readonly timers = new TimerHeap();
+  private seq = 0;
+  private realTimer: ReturnType<typeof setTimeout> | undefined;
+  private armedFor: number | undefined;
+  private firing = false;
+
+  constructor(options: ClockOptions) {
+    this.timeScale = options.timeScale ?? 1;
+    if (!(this.timeScale >= 0) || !Number.isFinite(this.timeScale)) {
+      throw new Error(`time scale must be a finite number ≥ 0, got ${String(options.timeScale)}`);
+    }
+    this.realNow = options.realNow ?? Date.now;
+    this.realStart = this.realNow();
+    this.simStart = options.start ?? this.realStart;
+  }
+
+  now(): number {
+    const elapsed = this.timeScale === 0 ? 0 : (this.realNow() - this.realStart) * this.timeScale;
+    return this.simStart + elapsed + this.offset;
+  }
+
+  nowISO(): string {
+    return toISO(this.now());
+  }
+
+  setTimer(delayMs: number, fn: () => void): CancelTimer {
+    const timer: Timer = {
+      at: this.now() + Math.max(0, delayMs),
+      seq: this.seq++,
+      fn,
+      cancelled: false,
+    };
+    this.timers.push(timer);
+    this.arm();
+    return () => {
+      timer.cancelled = true;
+    };
+  }
+
+  sleep(delayMs: number): Promise<void> {
+    return new Promise((resolve) => this.setTimer(delayMs, resolve));
+  }
+
+  async advance(ms: number): Promise<void> {
+    const target = this.now() + Math.max(0, ms);
+    // Step from timer to timer so that a timer set by a callback (a requeue 5 s later) fires
+    // within the same advance when it falls before the target; yield between steps so the
+    // promise chains a callback started can set those timers.
+    for (;;) {
+      await yieldToEventLoop();
+      const next = this.timers.peek();
+      if (!next || next.at > target) break;
+      this.offset += Math.max(0, next.at - this.now());
+      this.fireDue();
+    }
+    this.offset += Math.max(0, target - this.now());
+    this.fireDue();
+    await yieldToEventLoop();
+  }
+
+  stop(): void {
+    this.timers.clear();
+    this.disarm();
+  }
+
+  private fireDue(): void {
+    if (this.firing) return;
+    this.firing = true;
+    try {
+      const now = this.now();
+      for (let t = this.timers.peek(); t && t.at <= now; t = this.timers.peek()) {
+        this.timers.pop();
+        try {
+          t.fn();
+        } catch (err) {
+          // A timer callback must not stop the others; report it the way Node would.
+          queueMicrotask(() => {
+            throw err;
+          });
+        }
+      }
+    } finally {
+      this.firing = false;
+    }
+    this.arm();
+  }
+
+  /** Keeps one real timer armed for the earliest simulated timer (scaled clocks only). */
+  private arm(): void {
+    if (this.timeScale === 0) return;
+    const next = this.timers.peek();
+    if (!next) {
+      this.disarm();
+      return;
+    }
+    if (this.armedFor === next.at && this.realTimer) return;
+    this.disarm();
+    const realDelay = Math.min(
+      MAX_REAL_DELAY,
+      Math.max(0, (next.at - this.now()) / this.timeScale),
+    );
+    this.armedFor = next.at;
+    this.realTimer = setTimeout(() => {
+      this.realTimer = undefined;
+      this.armedFor = undefined;
+      this.fireDue();
+    }, Math.ceil(realDelay));
+    // A pending simulated timer must not keep a CLI or a test process alive on its own.
+    this.realTimer.unref();
+  }
+
+  private disarm(): void {
+    if (this.realTimer) clearTimeout(this.realTimer);
+    this.realTimer = undefined;
+    this.armedFor = undefined;
+  }
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A clock running `timeScale` simulated seconds per real second (0: manual, moved by advance()). */
+export function createClock(options: ClockOptions = {}): SimClock {
+  return new ScaledClock(options);
+}

@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { aKubeadmControlPlane, aMachine, controlPlaneLabels } from '@dcs/domain/testing';
+import type { Machine } from '@dcs/domain';
+import { trueCondition } from './conditions';
+import { kcpNextAction, kcpStatus, machineComponentConditions, type KcpMachine } from './kcp';
+
+const now = Date.parse('2026-02-01T00:00:00Z');
+const kcp = (version = 'v1.33.4', template = 'demo-control-plane-template') =>
+  aKubeadmControlPlane({
+    spec: { version, machineTemplate: { infrastructureRef: { name: template } } },
+  });
+
+function cp(
+  name: string,
+  o: {
+    version?: string;
+    template?: string;
+    created?: string;
+    healthy?: boolean;
+    deleting?: boolean;
+  } = {},
+): KcpMachine {
+  const m: Machine = aMachine({
+    metadata: {
+      name,
+      labels: controlPlaneLabels(),
+      creationTimestamp: o.created ?? '2026-01-01T00:00:00Z',
+    },
+    spec: { version: o.version ?? 'v1.33.4' },
+  });
+  if (o.deleting) m.metadata.deletionTimestamp = '2026-01-31T00:00:00Z';
+  if (m.status) {
+    m.status.conditions = [
+      ...(m.status.conditions ?? []),
+      ...(o.healthy === false ? [] : machineComponentConditions(m)),
+    ];
+  }
+  return { machine: m, infraTemplate: o.template ?? 'demo-control-plane-template' };
+}
+
+describe('KubeadmControlPlane decisions (O-UPGRADE-CP)', () => {
+  it('initializes with one machine, then scales up one at a time after preflight checks', () => {
+    expect(kcpNextAction(kcp(), [], now)).toEqual({ type: 'create', init: true });
+    const first = cp('a');
+    expect(kcpNextAction(kcp(), [first], now)).toEqual({ type: 'create', init: false });
+    const joining = cp('b', { healthy: false });
+    if (joining.machine.status) delete joining.machine.status.nodeRef;
+    const wait = kcpNextAction(kcp(), [first, joining], now);
+    expect(wait).toMatchObject({ type: 'wait', requeueMs: 15_000 });
+    expect(wait.type === 'wait' && wait.message).toMatch(
+      /Machine b does not have a corresponding Node yet/,
+    );
+  });
+
+  it('an upgrade first adds one machine (maxSurge 1), then deletes the oldest outdated one', () => {
+    const machines = [
+      cp('a', { created: '2026-01-01T00:00:00Z' }),
+      cp('b', { created: '2026-01-02T00:00:00Z' }),
+      cp('c', { created: '2026-01-03T00:00:00Z' }),
+    ];
+    const up = kcp('v1.34.1', 'cp-1-34');
+    expect(kcpNextAction(up, machines, now)).toEqual({ type: 'create', init: false });
+    const withNew = [
+      ...machines,
+      cp('d', { version: 'v1.34.1', template: 'cp-1-34', created: '2026-01-04T00:00:00Z' }),
+    ];
+    expect(kcpNextAction(up, withNew, now)).toEqual({ type: 'delete', machine: 'a' });
+  });
+
+  it('waits while a machine is being deleted, and deletes nothing more meanwhile (one at a time)', () => {
+    const machines = [
+      cp('a', { deleting: true }),
+      cp('b'),
+      cp('c'),
+      cp('d', { version: 'v1.34.1' }),
+    ];
+    expect(kcpNextAction(kcp('v1.34.1'), machines, now)).toMatchObject({
+      type: 'wait',
+      requeueMs: 30_000,
+    });
+  });
+
+  it('a machine with unhealthy components blocks the next step', () => {
+    const sick = cp('b');
+    if (sick.machine.status) {
+      sick.machine.status.conditions = (sick.machine.status.conditions ?? []).map((c) =>
+        c.type === 'EtcdMemberHealthy'
+          ? {
+              ...c,
+              status: 'False' as const,
+              severity: 'Error' as const,
+              message: 'etcd member down',
+            }
+          : c,
+      );
+    }
+    const a = kcpNextAction(kcp('v1.34.1'), [cp('a'), sick, cp('c')], now);
+    expect(a.type === 'wait' && a.message).toMatch(
+      /Machine b reports EtcdMemberHealthy condition is false \(Error, etcd member down\)/,
+    );
+  });
+});
+
+describe('KubeadmControlPlane status and conditions (U-6)', () => {
+  const nowISO = '2026-02-01T00:00:00Z';
+  it('reports an upgrade in progress with the reasons Cluster API uses', () => {
+    const machines = [
+      cp('a'),
+      cp('b'),
+      cp('c'),
+      cp('d', { version: 'v1.34.1', template: 'cp-1-34', healthy: false }),
+    ];
+    const d = machines[3];
+    if (d?.machine.status) d.machine.status.conditions = [trueCondition('Ready')];
+    const s = kcpStatus({
+      kcp: kcp('v1.34.1', 'cp-1-34'),
+      machines,
+      certificatesReady: true,
+      selector: 'x',
+      now,
+      nowISO,
+    });
+    const c = (type: string) => s.conditions?.find((x) => x.type === type);
+    expect(c('MachinesSpecUpToDate')).toMatchObject({
+      status: 'False',
+      reason: 'RollingUpdateInProgress',
+      severity: 'Warning',
+      message: 'Rolling 3 replicas with outdated spec (1 replicas up to date)',
+    });
+    expect(c('Resized')).toMatchObject({
+      status: 'False',
+      reason: 'ScalingDown',
+      message: 'Scaling down control plane to 3 replicas (actual 4)',
+    });
+    expect(c('ControlPlaneComponentsHealthy')).toMatchObject({
+      status: 'Unknown',
+      reason: 'ControlPlaneComponentsUnknown',
+    });
+    expect(c('EtcdClusterHealthy')?.message).toBe(
+      'Following machines are reporting unknown etcd member status: d',
+    );
+    expect(c('Available')?.status).toBe('True');
+    expect(c('CertificatesAvailable')?.status).toBe('True');
+    expect(c('Ready')).toMatchObject({
+      status: 'False',
+      reason: 'RollingUpdateInProgress',
+      severity: 'Warning',
+    });
+    expect(s).toMatchObject({
+      replicas: 4,
+      updatedReplicas: 1,
+      readyReplicas: 3,
+      unavailableReplicas: 1,
+      version: 'v1.33.4',
+      initialized: true,
+      ready: true,
+    });
+  });
+
+  it('before kubeadm init: Available False WaitingForKubeadmInit, Resized ScalingUp', () => {
+    const s = kcpStatus({
+      kcp: aKubeadmControlPlane({ status: { initialized: false, conditions: [] } }),
+      machines: [],
+      certificatesReady: false,
+      selector: '',
+      now,
+      nowISO,
+    });
+    const c = (type: string) => s.conditions?.find((x) => x.type === type);
+    expect(c('Available')).toMatchObject({
+      status: 'False',
+      reason: 'WaitingForKubeadmInit',
+      severity: 'Info',
+    });
+    expect(c('Resized')).toMatchObject({
+      reason: 'ScalingUp',
+      message: 'Scaling up control plane to 3 replicas (actual 0)',
+    });
+    expect(s.initialized).toBe(false);
+  });
+});
