@@ -76,7 +76,10 @@ export interface PlanMessage {
 }
 
 /** Fills `{param}` placeholders. */
-export function formatPlanMessage(template: string, params: Record<string, string | number>): string {
+export function formatPlanMessage(
+  template: string,
+  params: Record<string, string | number>,
+): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
     key in params ? String(params[key]) : whole,
   );

@@ -42,7 +42,8 @@ export interface ScaleCurrent {
 /** Cluster API's default when `spec.replicas` is unset. */
 const DEFAULT_REPLICAS = 1;
 
-export const specReplicas = (md: MachineDeployment): number => md.spec?.replicas ?? DEFAULT_REPLICAS;
+export const specReplicas = (md: MachineDeployment): number =>
+  md.spec?.replicas ?? DEFAULT_REPLICAS;
 
 /** The IP pool a MachineDeployment's machines take their addresses from, via its template. */
 export function ipPoolNameOf(md: MachineDeployment, ctx: ValidationContext): string | undefined {
