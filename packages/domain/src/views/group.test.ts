@@ -126,6 +126,25 @@ describe('buildClusterViews', () => {
     expect(views?.recheckAt).toBe(Date.parse(minutesAfterCreation(65)));
   });
 
+  it('is stable: the same objects give equal views, and time alone changes nothing below thresholds', () => {
+    const objects = demoObjects();
+    const young = provisioning(worker('young-1', { entry: 6 }), {
+      since: minutesAfterCreation(55),
+    });
+    objects.machines.push(young.machine);
+    objects.dcsMachines.push(young.dcsMachine);
+    const ref = { namespace: 'cpaas-system', name: 'demo' };
+    const first = buildClusterViews(indexObjects(objects), ref, ctx);
+    const later = new Date(NOW.getTime() + 4 * 60_000);
+    expect(buildClusterViews(indexObjects(objects), ref, { ...ctx, now: later })).toEqual(first);
+    // Past recheckAt the young machine is stuck (T-1), and the view says so.
+    const due = new Date(first?.recheckAt ?? 0);
+    const after = buildClusterViews(indexObjects(objects), ref, { ...ctx, now: due });
+    expect(after?.machines.find((m) => m.name === 'young-1')?.diagnosis?.code).toBe(
+      'placement-stall',
+    );
+  });
+
   it('is undefined for a cluster that does not exist', () => {
     expect(
       buildClusterViews(

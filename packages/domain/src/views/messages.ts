@@ -192,6 +192,10 @@ export const viewMessages = {
     'zh-CN':
       'VM 模板 {vmTemplateName} 携带 Kubernetes {templateVersion}，但节点池要求 {version}：节点将无法加入（R-MD-4）。',
   },
+  'view.problem.conditionNoMessage': {
+    en: '{type} is {status} ({reason}).',
+    'zh-CN': '{type} 为 {status}（{reason}）。',
+  },
   'view.problem.condition': {
     en: '{type} is {status} ({reason}): {message}',
     'zh-CN': '{type} 为 {status}（{reason}）：{message}',

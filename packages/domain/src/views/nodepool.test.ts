@@ -421,6 +421,15 @@ describe('worker pool problems', () => {
         message: 'Available is False (WaitingForAvailableMachines): 2 of 3 available',
       }),
     ]);
+    if (f.md.status) {
+      f.md.status.conditions = [
+        { type: 'MachineSetReady', status: 'False', severity: 'Error', reason: 'ScalingFailed' },
+      ];
+    }
+    const failing = workerPool(f).pool;
+    expect(failing.problems[0]?.message).toBe('MachineSetReady is False (ScalingFailed).');
+    // An Error condition on the owner makes the pool Degraded, even with every machine ready.
+    expect(failing.status).toBe('Degraded');
     expect(pool.conditions.map((c) => [c.type, c.problem])).toEqual([
       ['Ready', true],
       ['Available', true],

@@ -16,7 +16,7 @@ import {
 import { conditionViews, type ConditionView } from './conditions';
 import type { DiagnosisCode, DiagnosisOptions } from './diagnosis';
 import type { IpPoolEntryView, IpPoolView } from './ippool';
-import { isMachineAvailable, machineView, type MachineView } from './machine';
+import { isMachineAvailable, isMachineReady, machineView, type MachineView } from './machine';
 import type { ViewMessageKey } from './messages';
 import { sortProblems, viewProblem, type ViewProblem } from './problem';
 import {
@@ -27,7 +27,7 @@ import {
   type RolloutView,
   type StrategyType,
 } from './rollout';
-import { compareStrings, optional, replicasOf } from './util';
+import { compareStrings, isMachineDeleting, optional, replicasOf } from './util';
 import { catalogVersionOfTemplate, newestUpgrade } from './versions';
 
 /** What a pool is doing, computed from its objects; never `Running` while a machine is not Ready. */
@@ -259,12 +259,12 @@ function conditionProblems(conditions: readonly Condition[] | undefined): ViewPr
       viewProblem(
         `condition-${c.type}`,
         c.severity === 'Error' ? 'error' : 'warning',
-        'view.problem.condition',
+        c.message ? 'view.problem.condition' : 'view.problem.conditionNoMessage',
         {
           type: c.type,
           status: c.status,
           reason: c.reason ?? '',
-          message: c.message ?? '',
+          ...(c.message ? { message: c.message } : {}),
         },
       ),
     );
@@ -397,7 +397,6 @@ const dcsOf = (index: Map<string, DCSMachine>, m: Machine) =>
 function replicaCounts(
   desired: number,
   machines: readonly Machine[],
-  views: readonly MachineView[],
   updated: number,
   minReadySeconds: number,
   now: Date,
@@ -405,14 +404,13 @@ function replicaCounts(
   let current = 0;
   let ready = 0;
   let available = 0;
-  views.forEach((v, i) => {
-    if (v.deleting) return;
+  for (const m of machines) {
+    if (isMachineDeleting(m)) continue;
     current++;
-    if (!v.ready) return;
+    if (!isMachineReady(m)) continue;
     ready++;
-    const m = machines[i];
-    if (m && isMachineAvailable(m, minReadySeconds, now)) available++;
-  });
+    if (isMachineAvailable(m, minReadySeconds, now)) available++;
+  }
   return {
     desired,
     current,
@@ -588,7 +586,6 @@ export function buildWorkerPool(o: WorkerPoolObjects, ctx: PoolViewContext): Poo
     replicas: replicaCounts(
       desired,
       o.machines,
-      machines,
       rollout.updated,
       spec?.minReadySeconds ?? 0,
       ctx.now,
@@ -699,7 +696,7 @@ export function buildControlPlanePool(
     name: kcp.metadata.name ?? '',
     cluster: clusterOfControlPlane(kcp, ctx.cluster),
     namespace: kcp.metadata.namespace ?? '',
-    replicas: replicaCounts(desired, o.machines, machines, rollout.updated, 0, ctx.now),
+    replicas: replicaCounts(desired, o.machines, rollout.updated, 0, ctx.now),
     ...optional('version', version),
     ...optional('upgradeAvailable', newestUpgrade(version, ctx.versions ?? [])),
     machineTemplate: template,
