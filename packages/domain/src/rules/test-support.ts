@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { isMessageKey, localizeMessage } from '../i18n/messages';
+import { formatMessage, isMessageKey, messages, placeholdersOf } from '../i18n/messages';
 import type { RuleIssue } from './issue';
 
 /**
@@ -9,12 +9,20 @@ import type { RuleIssue } from './issue';
 export const brief = (issues: readonly RuleIssue[]): string[] =>
   issues.map((i) => `${i.severity} ${i.rule} ${i.path} ${i.messageKey}`);
 
-/** Asserts the issues, and that each has a catalog key whose texts have every placeholder filled. */
+/**
+ * Asserts the issues, and that each has a catalog key, params for every placeholder of both
+ * languages, and its English text as `message`.
+ */
 export function expectIssues(issues: readonly RuleIssue[], expected: readonly string[]): void {
   expect(brief(issues)).toEqual(expected);
   for (const i of issues) {
-    expect(isMessageKey(i.messageKey), i.messageKey).toBe(true);
-    expect(i.message, i.messageKey).not.toMatch(/\{\w+\}/);
-    expect(localizeMessage(i, 'zh-CN'), i.messageKey).not.toMatch(/\{\w+\}/);
+    const key = i.messageKey;
+    if (!isMessageKey(key)) throw new Error(`not in the catalog: ${key}`);
+    const needed = [...placeholdersOf(messages[key].en), ...placeholdersOf(messages[key]['zh-CN'])];
+    expect(
+      needed.filter((p) => !(p in i.params)),
+      key,
+    ).toEqual([]);
+    expect(i.message).toBe(formatMessage(key, i.params, 'en'));
   }
 }
