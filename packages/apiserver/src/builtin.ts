@@ -1,0 +1,901 @@
+/**
+ * The built-in kinds this server serves besides the registered ones: core Namespace, ConfigMap,
+ * Secret, Event, ServiceAccount; apps/v1 Deployment (stored only: no controller acts on it); RBAC;
+ * the access reviews. Their schemas are abridged from the real ones but carry the strategic-merge
+ * metadata that `kubectl apply` and strategic merge patches rely on.
+ */
+import { isObject, removeKey } from './json';
+import { resolveKind, type ResourceType } from './registry';
+import { fieldError } from './status';
+import type { JSONSchemaProps, KubeObject } from './types';
+
+const s = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({
+  type: 'string',
+  description,
+  ...extra,
+});
+const int = (description: string): JSONSchemaProps => ({
+  type: 'integer',
+  format: 'int32',
+  description,
+});
+const bool = (description: string): JSONSchemaProps => ({ type: 'boolean', description });
+const obj = (
+  description: string,
+  properties: Record<string, JSONSchemaProps>,
+  required?: string[],
+): JSONSchemaProps => {
+  const out: JSONSchemaProps = { type: 'object', description, properties };
+  if (required) out.required = required;
+  return out;
+};
+const arr = (
+  description: string,
+  items: JSONSchemaProps,
+  extra: JSONSchemaProps = {},
+): JSONSchemaProps => ({
+  type: 'array',
+  description,
+  items,
+  ...extra,
+});
+const strMap = (description: string, format?: string): JSONSchemaProps => ({
+  type: 'object',
+  description,
+  additionalProperties: format ? { type: 'string', format } : { type: 'string' },
+});
+const preserved = (description: string): JSONSchemaProps => ({
+  type: 'object',
+  description,
+  'x-kubernetes-preserve-unknown-fields': true,
+});
+const mergeBy = (key: string): JSONSchemaProps => ({
+  'x-kubernetes-patch-strategy': 'merge',
+  'x-kubernetes-patch-merge-key': key,
+  'x-kubernetes-list-type': 'map',
+  'x-kubernetes-list-map-keys': [key],
+});
+
+const labelSelector = obj('A label query over a set of resources.', {
+  matchLabels: strMap('matchLabels is a map of {key,value} pairs.'),
+  matchExpressions: arr(
+    'matchExpressions is a list of label selector requirements. The requirements are ANDed.',
+    obj(
+      'A label selector requirement.',
+      {
+        key: s('The label key.'),
+        operator: s('In, NotIn, Exists or DoesNotExist.'),
+        values: arr('Values.', s('')),
+      },
+      ['key', 'operator'],
+    ),
+  ),
+});
+
+const objectReference = obj(
+  'ObjectReference contains enough information to let you inspect or modify the referred object.',
+  {
+    apiVersion: s('API version of the referent.'),
+    kind: s('Kind of the referent.'),
+    name: s('Name of the referent.'),
+    namespace: s('Namespace of the referent.'),
+    uid: s('UID of the referent.'),
+    resourceVersion: s('Specific resourceVersion to which this reference is made, if any.'),
+    fieldPath: s('If referring to a piece of an object instead of an entire object.'),
+  },
+);
+
+const container = obj(
+  'A single application container that you want to run within a pod.',
+  {
+    name: s('Name of the container specified as a DNS_LABEL.'),
+    image: s('Container image name.'),
+    command: arr('Entrypoint array.', s('')),
+    args: arr('Arguments to the entrypoint.', s('')),
+    env: arr(
+      'List of environment variables to set in the container.',
+      obj(
+        'EnvVar',
+        { name: s('Name'), value: s('Value'), valueFrom: preserved('Source for the value.') },
+        ['name'],
+      ),
+      mergeBy('name'),
+    ),
+    ports: arr(
+      'List of ports to expose from the container.',
+      obj(
+        'ContainerPort',
+        { containerPort: int('Port number.'), name: s('Name'), protocol: s('Protocol') },
+        ['containerPort'],
+      ),
+      mergeBy('containerPort'),
+    ),
+    resources: preserved('Compute Resources required by this container.'),
+    volumeMounts: arr(
+      'Pod volumes to mount into the container.',
+      preserved('VolumeMount'),
+      mergeBy('mountPath'),
+    ),
+    imagePullPolicy: s('Image pull policy.'),
+  },
+  ['name'],
+);
+
+const podTemplate = obj(
+  'PodTemplateSpec describes the data a pod should have when created from a template.',
+  {
+    metadata: preserved('Standard object metadata.'),
+    spec: {
+      ...obj('PodSpec is a description of a pod.', {
+        containers: arr('List of containers belonging to the pod.', container, mergeBy('name')),
+        initContainers: arr('List of initialization containers.', container, mergeBy('name')),
+        volumes: arr('List of volumes.', preserved('Volume'), mergeBy('name')),
+        nodeSelector: strMap('NodeSelector'),
+        serviceAccountName: s('ServiceAccountName'),
+        tolerations: arr('Tolerations', preserved('Toleration')),
+        affinity: preserved('Affinity'),
+      }),
+      'x-kubernetes-preserve-unknown-fields': true,
+    },
+  },
+);
+
+const policyRule = obj(
+  'PolicyRule holds information that describes a policy rule.',
+  {
+    apiGroups: arr('APIGroups is the name of the APIGroup that contains the resources.', s('')),
+    resources: arr(
+      'Resources is a list of resources this rule applies to. "*" represents all resources.',
+      s(''),
+    ),
+    verbs: arr(
+      'Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. "*" represents all verbs.',
+      s(''),
+    ),
+    resourceNames: arr(
+      'ResourceNames is an optional white list of names that the rule applies to.',
+      s(''),
+    ),
+    nonResourceURLs: arr(
+      'NonResourceURLs is a set of partial urls that a user should have access to.',
+      s(''),
+    ),
+  },
+  ['verbs'],
+);
+
+const subject = obj(
+  'Subject contains a reference to the object or user identities a role binding applies to.',
+  {
+    kind: s('Kind of object being referenced: "User", "Group", and "ServiceAccount".'),
+    name: s('Name of the object being referenced.'),
+    namespace: s('Namespace of the referenced object.'),
+    apiGroup: s('APIGroup holds the API group of the referenced subject.'),
+  },
+  ['kind', 'name'],
+);
+
+const roleRef = obj(
+  'RoleRef contains information that points to the role being used',
+  {
+    apiGroup: s('APIGroup is the group for the resource being referenced'),
+    kind: s('Kind is the type of resource being referenced'),
+    name: s('Name is the name of resource being referenced'),
+  },
+  ['apiGroup', 'kind', 'name'],
+);
+
+const resourceAttributes = obj(
+  'ResourceAttributes includes the authorization attributes available for resource requests.',
+  {
+    namespace: s('Namespace of the action being requested.'),
+    verb: s('Verb is a kubernetes resource API verb.'),
+    group: s('Group is the API Group of the Resource.'),
+    version: s('Version is the API Version of the Resource.'),
+    resource: s('Resource is one of the existing resource types.'),
+    subresource: s('Subresource is one of the existing resource types.'),
+    name: s('Name is the name of the resource being requested.'),
+  },
+);
+const nonResourceAttributes = obj(
+  'NonResourceAttributes includes the authorization attributes available for non-resource requests.',
+  {
+    path: s('Path is the URL path of the request'),
+    verb: s('Verb is the standard HTTP verb'),
+  },
+);
+const reviewStatus = obj('SubjectAccessReviewStatus', {
+  allowed: bool('Allowed is required. True if the action would be allowed, false otherwise.'),
+  denied: bool('Denied is optional. True if the action would be denied, otherwise false.'),
+  reason: s('Reason is optional. It indicates why a request was allowed or denied.'),
+  evaluationError: s(
+    'EvaluationError is an indication that some error occurred during the authorization check.',
+  ),
+});
+
+const ageColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' } as const;
+
+function countOf(v: unknown): number {
+  return isObject(v) ? Object.keys(v).length : 0;
+}
+
+function b64(v: string): string {
+  return Buffer.from(v, 'utf8').toString('base64');
+}
+
+export function builtinKinds(): ResourceType[] {
+  return [
+    resolveKind(
+      {
+        group: '',
+        version: 'v1',
+        kind: 'Namespace',
+        plural: 'namespaces',
+        scope: 'Cluster',
+        shortNames: ['ns'],
+        subresources: { status: true },
+        openAPIV3Schema: obj('Namespace provides a scope for Names.', {
+          spec: obj('Spec defines the behavior of the Namespace.', {
+            finalizers: arr(
+              'Finalizers is an opaque list of values that must be empty to permanently remove object from storage.',
+              s(''),
+            ),
+          }),
+          status: obj('Status describes the current status of a Namespace.', {
+            phase: s('Phase is the current lifecycle phase of the namespace.', {
+              enum: ['Active', 'Terminating'],
+            }),
+            conditions: arr(
+              "Represents the latest available observations of a namespace's current state.",
+              preserved('NamespaceCondition'),
+            ),
+          }),
+        }),
+      },
+      {
+        generation: false,
+        table: {
+          columns: [
+            {
+              name: 'Status',
+              type: 'string',
+              jsonPath: '.status.phase',
+              description: 'The status of the namespace',
+            },
+            ageColumn,
+          ],
+          row: (o) => [
+            isObject(o.status) ? o.status.phase : undefined,
+            o.metadata.creationTimestamp,
+          ],
+        },
+        normalize: (o) => {
+          const status = isObject(o.status) ? o.status : {};
+          status.phase ??= 'Active';
+          o.status = status;
+        },
+      },
+    ),
+    resolveKind(
+      {
+        group: '',
+        version: 'v1',
+        kind: 'ConfigMap',
+        plural: 'configmaps',
+        scope: 'Namespaced',
+        shortNames: ['cm'],
+        openAPIV3Schema: obj('ConfigMap holds configuration data for pods to consume.', {
+          data: strMap('Data contains the configuration data.'),
+          binaryData: strMap('BinaryData contains the binary data.', 'byte'),
+          immutable: bool(
+            'Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated.',
+          ),
+        }),
+      },
+      {
+        generation: false,
+        table: {
+          columns: [
+            { name: 'Data', type: 'integer', jsonPath: '.data', description: 'Number of keys' },
+            ageColumn,
+          ],
+          row: (o) => [countOf(o.data) + countOf(o.binaryData), o.metadata.creationTimestamp],
+        },
+        validate: immutableData,
+      },
+    ),
+    resolveKind(
+      {
+        group: '',
+        version: 'v1',
+        kind: 'Secret',
+        plural: 'secrets',
+        scope: 'Namespaced',
+        openAPIV3Schema: obj('Secret holds secret data of a certain type.', {
+          data: strMap('Data contains the secret data, base64 encoded.', 'byte'),
+          stringData: strMap(
+            'stringData allows specifying non-binary secret data in string form. It is merged into data on write.',
+          ),
+          type: s('Used to facilitate programmatic handling of secret data.'),
+          immutable: bool(
+            'Immutable, if set to true, ensures that data stored in the Secret cannot be updated.',
+          ),
+        }),
+      },
+      {
+        generation: false,
+        table: {
+          columns: [
+            {
+              name: 'Type',
+              type: 'string',
+              jsonPath: '.type',
+              description: 'The type of the secret',
+            },
+            { name: 'Data', type: 'integer', jsonPath: '.data', description: 'Number of keys' },
+            ageColumn,
+          ],
+          row: (o) => [o.type, countOf(o.data), o.metadata.creationTimestamp],
+        },
+        normalize: (o) => {
+          if (typeof o.type !== 'string' || o.type === '') o.type = 'Opaque';
+          if (isObject(o.stringData)) {
+            const data = isObject(o.data) ? o.data : {};
+            for (const [k, v] of Object.entries(o.stringData))
+              if (typeof v === 'string') data[k] = b64(v);
+            o.data = data;
+          }
+          removeKey(o, 'stringData');
+        },
+        validate: immutableData,
+      },
+    ),
+    resolveKind(
+      {
+        group: '',
+        version: 'v1',
+        kind: 'ServiceAccount',
+        plural: 'serviceaccounts',
+        scope: 'Namespaced',
+        shortNames: ['sa'],
+        openAPIV3Schema: obj(
+          'ServiceAccount binds together a name, a principal that can be authenticated, and a set of secrets.',
+          {
+            secrets: arr('Secrets', objectReference, mergeBy('name')),
+            imagePullSecrets: arr(
+              'ImagePullSecrets',
+              obj('LocalObjectReference', { name: s('Name of the referent.') }),
+            ),
+            automountServiceAccountToken: bool(
+              'Whether pods running as this service account should have an API token automatically mounted.',
+            ),
+          },
+        ),
+      },
+      {
+        generation: false,
+        table: {
+          columns: [
+            {
+              name: 'Secrets',
+              type: 'integer',
+              jsonPath: '.secrets',
+              description: 'Number of secrets',
+            },
+            ageColumn,
+          ],
+          row: (o) => [
+            Array.isArray(o.secrets) ? o.secrets.length : 0,
+            o.metadata.creationTimestamp,
+          ],
+        },
+      },
+    ),
+    resolveKind(
+      {
+        group: '',
+        version: 'v1',
+        kind: 'Event',
+        plural: 'events',
+        scope: 'Namespaced',
+        shortNames: ['ev'],
+        selectableFields: [
+          'involvedObject.kind',
+          'involvedObject.namespace',
+          'involvedObject.name',
+          'involvedObject.uid',
+          'involvedObject.apiVersion',
+          'involvedObject.resourceVersion',
+          'involvedObject.fieldPath',
+          'reason',
+          'reportingComponent',
+          'source',
+          'type',
+        ],
+        openAPIV3Schema: obj(
+          'Event is a report of an event somewhere in the cluster.',
+          {
+            involvedObject: objectReference,
+            reason: s(
+              "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+            ),
+            message: s('A human-readable description of the status of this operation.'),
+            type: s('Type of this event (Normal, Warning), new types could be added in the future'),
+            count: int('The number of times this event has occurred.'),
+            firstTimestamp: s('The time at which the event was first recorded.', {
+              format: 'date-time',
+            }),
+            lastTimestamp: s(
+              'The time at which the most recent occurrence of this event was recorded.',
+              { format: 'date-time' },
+            ),
+            eventTime: s('Time when this Event was first observed.', {
+              format: 'date-time',
+              nullable: true,
+            }),
+            source: obj('The component reporting this event.', {
+              component: s('Component from which the event is generated.'),
+              host: s('Node name on which the event is generated.'),
+            }),
+            reportingComponent: s('Name of the controller that emitted this Event.'),
+            reportingInstance: s('ID of the controller instance.'),
+            action: s('What action was taken/failed regarding to the Regarding object.'),
+            related: objectReference,
+            series: preserved('Data about the Event series this event represents.'),
+          },
+          ['involvedObject'],
+        ),
+      },
+      {
+        generation: false,
+        table: {
+          columns: [
+            {
+              name: 'Last Seen',
+              type: 'date',
+              jsonPath: '.lastTimestamp',
+              description: 'Time since the last occurrence',
+            },
+            { name: 'Type', type: 'string', jsonPath: '.type' },
+            { name: 'Reason', type: 'string', jsonPath: '.reason' },
+            { name: 'Object', type: 'string', jsonPath: '.involvedObject' },
+            { name: 'Message', type: 'string', jsonPath: '.message' },
+          ],
+          row: (o) => {
+            const io = isObject(o.involvedObject) ? o.involvedObject : {};
+            return [
+              o.lastTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp,
+              o.type,
+              o.reason,
+              `${typeof io.kind === 'string' ? io.kind.toLowerCase() : ''}/${typeof io.name === 'string' ? io.name : ''}`,
+              o.message,
+            ];
+          },
+        },
+      },
+    ),
+    resolveKind(
+      {
+        group: 'apps',
+        version: 'v1',
+        kind: 'Deployment',
+        plural: 'deployments',
+        scope: 'Namespaced',
+        shortNames: ['deploy'],
+        categories: ['all'],
+        subresources: { status: true, scale: true },
+        scale: {
+          specReplicasPath: '.spec.replicas',
+          statusReplicasPath: '.status.replicas',
+          labelSelectorPath: '.spec.selector',
+        },
+        openAPIV3Schema: obj('Deployment enables declarative updates for Pods and ReplicaSets.', {
+          spec: obj(
+            'Specification of the desired behavior of the Deployment.',
+            {
+              replicas: { ...int('Number of desired pods.'), default: 1 },
+              selector: labelSelector,
+              template: podTemplate,
+              strategy: preserved(
+                'The deployment strategy to use to replace existing pods with new ones.',
+              ),
+              minReadySeconds: int(
+                'Minimum number of seconds for which a newly created pod should be ready.',
+              ),
+              revisionHistoryLimit: {
+                ...int('The number of old ReplicaSets to retain.'),
+                default: 10,
+              },
+              paused: bool('Indicates that the deployment is paused.'),
+              progressDeadlineSeconds: {
+                ...int('The maximum time in seconds for a deployment to make progress.'),
+                default: 600,
+              },
+            },
+            ['selector', 'template'],
+          ),
+          status: obj('Most recently observed status of the Deployment.', {
+            observedGeneration: {
+              type: 'integer',
+              format: 'int64',
+              description: 'The generation observed by the deployment controller.',
+            },
+            replicas: int('Total number of non-terminated pods targeted by this deployment.'),
+            updatedReplicas: int(
+              'Total number of non-terminated pods that have the desired template spec.',
+            ),
+            readyReplicas: int('Total number of ready pods.'),
+            availableReplicas: int('Total number of available pods.'),
+            unavailableReplicas: int('Total number of unavailable pods.'),
+            conditions: arr(
+              "Represents the latest available observations of a deployment's current state.",
+              preserved('DeploymentCondition'),
+              mergeBy('type'),
+            ),
+          }),
+        }),
+      },
+      {
+        table: {
+          columns: [
+            {
+              name: 'Ready',
+              type: 'string',
+              jsonPath: '.status.readyReplicas',
+              description: 'Number of the pod with ready state',
+            },
+            {
+              name: 'Up-to-date',
+              type: 'string',
+              jsonPath: '.status.updatedReplicas',
+              description:
+                'Total number of non-terminated pods targeted by this deployment that have the desired template spec.',
+            },
+            {
+              name: 'Available',
+              type: 'string',
+              jsonPath: '.status.availableReplicas',
+              description:
+                'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
+            },
+            ageColumn,
+            {
+              name: 'Containers',
+              type: 'string',
+              jsonPath: '.spec.template.spec.containers[*].name',
+              priority: 1,
+              description: 'Names of each container in the template.',
+            },
+            {
+              name: 'Images',
+              type: 'string',
+              jsonPath: '.spec.template.spec.containers[*].image',
+              priority: 1,
+              description: 'Images referenced by each container in the template.',
+            },
+            {
+              name: 'Selector',
+              type: 'string',
+              jsonPath: '.spec.selector',
+              priority: 1,
+              description: 'The label selector for selecting pods targeted by this deployment.',
+            },
+          ],
+          row: (o) => {
+            const spec = isObject(o.spec) ? o.spec : {};
+            const status = isObject(o.status) ? o.status : {};
+            const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+            const tmpl =
+              isObject(spec.template) && isObject(spec.template.spec) ? spec.template.spec : {};
+            const containers = Array.isArray(tmpl.containers)
+              ? tmpl.containers.filter(isObject)
+              : [];
+            const sel =
+              isObject(spec.selector) && isObject(spec.selector.matchLabels)
+                ? spec.selector.matchLabels
+                : {};
+            return [
+              `${num(status.readyReplicas)}/${num(spec.replicas)}`,
+              num(status.updatedReplicas),
+              num(status.availableReplicas),
+              o.metadata.creationTimestamp,
+              containers.map((c) => String(c.name)).join(','),
+              containers.map((c) => String(c.image)).join(','),
+              Object.entries(sel)
+                .map(([k, v]) => `${k}=${String(v)}`)
+                .join(','),
+            ];
+          },
+        },
+      },
+    ),
+    rbac(
+      'Role',
+      'roles',
+      'Namespaced',
+      obj('Role is a namespaced, logical grouping of PolicyRules.', {
+        rules: arr('Rules holds all the PolicyRules for this Role', policyRule),
+      }),
+    ),
+    rbac(
+      'ClusterRole',
+      'clusterroles',
+      'Cluster',
+      obj('ClusterRole is a cluster level, logical grouping of PolicyRules.', {
+        rules: arr('Rules holds all the PolicyRules for this ClusterRole', policyRule),
+        aggregationRule: preserved(
+          'AggregationRule is an optional field that describes how to build the Rules for this ClusterRole.',
+        ),
+      }),
+    ),
+    rbac(
+      'RoleBinding',
+      'rolebindings',
+      'Namespaced',
+      obj(
+        'RoleBinding references a role, but does not contain it.',
+        {
+          subjects: arr('Subjects holds references to the objects the role applies to.', subject),
+          roleRef,
+        },
+        ['roleRef'],
+      ),
+    ),
+    rbac(
+      'ClusterRoleBinding',
+      'clusterrolebindings',
+      'Cluster',
+      obj(
+        'ClusterRoleBinding references a ClusterRole, but not contain it.',
+        {
+          subjects: arr('Subjects holds references to the objects the role applies to.', subject),
+          roleRef,
+        },
+        ['roleRef'],
+      ),
+    ),
+    review(
+      'SelfSubjectAccessReview',
+      'selfsubjectaccessreviews',
+      'Cluster',
+      obj('SelfSubjectAccessReviewSpec', { resourceAttributes, nonResourceAttributes }),
+    ),
+    review(
+      'SubjectAccessReview',
+      'subjectaccessreviews',
+      'Cluster',
+      obj('SubjectAccessReviewSpec', {
+        resourceAttributes,
+        nonResourceAttributes,
+        user: s("User is the user you're testing for."),
+        groups: arr("Groups is the groups you're testing for.", s('')),
+        uid: s('UID information about the requesting user.'),
+        extra: preserved(
+          'Extra corresponds to the user.Info.GetExtra() method from the authenticator.',
+        ),
+      }),
+    ),
+    review(
+      'LocalSubjectAccessReview',
+      'localsubjectaccessreviews',
+      'Namespaced',
+      obj('SubjectAccessReviewSpec', {
+        resourceAttributes,
+        nonResourceAttributes,
+        user: s("User is the user you're testing for."),
+        groups: arr("Groups is the groups you're testing for.", s('')),
+        uid: s('UID information about the requesting user.'),
+        extra: preserved('Extra'),
+      }),
+    ),
+    review(
+      'SelfSubjectRulesReview',
+      'selfsubjectrulesreviews',
+      'Cluster',
+      obj('SelfSubjectRulesReviewSpec', { namespace: s('Namespace to evaluate rules for.') }),
+    ),
+    resolveKind(
+      {
+        group: 'authentication.k8s.io',
+        version: 'v1',
+        kind: 'SelfSubjectReview',
+        plural: 'selfsubjectreviews',
+        scope: 'Cluster',
+        openAPIV3Schema: obj(
+          'SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request.',
+          { status: preserved('Status is filled in by the server with the user attributes.') },
+        ),
+      },
+      { virtual: true, generation: false },
+    ),
+  ];
+}
+
+function immutableData(o: KubeObject, old: KubeObject | undefined) {
+  if (old?.immutable !== true) return [];
+  if (
+    JSON.stringify(o.data) !== JSON.stringify(old.data) ||
+    JSON.stringify(o.binaryData) !== JSON.stringify(old.binaryData)
+  ) {
+    return [fieldError.forbidden('data', 'field is immutable when `immutable` is set')];
+  }
+  return [];
+}
+
+function rbac(
+  kind: string,
+  plural: string,
+  scope: 'Namespaced' | 'Cluster',
+  schema: JSONSchemaProps,
+): ResourceType {
+  return resolveKind(
+    {
+      group: 'rbac.authorization.k8s.io',
+      version: 'v1',
+      kind,
+      plural,
+      scope,
+      openAPIV3Schema: schema,
+    },
+    {
+      generation: false,
+      validate: (o, old) => {
+        if (
+          kind.endsWith('Binding') &&
+          old &&
+          JSON.stringify(o.roleRef) !== JSON.stringify(old.roleRef)
+        ) {
+          return [fieldError.invalid('roleRef', o.roleRef, 'cannot change roleRef')];
+        }
+        return [];
+      },
+      table: kind.endsWith('Binding')
+        ? {
+            columns: [
+              { name: 'Role', type: 'string', jsonPath: '.roleRef', description: 'The role' },
+              ageColumn,
+              { name: 'Users', type: 'string', jsonPath: '.subjects', priority: 1 },
+              { name: 'Groups', type: 'string', jsonPath: '.subjects', priority: 1 },
+              { name: 'ServiceAccounts', type: 'string', jsonPath: '.subjects', priority: 1 },
+            ],
+            row: (o) => {
+              const ref = isObject(o.roleRef) ? o.roleRef : {};
+              const subs = Array.isArray(o.subjects) ? o.subjects.filter(isObject) : [];
+              const names = (k: string) =>
+                subs
+                  .filter((x) => x.kind === k)
+                  .map((x) =>
+                    k === 'ServiceAccount'
+                      ? `${typeof x.namespace === 'string' ? x.namespace : ''}/${String(x.name)}`
+                      : String(x.name),
+                  )
+                  .join(', ');
+              return [
+                `${String(ref.kind)}/${String(ref.name)}`,
+                o.metadata.creationTimestamp,
+                names('User'),
+                names('Group'),
+                names('ServiceAccount'),
+              ];
+            },
+          }
+        : {
+            columns: [
+              { name: 'Created At', type: 'string', jsonPath: '.metadata.creationTimestamp' },
+            ],
+            row: (o) => [o.metadata.creationTimestamp],
+          },
+    },
+  );
+}
+
+function review(
+  kind: string,
+  plural: string,
+  scope: 'Namespaced' | 'Cluster',
+  spec: JSONSchemaProps,
+): ResourceType {
+  return resolveKind(
+    {
+      group: 'authorization.k8s.io',
+      version: 'v1',
+      kind,
+      plural,
+      scope,
+      openAPIV3Schema: obj(
+        `${kind} checks whether or not an action may be performed.`,
+        {
+          spec,
+          status:
+            kind === 'SelfSubjectRulesReview'
+              ? preserved('Status is filled in by the server.')
+              : reviewStatus,
+        },
+        ['spec'],
+      ),
+    },
+    { virtual: true, generation: false },
+  );
+}
+
+/** The namespaces a fresh server has, as kube-apiserver creates them. */
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** Bootstrap RBAC: the default roles kubectl users expect, and cluster-admin for system:masters. */
+export function bootstrapPolicy(): KubeObject[] {
+  const cr = (name: string, rules: unknown[]): KubeObject => ({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
+    rules,
+  });
+  const crb = (name: string, role: string, subjects: unknown[]): KubeObject => ({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+    subjects,
+  });
+  const authenticated = [
+    { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:authenticated' },
+  ];
+  const read = ['get', 'list', 'watch'];
+  const write = ['create', 'delete', 'deletecollection', 'patch', 'update'];
+  return [
+    cr('cluster-admin', [
+      { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+      { nonResourceURLs: ['*'], verbs: ['*'] },
+    ]),
+    cr('admin', [{ apiGroups: ['*'], resources: ['*'], verbs: [...read, ...write] }]),
+    cr('edit', [
+      {
+        apiGroups: [
+          '',
+          'apps',
+          'cluster.x-k8s.io',
+          'controlplane.cluster.x-k8s.io',
+          'bootstrap.cluster.x-k8s.io',
+          'infrastructure.cluster.x-k8s.io',
+        ],
+        resources: ['*'],
+        verbs: [...read, ...write],
+      },
+    ]),
+    cr('view', [{ apiGroups: ['*'], resources: ['*'], verbs: read }]),
+    cr('system:discovery', [
+      {
+        nonResourceURLs: [
+          '/api',
+          '/api/*',
+          '/apis',
+          '/apis/*',
+          '/healthz',
+          '/livez',
+          '/readyz',
+          '/openapi',
+          '/openapi/*',
+          '/version',
+          '/version/',
+        ],
+        verbs: ['get'],
+      },
+    ]),
+    cr('system:basic-user', [
+      {
+        apiGroups: ['authorization.k8s.io'],
+        resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+        verbs: ['create'],
+      },
+      {
+        apiGroups: ['authentication.k8s.io'],
+        resources: ['selfsubjectreviews'],
+        verbs: ['create'],
+      },
+    ]),
+    crb('cluster-admin', 'cluster-admin', [
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:masters' },
+    ]),
+    crb('system:discovery', 'system:discovery', authenticated),
+    crb('system:basic-user', 'system:basic-user', authenticated),
+  ];
+}

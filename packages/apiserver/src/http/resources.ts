@@ -1,0 +1,495 @@
+/**
+ * The verbs on resources: get, list (limit/continue, resourceVersion semantics, selectors, Table),
+ * watch, create, update, patch, delete, deletecollection, and the status and scale subresources.
+ * Handlers are thin: every write goes through Operations.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answerReview } from '../auth/reviews';
+import type { RbacAuthorizer } from '../auth/rbac';
+import { isObject } from '../json';
+import {
+  PATCH_CONTENT_TYPES,
+  type DeleteOptions,
+  type FieldValidation,
+  type Operations,
+  type Subresource,
+  type WriteContext,
+} from '../operations';
+import type { Registry, ResourceType } from '../registry';
+import { parseFieldSelector, parseLabelSelector, matchesFields, matchesLabels } from '../selectors';
+import {
+  ApiError,
+  badRequest,
+  expired,
+  methodNotAllowed,
+  notFound,
+  notFoundPath,
+  tooLargeResourceVersion,
+} from '../status';
+import type { Store } from '../store/store';
+import type { Stored } from '../store/stored';
+import { table, toPartial, type IncludeObject } from '../table';
+import type { KubeObject, UserInfo } from '../types';
+import { decodeBody, mediaType, readRaw } from './body';
+import type { ResourceRequest } from './request-info';
+import { decodeProtobuf, hasProtobuf } from './protobuf';
+import { negotiate, sendJson, sendObject, type Negotiated } from './respond';
+import { serveWatch } from './watch';
+
+export interface HandlerContext {
+  registry: Registry;
+  store: Store;
+  ops: Operations;
+  rbac: RbacAuthorizer;
+  bookmarkIntervalMs: number;
+  /** Watches close when the server closes. */
+  trackWatch: (finish: () => void) => void;
+}
+
+const BODY_TYPES = ['application/json', 'application/yaml'];
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+/** A create/update body: JSON, YAML, or protobuf for the built-in kinds kubectl sends so. */
+async function readObjectBody(req: IncomingMessage, rt: ResourceType): Promise<unknown> {
+  const raw = await readRaw(req);
+  const type = mediaType(req);
+  if (type === PROTOBUF && hasProtobuf(rt.apiVersion, rt.kind))
+    return decodeProtobuf(raw, rt.apiVersion, rt.kind);
+  return decodeBody(raw, type, BODY_TYPES);
+}
+
+function gr(rt: ResourceType) {
+  return { group: rt.group, resource: rt.plural };
+}
+
+function boolParam(v: string | null): boolean | undefined {
+  if (v === null) return undefined;
+  return v === 'true' || v === '1' || v === '';
+}
+
+function writeContext(
+  user: UserInfo,
+  q: URLSearchParams,
+  req: IncomingMessage,
+  bodyDryRun?: unknown,
+): WriteContext {
+  const dryRun = q.getAll('dryRun');
+  const bodyDry = Array.isArray(bodyDryRun) ? (bodyDryRun as unknown[]) : [];
+  for (const d of [...dryRun, ...bodyDry]) {
+    if (d !== 'All')
+      throw badRequest(`dryRun: Unsupported value: "${String(d)}": supported values: "All"`);
+  }
+  const fv = q.get('fieldValidation') ?? 'Warn';
+  const map: Record<string, FieldValidation> = {
+    Strict: 'Strict',
+    Warn: 'Warn',
+    Ignore: 'Ignore',
+    strict: 'Strict',
+    warn: 'Warn',
+    ignore: 'Ignore',
+  };
+  const fieldValidation = map[fv];
+  if (!fieldValidation) {
+    throw badRequest(
+      `fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Strict", "Warn"`,
+    );
+  }
+  const ctx: WriteContext = {
+    user,
+    dryRun: dryRun.length > 0 || bodyDry.length > 0,
+    fieldValidation,
+    warnings: [],
+  };
+  const fm = q.get('fieldManager') ?? defaultManager(req);
+  if (fm) ctx.fieldManager = fm;
+  return ctx;
+}
+
+/** The real server names an unnamed manager after the client's user agent (`kubectl-edit`). */
+function defaultManager(req: IncomingMessage): string | undefined {
+  const ua = req.headers['user-agent'];
+  if (!ua) return undefined;
+  return ua.split('/')[0]?.slice(0, 128);
+}
+
+interface ContinueToken {
+  rv: number;
+  start: string;
+}
+
+function encodeContinue(t: ContinueToken): string {
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: t.rv, start: t.start })).toString(
+    'base64url',
+  );
+}
+
+function decodeContinue(s: string): ContinueToken {
+  try {
+    const v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown;
+    if (isObject(v) && typeof v.rv === 'number' && typeof v.start === 'string')
+      return { rv: v.rv, start: v.start };
+  } catch {
+    // fall through
+  }
+  throw badRequest(
+    `continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)`,
+  );
+}
+
+function includeObject(q: URLSearchParams, fallback: IncludeObject): IncludeObject {
+  const v = q.get('includeObject');
+  if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
+  if (v !== null && v !== '') throw badRequest(`includeObject: Unsupported value: "${v}"`);
+  return fallback;
+}
+
+function selectorsOf(rt: ResourceType, q: URLSearchParams) {
+  const fieldKeys = ['metadata.name', 'metadata.namespace', ...rt.selectableFields];
+  return {
+    labels: parseLabelSelector(q.get('labelSelector')),
+    fields: parseFieldSelector(q.get('fieldSelector'), fieldKeys, !rt.builtin),
+  };
+}
+
+function checkListRv(ctx: HandlerContext, rt: ResourceType, q: URLSearchParams): void {
+  const rv = q.get('resourceVersion');
+  if (!rv || rv === '0') return;
+  if (!/^\d+$/.test(rv))
+    throw badRequest(`resourceVersion: Invalid value: "${rv}": must be a non-negative integer`);
+  const n = Number(rv);
+  if (n > ctx.store.resourceVersion) throw tooLargeResourceVersion(rv, ctx.store.resourceVersion);
+  if (q.get('resourceVersionMatch') === 'Exact' && n !== ctx.store.resourceVersion) {
+    // Only the latest state is kept; an exact read of an older one is as gone as a compacted one.
+    throw expired(rv, ctx.store.compactedRv(rt) + 1);
+  }
+}
+
+function list(
+  ctx: HandlerContext,
+  rt: ResourceType,
+  ns: string | undefined,
+  q: URLSearchParams,
+  neg: Negotiated,
+  res: ServerResponse,
+): void {
+  const { labels, fields } = selectorsOf(rt, q);
+  checkListRv(ctx, rt, q);
+  const limitParam = q.get('limit');
+  const limit = limitParam ? Number(limitParam) : 0;
+  if (!Number.isInteger(limit) || limit < 0)
+    throw badRequest(`limit: Invalid value: ${limitParam ?? ''}`);
+  const cont = q.get('continue');
+  const token = cont ? decodeContinue(cont) : undefined;
+  const listRv = token?.rv ?? ctx.store.resourceVersion;
+  const all = ctx.store.list(rt, ns);
+  // Resume after the last key of the previous page (objects are in key order).
+  let startIdx = 0;
+  if (token) {
+    let lo = 0;
+    let hi = all.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((all[mid]?.key ?? '') <= token.start) lo = mid + 1;
+      else hi = mid;
+    }
+    startIdx = lo;
+  }
+  const filtering = labels.length > 0 || fields.length > 0;
+  const items: Stored[] = [];
+  let i = startIdx;
+  for (; i < all.length; i++) {
+    const s = all[i];
+    if (!s) continue;
+    if (filtering && !(matchesLabels(labels, s.labels) && matchesFields(fields, (f) => s.field(f))))
+      continue;
+    if (limit > 0 && items.length === limit) break;
+    items.push(s);
+  }
+  let more = false;
+  if (limit > 0 && i < all.length) {
+    // Is anything left that matches? (Without a selector, anything left does.)
+    if (!filtering) more = true;
+    else
+      for (let j = i; j < all.length && !more; j++) {
+        const s = all[j];
+        if (s && matchesLabels(labels, s.labels) && matchesFields(fields, (f) => s.field(f)))
+          more = true;
+      }
+  }
+  const meta: Record<string, unknown> = { resourceVersion: String(listRv) };
+  const last = items[items.length - 1];
+  if (more && last) {
+    meta.continue = encodeContinue({ rv: listRv, start: last.key });
+    if (!filtering) meta.remainingItemCount = all.length - i;
+  }
+  if (neg.table) {
+    sendObject(res, 200, table(rt, items, includeObject(q, 'Metadata'), meta), neg.encoding);
+    return;
+  }
+  if (neg.partial) {
+    sendObject(
+      res,
+      200,
+      {
+        kind: 'PartialObjectMetadataList',
+        apiVersion: 'meta.k8s.io/v1',
+        metadata: meta,
+        items: items.map((s) => toPartial(s.object())),
+      },
+      neg.encoding,
+    );
+    return;
+  }
+  // Stored bytes are concatenated, never re-serialized.
+  const body = `{"kind":${JSON.stringify(rt.listKind)},"apiVersion":${JSON.stringify(rt.apiVersion)},"metadata":${JSON.stringify(meta)},"items":[${items.map((s) => s.json).join(',')}]}`;
+  sendJson(res, 200, body, neg.encoding);
+}
+
+function sendOne(
+  res: ServerResponse,
+  code: number,
+  rt: ResourceType,
+  obj: KubeObject,
+  neg: Negotiated,
+  q: URLSearchParams,
+  warnings: readonly string[],
+  store: Store,
+): void {
+  if (neg.table) {
+    const s = store.get(rt, obj.metadata.namespace, obj.metadata.name ?? '');
+    if (s?.rv === Number(obj.metadata.resourceVersion)) {
+      sendObject(
+        res,
+        code,
+        table(rt, [s], includeObject(q, 'Metadata'), { resourceVersion: String(s.rv) }),
+        neg.encoding,
+        warnings,
+      );
+      return;
+    }
+  }
+  if (neg.partial) {
+    sendObject(res, code, toPartial(obj), neg.encoding, warnings);
+    return;
+  }
+  sendObject(res, code, obj, neg.encoding, warnings);
+}
+
+function deleteOptions(q: URLSearchParams, body: unknown): DeleteOptions {
+  const o: DeleteOptions = {};
+  const b = isObject(body) ? body : {};
+  const policy =
+    q.get('propagationPolicy') ??
+    (typeof b.propagationPolicy === 'string' ? b.propagationPolicy : undefined);
+  const orphan =
+    q.get('orphanDependents') ??
+    (typeof b.orphanDependents === 'boolean' ? String(b.orphanDependents) : undefined);
+  if (policy !== undefined) {
+    if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
+      throw badRequest(
+        `propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`,
+      );
+    }
+    o.propagationPolicy = policy;
+  } else if (orphan === 'true') o.propagationPolicy = 'Orphan';
+  const pre = isObject(b.preconditions) ? b.preconditions : undefined;
+  if (pre) {
+    o.preconditions = {};
+    if (typeof pre.uid === 'string') o.preconditions.uid = pre.uid;
+    if (typeof pre.resourceVersion === 'string')
+      o.preconditions.resourceVersion = pre.resourceVersion;
+  }
+  return o;
+}
+
+async function readDeleteBody(req: IncomingMessage): Promise<unknown> {
+  const raw = await readRaw(req);
+  if (raw.length === 0) return undefined;
+  return decodeBody(raw, mediaType(req) || 'application/json', BODY_TYPES);
+}
+
+export async function handleResource(
+  ctx: HandlerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: ResourceRequest,
+  user: UserInfo,
+  q: URLSearchParams,
+): Promise<void> {
+  const rt = ctx.registry.lookup(info.group, info.version, info.resource);
+  if (!rt) throw notFoundPath();
+  const neg = negotiate(req);
+  // For the namespace resource the URL's "namespace" is the object's name.
+  const ns = rt.scope === 'Namespaced' ? info.namespace || undefined : undefined;
+  if (rt.scope === 'Namespaced' && !ns && info.name) throw notFoundPath();
+  const sub = info.subresource;
+  if (sub && !((sub === 'status' && rt.statusSubresource) || (sub === 'scale' && rt.scale)))
+    throw notFoundPath();
+  const subresource = sub as Subresource;
+
+  if (rt.virtual) {
+    if (info.verb !== 'create') throw methodNotAllowed();
+    const body = await readObjectBody(req, rt);
+    if (!isObject(body)) throw badRequest('the body must be a JSON object');
+    const obj = {
+      ...body,
+      apiVersion: rt.apiVersion,
+      kind: rt.kind,
+      metadata: isObject(body.metadata) ? body.metadata : {},
+    } as KubeObject;
+    sendObject(res, 201, answerReview(rt.kind, obj, user, ctx.rbac, info.namespace), neg.encoding);
+    return;
+  }
+
+  switch (info.verb) {
+    case 'get': {
+      const s = ctx.store.get(rt, ns, info.name);
+      if (!s) throw notFound(gr(rt), info.name);
+      if (subresource === 'scale') {
+        sendObject(res, 200, ctx.ops.scaleOf(rt, s), neg.encoding);
+        return;
+      }
+      if (neg.table) {
+        sendObject(
+          res,
+          200,
+          table(rt, [s], includeObject(q, 'Metadata'), { resourceVersion: String(s.rv) }),
+          neg.encoding,
+        );
+        return;
+      }
+      if (neg.partial) {
+        sendObject(res, 200, toPartial(s.object()), neg.encoding);
+        return;
+      }
+      sendJson(res, 200, s.json, neg.encoding);
+      return;
+    }
+    case 'list':
+      list(ctx, rt, ns, q, neg, res);
+      return;
+    case 'watch': {
+      const { labels, fields } = selectorsOf(rt, q);
+      const allFields = info.name
+        ? [...fields, { field: 'metadata.name', op: '=' as const, value: info.name }]
+        : fields;
+      const rv = q.get('resourceVersion') ?? undefined;
+      if (rv && rv !== '0') {
+        if (!/^\d+$/.test(rv))
+          throw badRequest(
+            `resourceVersion: Invalid value: "${rv}": must be a non-negative integer`,
+          );
+        if (Number(rv) > ctx.store.resourceVersion)
+          throw tooLargeResourceVersion(rv, ctx.store.resourceVersion);
+      }
+      const timeout = q.get('timeoutSeconds');
+      // Like kube-apiserver: without a timeout, a watch ends after 30–60 minutes.
+      const timeoutMs = timeout ? Number(timeout) * 1000 : (1800 + Math.random() * 1800) * 1000;
+      serveWatch(
+        res,
+        ctx.store,
+        rt,
+        {
+          namespace: ns,
+          labels,
+          fields: allFields,
+          resourceVersion: rv,
+          sendInitialEvents: boolParam(q.get('sendInitialEvents')),
+          allowBookmarks: boolParam(q.get('allowWatchBookmarks')) ?? false,
+          timeoutMs,
+          bookmarkIntervalMs: ctx.bookmarkIntervalMs,
+          table: neg.table ? includeObject(q, 'Metadata') : undefined,
+        },
+        ctx.trackWatch,
+      );
+      return;
+    }
+    case 'create': {
+      if (info.name) throw methodNotAllowed();
+      const body = await readObjectBody(req, rt);
+      const wctx = writeContext(user, q, req);
+      const obj = await ctx.ops.create(rt, ns, body, wctx);
+      sendOne(res, 201, rt, obj, neg, q, wctx.warnings, ctx.store);
+      return;
+    }
+    case 'update': {
+      const body = await readObjectBody(req, rt);
+      const wctx = writeContext(user, q, req);
+      const obj = await ctx.ops.update(rt, ns, info.name, body, wctx, subresource);
+      sendOne(res, 200, rt, obj, neg, q, wctx.warnings, ctx.store);
+      return;
+    }
+    case 'patch': {
+      const type = mediaType(req);
+      const patchType = PATCH_CONTENT_TYPES[type];
+      const accepted = Object.keys(PATCH_CONTENT_TYPES).filter(
+        (t) => !t.endsWith('cbor') && (rt.strategicMergePatch || !t.includes('strategic')),
+      );
+      if (!patchType || type === 'application/apply-patch+cbor')
+        throw new ApiError(
+          415,
+          'UnsupportedMediaType',
+          `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+        );
+      const body = decodeBody(await readRaw(req), type, [type]);
+      const wctx = writeContext(user, q, req);
+      if (patchType === 'apply' && !q.get('fieldManager')) {
+        throw badRequest('PATCH /apply requests require a fieldManager query parameter');
+      }
+      const existed = ctx.store.get(rt, ns, info.name) !== undefined;
+      const force = boolParam(q.get('force')) ?? false;
+      if (force && patchType !== 'apply')
+        throw badRequest('force: Forbidden: may not be specified for non-apply patch');
+      const obj = await ctx.ops.patch(rt, ns, info.name, patchType, body, wctx, subresource, force);
+      sendOne(res, existed || wctx.dryRun ? 200 : 201, rt, obj, neg, q, wctx.warnings, ctx.store);
+      return;
+    }
+    case 'delete': {
+      const body = await readDeleteBody(req);
+      const wctx = writeContext(user, q, req, isObject(body) ? body.dryRun : undefined);
+      const result = await ctx.ops.delete(rt, ns, info.name, deleteOptions(q, body), wctx);
+      if (!result.deleted || rt.deleteReturnsObject) {
+        sendObject(res, 200, result.obj, neg.encoding, wctx.warnings);
+        return;
+      }
+      const details: Record<string, unknown> = { name: info.name };
+      if (rt.group) details.group = rt.group;
+      details.kind = rt.plural;
+      details.uid = result.obj.metadata.uid;
+      sendObject(
+        res,
+        200,
+        { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details },
+        neg.encoding,
+        wctx.warnings,
+      );
+      return;
+    }
+    case 'deletecollection': {
+      const body = await readDeleteBody(req);
+      const wctx = writeContext(user, q, req, isObject(body) ? body.dryRun : undefined);
+      const { labels, fields } = selectorsOf(rt, q);
+      const opts = deleteOptions(q, body);
+      const deleted: string[] = [];
+      for (const s of ctx.store.list(rt, ns)) {
+        if (!matchesLabels(labels, s.labels) || !matchesFields(fields, (f) => s.field(f))) continue;
+        try {
+          const r = await ctx.ops.delete(rt, s.namespace || undefined, s.name, opts, wctx);
+          deleted.push(JSON.stringify(r.obj));
+        } catch (e) {
+          if (!(e instanceof ApiError && e.code === 404)) throw e;
+        }
+      }
+      sendJson(
+        res,
+        200,
+        `{"kind":${JSON.stringify(rt.listKind)},"apiVersion":${JSON.stringify(rt.apiVersion)},"metadata":{"resourceVersion":"${ctx.store.resourceVersion}"},"items":[${deleted.join(',')}]}`,
+        neg.encoding,
+        wctx.warnings,
+      );
+      return;
+    }
+    default:
+      throw methodNotAllowed();
+  }
+}

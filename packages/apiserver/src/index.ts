@@ -1,0 +1,25 @@
+export { startApiServer } from './server';
+export type { ApiServer, ApiServerOptions, ServerClient, ObjectRef } from './server';
+export { buildKubeconfig } from './kubeconfig';
+export type { KubeconfigContext, KubeconfigOptions } from './kubeconfig';
+export { createCertificateAuthority, createServingCertificate } from './certs';
+export type { CertificateAuthority, ServingCertificate } from './certs';
+export type { PatchType, DeleteOptions } from './operations';
+export type {
+  AdmissionHook,
+  AdmissionMatch,
+  AdmissionOperation,
+  AdmissionRequest,
+  AdmissionResult,
+  JSONSchemaProps,
+  KindRegistration,
+  KubeObject,
+  ObjectMeta,
+  OwnerReference,
+  PrinterColumn,
+  ScalePaths,
+  Scope,
+  TokenEntry,
+  UserInfo,
+} from './types';
+export type { StatusBody, StatusCause, StatusDetails } from './status';

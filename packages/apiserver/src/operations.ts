@@ -1,0 +1,815 @@
+/**
+ * The write path every write takes, from HTTP or from the code that started the server: identity
+ * and system metadata, pruning and defaults, spec/status separation, mutating admission,
+ * validation, validating admission, preconditions, then one synchronous commit to the store.
+ * `dryRun` runs all of it and stops before the commit.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Admission } from './admission';
+import { clone, deepEqual, getPath, isObject, removeKey, setPath, type JsonObject } from './json';
+import { serverSideApply, trackUpdate } from './patch/apply';
+import { applyJsonPatch, parseJsonPatch } from './patch/json-patch';
+import { mergePatch } from './patch/merge-patch';
+import { strategicMergePatch } from './patch/strategic';
+import type { Registry, ResourceType } from './registry';
+import { formatLabelSelector } from './selectors';
+import {
+  ApiError,
+  alreadyExists,
+  badRequest,
+  conflict,
+  fieldError,
+  invalid,
+  notFound,
+  unsupportedMediaType,
+  type FieldError,
+} from './status';
+import type { Store } from './store/store';
+import type { Stored } from './store/stored';
+import type {
+  AdmissionOperation,
+  AdmissionRequest,
+  JSONSchemaProps,
+  KubeObject,
+  UserInfo,
+} from './types';
+import {
+  pruneAndDefault,
+  validateMeta,
+  validateName,
+  validateSchema,
+  type NameRule,
+} from './validation';
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+export interface WriteContext {
+  user: UserInfo;
+  dryRun: boolean;
+  fieldManager?: string;
+  fieldValidation: FieldValidation;
+  /** Warnings collected for the `Warning` response headers. */
+  warnings: string[];
+}
+
+export type Subresource = '' | 'status' | 'scale';
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+export const PATCH_CONTENT_TYPES: Record<string, PatchType> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+  'application/apply-patch+cbor': 'apply',
+};
+
+export interface DeleteOptions {
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  preconditions?: { uid?: string; resourceVersion?: string };
+  gracePeriodSeconds?: number;
+}
+
+export interface DeleteResult {
+  /** True when the object is gone; false when finalizers hold it (deletionTimestamp set). */
+  deleted: boolean;
+  obj: KubeObject;
+}
+
+/** Waits until committed writes are durable (the persistence log's group commit). */
+export type Durability = () => Promise<void>;
+
+const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+
+function generateSuffix(): string {
+  const bytes = randomBytes(5);
+  let out = '';
+  for (const b of bytes) out += GENERATE_CHARS[b % GENERATE_CHARS.length] ?? 'x';
+  return out;
+}
+
+function timestamp(): string {
+  return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+}
+
+function nameRule(rt: ResourceType): NameRule {
+  if (rt.kind === 'Namespace') return 'label';
+  if (rt.group === 'rbac.authorization.k8s.io') return 'path';
+  return 'subdomain';
+}
+
+function gr(rt: ResourceType): { group: string; resource: string } {
+  return { group: rt.group, resource: rt.plural };
+}
+
+/** The parts of an object whose change bumps metadata.generation. */
+function specOf(rt: ResourceType, obj: KubeObject): JsonObject {
+  const out: JsonObject = { ...obj };
+  removeKey(out, 'metadata');
+  removeKey(out, 'apiVersion');
+  removeKey(out, 'kind');
+  if (rt.statusSubresource) removeKey(out, 'status');
+  return out;
+}
+
+export class Operations {
+  constructor(
+    private readonly registry: Registry,
+    private readonly store: Store,
+    private readonly admission: Admission,
+    private readonly durable: Durability,
+  ) {}
+
+  /** The schema of a resource, or of autoscaling/v1 Scale for the scale subresource. */
+  schemaOf(rt: ResourceType): JSONSchemaProps | undefined {
+    return rt.schema;
+  }
+
+  private asObject(rt: ResourceType, body: unknown): KubeObject {
+    if (!isObject(body))
+      throw badRequest(
+        `${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: the body must be a JSON object`,
+      );
+    const meta = body.metadata;
+    if (meta !== undefined && !isObject(meta)) {
+      throw badRequest(
+        `${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: metadata must be an object`,
+      );
+    }
+    const obj = body as KubeObject;
+    obj.metadata = isObject(meta) ? meta : {};
+    return obj;
+  }
+
+  private checkTypeMeta(rt: ResourceType, obj: KubeObject): void {
+    // From the wire either may be missing or not a string, whatever the type says.
+    const apiVersion: unknown = obj.apiVersion;
+    const kind: unknown = obj.kind;
+    if (apiVersion !== undefined && apiVersion !== rt.apiVersion) {
+      throw badRequest(
+        `the API version in the data (${JSON.stringify(apiVersion)}) does not match the expected API version (${rt.apiVersion})`,
+      );
+    }
+    if (kind !== undefined && kind !== rt.kind) {
+      throw badRequest(
+        `the kind in the data (${JSON.stringify(kind)}) does not match the expected kind (${rt.kind})`,
+      );
+    }
+    obj.apiVersion = rt.apiVersion;
+    obj.kind = rt.kind;
+  }
+
+  /** Prunes unknown fields and applies defaults; Strict rejects unknown fields, Warn reports them. */
+  private decode(rt: ResourceType, obj: KubeObject, ctx: WriteContext, defaults = true): void {
+    const unknown = pruneAndDefault(obj, rt.schema, defaults);
+    if (unknown.length === 0 || ctx.fieldValidation === 'Ignore') return;
+    const list = unknown.map((f) => `unknown field "${f}"`);
+    if (ctx.fieldValidation === 'Strict') {
+      throw badRequest(
+        `${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: strict decoding error: ${list.join(', ')}`,
+      );
+    }
+    ctx.warnings.push(...list);
+  }
+
+  private checkNamespace(rt: ResourceType, namespace: string | undefined, obj: KubeObject): void {
+    if (rt.scope === 'Cluster') {
+      removeKey(obj.metadata, 'namespace');
+      return;
+    }
+    const ns = namespace ?? obj.metadata.namespace;
+    if (!ns)
+      throw badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
+    if (
+      obj.metadata.namespace !== undefined &&
+      obj.metadata.namespace !== '' &&
+      obj.metadata.namespace !== ns
+    ) {
+      throw badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
+    }
+    obj.metadata.namespace = ns;
+  }
+
+  /** NamespaceLifecycle: the namespace must exist and not be terminating. */
+  private checkNamespaceLive(rt: ResourceType, obj: KubeObject): void {
+    if (rt.scope === 'Cluster') return;
+    const nsType = this.registry.lookup('', 'v1', 'namespaces');
+    if (!nsType) return;
+    const ns = obj.metadata.namespace ?? '';
+    const stored = this.store.get(nsType, undefined, ns);
+    if (!stored) throw notFound({ group: '', resource: 'namespaces' }, ns);
+    if (stored.deleting) {
+      const why = `unable to create new content in namespace ${ns} because it is being terminated`;
+      throw new ApiError(
+        403,
+        'Forbidden',
+        `${rt.group ? `${rt.plural}.${rt.group}` : rt.plural} "${obj.metadata.name ?? ''}" is forbidden: ${why}`,
+        {
+          name: obj.metadata.name ?? '',
+          ...(rt.group ? { group: rt.group } : {}),
+          kind: rt.plural,
+          causes: [{ reason: 'NamespaceTerminating', message: why, field: 'metadata.namespace' }],
+        },
+      );
+    }
+  }
+
+  private admissionRequest(
+    rt: ResourceType,
+    op: AdmissionOperation,
+    obj: KubeObject | undefined,
+    old: KubeObject | undefined,
+    ctx: WriteContext,
+    subresource: Subresource,
+  ): AdmissionRequest {
+    const name = obj?.metadata.name ?? old?.metadata.name ?? '';
+    const ns = obj?.metadata.namespace ?? old?.metadata.namespace;
+    const req: AdmissionRequest = {
+      operation: op,
+      kind: { group: rt.group, version: rt.version, kind: rt.kind },
+      resource: { group: rt.group, version: rt.version, resource: rt.plural },
+      name,
+      userInfo: ctx.user,
+      dryRun: ctx.dryRun,
+    };
+    if (ns) req.namespace = ns;
+    if (subresource) req.subResource = subresource;
+    if (obj) req.object = obj;
+    if (old) req.oldObject = old;
+    return req;
+  }
+
+  /** Field errors of the object itself (name, metadata, schema, kind-specific rules). */
+  private validate(rt: ResourceType, obj: KubeObject, old: KubeObject | undefined): void {
+    const errors: FieldError[] = [];
+    const name = obj.metadata.name ?? '';
+    if (!name)
+      errors.push(fieldError.required('metadata.name', 'name or generateName is required'));
+    else errors.push(...validateName(name, nameRule(rt)));
+    errors.push(...validateMeta(obj));
+    errors.push(...validateSchema(obj, rt.schema));
+    if (rt.validate) errors.push(...rt.validate(obj, old));
+    if (old?.metadata.deletionTimestamp) {
+      const added = (obj.metadata.finalizers ?? []).filter(
+        (f) => !(old.metadata.finalizers ?? []).includes(f),
+      );
+      if (added.length) {
+        errors.push(
+          fieldError.forbidden(
+            'metadata.finalizers',
+            `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+          ),
+        );
+      }
+    }
+    if (errors.length) throw invalid(rt, name, errors);
+  }
+
+  private async admit(
+    rt: ResourceType,
+    op: AdmissionOperation,
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    ctx: WriteContext,
+    subresource: Subresource,
+  ): Promise<void> {
+    const req = this.admissionRequest(rt, op, obj, old, ctx, subresource);
+    await this.admission.mutate(req);
+    this.validate(rt, obj, old);
+    ctx.warnings.push(...(await this.admission.validate(req)));
+  }
+
+  private manager(ctx: WriteContext): string {
+    return ctx.fieldManager ?? 'unknown';
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // create
+
+  async create(
+    rt: ResourceType,
+    namespace: string | undefined,
+    body: unknown,
+    ctx: WriteContext,
+    managed?: KubeObject['metadata']['managedFields'],
+  ): Promise<KubeObject> {
+    const obj = this.asObject(rt, clone(body));
+    this.checkTypeMeta(rt, obj);
+    this.decode(rt, obj, ctx);
+    this.checkNamespace(rt, namespace, obj);
+    const m = obj.metadata;
+    if (!m.name && m.generateName) m.name = `${m.generateName}${generateSuffix()}`;
+    for (const k of [
+      'uid',
+      'resourceVersion',
+      'creationTimestamp',
+      'deletionTimestamp',
+      'deletionGracePeriodSeconds',
+      'generation',
+      'selfLink',
+    ] as const) {
+      removeKey(m, k);
+    }
+    if (!m.name)
+      throw invalid(rt, '', [
+        fieldError.required('metadata.name', 'name or generateName is required'),
+      ]);
+    this.checkNamespaceLive(rt, obj);
+    if (this.store.get(rt, m.namespace, m.name)) throw alreadyExists(gr(rt), m.name);
+    m.uid = randomUUID();
+    m.creationTimestamp = timestamp();
+    if (rt.generation) m.generation = 1;
+    if (rt.statusSubresource && !rt.builtin) removeKey(obj, 'status');
+    rt.normalize?.(obj);
+    if (managed) obj.metadata.managedFields = managed;
+    else
+      trackUpdate(undefined, obj, {
+        manager: this.manager(ctx),
+        apiVersion: rt.apiVersion,
+        schema: rt.schema,
+      });
+    await this.admit(rt, 'CREATE', obj, undefined, ctx, '');
+    if (ctx.dryRun) return obj;
+    // Admission may have awaited: check again in the commit's tick.
+    if (this.store.get(rt, m.namespace, m.name)) throw alreadyExists(gr(rt), m.name);
+    this.checkNamespaceLive(rt, obj);
+    const stored = this.store.put(rt, obj);
+    await this.durable();
+    return stored.object();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // update (PUT), for the main resource and the status and scale subresources
+
+  async update(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    ctx: WriteContext,
+    subresource: Subresource = '',
+  ): Promise<KubeObject> {
+    if (subresource === 'scale') return this.updateScale(rt, namespace, name, body, ctx);
+    const obj = this.asObject(rt, clone(body));
+    this.checkTypeMeta(rt, obj);
+    const bodyName = obj.metadata.name;
+    if (bodyName !== undefined && bodyName !== name) {
+      throw badRequest(
+        `the name of the object (${bodyName}) does not match the name on the URL (${name})`,
+      );
+    }
+    obj.metadata.name = name;
+    this.decode(rt, obj, ctx);
+    this.checkNamespace(rt, namespace, obj);
+    const current = this.store.get(rt, obj.metadata.namespace, name);
+    if (!current) throw notFound(gr(rt), name);
+    const rv = obj.metadata.resourceVersion;
+    if (!rv && !rt.builtin) {
+      throw invalid(rt, name, [
+        fieldError.invalid('metadata.resourceVersion', '0x0', 'must be specified for an update'),
+      ]);
+    }
+    if (rv && rv !== String(current.rv)) throw conflict(gr(rt), name);
+    return this.commitUpdate(rt, current, obj, ctx, subresource, rv ? current.rv : undefined);
+  }
+
+  /** Shared by update and patch: carries system fields over, separates spec and status, commits. */
+  private async commitUpdate(
+    rt: ResourceType,
+    current: Stored,
+    incoming: KubeObject,
+    ctx: WriteContext,
+    subresource: Subresource,
+    expectedRv: number | undefined,
+    managed?: KubeObject['metadata']['managedFields'],
+  ): Promise<KubeObject> {
+    const old = current.object();
+    let obj: KubeObject;
+    if (subresource === 'status') {
+      // A status write changes status only (and nothing of metadata), as the real status strategy.
+      obj = clone(old);
+      if (incoming.status === undefined) removeKey(obj, 'status');
+      else obj.status = incoming.status;
+    } else {
+      obj = incoming;
+      if (rt.statusSubresource) {
+        if (old.status === undefined) removeKey(obj, 'status');
+        else obj.status = old.status;
+      }
+    }
+    const m = obj.metadata;
+    const om = old.metadata;
+    m.name = om.name ?? '';
+    if (om.namespace !== undefined) m.namespace = om.namespace;
+    m.uid = om.uid ?? '';
+    m.creationTimestamp = om.creationTimestamp ?? timestamp();
+    if (om.deletionTimestamp) m.deletionTimestamp = om.deletionTimestamp;
+    else removeKey(m, 'deletionTimestamp');
+    if (om.deletionGracePeriodSeconds !== undefined)
+      m.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+    else removeKey(m, 'deletionGracePeriodSeconds');
+    removeKey(m, 'generateName');
+    if (om.generateName) m.generateName = om.generateName;
+    if (rt.generation) {
+      const gen = om.generation ?? 1;
+      m.generation = deepEqual(specOf(rt, obj), specOf(rt, old)) ? gen : gen + 1;
+    } else removeKey(m, 'generation');
+    rt.normalize?.(obj);
+    if (managed) m.managedFields = managed;
+    else {
+      m.managedFields = om.managedFields ?? [];
+      trackUpdate(old, obj, {
+        manager: this.manager(ctx),
+        apiVersion: rt.apiVersion,
+        schema: rt.schema,
+        ...(subresource ? { subresource } : {}),
+      });
+    }
+    if (m.managedFields.length === 0) removeKey(m, 'managedFields');
+    await this.admit(rt, 'UPDATE', obj, old, ctx, subresource);
+    const unchanged = deepEqual(
+      {
+        ...obj,
+        metadata: { ...obj.metadata, resourceVersion: undefined, managedFields: undefined },
+      },
+      {
+        ...old,
+        metadata: { ...old.metadata, resourceVersion: undefined, managedFields: undefined },
+      },
+    );
+    if (ctx.dryRun) {
+      m.resourceVersion = String(current.rv);
+      return obj;
+    }
+    const now = this.store.get(rt, m.namespace, m.name);
+    if (!now) throw notFound(gr(rt), m.name);
+    if (now.rv !== current.rv) {
+      if (expectedRv !== undefined) throw conflict(gr(rt), m.name);
+      throw new RetryableConflict();
+    }
+    // A no-op write stores nothing and sends no event, as the real server skips it.
+    if (unchanged) return old;
+    if (m.deletionTimestamp && (m.finalizers ?? []).length === 0) {
+      const gone = this.store.remove(rt, now);
+      await this.durable();
+      return gone.object();
+    }
+    const stored = this.store.put(rt, obj);
+    await this.durable();
+    return stored.object();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // scale subresource (autoscaling/v1 Scale)
+
+  scaleOf(rt: ResourceType, s: Stored): KubeObject {
+    const obj = s.object();
+    const paths = rt.scale;
+    if (!paths) throw notFound(gr(rt), s.name);
+    const spec = getPath(obj, paths.specReplicasPath);
+    const status = getPath(obj, paths.statusReplicasPath);
+    const scaleStatus: JsonObject = { replicas: typeof status === 'number' ? status : 0 };
+    if (paths.labelSelectorPath) {
+      const sel = formatLabelSelector(getPath(obj, paths.labelSelectorPath));
+      if (sel) scaleStatus.selector = sel;
+    }
+    const meta: KubeObject['metadata'] = {
+      name: obj.metadata.name ?? '',
+      uid: obj.metadata.uid ?? '',
+      resourceVersion: obj.metadata.resourceVersion ?? '',
+      creationTimestamp: obj.metadata.creationTimestamp ?? null,
+    };
+    if (obj.metadata.namespace) meta.namespace = obj.metadata.namespace;
+    return {
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      metadata: meta,
+      spec: { replicas: typeof spec === 'number' ? spec : 0 },
+      status: scaleStatus,
+    };
+  }
+
+  private async updateScale(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    ctx: WriteContext,
+  ): Promise<KubeObject> {
+    if (!isObject(body)) throw badRequest('Scale must be a JSON object');
+    const current = this.store.get(rt, rt.scope === 'Namespaced' ? namespace : undefined, name);
+    if (!current) throw notFound(gr(rt), name);
+    const meta = isObject(body.metadata) ? body.metadata : {};
+    const rv = typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
+    if (rv && rv !== String(current.rv)) throw conflict(gr(rt), name);
+    const replicas = isObject(body.spec) ? body.spec.replicas : undefined;
+    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+      throw invalid({ group: 'autoscaling', kind: 'Scale' }, name, [
+        fieldError.invalid('spec.replicas', replicas ?? null, 'must be greater than or equal to 0'),
+      ]);
+    }
+    const obj = current.object();
+    setPath(obj, rt.scale?.specReplicasPath ?? 'spec.replicas', replicas);
+    const result = await this.commitUpdate(
+      rt,
+      current,
+      obj,
+      ctx,
+      'scale',
+      rv ? current.rv : undefined,
+    );
+    const after = ctx.dryRun ? undefined : this.store.get(rt, result.metadata.namespace, name);
+    if (after) return this.scaleOf(rt, after);
+    // Dry run: answer the Scale the write would produce.
+    const scale = this.scaleOf(rt, current);
+    (scale.spec as JsonObject).replicas = replicas;
+    return scale;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // patch
+
+  async patch(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patchBody: unknown,
+    ctx: WriteContext,
+    subresource: Subresource = '',
+    force = false,
+  ): Promise<KubeObject> {
+    if (type === 'strategic' && !rt.strategicMergePatch && subresource !== 'scale') {
+      throw unsupportedMediaType('application/strategic-merge-patch+json', [
+        'application/json-patch+json',
+        'application/merge-patch+json',
+        'application/apply-patch+yaml',
+      ]);
+    }
+    const ns = rt.scope === 'Namespaced' ? namespace : undefined;
+    for (let attempt = 0; ; attempt++) {
+      const current = this.store.get(rt, ns, name);
+      try {
+        if (type === 'apply')
+          return await this.apply(rt, ns, name, current, patchBody, ctx, subresource, force);
+        if (!current) throw notFound(gr(rt), name);
+        if (subresource === 'scale') {
+          const scale = this.scaleOf(rt, current);
+          const patched = this.applyPatch(type, scale, patchBody, undefined);
+          return await this.updateScale(rt, ns, name, patched, ctx);
+        }
+        const base = current.object();
+        const patched = this.applyPatch(type, base, patchBody, rt.schema);
+        if (!isObject(patched)) throw badRequest('the patch produced a non-object');
+        const obj = patched as KubeObject;
+        if (!isObject(obj.metadata)) obj.metadata = {};
+        const rv = obj.metadata.resourceVersion;
+        if (rv !== undefined && rv !== String(current.rv)) throw conflict(gr(rt), name);
+        if (obj.metadata.name !== undefined && obj.metadata.name !== name) {
+          throw badRequest(
+            `the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`,
+          );
+        }
+        this.checkTypeMeta(rt, obj);
+        this.decode(rt, obj, ctx);
+        if (ns !== undefined) obj.metadata.namespace = ns;
+        const patchRv =
+          isObject(patchBody) && isObject(patchBody.metadata)
+            ? patchBody.metadata.resourceVersion
+            : undefined;
+        return await this.commitUpdate(
+          rt,
+          current,
+          obj,
+          ctx,
+          subresource,
+          typeof patchRv === 'string' ? current.rv : undefined,
+        );
+      } catch (e) {
+        // A patch without a precondition is retried against the newer version, as the real server.
+        if (e instanceof RetryableConflict && attempt < 5) continue;
+        if (e instanceof RetryableConflict) throw conflict(gr(rt), name);
+        throw e;
+      }
+    }
+  }
+
+  private applyPatch(
+    type: PatchType,
+    base: unknown,
+    patchBody: unknown,
+    schema: JSONSchemaProps | undefined,
+  ): unknown {
+    switch (type) {
+      case 'json':
+        return applyJsonPatch(base, parseJsonPatch(patchBody));
+      case 'merge':
+        if (!isObject(patchBody))
+          throw badRequest(
+            'json: cannot unmarshal array into Go value of type map[string]interface {}',
+          );
+        return mergePatch(base, patchBody);
+      case 'strategic':
+        return strategicMergePatch(base, patchBody, withMetaPatchMeta(schema));
+      case 'apply':
+        throw badRequest('apply is not a patch of an existing object');
+    }
+  }
+
+  private async apply(
+    rt: ResourceType,
+    ns: string | undefined,
+    name: string,
+    current: Stored | undefined,
+    body: unknown,
+    ctx: WriteContext,
+    subresource: Subresource,
+    force: boolean,
+  ): Promise<KubeObject> {
+    if (!ctx.fieldManager) {
+      throw badRequest('PATCH /apply requests require a fieldManager query parameter');
+    }
+    const applied = this.asObject(rt, clone(body));
+    const appliedVersion: unknown = applied.apiVersion;
+    const appliedKind: unknown = applied.kind;
+    if (appliedVersion !== rt.apiVersion || appliedKind !== rt.kind) {
+      if (appliedVersion === undefined || appliedKind === undefined) {
+        throw badRequest('invalid object type: /, Kind=');
+      }
+      this.checkTypeMeta(rt, applied);
+    }
+    if (applied.metadata.name !== undefined && applied.metadata.name !== name) {
+      throw badRequest(
+        `the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`,
+      );
+    }
+    applied.metadata.name = name;
+    if (ns !== undefined) {
+      if (applied.metadata.namespace !== undefined && applied.metadata.namespace !== ns) {
+        throw badRequest(
+          'the namespace of the provided object does not match the namespace sent on the request',
+        );
+      }
+      applied.metadata.namespace = ns;
+    }
+    // Defaults belong to the result, not to the applier's field set.
+    this.decode(rt, applied, ctx, false);
+    const opts = {
+      manager: ctx.fieldManager,
+      force,
+      apiVersion: rt.apiVersion,
+      schema: rt.schema,
+      ...(subresource ? { subresource } : {}),
+    };
+    if (!current) {
+      if (subresource) throw notFound(gr(rt), name);
+      const created = serverSideApply(undefined, applied, opts);
+      return this.create(rt, ns, created, ctx, created.metadata.managedFields ?? []);
+    }
+    const merged = serverSideApply(current.object(), applied, opts);
+    pruneAndDefault(merged, rt.schema);
+    return this.commitUpdate(
+      rt,
+      current,
+      merged,
+      ctx,
+      subresource,
+      undefined,
+      merged.metadata.managedFields ?? [],
+    );
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // delete
+
+  async delete(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions,
+    ctx: WriteContext,
+  ): Promise<DeleteResult> {
+    const ns = rt.scope === 'Namespaced' ? namespace : undefined;
+    const current = this.store.get(rt, ns, name);
+    if (!current) throw notFound(gr(rt), name);
+    const pre = options.preconditions;
+    if (pre?.uid && pre.uid !== current.uid) {
+      throw conflict(
+        gr(rt),
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.uid}`,
+      );
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== String(current.rv)) {
+      throw conflict(
+        gr(rt),
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.rv}`,
+      );
+    }
+    const old = current.object();
+    const req = this.admissionRequest(rt, 'DELETE', undefined, old, ctx, '');
+    await this.admission.mutate(req);
+    ctx.warnings.push(...(await this.admission.validate(req)));
+
+    const policy = options.propagationPolicy ?? 'Background';
+    const gcFinalizer =
+      policy === 'Foreground' ? 'foregroundDeletion' : policy === 'Orphan' ? 'orphan' : undefined;
+    const finalizers = [...(old.metadata.finalizers ?? [])];
+    const isNamespace = rt.kind === 'Namespace' && rt.group === '';
+    if (current.deleting) {
+      // Already terminating: a new policy may still add its finalizer, as the real server does.
+      if (gcFinalizer && !finalizers.includes(gcFinalizer) && !ctx.dryRun) {
+        const obj = clone(old);
+        obj.metadata.finalizers = [
+          ...finalizers.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion'),
+          gcFinalizer,
+        ];
+        return { deleted: false, obj: (await this.putChecked(rt, current, obj)).object() };
+      }
+      return { deleted: false, obj: old };
+    }
+    if (finalizers.length > 0 || gcFinalizer || isNamespace) {
+      const obj = clone(old);
+      obj.metadata.deletionTimestamp = timestamp();
+      obj.metadata.deletionGracePeriodSeconds = 0;
+      if (gcFinalizer && !finalizers.includes(gcFinalizer))
+        obj.metadata.finalizers = [...finalizers, gcFinalizer];
+      if (isNamespace) {
+        const status = isObject(obj.status) ? obj.status : {};
+        status.phase = 'Terminating';
+        obj.status = status;
+      }
+      if (ctx.dryRun) return { deleted: false, obj };
+      return { deleted: false, obj: (await this.putChecked(rt, current, obj)).object() };
+    }
+    if (ctx.dryRun) return { deleted: true, obj: old };
+    const latest = this.store.get(rt, ns, name);
+    if (!latest) throw notFound(gr(rt), name);
+    if (latest.rv !== current.rv) return this.delete(rt, namespace, name, options, ctx);
+    const gone = this.store.remove(rt, latest);
+    await this.durable();
+    return { deleted: true, obj: gone.object() };
+  }
+
+  private async putChecked(rt: ResourceType, current: Stored, obj: KubeObject): Promise<Stored> {
+    const latest = this.store.get(rt, current.namespace || undefined, current.name);
+    if (latest?.rv !== current.rv) throw conflict(gr(rt), current.name);
+    const s = this.store.put(rt, obj);
+    await this.durable();
+    return s;
+  }
+
+  /** Removes finalizers on behalf of the system (garbage collector, namespace controller). */
+  async systemUpdate(
+    rt: ResourceType,
+    current: Stored,
+    change: (obj: KubeObject) => void,
+  ): Promise<void> {
+    const obj = current.object();
+    change(obj);
+    const latest = this.store.get(rt, current.namespace || undefined, current.name);
+    if (latest?.rv !== current.rv) return;
+    if (obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0) {
+      this.store.remove(rt, latest);
+    } else {
+      this.store.put(rt, obj);
+    }
+    await this.durable();
+  }
+
+  registryRef(): Registry {
+    return this.registry;
+  }
+}
+
+/** A patch raced with another write: retry against the newer version. */
+export class RetryableConflict extends Error {}
+
+/** Strategic merge metadata of ObjectMeta, which every kind's patches share. */
+function withMetaPatchMeta(schema: JSONSchemaProps | undefined): JSONSchemaProps {
+  const meta: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      finalizers: {
+        type: 'array',
+        items: { type: 'string' },
+        'x-kubernetes-patch-strategy': 'merge',
+      },
+      ownerReferences: {
+        type: 'array',
+        items: { type: 'object' },
+        'x-kubernetes-patch-strategy': 'merge',
+        'x-kubernetes-patch-merge-key': 'uid',
+      },
+    },
+  };
+  return {
+    ...(schema ?? { type: 'object' }),
+    properties: { ...(schema?.properties ?? {}), metadata: meta },
+  };
+}

@@ -1,0 +1,368 @@
+/**
+ * startApiServer: wires storage, persistence, admission, RBAC, the garbage collector and the
+ * HTTP(S) front end together, and returns the handle its caller uses to reach it.
+ */
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { Admission } from './admission';
+import { Authenticator } from './auth/authn';
+import { RbacAuthorizer, forbiddenReason, type Attributes } from './auth/rbac';
+import { SYSTEM_NAMESPACES, bootstrapPolicy, builtinKinds } from './builtin';
+import {
+  createCertificateAuthority,
+  createServingCertificate,
+  type CertificateAuthority,
+} from './certs';
+import { GarbageCollector } from './gc';
+import { handleResource, type HandlerContext } from './http/resources';
+import { PUBLIC_PATHS, handleNonResource } from './http/non-resource';
+import { requestInfo } from './http/request-info';
+import { sendStatus } from './http/respond';
+import { buildKubeconfig, type KubeconfigContext } from './kubeconfig';
+import { OpenApi } from './openapi';
+import { Operations, type DeleteOptions, type PatchType, type WriteContext } from './operations';
+import { Persistence } from './persistence';
+import { Registry, resolveKind, type ResourceType } from './registry';
+import { ApiError, badRequest, forbidden, toApiError, unauthorized } from './status';
+import { Store } from './store/store';
+import type { AdmissionHook, KindRegistration, KubeObject, TokenEntry, UserInfo } from './types';
+
+export interface ApiServerOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** HTTPS with a generated CA (default), or with a given CA; `false` serves plain HTTP (loopback only). */
+  tls?: boolean | { ca: CertificateAuthority };
+  kinds?: readonly KindRegistration[];
+  admission?: readonly AdmissionHook[];
+  tokens?: readonly TokenEntry[];
+  /** Serve requests without credentials as system:anonymous (off by default). */
+  anonymous?: boolean;
+  /** Persist every acknowledged write to this file and resume from it. */
+  statePath?: string;
+  /** How often a watch that asked for bookmarks gets one (default 5 s; at most 10 s as promised). */
+  bookmarkIntervalMs?: number;
+  /** Events kept per kind for watch resumption (default 10,000); older resourceVersions get 410. */
+  watchHistorySize?: number;
+  /** Namespaces to create at start besides default, kube-system, kube-public, kube-node-lease. */
+  namespaces?: readonly string[];
+}
+
+/** Server-side access for seeding and tests; every call takes the same path as an HTTP write. */
+export interface ServerClient {
+  create(obj: KubeObject, opts?: { dryRun?: boolean }): Promise<KubeObject>;
+  update(obj: KubeObject, opts?: { subresource?: 'status' }): Promise<KubeObject>;
+  patch(
+    ref: ObjectRef,
+    type: PatchType,
+    patch: unknown,
+    opts?: { subresource?: 'status' | 'scale'; fieldManager?: string; force?: boolean },
+  ): Promise<KubeObject>;
+  apply(obj: KubeObject, fieldManager: string, opts?: { force?: boolean }): Promise<KubeObject>;
+  delete(ref: ObjectRef, opts?: DeleteOptions): Promise<KubeObject>;
+  get(ref: ObjectRef): KubeObject | undefined;
+  list(apiVersion: string, kind: string, namespace?: string): KubeObject[];
+}
+
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+export interface ApiServer {
+  url: string;
+  port: number;
+  host: string;
+  /** PEM of the CA (HTTPS only). */
+  caPem: string | undefined;
+  /** A kubeconfig (YAML) with one context per token. */
+  kubeconfig(
+    contexts: readonly KubeconfigContext[],
+    opts?: { clusterName?: string; currentContext?: string },
+  ): string;
+  client: ServerClient;
+  /** Acting as another user (admission sees it; authorization is not applied server-side). */
+  clientAs(user: UserInfo): ServerClient;
+  addToken(t: TokenEntry): void;
+  /** The current resourceVersion (etcd's revision). */
+  readonly resourceVersion: number;
+  /** Resolves when the garbage collector has nothing queued. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const SYSTEM: UserInfo = {
+  username: 'system:apiserver',
+  groups: ['system:masters', 'system:authenticated'],
+};
+
+export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  const useTls = options.tls !== false;
+  if (!useTls && !['127.0.0.1', '::1', 'localhost'].includes(host)) {
+    throw new Error('plain HTTP is served on loopback only');
+  }
+  const registry = new Registry();
+  for (const rt of builtinKinds()) registry.add(rt);
+  for (const k of options.kinds ?? []) registry.add(resolveKind(k));
+
+  const store = new Store(options.watchHistorySize ?? 10_000);
+  const persistence = options.statePath
+    ? await Persistence.open(options.statePath, store, registry)
+    : undefined;
+  const admission = new Admission([...(options.admission ?? [])]);
+  const ops = new Operations(
+    registry,
+    store,
+    admission,
+    () => persistence?.durable() ?? Promise.resolve(),
+  );
+  const gc = new GarbageCollector(store, registry, ops);
+  const authn = new Authenticator(options.tokens ?? [], options.anonymous ?? false);
+  const rbacType = (plural: string): ResourceType => {
+    const rt = registry.lookup('rbac.authorization.k8s.io', 'v1', plural);
+    if (!rt) throw new Error(`built-in ${plural} missing`);
+    return rt;
+  };
+  const rbac = new RbacAuthorizer({
+    clusterRoleBindings: () => store.list(rbacType('clusterrolebindings')).map((s) => s.object()),
+    roleBindings: (ns) => store.list(rbacType('rolebindings'), ns).map((s) => s.object()),
+    clusterRole: (name) => store.get(rbacType('clusterroles'), undefined, name)?.object(),
+    role: (ns, name) => store.get(rbacType('roles'), ns, name)?.object(),
+  });
+  const openapi = new OpenApi(registry);
+
+  const clientAs = (user: UserInfo): ServerClient => {
+    const ctx = (dryRun = false, fieldManager = 'apiserver-seed'): WriteContext => ({
+      user,
+      dryRun,
+      fieldValidation: 'Strict',
+      warnings: [],
+      fieldManager,
+    });
+    const typeOf = (apiVersion: string, kind: string): ResourceType => {
+      const rt = registry.byApiVersionKind(apiVersion, kind);
+      if (!rt) throw badRequest(`no kind "${kind}" is registered for version "${apiVersion}"`);
+      return rt;
+    };
+    return {
+      create: (obj, o) =>
+        ops.create(typeOf(obj.apiVersion, obj.kind), obj.metadata.namespace, obj, ctx(o?.dryRun)),
+      update: (obj, o) =>
+        ops.update(
+          typeOf(obj.apiVersion, obj.kind),
+          obj.metadata.namespace,
+          obj.metadata.name ?? '',
+          obj,
+          ctx(),
+          o?.subresource ?? '',
+        ),
+      patch: (ref, type, patch, o) =>
+        ops.patch(
+          typeOf(ref.apiVersion, ref.kind),
+          ref.namespace,
+          ref.name,
+          type,
+          patch,
+          ctx(false, o?.fieldManager),
+          o?.subresource ?? '',
+          o?.force ?? false,
+        ),
+      apply: (obj, manager, o) =>
+        ops.patch(
+          typeOf(obj.apiVersion, obj.kind),
+          obj.metadata.namespace,
+          obj.metadata.name ?? '',
+          'apply',
+          obj,
+          ctx(false, manager),
+          '',
+          o?.force ?? false,
+        ),
+      delete: async (ref, o) =>
+        (
+          await ops.delete(
+            typeOf(ref.apiVersion, ref.kind),
+            ref.namespace,
+            ref.name,
+            o ?? {},
+            ctx(),
+          )
+        ).obj,
+      get: (ref) => store.get(typeOf(ref.apiVersion, ref.kind), ref.namespace, ref.name)?.object(),
+      list: (apiVersion, kind, namespace) =>
+        store.list(typeOf(apiVersion, kind), namespace).map((s) => s.object()),
+    };
+  };
+  const client = clientAs(SYSTEM);
+
+  // What a fresh cluster has; on restart from a state file only what is missing is created.
+  for (const name of [...SYSTEM_NAMESPACES, ...(options.namespaces ?? [])]) {
+    if (!client.get({ apiVersion: 'v1', kind: 'Namespace', name })) {
+      await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    }
+  }
+  for (const obj of bootstrapPolicy()) {
+    if (!client.get({ apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '' }))
+      await client.create(obj);
+  }
+
+  let caPem: string | undefined;
+  let server: Server;
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    void handle(req, res);
+  };
+  if (useTls) {
+    const ca =
+      typeof options.tls === 'object' ? options.tls.ca : await createCertificateAuthority();
+    const serving = await createServingCertificate(ca, [host]);
+    caPem = serving.caPem;
+    server = createHttpsServer({ key: serving.keyPem, cert: serving.certPem }, handler);
+  } else {
+    server = createHttpServer(handler);
+  }
+  server.keepAliveTimeout = 65_000;
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  const watches = new Set<() => void>();
+  let serverAddress = '';
+
+  const ctx: HandlerContext = {
+    registry,
+    store,
+    ops,
+    rbac,
+    bookmarkIntervalMs: Math.min(options.bookmarkIntervalMs ?? 5000, 10_000),
+    trackWatch: (finish) => {
+      watches.add(finish);
+    },
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const path = url.pathname;
+      if (PUBLIC_PATHS.has(path)) {
+        handleNonResource(req, res, path, registry, openapi, serverAddress);
+        return;
+      }
+      const user = authn.authenticate(req);
+      if (!user) throw unauthorized();
+      const info = requestInfo(req.method ?? 'GET', path, url.searchParams);
+      const attrs: Attributes = info.isResource
+        ? {
+            user,
+            verb: info.verb,
+            resourceRequest: true,
+            apiGroup: info.group,
+            resource: info.resource,
+            subresource: info.subresource,
+            namespace: info.namespace,
+            name: info.name,
+            path,
+          }
+        : {
+            user,
+            verb: info.verb,
+            resourceRequest: false,
+            apiGroup: '',
+            resource: '',
+            subresource: '',
+            namespace: '',
+            name: '',
+            path,
+          };
+      const decision = rbac.authorize(attrs);
+      if (!decision.allowed) {
+        if (!info.isResource)
+          throw new ApiError(403, 'Forbidden', `forbidden: ${forbiddenReason(attrs)}`, {});
+        throw forbidden(
+          { group: info.group, resource: info.resource },
+          info.name,
+          forbiddenReason(attrs),
+        );
+      }
+      if (info.isResource) {
+        const finish = (f: () => void) => {
+          ctx.trackWatch(f);
+          res.on('close', () => watches.delete(f));
+        };
+        await handleResource(
+          { ...ctx, trackWatch: finish },
+          req,
+          res,
+          info,
+          user,
+          url.searchParams,
+        );
+      } else {
+        handleNonResource(req, res, path, registry, openapi, serverAddress);
+      }
+    } catch (e) {
+      const err = toApiError(e);
+      if (err.code === 500) console.error('apiserver: internal error', e);
+      sendStatus(res, err);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  serverAddress = `${urlHost}:${port}`;
+  const url = `${useTls ? 'https' : 'http'}://${serverAddress}`;
+
+  return {
+    url,
+    port,
+    host,
+    caPem,
+    kubeconfig: (contexts, o) =>
+      buildKubeconfig({
+        server: url,
+        ...(caPem ? { caPem } : {}),
+        contexts,
+        ...(o?.clusterName ? { clusterName: o.clusterName } : {}),
+        ...(o?.currentContext ? { currentContext: o.currentContext } : {}),
+      }),
+    client,
+    clientAs,
+    addToken: (t) => {
+      authn.add(t);
+    },
+    get resourceVersion() {
+      return store.resourceVersion;
+    },
+    settled: () => gc.idle(),
+    close: async () => {
+      for (const f of watches) f();
+      watches.clear();
+      await new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+        server.closeAllConnections();
+        for (const s of sockets) s.destroy();
+      });
+      await gc.idle();
+      await persistence?.close();
+    },
+  };
+}

@@ -1,0 +1,318 @@
+import type { ResourceType } from '../registry';
+import type { KubeObject } from '../types';
+import { Stored, objectKey } from './stored';
+
+export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One change, as a watch sends it. `prev` lets filtered watches turn leaves into DELETED. */
+export interface StoreEvent {
+  type: EventType;
+  rv: number;
+  obj: Stored;
+  prev?: Stored;
+}
+
+/** Receives every event of one kind, synchronously and in resourceVersion order. */
+export interface Watcher {
+  deliver(event: StoreEvent): void;
+}
+
+/** A durable record of one change, for the persistence log. */
+export interface CommitRecord {
+  type: EventType;
+  rv: number;
+  key: string;
+  obj: Stored;
+}
+
+class KindData {
+  readonly objects = new Map<string, Stored>();
+  readonly byNamespace = new Map<string, Map<string, Stored>>();
+  private sortedAll: string[] | undefined;
+  private readonly sortedNs = new Map<string, string[]>();
+  readonly watchers = new Set<Watcher>();
+  /** A ring of the latest events; a watch from a resourceVersion older than it gets 410. */
+  private readonly history: (StoreEvent | undefined)[];
+  private head = 0;
+  private size = 0;
+  /** Events with rv > compactedRv are all in `history`. */
+  compactedRv: number;
+
+  constructor(historySize: number, startRv: number) {
+    this.history = new Array<StoreEvent | undefined>(Math.max(1, historySize));
+    this.compactedRv = startRv;
+  }
+
+  put(s: Stored): void {
+    const existed = this.objects.has(s.key);
+    this.objects.set(s.key, s);
+    let ns = this.byNamespace.get(s.namespace);
+    if (!ns) {
+      ns = new Map();
+      this.byNamespace.set(s.namespace, ns);
+    }
+    ns.set(s.name, s);
+    if (!existed) this.invalidate(s.namespace);
+  }
+
+  remove(s: Stored): void {
+    this.objects.delete(s.key);
+    const ns = this.byNamespace.get(s.namespace);
+    ns?.delete(s.name);
+    if (ns?.size === 0) this.byNamespace.delete(s.namespace);
+    this.invalidate(s.namespace);
+  }
+
+  private invalidate(namespace: string): void {
+    this.sortedAll = undefined;
+    this.sortedNs.delete(namespace);
+  }
+
+  /** Objects in key order (namespace, then name), the order etcd lists them. */
+  sorted(namespace: string | undefined): Stored[] {
+    if (namespace === undefined) {
+      this.sortedAll ??= [...this.objects.keys()].sort(compare);
+      return pick(this.sortedAll, (k) => this.objects.get(k));
+    }
+    const ns = this.byNamespace.get(namespace);
+    if (!ns) return [];
+    let names = this.sortedNs.get(namespace);
+    if (!names) {
+      names = [...ns.keys()].sort(compare);
+      this.sortedNs.set(namespace, names);
+    }
+    return pick(names, (n) => ns.get(n));
+  }
+
+  record(ev: StoreEvent): void {
+    const cap = this.history.length;
+    const idx = (this.head + this.size) % cap;
+    if (this.size === cap) {
+      const evicted = this.history[this.head];
+      if (evicted) this.compactedRv = evicted.rv;
+      this.history[idx] = ev;
+      this.head = (this.head + 1) % cap;
+    } else {
+      this.history[idx] = ev;
+      this.size++;
+    }
+  }
+
+  /** Events after `rv`, or undefined when some of them were already evicted. */
+  since(rv: number): StoreEvent[] | undefined {
+    if (rv < this.compactedRv) return undefined;
+    const out: StoreEvent[] = [];
+    const cap = this.history.length;
+    // Binary search for the first event with rv > the requested one.
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const ev = this.history[(this.head + mid) % cap];
+      if (ev && ev.rv <= rv) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.size; i++) {
+      const ev = this.history[(this.head + i) % cap];
+      if (ev) out.push(ev);
+    }
+    return out;
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function pick(keys: readonly string[], get: (k: string) => Stored | undefined): Stored[] {
+  const out: Stored[] = [];
+  for (const k of keys) {
+    const s = get(k);
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+/**
+ * The object store: one map per kind with a namespace index, one global resourceVersion counter
+ * (like etcd's revision), a bounded event history per kind for watch resumption, and the
+ * owner-uid index the garbage collector walks. All changes happen synchronously, so a commit and
+ * its fan-out to watchers are atomic with respect to other requests.
+ */
+export class Store {
+  private rvCounter: number;
+  private readonly kinds = new Map<string, KindData>();
+  private readonly byUid = new Map<string, Stored>();
+  private readonly dependents = new Map<string, Set<Stored>>();
+  private readonly listeners: ((ev: StoreEvent) => void)[] = [];
+  onCommit?: (rec: CommitRecord) => void;
+
+  constructor(
+    private readonly historySize: number,
+    startRv = 0,
+  ) {
+    this.rvCounter = startRv;
+  }
+
+  get resourceVersion(): number {
+    return this.rvCounter;
+  }
+
+  /** After loading persisted state: continue past it, and send any older watch a 410. */
+  resetHistory(rv: number): void {
+    this.rvCounter = Math.max(this.rvCounter, rv);
+    for (const k of this.kinds.values()) k.compactedRv = this.rvCounter;
+  }
+
+  private kind(rt: ResourceType): KindData {
+    let k = this.kinds.get(rt.key);
+    if (!k) {
+      k = new KindData(this.historySize, this.rvCounter);
+      this.kinds.set(rt.key, k);
+    }
+    return k;
+  }
+
+  listen(fn: (ev: StoreEvent) => void): void {
+    this.listeners.push(fn);
+  }
+
+  get(rt: ResourceType, namespace: string | undefined, name: string): Stored | undefined {
+    return this.kind(rt).objects.get(objectKey(namespace, name));
+  }
+
+  getByUid(uid: string): Stored | undefined {
+    return this.byUid.get(uid);
+  }
+
+  list(rt: ResourceType, namespace?: string): Stored[] {
+    return this.kind(rt).sorted(namespace);
+  }
+
+  count(rt: ResourceType, namespace?: string): number {
+    const k = this.kind(rt);
+    return namespace === undefined ? k.objects.size : (k.byNamespace.get(namespace)?.size ?? 0);
+  }
+
+  /** Kinds that hold objects in a namespace (namespace deletion empties them). */
+  namespacedContent(namespace: string): Stored[] {
+    const out: Stored[] = [];
+    for (const k of this.kinds.values()) {
+      const ns = k.byNamespace.get(namespace);
+      if (ns && namespace !== '') out.push(...ns.values());
+    }
+    return out;
+  }
+
+  dependentsOf(uid: string): Stored[] {
+    return [...(this.dependents.get(uid) ?? [])];
+  }
+
+  eventsSince(rt: ResourceType, rv: number): StoreEvent[] | undefined {
+    return this.kind(rt).since(rv);
+  }
+
+  compactedRv(rt: ResourceType): number {
+    return this.kind(rt).compactedRv;
+  }
+
+  watch(rt: ResourceType, w: Watcher): () => void {
+    const k = this.kind(rt);
+    k.watchers.add(w);
+    return () => k.watchers.delete(w);
+  }
+
+  watcherCount(): number {
+    let n = 0;
+    for (const k of this.kinds.values()) n += k.watchers.size;
+    return n;
+  }
+
+  /** Allocates the next resourceVersion without storing anything (dry runs answer with none). */
+  nextRv(): number {
+    return ++this.rvCounter;
+  }
+
+  /**
+   * Stores a new version (create or update): assigns the resourceVersion, serializes once, and
+   * fans the event out. The caller has already checked preconditions in this same tick.
+   */
+  put(rt: ResourceType, obj: KubeObject): Stored {
+    const rv = this.nextRv();
+    obj.metadata.resourceVersion = String(rv);
+    const s = new Stored(rt, rv, JSON.stringify(obj), obj);
+    const k = this.kind(rt);
+    const prev = k.objects.get(s.key);
+    k.put(s);
+    this.index(prev, s);
+    this.emit(k, prev ? { type: 'MODIFIED', rv, obj: s, prev } : { type: 'ADDED', rv, obj: s });
+    return s;
+  }
+
+  /** Removes an object; the DELETED event carries the last state at the deletion's revision. */
+  remove(rt: ResourceType, current: Stored): Stored {
+    const rv = this.nextRv();
+    const obj = current.object();
+    obj.metadata.resourceVersion = String(rv);
+    const s = new Stored(rt, rv, JSON.stringify(obj), obj);
+    const k = this.kind(rt);
+    k.remove(current);
+    this.index(current, undefined);
+    this.emit(k, { type: 'DELETED', rv, obj: s, prev: current });
+    return s;
+  }
+
+  /** Loads a persisted object without events or a new resourceVersion. */
+  restore(rt: ResourceType, json: string): void {
+    const obj = JSON.parse(json) as KubeObject;
+    const rv = Number(obj.metadata.resourceVersion ?? '0');
+    const s = new Stored(rt, rv, json, obj);
+    const k = this.kind(rt);
+    const prev = k.objects.get(s.key);
+    k.put(s);
+    this.index(prev, s);
+  }
+
+  /** Removes a persisted object on load. */
+  restoreRemove(rt: ResourceType, key: string): void {
+    const k = this.kind(rt);
+    const prev = k.objects.get(key);
+    if (!prev) return;
+    k.remove(prev);
+    this.index(prev, undefined);
+  }
+
+  /** Every stored object, for snapshots. */
+  *all(): Generator<Stored> {
+    for (const k of this.kinds.values()) yield* k.objects.values();
+  }
+
+  private index(prev: Stored | undefined, next: Stored | undefined): void {
+    if (prev) {
+      this.byUid.delete(prev.uid);
+      for (const o of prev.ownerUids) {
+        const set = this.dependents.get(o);
+        set?.delete(prev);
+        if (set?.size === 0) this.dependents.delete(o);
+      }
+    }
+    if (next) {
+      this.byUid.set(next.uid, next);
+      for (const o of next.ownerUids) {
+        let set = this.dependents.get(o);
+        if (!set) {
+          set = new Set();
+          this.dependents.set(o, set);
+        }
+        set.add(next);
+      }
+    }
+  }
+
+  private emit(k: KindData, ev: StoreEvent): void {
+    k.record(ev);
+    this.onCommit?.({ type: ev.type, rv: ev.rv, key: ev.obj.rt.key, obj: ev.obj });
+    for (const w of k.watchers) w.deliver(ev);
+    for (const l of this.listeners) l(ev);
+  }
+}

@@ -1,0 +1,65 @@
+import { asStringMap, isObject } from '../json';
+import { getJsonPath } from '../jsonpath';
+import type { ResourceType } from '../registry';
+import type { KubeObject } from '../types';
+
+/**
+ * One version of one object as stored: serialized once, at commit, and the same bytes are reused
+ * by every get, list page and watch event that carries this version. The parsed object is not
+ * kept (memory); what selectors, indexes and the garbage collector need is extracted here once.
+ */
+export class Stored {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly ownerUids: readonly string[];
+  readonly finalizers: readonly string[];
+  readonly deleting: boolean;
+  private readonly fieldValues: ReadonlyMap<string, string>;
+  /** Raw printer-column values (dates unformatted), computed on first Table request. */
+  cells?: unknown[];
+
+  constructor(
+    readonly rt: ResourceType,
+    readonly rv: number,
+    readonly json: string,
+    obj: KubeObject,
+  ) {
+    const m = obj.metadata;
+    this.namespace = m.namespace ?? '';
+    this.name = m.name ?? '';
+    this.uid = m.uid ?? '';
+    this.labels = asStringMap(m.labels);
+    this.ownerUids = (m.ownerReferences ?? []).map((r) => r.uid);
+    this.finalizers = m.finalizers ?? [];
+    this.deleting = typeof m.deletionTimestamp === 'string';
+    const fields = new Map<string, string>();
+    for (const f of rt.selectableFields) {
+      const v = getJsonPath(obj, `.${f}`)[0];
+      if (v !== undefined && v !== null && !isObject(v) && !Array.isArray(v)) {
+        fields.set(f, typeof v === 'string' ? v : JSON.stringify(v));
+      }
+    }
+    this.fieldValues = fields;
+  }
+
+  get key(): string {
+    return `${this.namespace}/${this.name}`;
+  }
+
+  /** A fresh, mutable copy of the object. */
+  object(): KubeObject {
+    return JSON.parse(this.json) as KubeObject;
+  }
+
+  field(name: string): string | undefined {
+    if (name === 'metadata.name') return this.name;
+    if (name === 'metadata.namespace') return this.namespace;
+    return this.fieldValues.get(name);
+  }
+}
+
+export function objectKey(namespace: string | undefined, name: string): string {
+  return `${namespace ?? ''}/${name}`;
+}

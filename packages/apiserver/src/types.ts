@@ -1,0 +1,190 @@
+/**
+ * The public shapes of the server: what a caller registers (kinds, admission hooks, tokens) and
+ * the objects it stores. `KindRegistration` is shaped so that a kinds table entry
+ * (group, version, plural, kind, singular, scope, shortNames, categories, subresources,
+ * printerColumns) spreads into it unchanged, plus the schema and what the table cannot say.
+ */
+
+import type { JsonObject } from './json';
+
+export type Scope = 'Namespaced' | 'Cluster';
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string | null;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  finalizers?: string[];
+  managedFields?: JsonObject[];
+  [key: string]: unknown;
+}
+
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  [key: string]: unknown;
+}
+
+export interface PrinterColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  /** A JSONPath into the object, e.g. `.status.phase` or `.metadata.labels['a\.b/c']`. */
+  jsonPath: string;
+  description?: string;
+  format?: string;
+  /** 0 = shown by `kubectl get`; > 0 = only with `-o wide` (kubectl decides; the server sends all). */
+  priority?: number;
+}
+
+/** A structural OpenAPI v3 schema, as in a CRD's `openAPIV3Schema`. */
+export interface JSONSchemaProps {
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
+  description?: string;
+  properties?: Record<string, JSONSchemaProps>;
+  additionalProperties?: JSONSchemaProps | boolean;
+  items?: JSONSchemaProps;
+  required?: string[];
+  enum?: unknown[];
+  format?: string;
+  default?: unknown;
+  nullable?: boolean;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: boolean;
+  exclusiveMaximum?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
+  minProperties?: number;
+  maxProperties?: number;
+  uniqueItems?: boolean;
+  anyOf?: JSONSchemaProps[];
+  oneOf?: JSONSchemaProps[];
+  allOf?: JSONSchemaProps[];
+  not?: JSONSchemaProps;
+  'x-kubernetes-int-or-string'?: boolean;
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-embedded-resource'?: boolean;
+  'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
+  'x-kubernetes-list-map-keys'?: string[];
+  'x-kubernetes-map-type'?: 'atomic' | 'granular';
+  /** Built-in kinds: how a strategic merge patch merges this list. */
+  'x-kubernetes-patch-strategy'?: string;
+  'x-kubernetes-patch-merge-key'?: string;
+}
+
+export interface ScalePaths {
+  /** e.g. `.spec.replicas` */
+  specReplicasPath: string;
+  /** e.g. `.status.replicas` */
+  statusReplicasPath: string;
+  /** e.g. `.status.selector`: a string selector, or a LabelSelector object (formatted for Scale). */
+  labelSelectorPath?: string;
+}
+
+export interface KindRegistration {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  singular?: string;
+  scope: Scope;
+  shortNames?: readonly string[];
+  categories?: readonly string[];
+  subresources?: { status?: boolean; scale?: boolean };
+  printerColumns?: readonly PrinterColumn[];
+  /** The schema of the whole object; without one every field is kept as sent. */
+  openAPIV3Schema?: JSONSchemaProps;
+  /** Field selectors beyond metadata.name/namespace, e.g. `status.phase` (or `.status.phase`). */
+  selectableFields?: readonly string[];
+  /** Where the scale subresource reads and writes; defaults to spec/status `.replicas`. */
+  scale?: ScalePaths;
+  /** Defaults to `${kind}List`. */
+  listKind?: string;
+}
+
+export interface UserInfo {
+  username: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
+export interface TokenEntry {
+  token: string;
+  user: string;
+  uid?: string;
+  groups?: string[];
+}
+
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+export interface AdmissionRequest {
+  operation: AdmissionOperation;
+  kind: { group: string; version: string; kind: string };
+  resource: { group: string; version: string; resource: string };
+  subResource?: string;
+  name: string;
+  namespace?: string;
+  /** The object as it would be stored (absent on DELETE). Mutating hooks may change it in place. */
+  object?: KubeObject;
+  /** The stored object before the change (UPDATE, DELETE). */
+  oldObject?: KubeObject;
+  userInfo: UserInfo;
+  dryRun: boolean;
+}
+
+export type AdmissionResult =
+  | { allowed: true; warnings?: string[] }
+  | {
+      allowed: false;
+      /** Shown after `admission webhook "<name>" denied the request: `. */
+      message: string;
+      /** A rule id such as `R-MD-2`: prefixed to the message and carried as the cause's reason. */
+      rule?: string;
+      /** The field the denial is about, e.g. `spec.replicas` (carried in the cause). */
+      field?: string;
+      /** HTTP code; 403 (Forbidden) by default, 422 (Invalid) when a field is named. */
+      code?: number;
+      warnings?: string[];
+    };
+
+export interface AdmissionMatch {
+  /** API group and kind, e.g. `{group: 'cluster.x-k8s.io', kind: 'MachineDeployment'}`; `*` for any. */
+  kinds?: readonly { group: string; kind: string }[];
+  operations?: readonly AdmissionOperation[];
+  /** Also called for writes to these subresources (`status`, `scale`); main resource only by default. */
+  subresources?: readonly string[];
+}
+
+/**
+ * An admission hook plays a webhook. A mutating hook (`mutate`) runs first and may change
+ * `request.object` in place (defaulting); a validating hook (`validate`) runs after the schema
+ * validation, as kube-apiserver orders them.
+ */
+export interface AdmissionHook {
+  name: string;
+  match?: AdmissionMatch;
+  mutate?: (request: AdmissionRequest) => void | Promise<void>;
+  validate?: (request: AdmissionRequest) => AdmissionResult | Promise<AdmissionResult>;
+}
