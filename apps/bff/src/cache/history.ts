@@ -1,0 +1,60 @@
+/**
+ * Recent versions of the objects users edit, by resourceVersion, so that a conflict can be shown
+ * and judged three-way: the version the user saw (base), the current one (theirs), and the user's
+ * change (yours). Status and managed fields are left out: they never conflict with an edit and
+ * they change far more often than anything else. Versions that differ only there share one copy.
+ */
+
+export type Stripped = Record<string, unknown>;
+
+interface Entry {
+  rv: string;
+  json: string;
+  object: Stripped;
+}
+
+export function stripForHistory(obj: Record<string, unknown>): Stripped {
+  const { status: _status, metadata, ...rest } = obj;
+  const meta = { ...(metadata as Record<string, unknown> | undefined) };
+  delete meta.managedFields;
+  delete meta.resourceVersion;
+  delete meta.generation;
+  return { ...rest, metadata: meta };
+}
+
+export class VersionHistory {
+  readonly #perObject: number;
+  readonly #byKey = new Map<string, Entry[]>();
+
+  constructor(perObject = 8) {
+    this.#perObject = perObject;
+  }
+
+  get size(): number {
+    return this.#byKey.size;
+  }
+
+  record(key: string, rv: string | undefined, obj: Record<string, unknown>): void {
+    if (rv === undefined) return;
+    const list = this.#byKey.get(key) ?? [];
+    const last = list[list.length - 1];
+    if (last?.rv === rv) return;
+    const stripped = stripForHistory(obj);
+    const json = JSON.stringify(stripped);
+    // Consecutive versions with the same content share the copy; only the rv is new.
+    const entry =
+      last?.json === json ? { rv, json, object: last.object } : { rv, json, object: stripped };
+    list.push(entry);
+    if (list.length > this.#perObject) list.shift();
+    this.#byKey.set(key, list);
+  }
+
+  forget(key: string): void {
+    this.#byKey.delete(key);
+  }
+
+  /** The object as it was at `rv` (without status), if still remembered. */
+  at(key: string, rv: string): Stripped | undefined {
+    return this.#byKey.get(key)?.find((e) => e.rv === rv)?.object;
+  }
+}

@@ -1,0 +1,52 @@
+/** A cause of a 422 Invalid, as the API server lists them in `details.causes`. */
+export interface StatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
+
+/** A failed API request, with the Status the server sent. */
+export class KubeApiError extends Error {
+  override readonly name = 'KubeApiError';
+  constructor(
+    readonly status: number,
+    readonly reason: string | undefined,
+    message: string,
+    readonly causes: readonly StatusCause[] = [],
+  ) {
+    super(message);
+  }
+
+  /**
+   * A precondition failed: 409 Conflict (resourceVersion or uid), or a JSON patch `test` op that
+   * did not hold (422 / 500 depending on the server): the object changed since it was read.
+   */
+  get isConflict(): boolean {
+    if (this.status === 409 && this.reason !== 'AlreadyExists') return true;
+    return /test operation|testing value|precondition/i.test(this.message);
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** The error of a non-2xx response, from its Status body when it has one. */
+export function errorFromResponse(status: number, body: unknown): KubeApiError {
+  if (!isRecord(body)) return new KubeApiError(status, undefined, `HTTP ${status}`);
+  const details = isRecord(body.details) ? body.details : {};
+  const causes = Array.isArray(details.causes)
+    ? details.causes.filter(isRecord).map((c) => ({
+        ...(str(c.reason) !== undefined ? { reason: str(c.reason) } : {}),
+        ...(str(c.message) !== undefined ? { message: str(c.message) } : {}),
+        ...(str(c.field) !== undefined ? { field: str(c.field) } : {}),
+      }))
+    : [];
+  return new KubeApiError(
+    typeof body.code === 'number' ? body.code : status,
+    str(body.reason),
+    str(body.message) ?? `HTTP ${status}`,
+    causes,
+  );
+}

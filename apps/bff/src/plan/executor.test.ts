@@ -1,0 +1,146 @@
+import {
+  CreatePoolRequestSchema,
+  defaultBootstrapSpec,
+  planCreatePool,
+  planDeleteMachines,
+} from '@dcs/domain';
+import { aMachine, aMachineDeployment, anIpEntry, aValidationContext } from '@dcs/domain/testing';
+import { describe, expect, it } from 'vitest';
+import { FakeKube } from '../../test/fakes/fake-kube';
+import { dependentSteps, executePlan } from './executor';
+
+const ctx = aValidationContext();
+const templateSpec = {
+  vmTemplateName: 'alauda-os-k8s-v1.33.4',
+  vmConfig: {
+    dcsMachineCpuSpec: { quantity: 4 },
+    dcsMachineMemorySpec: { quantity: 8192 },
+    dcsMachineDiskSpec: [
+      { quantity: 0, datastoreClusterName: 'ds-1', systemVolume: true },
+      { quantity: 100, datastoreClusterName: 'ds-1', path: '/var/lib/kubelet', format: 'xfs' },
+      { quantity: 100, datastoreClusterName: 'ds-1', path: '/var/lib/containerd', format: 'xfs' },
+    ],
+  },
+};
+
+function createPoolPlan() {
+  const req = CreatePoolRequestSchema.parse({
+    name: 'demo-md-1',
+    replicas: 3,
+    version: 'v1.33.4',
+    machineTemplate: { mode: 'new', name: 'demo-md-1-template', spec: templateSpec },
+    bootstrap: {
+      mode: 'new',
+      name: 'demo-md-1-kct',
+      spec: defaultBootstrapSpec({ version: 'v1.33.4', sshAuthorizedKeys: ['ssh-ed25519 AAAA k'] }),
+    },
+    ipPool: { mode: 'new', name: 'demo-md-1-ippool', entries: [4, 5, 6].map((n) => anIpEntry(n)) },
+    strategy: { maxSurge: 0, maxUnavailable: 1 },
+  });
+  return planCreatePool(req, {}, ctx);
+}
+
+describe('executePlan', () => {
+  it('O-CREATE-POOL: dry-runs every step before the first write, then creates in order', async () => {
+    const kube = new FakeKube();
+    const plan = createPoolPlan();
+    const result = await executePlan(plan, kube);
+    expect(result.ok).toBe(true);
+    const firstWrite = kube.requests.findIndex((r) => !r.dryRun);
+    expect(kube.requests.slice(0, firstWrite).every((r) => r.dryRun)).toBe(true);
+    expect(firstWrite).toBe(plan.steps.length);
+    expect(kube.writes().map((w) => w.path.split('/').slice(-1)[0])).toEqual([
+      'dcsiphostnamepools',
+      'dcsmachinetemplates',
+      'kubeadmconfigtemplates',
+      'machinedeployments',
+    ]);
+    // What was written is what the plan previewed.
+    expect(kube.writes().map((w) => w.body)).toEqual(
+      plan.steps.map((s) => (s.verb === 'create' ? s.body : undefined)),
+    );
+  });
+
+  it('O-CREATE-POOL leaves nothing behind when a later step fails', async () => {
+    const kube = new FakeKube();
+    kube.failNext({
+      method: 'POST',
+      kind: 'MachineDeployment',
+      status: 500,
+      reason: 'InternalError',
+      message: 'boom',
+      dryRun: false,
+    });
+    const result = await executePlan(createPoolPlan(), kube);
+    expect(result.ok).toBe(false);
+    expect(result.failedStep).toBe(3);
+    expect(result.rolledBack).toBe(true);
+    expect(result.steps.map((s) => s.status)).toEqual(['undone', 'undone', 'undone', 'failed']);
+    expect(kube.objects.size).toBe(0);
+  });
+
+  it('writes nothing when the server refuses a step in the dry run', async () => {
+    const kube = new FakeKube();
+    kube.failNext({
+      method: 'POST',
+      kind: 'MachineDeployment',
+      status: 422,
+      reason: 'Invalid',
+      message: 'R-MD-2',
+      dryRun: true,
+    });
+    const result = await executePlan(createPoolPlan(), kube);
+    expect(result.ok).toBe(false);
+    expect(result.error?.phase).toBe('dry-run');
+    expect(kube.writes()).toHaveLength(0);
+  });
+
+  it('O-SCALE-DOWN-TARGETED: a changed replica count is a conflict, and the marks are removed again', async () => {
+    const kube = new FakeKube();
+    const md = kube.put('MachineDeployment', aMachineDeployment());
+    const m1 = kube.put('Machine', aMachine({ metadata: { name: 'm1' } }));
+    const mdSeen = md.metadata.resourceVersion ?? '';
+    const plan = planDeleteMachines(
+      {
+        deleteMachines: ['m1'],
+        resourceVersion: mdSeen,
+        machineResourceVersions: { m1: m1.metadata.resourceVersion ?? '' },
+      },
+      {
+        machineDeployment: aMachineDeployment({ metadata: { resourceVersion: mdSeen } }),
+        machines: [
+          aMachine({ metadata: { name: 'm1', resourceVersion: m1.metadata.resourceVersion } }),
+        ],
+      },
+      ctx,
+    );
+    expect(dependentSteps(plan.steps)).toEqual([false, false]);
+    // Someone else scales the pool between our dry run and our write.
+    kube.failNext({
+      method: 'PATCH',
+      kind: 'MachineDeployment',
+      status: 409,
+      reason: 'Conflict',
+      message: 'the object has been modified',
+      dryRun: false,
+    });
+    const result = await executePlan(plan, kube);
+    expect(result.ok).toBe(false);
+    expect(result.conflict).toBe(true);
+    expect(result.steps.map((s) => s.status)).toEqual(['undone', 'failed']);
+    const annotations =
+      (
+        kube.get('Machine', 'cpaas-system', 'm1')?.metadata as {
+          annotations?: Record<string, string>;
+        }
+      ).annotations ?? {};
+    expect(annotations['cluster.x-k8s.io/delete-machine']).toBeUndefined();
+  });
+
+  it('marks steps that touch an object written earlier as dependent (dry-run just before their write)', () => {
+    const plan = createPoolPlan();
+    expect(dependentSteps(plan.steps)).toEqual([false, false, false, false]);
+    const twice = [...plan.steps, plan.steps[0]].filter((s) => s !== undefined);
+    expect(dependentSteps(twice).at(-1)).toBe(true);
+  });
+});

@@ -1,0 +1,256 @@
+import { deleteOptionsOf, type KindName, type Plan, type PlanStep } from '@dcs/domain';
+import { KubeApiError } from '../kube/errors';
+import {
+  createObject,
+  deleteObject,
+  getObject,
+  patchObject,
+  replaceObject,
+  type KubeObjectLike,
+} from '../kube/objects';
+import type { KubeClient } from '../kube/rest';
+
+/**
+ * Runs a Plan against the API server with the requesting user's client (plan.ts has the contract):
+ * 1. every step that the server can judge without the earlier ones is dry-run (`dryRun=All`)
+ *    before any real write, so that a plan the server would refuse changes nothing;
+ * 2. the steps run in order, each with its precondition; a step that touches an object an
+ *    earlier step wrote, or that waits for a deletion, is dry-run just before its own write;
+ * 3. when a step fails, the undo of every completed step runs, last first (O-CREATE-POOL leaves
+ *    nothing behind).
+ */
+
+export type StepStatus = 'applied' | 'failed' | 'not-run' | 'undone' | 'undo-failed' | 'no-undo';
+
+export interface StepError {
+  status: number;
+  reason?: string;
+  message: string;
+  /** `dry-run`: refused by the server's dry run, before this step wrote anything. */
+  phase: 'dry-run' | 'write' | 'wait';
+  causes?: readonly { field?: string; message?: string; reason?: string }[];
+}
+
+export interface StepOutcome {
+  index: number;
+  verb: PlanStep['verb'];
+  kind: KindName;
+  name: string;
+  status: StepStatus;
+  /** resourceVersion after the write (absent for deletes). */
+  resourceVersion?: string;
+  error?: StepError;
+}
+
+export interface ExecutionResult {
+  ok: boolean;
+  steps: StepOutcome[];
+  /** The index of the step that failed. */
+  failedStep?: number;
+  error?: StepError;
+  /** The failure was a precondition (409 or a failed `test` op): the object changed meanwhile. */
+  conflict: boolean;
+  /** Every completed step was undone (or nothing needed undoing). */
+  rolledBack: boolean;
+}
+
+export interface ExecutorOptions {
+  /** Poll interval while waiting for a deletion (`waitFor`). */
+  pollMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  /** Called before each real write, for the audit log and tests. */
+  onWrite?: (step: PlanStep, phase: 'dry-run' | 'write' | 'undo') => void;
+}
+
+/** Step i depends on an earlier one when it touches the same object or waits for a deletion. */
+export function dependentSteps(steps: readonly PlanStep[]): boolean[] {
+  const seen = new Set<string>();
+  return steps.map((s) => {
+    const key = `${s.kind}/${s.namespace}/${s.name}`;
+    const dependent = seen.has(key) || s.waitFor !== undefined;
+    seen.add(key);
+    return dependent;
+  });
+}
+
+function toStepError(error: unknown, phase: StepError['phase']): StepError {
+  if (error instanceof KubeApiError) {
+    return {
+      status: error.status,
+      ...(error.reason !== undefined ? { reason: error.reason } : {}),
+      message: error.message,
+      phase,
+      ...(error.causes.length ? { causes: error.causes } : {}),
+    };
+  }
+  return { status: 0, message: error instanceof Error ? error.message : String(error), phase };
+}
+
+const isConflict = (error: unknown): boolean => error instanceof KubeApiError && error.isConflict;
+
+/** One step, for real or as a dry run. `createdUid` fills an undo's `uidFromCreate`. */
+async function runStep(
+  client: KubeClient,
+  step: PlanStep,
+  dryRun: boolean,
+  createdUid?: string,
+): Promise<KubeObjectLike | undefined> {
+  const o = { dryRun };
+  switch (step.verb) {
+    case 'create':
+      return createObject(client, step.kind, step.namespace, step.body, o);
+    case 'update':
+      return replaceObject(client, step.kind, step.namespace, step.name, step.body, o);
+    case 'patch':
+      return step.patch.type === 'json'
+        ? patchObject(client, step.kind, step.namespace, step.name, 'json', step.patch.ops, o)
+        : patchObject(client, step.kind, step.namespace, step.name, 'merge', step.patch.doc, o);
+    case 'delete': {
+      const withUid =
+        step.precondition?.uidFromCreate && createdUid !== undefined
+          ? { ...step, precondition: { ...step.precondition, uid: createdUid } }
+          : step;
+      await deleteObject(client, step.kind, step.namespace, step.name, deleteOptionsOf(withUid), o);
+      return undefined;
+    }
+  }
+}
+
+async function waitUntilDeleted(
+  client: KubeClient,
+  step: PlanStep,
+  options: Required<Pick<ExecutorOptions, 'pollMs' | 'sleep' | 'now'>>,
+): Promise<void> {
+  const w = step.waitFor;
+  if (!w) return;
+  const deadline = options.now() + w.timeoutSeconds * 1000;
+  for (;;) {
+    try {
+      await getObject(client, w.kind, w.namespace, w.name);
+    } catch (error) {
+      if (error instanceof KubeApiError && error.status === 404) return;
+      throw error;
+    }
+    if (options.now() >= deadline) {
+      throw new KubeApiError(
+        504,
+        'Timeout',
+        `${w.kind} ${w.name} was not deleted within ${w.timeoutSeconds} s`,
+      );
+    }
+    await options.sleep(options.pollMs);
+  }
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export async function executePlan(
+  plan: Plan,
+  client: KubeClient,
+  options: ExecutorOptions = {},
+): Promise<ExecutionResult> {
+  const opts = {
+    pollMs: options.pollMs ?? 1000,
+    sleep: options.sleep ?? defaultSleep,
+    now: options.now ?? Date.now,
+  };
+  const steps = plan.steps;
+  const outcomes: StepOutcome[] = steps.map((s, index) => ({
+    index,
+    verb: s.verb,
+    kind: s.kind,
+    name: s.name,
+    status: 'not-run',
+  }));
+  const fail = (index: number, error: unknown, phase: StepError['phase']) => {
+    const e = toStepError(error, phase);
+    const o = outcomes[index];
+    if (o) {
+      o.status = 'failed';
+      o.error = e;
+    }
+    return { e, conflict: isConflict(error) };
+  };
+
+  const dependent = dependentSteps(steps);
+  // Phase 1: dry-run what can be judged alone; nothing has been written yet.
+  for (const [i, step] of steps.entries()) {
+    if (dependent[i]) continue;
+    try {
+      options.onWrite?.(step, 'dry-run');
+      await runStep(client, step, true);
+    } catch (error) {
+      const { e, conflict } = fail(i, error, 'dry-run');
+      return { ok: false, steps: outcomes, failedStep: i, error: e, conflict, rolledBack: true };
+    }
+  }
+
+  // Phase 2: for real, in order.
+  const createdUids = new Map<number, string>();
+  for (const [i, step] of steps.entries()) {
+    let phase: StepError['phase'] = 'wait';
+    try {
+      await waitUntilDeleted(client, step, opts);
+      if (dependent[i]) {
+        phase = 'dry-run';
+        options.onWrite?.(step, 'dry-run');
+        await runStep(client, step, true);
+      }
+      phase = 'write';
+      options.onWrite?.(step, 'write');
+      const result = await runStep(client, step, false);
+      const o = outcomes[i];
+      if (o) {
+        o.status = 'applied';
+        const rv = result?.metadata.resourceVersion;
+        if (rv !== undefined) o.resourceVersion = rv;
+      }
+      const uid = result?.metadata.uid;
+      if (step.verb === 'create' && uid !== undefined) createdUids.set(i, uid);
+    } catch (error) {
+      const { e, conflict } = fail(i, error, phase);
+      const rolledBack = await rollback(client, steps, outcomes, i, createdUids, options);
+      return { ok: false, steps: outcomes, failedStep: i, error: e, conflict, rolledBack };
+    }
+  }
+  return { ok: true, steps: outcomes, conflict: false, rolledBack: false };
+}
+
+/** Undoes steps [0, failed) last first; reports whether every one was undone. */
+async function rollback(
+  client: KubeClient,
+  steps: readonly PlanStep[],
+  outcomes: StepOutcome[],
+  failed: number,
+  createdUids: ReadonlyMap<number, string>,
+  options: ExecutorOptions,
+): Promise<boolean> {
+  let all = true;
+  for (let i = failed - 1; i >= 0; i--) {
+    const step = steps[i];
+    const o = outcomes[i];
+    if (!step || o?.status !== 'applied') continue;
+    const undo = step.undo;
+    if (!undo) {
+      o.status = 'no-undo';
+      all = false;
+      continue;
+    }
+    try {
+      options.onWrite?.(undo, 'undo');
+      await runStep(client, undo, false, createdUids.get(i));
+      o.status = 'undone';
+    } catch (error) {
+      // Already gone counts as undone: nothing of ours is left behind.
+      if (error instanceof KubeApiError && error.status === 404 && undo.verb === 'delete') {
+        o.status = 'undone';
+        continue;
+      }
+      o.status = 'undo-failed';
+      o.error = toStepError(error, 'write');
+      all = false;
+    }
+  }
+  return all;
+}

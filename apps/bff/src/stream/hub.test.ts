@@ -1,0 +1,199 @@
+import {
+  aCluster,
+  aDCSMachine,
+  aKubeadmControlPlane,
+  aMachine,
+  aMachineDeployment,
+  aMachineSet,
+  aMachineTemplate,
+  anIpPool,
+  aBootstrapTemplate,
+} from '@dcs/domain/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FakeCluster } from '../../test/fakes/fake-source';
+import { FakeWriter } from '../../test/fakes/fake-writer';
+import { ObjectCache } from '../cache/object-cache';
+import { ModelRegistry } from '../views/model-registry';
+import { StreamHub, type HubOptions } from './hub';
+
+const NOW = new Date('2026-01-01T01:00:00Z');
+
+function setup(o: Partial<HubOptions> = {}) {
+  const fake = new FakeCluster();
+  const cache = new ObjectCache(fake.factory, []);
+  cache.start();
+  fake.put(
+    aCluster(),
+    aKubeadmControlPlane(),
+    aMachineTemplate(),
+    aBootstrapTemplate(),
+    anIpPool({ entries: 9 }),
+  );
+  fake.put(aMachineDeployment(), aMachineSet());
+  for (let i = 0; i < 3; i++) {
+    const name = `demo-md-0-abc12-m${i}`;
+    fake.put(aMachine({ metadata: { name } }), aDCSMachine({ metadata: { name } }));
+  }
+  const registry = new ModelRegistry(cache, { context: () => ({ versions: [] }), now: () => NOW });
+  const hub = new StreamHub(registry, {
+    epoch: 'E1',
+    heartbeatMs: 20_000,
+    replayEvents: 100,
+    clientBuffer: 4,
+    maxClients: 10,
+    flushDelayMs: 1,
+    ...o,
+  });
+  const subscribe = (lastEventId?: string, expiresAt?: number) => {
+    const writer = new FakeWriter();
+    const client = hub.subscribe({
+      namespace: 'cpaas-system',
+      cluster: 'demo',
+      lastEventId,
+      writer,
+      expiresAt,
+    });
+    return { writer, client };
+  };
+  const touch = (i: number, phase: 'Provisioning' | 'Running' | 'Failed') =>
+    fake.put(aMachine({ metadata: { name: `demo-md-0-abc12-m${i}` }, status: { phase } }));
+  const settle = () => vi.advanceTimersByTimeAsync(5);
+  return { fake, hub, registry, subscribe, touch, settle };
+}
+
+describe('StreamHub', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('starts a new subscriber with resync, then sends changes with ids', async () => {
+    vi.useFakeTimers();
+    const { subscribe, touch, settle, hub } = setup();
+    const { writer } = subscribe();
+    expect(writer.data()).toEqual([{ type: 'resync', reason: 'initial' }]);
+    touch(1, 'Failed');
+    await settle();
+    const data = writer.data().slice(1);
+    expect(data.map((d) => `${d.type} ${d.kind ?? ''} ${d.id ?? ''}`)).toEqual([
+      'upsert pool demo-md-0',
+      'upsert machine demo-md-0-abc12-m1',
+    ]);
+    const ids = writer.frames().map((f) => f.id);
+    expect(ids.every((id) => id?.startsWith('E1.'))).toBe(true);
+    hub.stop();
+  });
+
+  it('resumes from Last-Event-ID with what was missed, coalesced by object', async () => {
+    vi.useFakeTimers();
+    const { subscribe, touch, settle, hub } = setup();
+    const first = subscribe();
+    touch(1, 'Failed');
+    await settle();
+    const lastSeen = first.writer.frames().at(-1)?.id;
+    first.client?.close();
+    touch(2, 'Failed');
+    await settle();
+    touch(2, 'Provisioning');
+    await settle();
+    // Nobody watches now: the next subscribe refreshes the model and replays.
+    const again = subscribe(lastSeen);
+    const data = again.writer.data();
+    expect(data.some((d) => d.type === 'resync')).toBe(false);
+    expect(data.filter((d) => d.kind === 'machine').map((d) => d.id)).toEqual([
+      'demo-md-0-abc12-m2',
+    ]);
+    hub.stop();
+  });
+
+  it('answers resync for an id of another epoch, a gap, or an id it never issued', () => {
+    const { subscribe, hub } = setup({ replayEvents: 1 });
+    expect(subscribe('OTHER.1-3').writer.data()).toEqual([{ type: 'resync', reason: 'epoch' }]);
+    expect(subscribe('E1.1-999').writer.data()).toEqual([{ type: 'resync', reason: 'unknown-id' }]);
+    expect(subscribe('garbage').writer.data()).toEqual([{ type: 'resync', reason: 'unknown-id' }]);
+    hub.stop();
+  });
+
+  it('answers resync when the gap is longer than the replay buffer', async () => {
+    vi.useFakeTimers();
+    const { subscribe, touch, settle, hub } = setup({ replayEvents: 2 });
+    const first = subscribe();
+    const start = first.writer.frames().at(-1)?.id;
+    for (const [i, phase] of [
+      [0, 'Failed'],
+      [1, 'Failed'],
+      [2, 'Failed'],
+    ] as const) {
+      touch(i, phase);
+      await settle();
+    }
+    expect(subscribe(start).writer.data()).toEqual([{ type: 'resync', reason: 'gap' }]);
+    hub.stop();
+  });
+
+  it('sends a heartbeat carrying the last id when the stream is quiet', async () => {
+    vi.useFakeTimers();
+    const { subscribe, hub } = setup({ heartbeatMs: 300 });
+    const { writer } = subscribe();
+    await vi.advanceTimersByTimeAsync(400);
+    const beats = writer.frames().filter((f) => f.event === 'heartbeat');
+    expect(beats.length).toBeGreaterThan(0);
+    expect(beats[0]?.id).toBe(writer.frames()[0]?.id);
+    hub.stop();
+  });
+
+  it('coalesces for a slow client and replaces an overflowing queue by one resync, never a silent gap', async () => {
+    vi.useFakeTimers();
+    const { subscribe, touch, settle, hub } = setup({ clientBuffer: 3 });
+    const slow = subscribe();
+    const fast = subscribe();
+    slow.writer.full = true;
+    touch(0, 'Failed');
+    await settle();
+    // The first frame went to the socket (which then pushed back); the rest wait.
+    touch(0, 'Provisioning');
+    await settle();
+    touch(0, 'Failed');
+    await settle();
+    expect(slow.client?.queued).toBeLessThanOrEqual(3);
+    expect(slow.client?.coalesced).toBeGreaterThan(0);
+    // Three more machines change: the queue overflows.
+    touch(1, 'Failed');
+    await settle();
+    touch(2, 'Failed');
+    await settle();
+    expect(slow.client?.overflows).toBe(1);
+    slow.writer.drain();
+    const after = slow.writer.data();
+    expect(after.at(-1)).toEqual({ type: 'resync', reason: 'overflow' });
+    // The fast client saw every change.
+    expect(fast.writer.data().filter((d) => d.kind === 'machine')).toHaveLength(5);
+    hub.stop();
+  });
+
+  it('closes the stream when the session expires', async () => {
+    vi.useFakeTimers();
+    const { subscribe, hub } = setup();
+    const { writer } = subscribe(undefined, Date.now() + 1000);
+    await vi.advanceTimersByTimeAsync(1100);
+    expect(writer.ended).toBe(true);
+    expect(writer.frames().at(-1)?.event).toBe('expired');
+    expect(hub.clients).toBe(0);
+    hub.stop();
+  });
+
+  it('refuses subscribers beyond the maximum', () => {
+    const { subscribe, hub } = setup({ maxClients: 1 });
+    expect(subscribe().client).toBeDefined();
+    expect(subscribe().client).toBeUndefined();
+    hub.stop();
+  });
+
+  it('ends every stream with a shutdown event on closeAll (graceful drain)', () => {
+    const { subscribe, hub } = setup();
+    const a = subscribe();
+    hub.closeAll();
+    expect(a.writer.ended).toBe(true);
+    expect(a.writer.frames().at(-1)?.event).toBe('shutdown');
+    hub.stop();
+  });
+});

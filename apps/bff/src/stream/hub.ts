@@ -1,0 +1,283 @@
+import type { ClusterModel, ViewChange } from '../views/cluster-model';
+import type { ModelRegistry } from '../views/model-registry';
+import { SseClient, type ResyncBuilder, type SseWriter } from './client';
+import { formatEventId, parseEventId } from './event-id';
+import { EventLog } from './event-log';
+import { dataOf, frameOf, type ResyncReason } from './events';
+
+/**
+ * The SSE hub: one room per cluster, fed by the shared cluster model (so by the one shared watch
+ * per kind), fanned out to every subscribed tab. Each change is serialized once; each client
+ * gets it directly or through its bounded, coalescing queue (client.ts). Rooms keep a replay log
+ * so that `Last-Event-ID` resumes; ids carry this process's epoch (and the room's incarnation),
+ * so an id from another replica, or from before a restart, gets `resync`.
+ */
+
+export interface HubOptions {
+  epoch: string;
+  heartbeatMs: number;
+  replayEvents: number;
+  clientBuffer: number;
+  maxClients: number;
+  /** Changes arriving within this window are refreshed and sent together. */
+  flushDelayMs?: number;
+  /** A client whose socket accepted nothing for this long is dropped. */
+  stalledAfterMs?: number;
+  now?: () => number;
+}
+
+export interface HubObserver {
+  onEvents?: (count: number) => void;
+  onResync?: (reason: ResyncReason) => void;
+  onClientsChanged?: (clients: number) => void;
+}
+
+export interface SubscribeRequest {
+  namespace: string;
+  cluster: string;
+  lastEventId: string | undefined;
+  writer: SseWriter;
+  /** Epoch ms when the user's session ends: the stream closes then. */
+  expiresAt?: number | undefined;
+}
+
+interface Room {
+  key: string;
+  model: ClusterModel;
+  log: EventLog;
+  epoch: string;
+  clients: Set<SseClient>;
+  flushTimer: NodeJS.Timeout | undefined;
+  recheckTimer: NodeJS.Timeout | undefined;
+  idleSince: number | undefined;
+}
+
+const ROOM_IDLE_MS = 10 * 60_000;
+
+export class StreamHub {
+  readonly #registry: ModelRegistry;
+  readonly #o: Required<Omit<HubOptions, 'now'>> & { now: () => number };
+  readonly #observer: HubObserver;
+  readonly #rooms = new Map<string, Room>();
+  readonly #expiry = new Map<SseClient, NodeJS.Timeout>();
+  readonly #offChanges: () => void;
+  readonly #offDirty: () => void;
+  readonly #sweep: NodeJS.Timeout;
+  #nextClientId = 0;
+  #roomIncarnation = 0;
+  #clients = 0;
+  #closing = false;
+
+  constructor(registry: ModelRegistry, options: HubOptions, observer: HubObserver = {}) {
+    this.#registry = registry;
+    this.#o = {
+      flushDelayMs: 10,
+      stalledAfterMs: Math.max(60_000, options.heartbeatMs * 3),
+      now: Date.now,
+      ...options,
+    };
+    this.#observer = observer;
+    this.#offChanges = registry.onChanges((model, changes) => {
+      this.#publish(model, changes);
+    });
+    this.#offDirty = registry.onDirty((model) => {
+      this.#schedule(model);
+    });
+    const every = Math.max(50, Math.min(5_000, Math.floor(this.#o.heartbeatMs / 3)));
+    this.#sweep = setInterval(() => {
+      this.#heartbeat();
+    }, every);
+    this.#sweep.unref();
+  }
+
+  get clients(): number {
+    return this.#clients;
+  }
+
+  get rooms(): number {
+    return this.#rooms.size;
+  }
+
+  /** Subscribes a tab; undefined when the process already serves its maximum of clients. */
+  subscribe(req: SubscribeRequest): SseClient | undefined {
+    if (this.#closing || this.#clients >= this.#o.maxClients) return undefined;
+    const room = this.#room(req.namespace, req.cluster);
+    // Bring the model up to date first, so the replay below ends at the current position.
+    this.#registry.refresh(room.model);
+    const now = this.#o.now();
+    const client = new SseClient(
+      ++this.#nextClientId,
+      req.writer,
+      this.#o.clientBuffer,
+      room.log.lastId,
+      now,
+    );
+    room.clients.add(client);
+    room.idleSince = undefined;
+    this.#clients++;
+    this.#observer.onClientsChanged?.(this.#clients);
+    client.onClose = () => {
+      this.#detach(room, client);
+    };
+    if (req.expiresAt !== undefined) {
+      const timer = setTimeout(
+        () => {
+          client.close(frameOf(client.lastId, { type: 'expired' }, 'expired'));
+        },
+        Math.max(0, req.expiresAt - now),
+      );
+      timer.unref();
+      this.#expiry.set(client, timer);
+    }
+    // Tell EventSource to wait a little before reconnecting, and open the stream.
+    req.writer.write(`retry: 2000\n\n`);
+    this.#resume(room, client, req.lastEventId);
+    this.#scheduleRecheck(room);
+    return client;
+  }
+
+  /** Graceful shutdown: every stream ends with a `shutdown` event; clients reconnect elsewhere. */
+  closeAll(): void {
+    this.#closing = true;
+    for (const room of this.#rooms.values()) {
+      for (const c of [...room.clients])
+        c.close(frameOf(c.lastId, { type: 'shutdown' }, 'shutdown'));
+    }
+  }
+
+  stop(): void {
+    this.closeAll();
+    clearInterval(this.#sweep);
+    this.#offChanges();
+    this.#offDirty();
+    for (const room of this.#rooms.values()) {
+      clearTimeout(room.flushTimer);
+      clearTimeout(room.recheckTimer);
+    }
+  }
+
+  #room(namespace: string, cluster: string): Room {
+    const key = `${namespace}/${cluster}`;
+    let room = this.#rooms.get(key);
+    if (!room) {
+      const epoch = `${this.#o.epoch}.${++this.#roomIncarnation}`;
+      room = {
+        key,
+        model: this.#registry.get(namespace, cluster),
+        epoch,
+        log: new EventLog(this.#o.replayEvents, (seq) => formatEventId(epoch, seq)),
+        clients: new Set(),
+        flushTimer: undefined,
+        recheckTimer: undefined,
+        idleSince: undefined,
+      };
+      this.#rooms.set(key, room);
+    }
+    return room;
+  }
+
+  #resyncOf(room: Room, reason: ResyncReason): ResyncBuilder {
+    return () => {
+      this.#observer.onResync?.(reason);
+      const id = room.log.lastId;
+      return { id, frame: frameOf(id, { type: 'resync', reason }) };
+    };
+  }
+
+  #resume(room: Room, client: SseClient, lastEventId: string | undefined): void {
+    const parsed = parseEventId(lastEventId);
+    let reason: ResyncReason | undefined;
+    if (lastEventId === undefined || lastEventId === '') reason = 'initial';
+    else if (!parsed) reason = 'unknown-id';
+    else if (parsed.epoch !== room.epoch) reason = 'epoch';
+    if (reason === undefined && parsed) {
+      const missed = room.log.since(parsed.seq);
+      if (missed) {
+        const resync = this.#resyncOf(room, 'overflow');
+        for (const e of missed) client.send(e, resync);
+        return;
+      }
+      reason = parsed.seq > room.log.seq ? 'unknown-id' : 'gap';
+    }
+    client.resync(this.#resyncOf(room, reason ?? 'initial'));
+  }
+
+  #detach(room: Room, client: SseClient): void {
+    if (!room.clients.delete(client)) return;
+    clearTimeout(this.#expiry.get(client));
+    this.#expiry.delete(client);
+    this.#clients--;
+    this.#observer.onClientsChanged?.(this.#clients);
+    if (room.clients.size === 0) room.idleSince = this.#o.now();
+  }
+
+  /** A model became dirty: refresh it soon if anyone is watching (others refresh on read). */
+  #schedule(model: ClusterModel): void {
+    const room = this.#rooms.get(`${model.namespace}/${model.name}`);
+    if (!room || room.clients.size === 0 || room.flushTimer) return;
+    room.flushTimer = setTimeout(() => {
+      room.flushTimer = undefined;
+      this.#registry.refresh(room.model);
+      this.#scheduleRecheck(room);
+    }, this.#o.flushDelayMs);
+  }
+
+  /** Views that change with the clock alone (T-1: a machine becoming stuck) need a timer. */
+  #scheduleRecheck(room: Room): void {
+    clearTimeout(room.recheckTimer);
+    room.recheckTimer = undefined;
+    const at = room.model.recheckAt;
+    if (at === undefined || room.clients.size === 0) return;
+    room.recheckTimer = setTimeout(
+      () => {
+        room.recheckTimer = undefined;
+        this.#registry.refresh(room.model);
+        this.#scheduleRecheck(room);
+      },
+      Math.min(2 ** 31 - 1, Math.max(0, at - this.#o.now()) + 5),
+    );
+    room.recheckTimer.unref();
+  }
+
+  #publish(model: ClusterModel, changes: readonly ViewChange[]): void {
+    const room = this.#rooms.get(`${model.namespace}/${model.name}`);
+    if (!room) return;
+    const resync = this.#resyncOf(room, 'overflow');
+    for (const change of changes) {
+      const event = room.log.append(`${change.kind}/${change.id}`, (id) =>
+        frameOf(id, dataOf(change)),
+      );
+      for (const c of room.clients) c.send(event, resync);
+    }
+    this.#observer.onEvents?.(changes.length * room.clients.size);
+  }
+
+  #heartbeat(): void {
+    const now = this.#o.now();
+    for (const [key, room] of this.#rooms) {
+      if (room.clients.size === 0) {
+        if (room.idleSince !== undefined && now - room.idleSince > ROOM_IDLE_MS) {
+          clearTimeout(room.flushTimer);
+          clearTimeout(room.recheckTimer);
+          this.#rooms.delete(key);
+        }
+        continue;
+      }
+      for (const c of [...room.clients]) {
+        const quiet = now - c.lastWriteAt;
+        if (c.blocked && quiet > this.#o.stalledAfterMs) {
+          c.close();
+          continue;
+        }
+        // Heartbeats carry the client's own last id: resuming from one loses nothing.
+        if (quiet >= this.#o.heartbeatMs * 0.6) {
+          c.sendControl(
+            frameOf(c.lastId, { at: new Date(now).toISOString() }, 'heartbeat'),
+            c.lastId,
+            now,
+          );
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import { buildClusterViews, indexObjects } from '@dcs/domain';
+import {
+  aCluster,
+  aDCSMachine,
+  aKubeadmControlPlane,
+  aMachine,
+  aMachineDeployment,
+  aMachineSet,
+  aMachineTemplate,
+  anIpPool,
+  aBootstrapTemplate,
+  controlPlaneLabels,
+} from '@dcs/domain/testing';
+import { describe, expect, it } from 'vitest';
+import { FakeCluster } from '../../test/fakes/fake-source';
+import { ObjectCache } from '../cache/object-cache';
+import { ModelRegistry } from './model-registry';
+
+const NOW = new Date('2026-01-01T01:00:00Z');
+
+function setup() {
+  const fake = new FakeCluster();
+  const cache = new ObjectCache(fake.factory, []);
+  cache.start();
+  const registry = new ModelRegistry(cache, { context: () => ({ versions: [] }), now: () => NOW });
+  return { fake, cache, registry };
+}
+
+function seed(fake: FakeCluster) {
+  fake.put(aCluster(), aKubeadmControlPlane());
+  fake.put(
+    aMachineTemplate({ metadata: { name: 'demo-control-plane-template' } }),
+    aMachineTemplate(),
+    aBootstrapTemplate(),
+    anIpPool({ entries: 6 }),
+    aMachineDeployment(),
+    aMachineSet(),
+  );
+  for (let i = 0; i < 3; i++) {
+    const name = `demo-md-0-abc12-m${i}`;
+    fake.put(
+      aMachine({ metadata: { name } }),
+      aDCSMachine({ metadata: { name }, status: { networkConfig: { ip: `10.0.1.${11 + i}` } } }),
+    );
+    const cp = `demo-control-plane-c${i}`;
+    fake.put(aMachine({ metadata: { name: cp, labels: controlPlaneLabels() } }));
+  }
+}
+
+/** What domain's full grouping says, for comparison with the incrementally kept model. */
+function fullViews(cache: ObjectCache) {
+  const s = cache.stores;
+  return buildClusterViews(
+    indexObjects({
+      clusters: s.Cluster.list(),
+      kubeadmControlPlanes: s.KubeadmControlPlane.list(),
+      machineDeployments: s.MachineDeployment.list(),
+      machineSets: s.MachineSet.list(),
+      machines: s.Machine.list(),
+      dcsMachines: s.DCSMachine.list(),
+      machineTemplates: s.DCSMachineTemplate.list(),
+      bootstrapTemplates: s.KubeadmConfigTemplate.list(),
+      ipPools: s.DCSIpHostnamePool.list(),
+    }),
+    { namespace: 'cpaas-system', name: 'demo' },
+    { versions: [], now: NOW },
+  );
+}
+
+describe('ClusterModel', () => {
+  it('builds the control-plane pool first, then worker pools, with their machines', () => {
+    const { fake, registry } = setup();
+    seed(fake);
+    const model = registry.get('cpaas-system', 'demo');
+    model.refresh();
+    expect(model.pools().map((p) => p.id)).toEqual(['control-plane', 'demo-md-0']);
+    expect(model.machinesOf('demo-md-0')).toHaveLength(3);
+    expect(model.machinesOf('control-plane')).toHaveLength(3);
+    expect(model.ipPools().map((p) => p.name)).toEqual(['demo-worker-pool']);
+  });
+
+  it('rebuilds only the affected pool on machine churn, matching the full grouping', () => {
+    const { fake, cache, registry } = setup();
+    seed(fake);
+    const model = registry.get('cpaas-system', 'demo');
+    model.refresh();
+    fake.put(
+      aMachine({
+        metadata: { name: 'demo-md-0-abc12-m1' },
+        status: { phase: 'Provisioning', nodeRef: undefined },
+      }),
+    );
+    const changes = model.refresh();
+    expect(changes.map((c) => `${c.type} ${c.kind} ${c.id}`)).toEqual([
+      'upsert pool demo-md-0',
+      'upsert machine demo-md-0-abc12-m1',
+    ]);
+    const full = fullViews(cache);
+    expect(model.pools()).toEqual(full?.pools);
+    expect(model.machines()).toEqual(full?.machines);
+    expect(model.cluster()).toEqual(full?.cluster);
+  });
+
+  it('follows a claim change of a DCSMachine into the IP pool and the pool showing its usage', () => {
+    const { fake, cache, registry } = setup();
+    seed(fake);
+    const model = registry.get('cpaas-system', 'demo');
+    model.refresh();
+    fake.put(
+      aDCSMachine({
+        metadata: { name: 'demo-md-0-abc12-m2' },
+        status: { networkConfig: { ip: '10.0.1.15' } },
+      }),
+    );
+    const kinds = model.refresh().map((c) => `${c.kind} ${c.id}`);
+    expect(kinds).toContain('ipPool demo-worker-pool');
+    const full = fullViews(cache);
+    expect(model.ipPools()).toEqual(full?.ipPools);
+    expect(model.pools()).toEqual(full?.pools);
+  });
+
+  it('drops the views of a deleted machine and pool', () => {
+    const { fake, registry } = setup();
+    seed(fake);
+    const model = registry.get('cpaas-system', 'demo');
+    model.refresh();
+    fake.remove(aMachine({ metadata: { name: 'demo-md-0-abc12-m0' } }));
+    expect(model.refresh()).toContainEqual({
+      type: 'delete',
+      kind: 'machine',
+      id: 'demo-md-0-abc12-m0',
+    });
+    fake.remove(aMachineDeployment());
+    const changes = model.refresh();
+    expect(changes).toContainEqual({ type: 'delete', kind: 'pool', id: 'demo-md-0' });
+    expect(model.pools().map((p) => p.id)).toEqual(['control-plane']);
+  });
+
+  it('says when a cluster does not exist', () => {
+    const { registry } = setup();
+    const model = registry.get('cpaas-system', 'nope');
+    model.refresh();
+    expect(model.exists()).toBe(false);
+  });
+});

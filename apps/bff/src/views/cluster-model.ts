@@ -1,0 +1,409 @@
+import {
+  buildClusterViews,
+  buildControlPlanePool,
+  buildWorkerPool,
+  clusterView,
+  CONTROL_PLANE_POOL_ID,
+  controlPlaneVersionOf,
+  diagnosisDueAt,
+  indexObjects,
+  ipPoolView,
+  type ClusterView,
+  type IpPoolView,
+  type MachineView,
+  type NodePoolView,
+  type PoolViewContext,
+  type ViewContext,
+} from '@dcs/domain';
+import type { ObjectCache } from '../cache/object-cache';
+import type { Cached } from '../cache/watched-kinds';
+
+/**
+ * The views of one cluster, kept current from the cache and shared by REST and the stream.
+ * A change marks what it affects dirty; `refresh()` rebuilds only that and returns what changed,
+ * as the stream sends it. Machine-level churn (the common case: status updates) rebuilds one
+ * pool; anything rarer (a MachineDeployment, a template, the catalog) rebuilds the cluster with
+ * domain's own grouping, so the incremental path is always checked against the full one (tests).
+ */
+
+export type ViewKind = 'pool' | 'machine' | 'ipPool';
+
+export interface ViewChange {
+  type: 'upsert' | 'delete';
+  kind: ViewKind;
+  id: string;
+  view?: NodePoolView | MachineView | IpPoolView;
+}
+
+interface Stored<T> {
+  view: T;
+  json: string;
+}
+
+export interface ModelOptions {
+  /** What views need besides the objects, read at each refresh (catalog, provider version). */
+  context: () => Omit<ViewContext, 'now'>;
+  now?: () => Date;
+}
+
+export class ClusterModel {
+  readonly namespace: string;
+  readonly name: string;
+  readonly #cache: ObjectCache;
+  readonly #options: ModelOptions;
+  readonly #pools = new Map<string, Stored<NodePoolView>>();
+  readonly #machines = new Map<string, Stored<MachineView>>();
+  readonly #ipPools = new Map<string, Stored<IpPoolView>>();
+  /** Machines by pool id, for `GET …/nodepools/{pool}/machines`. */
+  readonly #machinesByPool = new Map<string, Set<string>>();
+  /** Diagnosis due times of machines, whose minimum schedules a rebuild with no object changing. */
+  readonly #due = new Map<string, number>();
+  #cluster: ClusterView | undefined;
+  #exists = false;
+  #dirtyAll = true;
+  readonly #dirtyPools = new Set<string>();
+  readonly #dirtyIpPools = new Set<string>();
+
+  constructor(cache: ObjectCache, namespace: string, name: string, options: ModelOptions) {
+    this.#cache = cache;
+    this.namespace = namespace;
+    this.name = name;
+    this.#options = options;
+  }
+
+  get dirty(): boolean {
+    return this.#dirtyAll || this.#dirtyPools.size > 0 || this.#dirtyIpPools.size > 0;
+  }
+
+  /** The earliest time a view changes by the clock alone (a machine becoming "stuck"). */
+  get recheckAt(): number | undefined {
+    let min: number | undefined;
+    for (const t of this.#due.values()) if (min === undefined || t < min) min = t;
+    return min;
+  }
+
+  markAll(): void {
+    this.#dirtyAll = true;
+  }
+
+  markPool(id: string): void {
+    this.#dirtyPools.add(id);
+  }
+
+  /** An IP pool's claims changed: its view and every pool showing its usage. */
+  markIpPool(name: string): void {
+    this.#dirtyIpPools.add(name);
+  }
+
+  // --- reads (call refresh() first) -----------------------------------------------------------
+
+  exists(): boolean {
+    return this.#exists;
+  }
+
+  cluster(): ClusterView | undefined {
+    return this.#cluster;
+  }
+
+  /** The control-plane pool first, then worker pools by name (as buildClusterViews orders them). */
+  pools(): NodePoolView[] {
+    return [...this.#pools.values()]
+      .map((s) => s.view)
+      .sort((a, b) =>
+        a.kind !== b.kind ? (a.kind === 'control-plane' ? -1 : 1) : compareNames(a.name, b.name),
+      );
+  }
+
+  pool(id: string): NodePoolView | undefined {
+    return this.#pools.get(id)?.view;
+  }
+
+  machines(): MachineView[] {
+    return [...this.#machines.values()]
+      .map((s) => s.view)
+      .sort((a, b) => compareNames(a.name, b.name));
+  }
+
+  machinesOf(poolId: string): MachineView[] {
+    const names = this.#machinesByPool.get(poolId) ?? new Set();
+    const out: MachineView[] = [];
+    for (const n of names) {
+      const m = this.#machines.get(n);
+      if (m) out.push(m.view);
+    }
+    return out.sort((a, b) => compareNames(a.name, b.name));
+  }
+
+  ipPools(): IpPoolView[] {
+    return [...this.#ipPools.values()]
+      .map((s) => s.view)
+      .sort((a, b) => compareNames(a.name, b.name));
+  }
+
+  /** Whether this cluster shows the IP pool `name` (its claims change this model's views). */
+  showsIpPool(name: string): boolean {
+    return this.#ipPools.has(name);
+  }
+
+  // --- rebuilding --------------------------------------------------------------------------
+
+  /** Rebuilds what is dirty (or due by the clock); returns the view changes, in a stable order. */
+  refresh(): ViewChange[] {
+    const now = this.#options.now?.() ?? new Date();
+    const due = this.recheckAt;
+    if (due !== undefined && due <= now.getTime()) this.#dirtyAll = true;
+    if (this.#dirtyAll) return this.#rebuildAll(now);
+    if (this.#dirtyPools.size === 0 && this.#dirtyIpPools.size === 0) return [];
+    return this.#rebuildPartial(now);
+  }
+
+  #viewContext(now: Date): ViewContext {
+    return { ...this.#options.context(), now };
+  }
+
+  #rebuildAll(now: Date): ViewChange[] {
+    this.#dirtyAll = false;
+    this.#dirtyPools.clear();
+    this.#dirtyIpPools.clear();
+    const ns = this.namespace;
+    const s = this.#cache.stores;
+    const index = indexObjects({
+      clusters: s.Cluster.inNamespace(ns),
+      kubeadmControlPlanes: s.KubeadmControlPlane.inNamespace(ns),
+      machineDeployments: s.MachineDeployment.inNamespace(ns),
+      machineSets: s.MachineSet.inNamespace(ns),
+      machines: s.Machine.byIndex('cluster', `${ns}/${this.name}`),
+      dcsMachines: s.DCSMachine.inNamespace(ns),
+      machineTemplates: s.DCSMachineTemplate.inNamespace(ns),
+      bootstrapTemplates: s.KubeadmConfigTemplate.inNamespace(ns),
+      ipPools: s.DCSIpHostnamePool.inNamespace(ns),
+    });
+    const views = buildClusterViews(
+      index,
+      { namespace: ns, name: this.name },
+      this.#viewContext(now),
+    );
+    const changes: ViewChange[] = [];
+    if (!views) {
+      this.#exists = false;
+      this.#cluster = undefined;
+      this.#due.clear();
+      this.#machinesByPool.clear();
+      changes.push(...deleteAll('pool', this.#pools), ...deleteAll('machine', this.#machines));
+      changes.push(...deleteAll('ipPool', this.#ipPools));
+      return changes;
+    }
+    this.#exists = true;
+    changes.push(...sync('ipPool', this.#ipPools, views.ipPools, (v) => v.name));
+    changes.push(...sync('pool', this.#pools, views.pools, (v) => v.id));
+    changes.push(...sync('machine', this.#machines, views.machines, (v) => v.name));
+    this.#machinesByPool.clear();
+    for (const m of views.machines) this.#indexMachine(m);
+    this.#due.clear();
+    for (const m of s.Machine.byIndex('cluster', `${ns}/${this.name}`)) this.#trackDue(m, now);
+    this.#cluster = views.cluster;
+    return changes;
+  }
+
+  #indexMachine(m: MachineView): void {
+    const pool = m.poolId ?? '';
+    let set = this.#machinesByPool.get(pool);
+    if (!set) {
+      set = new Set();
+      this.#machinesByPool.set(pool, set);
+    }
+    set.add(m.name);
+  }
+
+  #dcsOf(m: Cached<'Machine'>): Cached<'DCSMachine'> | undefined {
+    return this.#cache.stores.DCSMachine.get(
+      this.namespace,
+      m.spec?.infrastructureRef.name ?? m.metadata.name ?? '',
+    );
+  }
+
+  #trackDue(m: Cached<'Machine'>, now: Date): void {
+    const name = m.metadata.name ?? '';
+    const t = diagnosisDueAt(m, this.#dcsOf(m), now, this.#options.context().diagnosis ?? {});
+    if (t === undefined) this.#due.delete(name);
+    else this.#due.set(name, t);
+  }
+
+  #ipPoolViewOf(name: string): IpPoolView | undefined {
+    const ns = this.namespace;
+    const s = this.#cache.stores;
+    const pool = s.DCSIpHostnamePool.get(ns, name);
+    if (!pool) return undefined;
+    const consumers = s.DCSMachineTemplate.byIndex('ipPool', `${ns}/${name}`).flatMap((t) =>
+      s.MachineDeployment.byIndex('template', `${ns}/${t.metadata.name ?? ''}`),
+    );
+    return ipPoolView(pool, s.DCSMachine.byIndex('ipPool', `${ns}/${name}`), consumers);
+  }
+
+  #rebuildPartial(now: Date): ViewChange[] {
+    const ns = this.namespace;
+    const s = this.#cache.stores;
+    const changes: ViewChange[] = [];
+    // IP pools first: the pools that show their usage depend on them.
+    for (const name of this.#dirtyIpPools) {
+      const view = this.#ipPoolViewOf(name);
+      if (!view) {
+        this.#dirtyAll = true;
+        break;
+      }
+      changes.push(...upsertOne('ipPool', this.#ipPools, name, view));
+      for (const p of this.#pools.values()) {
+        if (p.view.ipPool?.name === name) this.#dirtyPools.add(p.view.id);
+      }
+    }
+    this.#dirtyIpPools.clear();
+    if (this.#dirtyAll) return this.#rebuildAll(now);
+
+    const cluster = s.Cluster.get(ns, this.name);
+    const kcp = this.#controlPlane(cluster);
+    const ctx: PoolViewContext = {
+      ...this.#viewContext(now),
+      ...(cluster ? { cluster } : {}),
+      ...(kcp ? { controlPlaneVersion: controlPlaneVersionOf(kcp) } : {}),
+    };
+    for (const id of this.#dirtyPools) {
+      const built = this.#buildPool(id, kcp, ctx);
+      if (!built) {
+        // The pool appeared or vanished: membership changes are the full rebuild's job.
+        this.#dirtyPools.clear();
+        return [...changes, ...this.#rebuildAll(now)];
+      }
+      changes.push(...upsertOne('pool', this.#pools, id, built.pool));
+      const before = this.#machinesByPool.get(id) ?? new Set<string>();
+      const after = new Set(built.machines.map((m) => m.name));
+      for (const name of before) {
+        if (after.has(name)) continue;
+        if (this.#machines.delete(name))
+          changes.push({ type: 'delete', kind: 'machine', id: name });
+        this.#due.delete(name);
+      }
+      for (const m of built.machines)
+        changes.push(...upsertOne('machine', this.#machines, m.name, m));
+      this.#machinesByPool.set(id, after);
+      for (const m of built.raw) this.#trackDue(m, now);
+    }
+    this.#dirtyPools.clear();
+    if (cluster) this.#cluster = clusterView(cluster, kcp, this.pools(), this.machines());
+    return changes;
+  }
+
+  #controlPlane(cluster: Cached<'Cluster'> | undefined): Cached<'KubeadmControlPlane'> | undefined {
+    const s = this.#cache.stores;
+    const ref = cluster?.spec?.controlPlaneRef;
+    const byRef =
+      ref?.kind === 'KubeadmControlPlane' && ref.name !== undefined
+        ? s.KubeadmControlPlane.get(this.namespace, ref.name)
+        : undefined;
+    return byRef ?? s.KubeadmControlPlane.byIndex('cluster', `${this.namespace}/${this.name}`)[0];
+  }
+
+  /** One pool with its machines, as buildClusterViews would build it; undefined if it is gone. */
+  #buildPool(
+    id: string,
+    kcp: Cached<'KubeadmControlPlane'> | undefined,
+    ctx: PoolViewContext,
+  ): { pool: NodePoolView; machines: MachineView[]; raw: Cached<'Machine'>[] } | undefined {
+    const ns = this.namespace;
+    const s = this.#cache.stores;
+    const ipPoolOf = (t: Cached<'DCSMachineTemplate'> | undefined) => {
+      const name = t?.spec?.template.spec.ipHostPoolRef.name;
+      if (name === undefined) return {};
+      const stored = this.#ipPools.get(name);
+      const view = stored?.view ?? this.#ipPoolViewOf(name);
+      return view ? { ipPool: view } : {};
+    };
+    const dcsFor = (list: readonly Cached<'Machine'>[]) =>
+      list.flatMap((m) => {
+        const dm = this.#dcsOf(m);
+        return dm ? [dm] : [];
+      });
+    if (id === CONTROL_PLANE_POOL_ID) {
+      if (!kcp) return undefined;
+      const machines = s.Machine.byIndex('pool', `${ns}/${CONTROL_PLANE_POOL_ID}@${this.name}`);
+      const template = s.DCSMachineTemplate.get(
+        ns,
+        kcp.spec?.machineTemplate.infrastructureRef.name ?? '',
+      );
+      const built = buildControlPlanePool(
+        {
+          controlPlane: kcp,
+          machines,
+          dcsMachines: dcsFor(machines),
+          ...(template ? { machineTemplate: template } : {}),
+          ...ipPoolOf(template),
+        },
+        ctx,
+      );
+      return { ...built, raw: machines };
+    }
+    const md = s.MachineDeployment.get(ns, id);
+    if (md?.spec?.clusterName !== this.name) return undefined;
+    const machines = s.Machine.byIndex('pool', `${ns}/${id}`).filter(
+      (m) => (m.spec?.clusterName ?? this.name) === this.name,
+    );
+    const tplSpec = md.spec.template.spec;
+    const template = s.DCSMachineTemplate.get(ns, tplSpec.infrastructureRef.name ?? '');
+    const bootstrapName = tplSpec.bootstrap.configRef?.name;
+    const bootstrap =
+      bootstrapName !== undefined ? s.KubeadmConfigTemplate.get(ns, bootstrapName) : undefined;
+    const built = buildWorkerPool(
+      {
+        machineDeployment: md,
+        machineSets: s.MachineSet.byIndex('deployment', `${ns}/${id}`),
+        machines,
+        dcsMachines: dcsFor(machines),
+        ...(template ? { machineTemplate: template } : {}),
+        ...(bootstrap ? { bootstrapTemplate: bootstrap } : {}),
+        ...ipPoolOf(template),
+      },
+      ctx,
+    );
+    return { ...built, raw: machines };
+  }
+}
+
+const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function upsertOne<T>(
+  kind: ViewKind,
+  map: Map<string, Stored<T>>,
+  id: string,
+  view: T,
+): ViewChange[] {
+  const json = JSON.stringify(view);
+  if (map.get(id)?.json === json) return [];
+  map.set(id, { view, json });
+  return [{ type: 'upsert', kind, id, view: view as ViewChange['view'] }];
+}
+
+function sync<T>(
+  kind: ViewKind,
+  map: Map<string, Stored<T>>,
+  views: readonly T[],
+  idOf: (v: T) => string,
+): ViewChange[] {
+  const changes: ViewChange[] = [];
+  const seen = new Set<string>();
+  for (const v of views) {
+    const id = idOf(v);
+    seen.add(id);
+    changes.push(...upsertOne(kind, map, id, v));
+  }
+  for (const id of [...map.keys()]) {
+    if (seen.has(id)) continue;
+    map.delete(id);
+    changes.push({ type: 'delete', kind, id });
+  }
+  return changes;
+}
+
+function deleteAll<T>(kind: ViewKind, map: Map<string, Stored<T>>): ViewChange[] {
+  const changes = [...map.keys()].map((id) => ({ type: 'delete' as const, kind, id }));
+  map.clear();
+  return changes;
+}

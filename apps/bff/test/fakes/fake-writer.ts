@@ -1,0 +1,57 @@
+import type { SseWriter } from '../../src/stream/client';
+
+export interface Frame {
+  event?: string;
+  id?: string;
+  data?: unknown;
+}
+
+/** An SSE socket stand-in: records frames; `full` makes writes report backpressure until drained. */
+export class FakeWriter implements SseWriter {
+  readonly chunks: string[] = [];
+  full = false;
+  ended = false;
+  #drain: (() => void) | undefined;
+
+  write(chunk: string): boolean {
+    this.chunks.push(chunk);
+    return !this.full;
+  }
+  onDrain(listener: () => void): void {
+    this.#drain = listener;
+  }
+  end(): void {
+    this.ended = true;
+  }
+  drain(): void {
+    this.full = false;
+    this.#drain?.();
+  }
+
+  frames(): Frame[] {
+    return this.chunks.flatMap((c) =>
+      c
+        .split('\n\n')
+        .filter((block) => block.trim() !== '' && !block.startsWith('retry:'))
+        .map((block) => {
+          const f: Frame = {};
+          for (const line of block.split('\n')) {
+            const i = line.indexOf(': ');
+            const k = line.slice(0, i);
+            const v = line.slice(i + 2);
+            if (k === 'event') f.event = v;
+            else if (k === 'id') f.id = v;
+            else if (k === 'data') f.data = JSON.parse(v) as unknown;
+          }
+          return f;
+        }),
+    );
+  }
+
+  /** The data of default (unnamed) events. */
+  data(): { type: string; kind?: string; id?: string; reason?: string }[] {
+    return this.frames()
+      .filter((f) => f.event === undefined)
+      .map((f) => f.data as { type: string });
+  }
+}
