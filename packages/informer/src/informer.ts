@@ -1,4 +1,4 @@
-import type { KubeConfig, Watch } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from './kube-object';
 import { asError, isGoneStatus, isRecord, statusError, toStatus } from './api-error';
 import { Backoff } from './backoff';
@@ -17,9 +17,10 @@ import {
   resolveOptions,
 } from './options';
 import { diffRelist, isSameVersion } from './relist-diff';
-import { describeResource, type ResourceSpec, resourcePath } from './resource';
+import { describeResource, type ResourceSpec } from './resource';
 import { type IndexFunc, Store } from './store';
-import { newWatch, openWatchStream, type StreamEnd, type WatchStream } from './watch-stream';
+import { collectionUrl } from './url';
+import { openWatchStream, type StreamEnd, type WatchStream } from './watch-stream';
 
 interface WatchOutcome {
   readonly end: StreamEnd;
@@ -46,8 +47,6 @@ export class Informer<T extends KubeObject = KubeObject> {
   readonly #kc: KubeConfig;
   readonly #options: ResolvedOptions;
   readonly #hooks: InformerHooks;
-  readonly #path: string;
-  readonly #watch: Watch;
   readonly #store: Store<T>;
   readonly #handlers = new HandlerRegistry<T>();
   readonly #backoff: Backoff;
@@ -73,8 +72,6 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.#kc = kc;
     this.#options = resolveOptions(options);
     this.#hooks = options;
-    this.#path = resourcePath(spec);
-    this.#watch = newWatch(kc, this.#options.idleTimeoutMs);
     this.#backoff = new Backoff(options.backoff, this.#options.random);
     this.#store = new Store<T>((error) => {
       this.#report(error, { phase: 'index' });
@@ -112,10 +109,9 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   /**
-   * Stops for good: aborts the LIST or WATCH in flight, cancels timers, and resolves once no
-   * request, socket or timer of this informer is left. A watch request still waiting for its
-   * response headers can only be aborted once they arrive (client-node's `Watch` hands out its
-   * AbortController no earlier), which `idleTimeoutMs` bounds.
+   * Stops for good: aborts the LIST or WATCH in flight (even one still waiting for its response
+   * headers), cancels every timer, and resolves once no request, socket or timer of this
+   * informer is left. `synced` rejects if it had not resolved yet.
    */
   async stop(): Promise<void> {
     if (!this.#isStopped()) {
@@ -316,16 +312,15 @@ export class Informer<T extends KubeObject = KubeObject> {
       max,
       min + Math.floor(this.#options.random() * (max - min + 1)),
     );
-    const query = {
-      // '' would ask for "the current state as synthetic ADDED events": omit instead.
-      resourceVersion: nonEmpty(this.#resourceVersion),
-      allowWatchBookmarks: true,
-      timeoutSeconds,
-      labelSelector: nonEmpty(this.spec.labelSelector),
-      fieldSelector: nonEmpty(this.spec.fieldSelector),
-    };
+    const url = collectionUrl(this.#kc, this.spec, {
+      watch: 'true',
+      // Omitted when empty: '' would ask for "the current state as synthetic ADDED events".
+      resourceVersion: this.#resourceVersion,
+      allowWatchBookmarks: 'true',
+      timeoutSeconds: String(timeoutSeconds),
+    });
     this.#quietSince = started;
-    const stream: WatchStream = openWatchStream(this.#watch, this.#path, query, {
+    const stream: WatchStream = openWatchStream(this.#kc, url, this.#options.idleTimeoutMs, {
       onConnected: () => {
         this.#state = 'watching';
         this.#consecutiveFailures = 0;
@@ -447,8 +442,4 @@ export class Informer<T extends KubeObject = KubeObject> {
       // Ignored on purpose: there is nowhere left to report a failing reporter.
     }
   }
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === '' ? undefined : value;
 }

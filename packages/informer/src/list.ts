@@ -2,7 +2,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from './kube-object';
 import { isGoneError, isRecord } from './api-error';
 import { getJson } from './http-get';
-import { type ResourceSpec, resourcePath } from './resource';
+import type { ResourceSpec } from './resource';
+import { collectionUrl } from './url';
 
 export interface ListResult {
   readonly items: KubeObject[];
@@ -63,7 +64,10 @@ async function listPages(
     options.onRequest?.();
     let body: unknown;
     try {
-      body = await getJson(kc, url, options.signal, options.idleTimeoutMs);
+      body = await getJson(kc, url, {
+        signal: options.signal,
+        idleTimeoutMs: options.idleTimeoutMs,
+      });
     } catch (error) {
       throw token !== undefined && isGoneError(error) ? new ExpiredContinue(error) : error;
     }
@@ -76,19 +80,10 @@ async function listPages(
 }
 
 function listUrl(kc: KubeConfig, spec: ResourceSpec, limit: number, token?: string): URL {
-  const url = new URL(serverOf(kc) + resourcePath(spec));
-  if (spec.labelSelector) url.searchParams.set('labelSelector', spec.labelSelector);
-  if (spec.fieldSelector) url.searchParams.set('fieldSelector', spec.fieldSelector);
-  if (limit > 0) url.searchParams.set('limit', String(limit));
-  if (token !== undefined) url.searchParams.set('continue', token);
-  return url;
-}
-
-/** The current cluster's URL without a trailing slash; it may carry a path prefix (proxies). */
-export function serverOf(kc: KubeConfig): string {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('the kubeconfig has no current cluster');
-  return cluster.server.replace(/\/+$/, '');
+  return collectionUrl(kc, spec, {
+    limit: limit > 0 ? String(limit) : undefined,
+    continue: token,
+  });
 }
 
 interface Page {

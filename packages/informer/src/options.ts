@@ -49,8 +49,10 @@ export interface InformerOptions extends InformerHooks {
    */
   readonly staleAfterMs?: number;
   /**
-   * Transport inactivity timeout of a watch request (also its connect timeout). Default:
-   * `staleAfterMs` + 30 s, so that the alarm, which reports, fires first.
+   * Socket inactivity timeout of a WATCH request (before the response headers it acts as the
+   * connect timeout). When it fires on a connected stream, the stream counts as quiet, like the
+   * alarm. Default: `staleAfterMs` + 30 s, so that the alarm fires first; with the alarm off it is
+   * the only guard against a dead connection (default then 120 s).
    */
   readonly idleTimeoutMs?: number;
   /** Inactivity timeout of each LIST request. Default 60 s. */

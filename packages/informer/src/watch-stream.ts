@@ -1,6 +1,8 @@
-import { type KubeConfig, Watch } from '@kubernetes/client-node';
-import { ApiError, asError, isRecord } from './api-error';
+import type { IncomingMessage } from 'node:http';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { ApiError, asError, isGoneStatus, isRecord, toStatus } from './api-error';
 import { deferred } from './deferred';
+import { readText, startGet } from './transport';
 
 /**
  * Why one stream ended. The informer's loop decides what each means:
@@ -27,111 +29,144 @@ export interface StreamCallbacks {
 export interface WatchStream {
   /** Resolves once, with the first reason the stream ended. */
   readonly ended: Promise<StreamEnd>;
-  /**
-   * Resolves when the HTTP request is finished or aborted. `Watch.watch` hands out its
-   * AbortController only once response headers arrive, so a request still connecting cannot be
-   * aborted; it is aborted the moment it connects. `stop()` awaits this so no socket outlives it.
-   */
+  /** Resolves when the request is finished or destroyed: no socket of it is left. */
   readonly closed: Promise<void>;
-  /** Ends the stream with `reason` (first call wins) and aborts the request. */
+  /** Ends the stream with `reason` (the first call wins) and aborts the request at once. */
   end(reason: StreamEnd): void;
 }
 
 /**
- * A client-node `Watch` whose inactivity timeout is `idleTimeoutMs`.
+ * Opens one WATCH request (`url` carries `watch=true` and the query) and decodes its stream of
+ * JSON lines.
  *
- * Why we wrap `Watch` instead of using client-node's `ListWatch`/`makeInformer` (cache.js in
- * 2.0.1): ListWatch never sends `allowWatchBookmarks`, so no bookmark ever advances its
- * resourceVersion; on any error other than 410/timeout it calls the `error` callbacks and stops
- * for good (the caller must restart it); its backoff has no jitter and resets on any event; the
- * LIST is the caller's job (no pagination); a relist treats an object re-created under the same
- * name (new uid) as an update; update/delete handlers get no old object; and there is no
- * staleness alarm and no metrics. `Watch` itself is the part worth reusing: it applies the
- * kubeconfig (tokens, exec/OIDC plugins, client certificates, proxies) and splits the stream
- * into JSON lines.
- *
- * Why we change `requestTimeoutMs`: `Watch` aborts a stream after 30 s without data, but real API
- * servers send bookmarks only about once a minute, so on a quiet resource every stream would die
- * before its first bookmark, the resourceVersion would never advance, and after etcd compaction
- * (~5 min) every resume would be a 410 and a full relist. The field is private in 2.0.1's typings
- * but a plain property at runtime; if a later version renames it, the 30 s timeout simply stays
- * and is handled as a quiet stream.
+ * Why not client-node's `Watch` (watch.js in 2.0.1), although it does the same in 60 lines:
+ * - `watch()` hands out its AbortController only once response headers arrive, so a request to
+ *   a server that accepted the connection but does not answer cannot be aborted, and `stop()`
+ *   would hang until its timer fires;
+ * - that timer (`requestTimeoutMs`, 30 s without data) is private, and real API servers send
+ *   bookmarks only about once a minute: on a quiet resource every stream would die before its
+ *   first bookmark, the resourceVersion would never advance, and after etcd compaction every
+ *   resume would become a 410 and a full relist;
+ * - it calls our callback inside a try/catch that swallows whatever the callback throws, and it
+ *   skips lines that are not JSON, which silently loses an event;
+ * - on a non-200 answer it drops the Status body, so a 410 and its reason cannot be told apart
+ *   from other failures except by the number.
+ * And why not `ListWatch`/`makeInformer` (cache.js): it never sends `allowWatchBookmarks`, stops
+ * for good on any error but 410/timeout (the caller must restart it), has no jitter, leaves the
+ * LIST and its pagination to the caller, and passes no old object to update/delete handlers.
+ * The request goes through `startGet`, which applies the kubeconfig with client-node's own
+ * `applyToHTTPSOptions`, exactly as for LIST.
  */
-export function newWatch(kc: KubeConfig, idleTimeoutMs: number): Watch {
-  const watch = new Watch(kc);
-  if (typeof Reflect.get(watch, 'requestTimeoutMs') === 'number') {
-    Reflect.set(watch, 'requestTimeoutMs', idleTimeoutMs);
-  }
-  return watch;
-}
-
-/** Opens one watch request (`watch=true` is added by `Watch`). */
 export function openWatchStream(
-  watch: Watch,
-  path: string,
-  query: Record<string, string | number | boolean | undefined>,
+  kc: KubeConfig,
+  url: URL,
+  idleTimeoutMs: number,
   callbacks: StreamCallbacks,
 ): WatchStream {
   const ended = deferred<StreamEnd>();
+  const closed = deferred<undefined>();
+  const abort = new AbortController();
   let settled = false;
   let connected = false;
-  let controller: AbortController | undefined;
+  let timedOut = false;
 
   const end = (reason: StreamEnd): void => {
     if (settled) return;
     settled = true;
-    controller?.abort();
+    abort.abort();
     ended.resolve(reason);
   };
 
-  const closed = watch
-    .watch(
-      path,
-      query,
-      // Watch calls this inside a try/catch that swallows exceptions; callers must not throw.
-      (type: string, object: unknown) => {
-        if (!settled) callbacks.onEvent(type, object);
-      },
-      (error: unknown) => {
-        end(classifyDone(error, connected));
-      },
-    )
-    .then(
-      (requestController) => {
-        controller = requestController;
-        if (settled) {
-          requestController.abort();
-          return;
-        }
-        connected = true;
-        callbacks.onConnected();
-      },
-      // Rejected before any request: no current cluster, or the credential plugin failed.
-      (error: unknown) => {
-        end({ kind: 'error', error: asError(error) });
-      },
-    );
+  // A timeout after the headers only means the stream was quiet; before, the server is not
+  // answering, which is an error.
+  const fail = (error: Error): void => {
+    if (!timedOut) end({ kind: 'error', error });
+    else if (connected) end({ kind: 'quiet', source: 'idle-timeout' });
+    else end({ kind: 'error', error: new Error(`no response within ${idleTimeoutMs} ms`) });
+  };
 
-  return { ended: ended.promise, closed, end };
+  const deliver = (line: string): void => {
+    let event: unknown;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      // Skipping it would lose an event for good; resuming replays it.
+      fail(new Error('the watch stream sent a line that is not JSON'));
+      return;
+    }
+    if (!isRecord(event) || typeof event.type !== 'string') {
+      fail(new Error('the watch stream sent a line that is not a watch event'));
+      return;
+    }
+    callbacks.onEvent(event.type, event.object);
+  };
+
+  const onResponse = (response: IncomingMessage): void => {
+    const status = response.statusCode ?? 0;
+    if (status !== 200) {
+      readText(response).then((text) => {
+        end(statusEnd(status, text));
+      }, fail);
+      return;
+    }
+    connected = true;
+    callbacks.onConnected();
+    response.setEncoding('utf8');
+    let pending = '';
+    response.on('data', (chunk: string) => {
+      pending += chunk;
+      let newline = pending.indexOf('\n');
+      while (newline >= 0 && !settled) {
+        const line = pending.slice(0, newline).trim();
+        pending = pending.slice(newline + 1);
+        if (line !== '') deliver(line);
+        newline = pending.indexOf('\n');
+      }
+    });
+    response.on('end', () => {
+      if (pending.trim() !== '' && !settled) deliver(pending.trim());
+      end({ kind: 'ended' });
+    });
+    response.on('error', fail);
+    response.on('close', () => {
+      if (!response.complete) fail(new Error('the watch stream was cut'));
+    });
+  };
+
+  startGet(
+    kc,
+    url,
+    { signal: abort.signal, idleTimeoutMs },
+    {
+      onResponse,
+      onError: fail,
+      onTimeout: () => {
+        timedOut = true;
+      },
+      onClose: () => {
+        closed.resolve(undefined);
+      },
+    },
+  ).catch((error: unknown) => {
+    // No request was made (no current cluster, a credential plugin failed, or stopped).
+    end({ kind: 'error', error: asError(error) });
+    closed.resolve(undefined);
+  });
+
+  return { ended: ended.promise, closed: closed.promise, end };
 }
 
-/**
- * Watch reports every end through `done(err)`: `null` for a clean close, an Error with
- * `statusCode` for a non-200 answer, a `TimeoutError` when its inactivity timer fired, or the
- * network error.
- */
-function classifyDone(error: unknown, connected: boolean): StreamEnd {
-  if (error === null || error === undefined) return { kind: 'ended' };
-  if (isRecord(error) && typeof error.statusCode === 'number') {
-    const apiError = new ApiError(error.statusCode, asError(error).message);
-    return error.statusCode === 410
-      ? { kind: 'gone', error: apiError }
-      : { kind: 'error', error: apiError };
+/** A non-200 answer to a WATCH: 410 (or a Status saying Expired/Gone) means relist. */
+function statusEnd(httpStatus: number, text: string): StreamEnd {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
   }
-  // A timeout before the headers is a server that does not answer: an error. After, it only
-  // means the stream was quiet.
-  if (connected && isRecord(error) && error.name === 'TimeoutError') {
-    return { kind: 'quiet', source: 'idle-timeout' };
-  }
-  return { kind: 'error', error: asError(error) };
+  const status = toStatus(body);
+  const error = new ApiError(httpStatus, status.message ?? `HTTP ${httpStatus}`, status.reason);
+  return isGoneStatus({ code: httpStatus, ...(status.reason ? { reason: status.reason } : {}) })
+    ? { kind: 'gone', error }
+    : { kind: 'error', error };
 }

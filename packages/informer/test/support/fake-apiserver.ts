@@ -50,7 +50,9 @@ export interface FakeServerOptions {
 export type WatchScript =
   | { readonly kind: 'status'; readonly code: number; readonly reason?: string }
   | { readonly kind: 'error-event'; readonly code: number; readonly reason: string }
-  | { readonly kind: 'end-at-once' };
+  | { readonly kind: 'end-at-once' }
+  /** Never answer (no headers): a server that accepted the connection and hangs. */
+  | { readonly kind: 'hang' };
 
 interface OpenWatch {
   readonly res: http.ServerResponse;
@@ -279,7 +281,7 @@ export class FakeApiServer {
     this.#watchScripts.push(...scripts);
   }
 
-  /** The next `count` LIST requests fail with `code`. */
+  /** The next `count` LIST requests fail with `code` (0: never answered at all). */
   failLists(count: number, code = 500): void {
     for (let i = 0; i < count; i += 1) this.#listFailures.push(code);
   }
@@ -422,6 +424,7 @@ export class FakeApiServer {
     res: http.ServerResponse,
   ): void {
     const failure = this.#listFailures.shift();
+    if (failure === 0) return; // hang: the socket stays open until the client gives up
     if (failure !== undefined) {
       this.#status(res, failure, 'InternalError', 'scripted LIST failure');
       return;
@@ -473,6 +476,7 @@ export class FakeApiServer {
     res: http.ServerResponse,
   ): void {
     const script = this.#watchScripts.shift();
+    if (script?.kind === 'hang') return;
     if (script?.kind === 'status') {
       this.#status(res, script.code, script.reason ?? 'InternalError', 'scripted WATCH failure');
       return;

@@ -63,7 +63,10 @@ export function record(informer: Informer, options: { replay?: boolean } = {}): 
         log.push(`update ${label(o)} (was ${label(old)})`);
       },
       delete: (o, old, finalStateUnknown) => {
-        if (cached(o) !== undefined) log.push(`!store not updated before delete ${label(o)}`);
+        // The name may already hold a re-created object (new uid), never the deleted one.
+        if (cached(o)?.metadata?.uid === o.metadata?.uid) {
+          log.push(`!store not updated before delete ${label(o)}`);
+        }
         log.push(
           `delete ${label(o)} (was ${label(old)})${finalStateUnknown ? ' final state unknown' : ''}`,
         );
