@@ -54,6 +54,8 @@ export const planMessages = {
     'A disk appended to a running VM is attached on DCS but formatted and mounted only when the VM is replaced (R-DISK-6)',
   'plan.effect.volumesKept':
     'Volumes already created for the persistent disks of removed entries stay on DCS (R-POOL-6)',
+  'plan.effect.vmTemplateFromCatalog':
+    'The new machine template uses VM template {vmTemplate}, which carries Kubernetes {version} in the versions catalog (R-MD-4), instead of {requested}',
   'plan.effect.controlPlaneFirst':
     'Worker pools may follow once the control plane runs {version} (R-MD-4)',
   // the planner's own issues

@@ -62,7 +62,7 @@ const CLIENT_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration'];
  * and status dropped (the reference's "delete resourceVersion, uid, creationTimestamp…").
  */
 export function copyForCreate<T extends KubeObject>(source: T, name: string): T {
-  const { status: _status, metadata, ...rest } = jsonClone(source);
+  const { status: _status, metadata, apiVersion, kind, ...rest } = jsonClone(source);
   const meta: Record<string, unknown> = { ...metadata, name };
   for (const f of SERVER_METADATA) {
     // eslint-disable-next-line @typescript-eslint/no-dynamic-delete
@@ -73,7 +73,7 @@ export function copyForCreate<T extends KubeObject>(source: T, name: string): T 
   );
   if (Object.keys(annotations).length) meta.annotations = annotations;
   else delete meta.annotations;
-  return { ...rest, metadata: meta } as T;
+  return { apiVersion, kind, metadata: meta, ...rest } as T;
 }
 
 /** Metadata of an object the console creates for a cluster. */

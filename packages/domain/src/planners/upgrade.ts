@@ -146,6 +146,31 @@ export function vmTemplateFor(version: string, ctx: ValidationContext): string |
   return ctx.versions.find((e) => normalizeKubeVersion(e.version) === v)?.vmTemplateName;
 }
 
+/**
+ * The request as the plan carries it out: the new machine template on the VM template that the
+ * versions catalog names for the target version (R-MD-4: any other makes nodes fail to join),
+ * with a note when that is not the one the request named. The rules judge this effective request.
+ */
+export function withCatalogVmTemplate<R extends Req<'kubernetes' | 'control-plane'>>(
+  req: R,
+  ctx: ValidationContext,
+): { req: R; notes: PlanMessage[] } {
+  const version = normalizeKubeVersion(req.version);
+  const vmTemplate = vmTemplateFor(version, ctx);
+  const requested = req.machineTemplate.spec.vmTemplateName;
+  if (vmTemplate === undefined || vmTemplate === requested) return { req, notes: [] };
+  return {
+    req: {
+      ...req,
+      machineTemplate: {
+        ...req.machineTemplate,
+        spec: { ...req.machineTemplate.spec, vmTemplateName: vmTemplate },
+      },
+    },
+    notes: [planMessage('plan.effect.vmTemplateFromCatalog', { vmTemplate, version, requested })],
+  };
+}
+
 /** Tests that `path` still holds `value` then replaces it (or adds it when it was unset). */
 function swap(path: string, before: string | undefined, after: string): JsonPatchOp[] {
   return before === undefined
@@ -314,38 +339,42 @@ export function planUpdateBootstrap(
  * the template(s) and `version` together, so that no machine is ever built from a mix.
  */
 export function planUpgradeK8s(
-  req: Req<'kubernetes'>,
+  request: Req<'kubernetes'>,
   current: UpgradeCurrent,
   ctx: ValidationContext,
 ): Plan {
+  const { req, notes } = withCatalogVmTemplate(request, ctx);
   const to = normalizeKubeVersion(req.version);
-  return workerPlan('O-UPGRADE-K8S', req, current, ctx, (md, parts) => {
-    const spec = md.spec?.template.spec;
-    const oldTemplate = spec?.infrastructureRef.name ?? '';
-    const vmTemplateName = vmTemplateFor(to, ctx) ?? req.machineTemplate.spec.vmTemplateName;
-    newMachineTemplate(parts, oldTemplate, current.machineTemplate, ctx, {
-      name: req.machineTemplate.name,
-      spec: { ...req.machineTemplate.spec, vmTemplateName },
-    });
-    const oldBootstrap = spec?.bootstrap.configRef?.name;
-    if (req.bootstrap) {
-      newBootstrapTemplate(parts, oldBootstrap, current.bootstrapTemplate, ctx, req.bootstrap);
-    }
-    return {
-      ops: [
-        ...swap(MD_INFRA_REF, oldTemplate, req.machineTemplate.name),
-        ...swap(MD_VERSION, spec?.version, to),
-        ...(req.bootstrap ? swap(MD_CONFIG_REF, oldBootstrap, req.bootstrap.name) : []),
-      ],
-      description: planMessage('plan.step.upgradeWorkers', {
-        name: md.metadata.name ?? '',
-        from: spec?.version ?? '',
-        to,
-        template: req.machineTemplate.name,
-        bootstrap: req.bootstrap ? ` and bootstrap template ${req.bootstrap.name}` : '',
-      }),
-    };
-  });
+  return workerPlan(
+    'O-UPGRADE-K8S',
+    req,
+    current,
+    ctx,
+    (md, parts) => {
+      const spec = md.spec?.template.spec;
+      const oldTemplate = spec?.infrastructureRef.name ?? '';
+      newMachineTemplate(parts, oldTemplate, current.machineTemplate, ctx, req.machineTemplate);
+      const oldBootstrap = spec?.bootstrap.configRef?.name;
+      if (req.bootstrap) {
+        newBootstrapTemplate(parts, oldBootstrap, current.bootstrapTemplate, ctx, req.bootstrap);
+      }
+      return {
+        ops: [
+          ...swap(MD_INFRA_REF, oldTemplate, req.machineTemplate.name),
+          ...swap(MD_VERSION, spec?.version, to),
+          ...(req.bootstrap ? swap(MD_CONFIG_REF, oldBootstrap, req.bootstrap.name) : []),
+        ],
+        description: planMessage('plan.step.upgradeWorkers', {
+          name: md.metadata.name ?? '',
+          from: spec?.version ?? '',
+          to,
+          template: req.machineTemplate.name,
+          bootstrap: req.bootstrap ? ` and bootstrap template ${req.bootstrap.name}` : '',
+        }),
+      };
+    },
+    notes,
+  );
 }
 
 /** KubeadmControlPlane replaces one machine at a time (its maxSurge is 0 or 1). */
@@ -356,10 +385,11 @@ const CONTROL_PLANE_AT_A_TIME = 1;
  * `machineTemplate.infrastructureRef.name` of the KubeadmControlPlane in one patch.
  */
 export function planUpgradeControlPlane(
-  req: Req<'control-plane'>,
+  request: Req<'control-plane'>,
   current: UpgradeCurrent,
   ctx: ValidationContext,
 ): Plan {
+  const { req, notes } = withCatalogVmTemplate(request, ctx);
   const kcp = current.kubeadmControlPlane;
   const parts: Parts = { steps: [], issues: [], clones: {} };
   const name = kcp?.metadata.name ?? '';
@@ -369,11 +399,13 @@ export function planUpgradeControlPlane(
       ...staleIssue('KubeadmControlPlane', name, req.resourceVersion, kcp.metadata.resourceVersion),
     );
     const oldTemplate = kcp.spec?.machineTemplate.infrastructureRef.name ?? '';
-    const vmTemplateName = vmTemplateFor(to, ctx) ?? req.machineTemplate.spec.vmTemplateName;
-    const made = newMachineTemplate(parts, oldTemplate, current.machineTemplate, ctx, {
-      name: req.machineTemplate.name,
-      spec: { ...req.machineTemplate.spec, vmTemplateName },
-    });
+    const made = newMachineTemplate(
+      parts,
+      oldTemplate,
+      current.machineTemplate,
+      ctx,
+      req.machineTemplate,
+    );
     if (made) {
       parts.steps.push(
         jsonPatchStep(
@@ -412,7 +444,7 @@ export function planUpgradeControlPlane(
       created: parts.steps
         .filter((s) => s.verb === 'create')
         .map((s) => ({ kind: s.kind, name: s.name })),
-      notes: [planMessage('plan.effect.controlPlaneFirst', { version: to })],
+      notes: [...notes, planMessage('plan.effect.controlPlaneFirst', { version: to })],
     },
   });
 }
