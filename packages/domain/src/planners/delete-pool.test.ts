@@ -1,0 +1,239 @@
+import { describe, expect, it } from 'vitest';
+import { DeletePoolRequestSchema, type DeletePoolRequest } from '../requests';
+import {
+  aBootstrapTemplate,
+  aKubeadmControlPlane,
+  aMachine,
+  aMachineDeployment,
+  aMachineSet,
+  aMachineTemplate,
+  anIpPool,
+  aValidationContext,
+} from '../testing';
+import { machinesToDelete, planDeletePool, type DeletePoolCurrent } from './delete-pool';
+import { applySteps } from './objects';
+import { canExecute, type DeleteStep } from './plan';
+
+const ctx = aValidationContext();
+const md = () => aMachineDeployment({ metadata: { resourceVersion: '10', uid: 'md-uid-0' } });
+const machines = () => [
+  aMachine({ metadata: { name: 'demo-md-0-abc12-m2' } }),
+  aMachine({ metadata: { name: 'demo-md-0-abc12-m1' } }),
+  aMachine({ metadata: { name: 'demo-md-0-abc12-m3' } }),
+  aMachine({
+    metadata: { name: 'demo-md-1-x', labels: { 'cluster.x-k8s.io/deployment-name': 'demo-md-1' } },
+  }),
+];
+const current = (o: Partial<DeletePoolCurrent> = {}): DeletePoolCurrent => ({
+  machineDeployment: md(),
+  machines: machines(),
+  machineDeployments: [md()],
+  kubeadmControlPlanes: [aKubeadmControlPlane()],
+  machineTemplate: aMachineTemplate({ metadata: { uid: 'mt-uid' } }),
+  bootstrapTemplate: aBootstrapTemplate({ metadata: { uid: 'kct-uid' } }),
+  ipPool: anIpPool({ metadata: { uid: 'pool-uid' } }),
+  ...o,
+});
+const req = (o: Partial<DeletePoolRequest> = {}) =>
+  DeletePoolRequestSchema.parse({ resourceVersion: '10', ...o });
+const everything = {
+  removeMachineTemplate: true,
+  removeBootstrapTemplate: true,
+  removeIpPool: true,
+};
+
+describe('planDeletePool', () => {
+  it('O-DELETE-POOL: deletes the MachineDeployment in the foreground, guarded by the resourceVersion seen; no undo', () => {
+    const plan = planDeletePool(req(), current(), ctx);
+    expect(plan.operation).toBe('O-DELETE-POOL');
+    expect(plan.steps).toHaveLength(1);
+    const step = plan.steps[0] as DeleteStep;
+    expect(step).toMatchObject({
+      verb: 'delete',
+      kind: 'MachineDeployment',
+      namespace: 'cpaas-system',
+      name: 'demo-md-0',
+      precondition: { resourceVersion: '10', uid: 'md-uid-0' },
+      propagationPolicy: 'Foreground',
+    });
+    expect(step.undo).toBeUndefined();
+    expect(step.irreversible?.message).toBe(
+      'Deleting MachineDeployment demo-md-0 cannot be undone',
+    );
+    expect(step.description.message).toBe(
+      'Delete MachineDeployment demo-md-0; its 3 machines are drained and deleted. This cannot be undone',
+    );
+    expect(plan.kubectl).toEqual([
+      `kubectl delete --raw /apis/cluster.x-k8s.io/v1beta1/namespaces/cpaas-system/machinedeployments/demo-md-0 -f - <<'EOF'
+${JSON.stringify(
+  {
+    apiVersion: 'v1',
+    kind: 'DeleteOptions',
+    propagationPolicy: 'Foreground',
+    preconditions: { uid: 'md-uid-0', resourceVersion: '10' },
+  },
+  null,
+  2,
+)}
+EOF`,
+    ]);
+    expect(plan.effects.machinesDeleted).toEqual([
+      'demo-md-0-abc12-m1',
+      'demo-md-0-abc12-m2',
+      'demo-md-0-abc12-m3',
+    ]);
+    expect(plan.diffs).toEqual([
+      expect.objectContaining({ kind: 'MachineDeployment', change: 'delete' }),
+    ]);
+    expect(plan.issues).toEqual([]);
+    expect(canExecute(plan)).toBe(true);
+  });
+
+  it('U-5: lists the machines that will be drained and deleted', () => {
+    expect(machinesToDelete(md(), machines())).toEqual([
+      'demo-md-0-abc12-m1',
+      'demo-md-0-abc12-m2',
+      'demo-md-0-abc12-m3',
+    ]);
+  });
+
+  it('O-DELETE-POOL: removes the templates and IP pool that only this pool used, the IP pool once its machines are gone', () => {
+    const plan = planDeletePool(req(everything), current(), ctx);
+    expect(plan.steps.map((s) => [s.verb, s.kind, s.name])).toEqual([
+      ['delete', 'MachineDeployment', 'demo-md-0'],
+      ['delete', 'DCSMachineTemplate', 'demo-md-0-template'],
+      ['delete', 'KubeadmConfigTemplate', 'demo-md-0-kct'],
+      ['delete', 'DCSIpHostnamePool', 'demo-worker-pool'],
+    ]);
+    // uid, not resourceVersion: the pool's status changes while the machines release their entries.
+    expect(plan.steps.slice(1).map((s) => s.precondition)).toEqual([
+      { uid: 'mt-uid' },
+      { uid: 'kct-uid' },
+      { uid: 'pool-uid' },
+    ]);
+    expect(plan.steps.every((s) => s.verb === 'delete' && !s.undo && s.irreversible)).toBe(true);
+    expect(plan.steps.map((s) => s.waitFor)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      {
+        kind: 'MachineDeployment',
+        namespace: 'cpaas-system',
+        name: 'demo-md-0',
+        until: 'deleted',
+        timeoutSeconds: 3600,
+      },
+    ]);
+    expect(plan.kubectl[3]).toMatch(
+      /^kubectl wait --for=delete machinedeployment\/demo-md-0 -n cpaas-system --timeout=3600s && kubectl delete --raw \/apis\/infrastructure\.cluster\.x-k8s\.io\/v1beta1\/namespaces\/cpaas-system\/dcsiphostnamepools\/demo-worker-pool -f - <<'EOF'\n/,
+    );
+    expect(plan.effects.notes?.map((n) => n.messageKey)).toEqual(['plan.effect.volumesKept']);
+    const left = applySteps(
+      [md(), current().machineTemplate, current().bootstrapTemplate, current().ipPool].flatMap(
+        (o) => (o ? [o] : []),
+      ),
+      plan.steps,
+    );
+    expect(left).toEqual([]);
+  });
+
+  it('O-DELETE-POOL: keeps what another MachineDeployment still uses, and says who uses it', () => {
+    const other = aMachineDeployment({
+      metadata: { name: 'demo-md-1' },
+      spec: {
+        template: {
+          spec: {
+            infrastructureRef: { name: 'demo-md-0-template' },
+            bootstrap: { configRef: { name: 'demo-md-0-kct' } },
+          },
+        },
+      },
+    });
+    const shared = aValidationContext({
+      ipPools: [
+        {
+          ...(ctx.ipPools[0] ?? { name: '', resourceVersion: '', entries: [], claims: [] }),
+          consumers: [
+            { deployment: 'demo-md-0', replicas: 3, maxSurge: 0 },
+            { deployment: 'demo-md-1', replicas: 3, maxSurge: 0 },
+          ],
+        },
+      ],
+    });
+    const plan = planDeletePool(
+      req(everything),
+      current({ machineDeployments: [md(), other] }),
+      shared,
+    );
+    expect(plan.steps.map((s) => s.kind)).toEqual(['MachineDeployment']);
+    expect(plan.issues.map((i) => [i.rule, i.severity, i.path, i.message])).toEqual([
+      [
+        'R-PLAN-IN-USE',
+        'warning',
+        'removeMachineTemplate',
+        'DCSMachineTemplate demo-md-0-template is still used by MachineDeployment demo-md-1: it is kept',
+      ],
+      [
+        'R-PLAN-IN-USE',
+        'warning',
+        'removeBootstrapTemplate',
+        'KubeadmConfigTemplate demo-md-0-kct is still used by MachineDeployment demo-md-1: it is kept',
+      ],
+      [
+        'R-PLAN-IN-USE',
+        'warning',
+        'removeIpPool',
+        'DCSIpHostnamePool demo-worker-pool is still used by MachineDeployment demo-md-1: it is kept',
+      ],
+    ]);
+    expect(canExecute(plan)).toBe(true);
+  });
+
+  it('O-DELETE-POOL: a KubeadmControlPlane, another pool’s MachineSet or another pool’s machine count as users', () => {
+    const kcp = aKubeadmControlPlane({
+      spec: { machineTemplate: { infrastructureRef: { name: 'demo-md-0-template' } } },
+    });
+    const oldSet = aMachineSet({
+      metadata: {
+        name: 'demo-md-7-old',
+        labels: { 'cluster.x-k8s.io/deployment-name': 'demo-md-7' },
+      },
+      spec: { template: { spec: { bootstrap: { configRef: { name: 'demo-md-0-kct' } } } } },
+    });
+    const claimed = aValidationContext({
+      ipPools: [
+        {
+          ...(ctx.ipPools[0] ?? { name: '', resourceVersion: '', entries: [], consumers: [] }),
+          claims: [{ ip: '10.0.1.11', machine: 'stray-machine' }],
+        },
+      ],
+    });
+    const plan = planDeletePool(
+      req(everything),
+      current({ kubeadmControlPlanes: [kcp], machineSets: [oldSet] }),
+      claimed,
+    );
+    expect(plan.steps.map((s) => s.kind)).toEqual(['MachineDeployment']);
+    expect(plan.issues.map((i) => i.params.users)).toEqual([
+      'KubeadmControlPlane demo-control-plane',
+      'MachineSet demo-md-7-old',
+      // The control plane's template now names the pool too.
+      'KubeadmControlPlane demo-control-plane, Machine stray-machine',
+    ]);
+  });
+
+  it('O-DELETE-POOL: this pool’s own older MachineSets and machines do not keep anything', () => {
+    const ownSet = aMachineSet({ metadata: { name: 'demo-md-0-old' } });
+    const plan = planDeletePool(req(everything), current({ machineSets: [ownSet] }), ctx);
+    expect(plan.steps).toHaveLength(4);
+  });
+
+  it('O-DELETE-POOL: a MachineDeployment changed since the user confirmed is an error', () => {
+    const plan = planDeletePool(req({ resourceVersion: '9' }), current(), ctx);
+    expect(plan.issues).toContainEqual(
+      expect.objectContaining({ rule: 'R-PLAN-STALE', severity: 'error' }),
+    );
+    expect(canExecute(plan)).toBe(false);
+    expect(() => applySteps([md()], plan.steps)).toThrow(/resourceVersion 10, not 9/);
+  });
+});
