@@ -9,3 +9,16 @@ export * from './intstr';
 export * from './requests';
 export * from './views';
 export * from './planners';
+export * from './rules';
+export {
+  LOCALES,
+  formatMessage,
+  isMessageKey,
+  localizeMessage,
+  messages,
+  placeholdersOf,
+  type Locale,
+  type MessageKey,
+  type MessageParams,
+  type MessageText,
+} from './i18n';

@@ -52,7 +52,7 @@ const demand = (replicas: number, maxSurge: PoolDemand['maxSurge']): PoolDemand 
 /** Entries of a fresh pool that no other pool of the context holds (10.0.1.21 …). */
 const fresh = (...ns: number[]) => ns.map((n) => anIpEntry(n + 10));
 const entriesCheck = (entries: IpPoolEntry[], c: ValidationContext = ctx) =>
-  validatePoolEntries(entries, c, 'entries', { poolName: 'new-pool' });
+  validatePoolEntries(entries, c, 'entries', {});
 
 describe('R-POOL-1 demand against entries', () => {
   table('R-POOL-1', [
@@ -214,7 +214,7 @@ describe('R-POOL-2 uniqueness', () => {
 
 describe('R-POOL-3 field formats', () => {
   const one = (o: Parameters<typeof anIpEntry>[1], newEntries = true) =>
-    validatePoolEntries([anIpEntry(11, o)], ctx, 'entries', { poolName: 'new-pool', newEntries });
+    validatePoolEntries([anIpEntry(11, o)], ctx, 'entries', { newEntries });
   table('R-POOL-3', [
     { name: 'accepts a well-formed entry', run: () => one({}), expected: [] },
     {

@@ -151,8 +151,11 @@ export function checkReplicasFitPool(args: {
 /* ------------------------------------------------------------------------------------------ */
 
 export interface PoolEntriesOptions {
-  /** The pool the entries belong to (left out of the namespace-wide ip check, R-POOL-2). */
-  poolName: string;
+  /**
+   * The existing pool the entries are added to, left out of the namespace-wide ip check
+   * (R-POOL-2); undefined for the entries of a new pool.
+   */
+  poolName?: string | undefined;
   /** Entries already in the pool: the checked entries must not collide with them (R-POOL-2). */
   existing?: readonly IpPoolEntry[];
   /**
@@ -454,7 +457,7 @@ export function checkIpsFreeInNamespace(
   entries: readonly IpPoolEntry[],
   ctx: ValidationContext,
   basePath: string,
-  poolName: string,
+  poolName?: string,
 ): RuleIssue[] {
   const holder = new Map<string, string>();
   for (const pool of ctx.ipPools) {
