@@ -61,7 +61,7 @@ export class Admission {
       if (res.allowed) continue;
       const code = res.code ?? (res.field ? 422 : 403);
       const text = res.rule ? `${res.rule}: ${res.message}` : res.message;
-      const cause: { reason?: string; message: string; field?: string } = { message: res.message };
+      const cause: { reason?: string; message: string; field?: string } = { message: text };
       if (res.rule) cause.reason = res.rule;
       if (res.field) cause.field = res.field;
       const details: { name?: string; group?: string; kind: string; causes: (typeof cause)[] } = {

@@ -154,13 +154,21 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       if (!rt) throw badRequest(`no kind "${kind}" is registered for version "${apiVersion}"`);
       return rt;
     };
+    // Like kubectl, a namespaced object without a namespace goes to "default".
+    const nsFor = (apiVersion: string, kind: string, ns: string | undefined) =>
+      typeOf(apiVersion, kind).scope === 'Namespaced' ? (ns ?? 'default') : undefined;
     return {
       create: (obj, o) =>
-        ops.create(typeOf(obj.apiVersion, obj.kind), obj.metadata.namespace, obj, ctx(o?.dryRun)),
+        ops.create(
+          typeOf(obj.apiVersion, obj.kind),
+          nsFor(obj.apiVersion, obj.kind, obj.metadata.namespace),
+          obj,
+          ctx(o?.dryRun),
+        ),
       update: (obj, o) =>
         ops.update(
           typeOf(obj.apiVersion, obj.kind),
-          obj.metadata.namespace,
+          nsFor(obj.apiVersion, obj.kind, obj.metadata.namespace),
           obj.metadata.name ?? '',
           obj,
           ctx(),
@@ -169,7 +177,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       patch: (ref, type, patch, o) =>
         ops.patch(
           typeOf(ref.apiVersion, ref.kind),
-          ref.namespace,
+          nsFor(ref.apiVersion, ref.kind, ref.namespace),
           ref.name,
           type,
           patch,
@@ -180,7 +188,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       apply: (obj, manager, o) =>
         ops.patch(
           typeOf(obj.apiVersion, obj.kind),
-          obj.metadata.namespace,
+          nsFor(obj.apiVersion, obj.kind, obj.metadata.namespace),
           obj.metadata.name ?? '',
           'apply',
           obj,
@@ -192,13 +200,20 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         (
           await ops.delete(
             typeOf(ref.apiVersion, ref.kind),
-            ref.namespace,
+            nsFor(ref.apiVersion, ref.kind, ref.namespace),
             ref.name,
             o ?? {},
             ctx(),
           )
         ).obj,
-      get: (ref) => store.get(typeOf(ref.apiVersion, ref.kind), ref.namespace, ref.name)?.object(),
+      get: (ref) =>
+        store
+          .get(
+            typeOf(ref.apiVersion, ref.kind),
+            nsFor(ref.apiVersion, ref.kind, ref.namespace),
+            ref.name,
+          )
+          ?.object(),
       list: (apiVersion, kind, namespace) =>
         store.list(typeOf(apiVersion, kind), namespace).map((s) => s.object()),
     };

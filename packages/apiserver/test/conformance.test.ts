@@ -722,7 +722,7 @@ describe('validation and admission', () => {
       'admission webhook "validate.widgets.example.com" denied the request: R-WIDGET-1: size 101 exceeds 100',
     );
     expect(res.body.details.causes).toEqual([
-      { reason: 'R-WIDGET-1', message: 'size 101 exceeds 100', field: 'spec.size' },
+      { reason: 'R-WIDGET-1', message: 'R-WIDGET-1: size 101 exceeds 100', field: 'spec.size' },
     ]);
     await t.api('POST', W, {
       body: widget('prot', { color: 'red' }, { labels: { 'example.com/protected': 'true' } }),
