@@ -1,0 +1,3 @@
+import { packageConfig } from '@dcs/config/eslint';
+
+export default packageConfig(import.meta.dirname);

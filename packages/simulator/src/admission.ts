@@ -1,0 +1,48 @@
+import type { AdmissionHook, AdmissionResult } from '@dcs/apiserver';
+import { kindSchemas, kindTable, webhookRules, type RuleIssue } from '@dcs/domain';
+
+/**
+ * The webhooks of Cluster API and the DCS provider, played by admission hooks: exactly the rules
+ * DOMAIN.md says the API server enforces ("Where each rule is enforced"), taken from `domain`.
+ * Every other rule is the console's, so kubectl can still create what the console warns about.
+ */
+
+type WebhookKind = keyof typeof webhookRules;
+
+function decide(issues: RuleIssue[]): AdmissionResult {
+  const warnings = issues
+    .filter((i) => i.severity === 'warning')
+    .map((i) => `${i.rule}: ${i.message}`);
+  const errors = issues.filter((i) => i.severity === 'error');
+  const first = errors[0];
+  if (!first) return { allowed: true, ...(warnings.length ? { warnings } : {}) };
+  return {
+    allowed: false,
+    rule: first.rule,
+    field: first.path,
+    message: errors.map((i) => `${i.path}: ${i.message}`).join('; '),
+    code: 422,
+    ...(warnings.length ? { warnings } : {}),
+  };
+}
+
+function hookFor(kind: WebhookKind): AdmissionHook {
+  const info = kindTable[kind];
+  const rule = webhookRules[kind] as (object: unknown, old: unknown) => RuleIssue[];
+  const schema = kindSchemas[kind];
+  return {
+    name: `validation.${info.singular}.${info.group}`,
+    match: { kinds: [{ group: info.group, kind }], operations: ['CREATE', 'UPDATE'] },
+    validate: (request) => {
+      // An object the schema rejects is the schema validation's to report, with its field causes.
+      const object = schema.safeParse(request.object);
+      if (!object.success) return { allowed: true };
+      const old = request.oldObject ? schema.safeParse(request.oldObject) : undefined;
+      return decide(rule(object.data, old?.success ? old.data : undefined));
+    },
+  };
+}
+
+export const webhookAdmission: readonly AdmissionHook[] = (
+  Object.keys(webhookRules) as WebhookKind[]
+).map(hookFor);

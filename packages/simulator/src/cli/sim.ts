@@ -1,0 +1,80 @@
+import { isAbsolute, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startEmbeddedCluster, writeFileAtomic } from '../embedded';
+
+/**
+ * `pnpm sim`: the embedded management cluster. Prints its URL and writes a kubeconfig with the
+ * contexts `sim-operator` (current, full rights) and `sim-viewer` (read-only). The kubeconfig is
+ * written only once the server is ready, so a launcher may wait for the file.
+ */
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '0' },
+    host: { type: 'string', default: '127.0.0.1' },
+    http: { type: 'boolean', default: false },
+    'kubeconfig-out': { type: 'string', default: '.sim/kubeconfig' },
+    seed: { type: 'string', default: 'demo' },
+    'random-seed': { type: 'string', default: '1' },
+    'no-controllers': { type: 'boolean', default: false },
+    'time-scale': { type: 'string', default: '1' },
+    'provider-version': { type: 'string' },
+    state: { type: 'string' },
+  },
+  strict: true,
+});
+
+function fail(message: string): never {
+  process.stderr.write(`sim: ${message}\n`);
+  process.exit(2);
+}
+
+// pnpm runs package scripts in the package's folder; paths are the user's, relative to where they typed.
+const userDir = process.env.INIT_CWD ?? process.cwd();
+const fromUser = (p: string) => (isAbsolute(p) ? p : resolve(userDir, p));
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`--port must be 0–65535, got ${values.port}`);
+if (values.seed !== 'demo' && values.seed !== 'empty')
+  fail(`--seed must be demo or empty, got ${values.seed}`);
+const timeScale = Number(values['time-scale']);
+if (!(timeScale > 0)) fail(`--time-scale must be a positive number, got ${values['time-scale']}`);
+const randomSeed = Number(values['random-seed']);
+if (!Number.isInteger(randomSeed))
+  fail(`--random-seed must be an integer, got ${values['random-seed']}`);
+if (!values['no-controllers'] || values.seed === 'demo') {
+  fail(
+    'the simulated controllers and demo data are not part of this build yet: use --no-controllers --seed empty',
+  );
+}
+
+const cluster = await startEmbeddedCluster({
+  host: values.host,
+  port,
+  tls: !values.http,
+  ...(values.state ? { statePath: fromUser(values.state) } : {}),
+});
+const kubeconfigPath = fromUser(values['kubeconfig-out']);
+await writeFileAtomic(kubeconfigPath, cluster.kubeconfig);
+
+process.stdout.write(
+  [
+    `sim: ready ${cluster.url} kubeconfig=${kubeconfigPath}`,
+    `sim: operator token ${cluster.operatorToken}`,
+    `sim: viewer token   ${cluster.viewerToken}`,
+    `sim: try  kubectl --kubeconfig ${kubeconfigPath} get machines -A`,
+    '',
+  ].join('\n'),
+);
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  process.stdout.write(`sim: ${signal}, stopping\n`);
+  await cluster.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

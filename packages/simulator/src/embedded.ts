@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import {
+  startApiServer,
+  type ApiServer,
+  type KindRegistration,
+  type KubeObject,
+} from '@dcs/apiserver';
+import { DEFAULT_NAMESPACE, kindTable } from '@dcs/domain';
+import { webhookAdmission } from './admission';
+import { crdKinds, openApiSchemaOf } from './crds';
+
+/**
+ * The embedded management cluster: the in-memory API server with the Cluster API and DCS kinds of
+ * `domain`, the webhook rules, two users (an operator with full rights and a read-only viewer),
+ * and the namespace the product lives in.
+ */
+
+export interface EmbeddedClusterOptions {
+  host?: string;
+  /** 0 = a free port. */
+  port?: number;
+  /** HTTPS with a generated CA (default); false serves plain HTTP on loopback. */
+  tls?: boolean;
+  /** Persist every acknowledged write here and resume from it on the next start. */
+  statePath?: string;
+  /** Tokens of the two users; random when not given. */
+  operatorToken?: string;
+  viewerToken?: string;
+  bookmarkIntervalMs?: number;
+}
+
+export interface EmbeddedCluster {
+  server: ApiServer;
+  url: string;
+  operatorToken: string;
+  viewerToken: string;
+  /** A kubeconfig with the contexts `sim-operator` (current) and `sim-viewer`. */
+  kubeconfig: string;
+  close(): Promise<void>;
+}
+
+export const OPERATOR_USER = 'sim-operator';
+export const VIEWER_USER = 'sim-viewer';
+const VIEWER_ROLE = 'dcs-console-viewer';
+
+/** Fields kubectl may select on besides name and namespace (`kubectl get ma --field-selector status.phase=Running`). */
+const selectableFields: Partial<Record<string, readonly string[]>> = {
+  Machine: ['status.phase', 'spec.clusterName'],
+  MachineSet: ['spec.clusterName'],
+  MachineDeployment: ['spec.clusterName'],
+};
+
+export function kindRegistrations(): KindRegistration[] {
+  return crdKinds.map((kind) => ({
+    ...kindTable[kind],
+    openAPIV3Schema: openApiSchemaOf(kind),
+    ...(selectableFields[kind] ? { selectableFields: selectableFields[kind] } : {}),
+  }));
+}
+
+/** Read-only rights on everything the console shows; like Kubernetes' `view`, no Secrets. */
+function viewerRbac(): KubeObject[] {
+  const read = ['get', 'list', 'watch'];
+  return [
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: VIEWER_ROLE },
+      rules: [
+        {
+          apiGroups: [''],
+          resources: ['namespaces', 'configmaps', 'events', 'serviceaccounts'],
+          verbs: read,
+        },
+        { apiGroups: ['apps'], resources: ['deployments'], verbs: read },
+        {
+          apiGroups: [
+            'cluster.x-k8s.io',
+            'controlplane.cluster.x-k8s.io',
+            'bootstrap.cluster.x-k8s.io',
+            'infrastructure.cluster.x-k8s.io',
+          ],
+          resources: ['*'],
+          verbs: read,
+        },
+      ],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: VIEWER_ROLE },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: VIEWER_ROLE },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: VIEWER_USER }],
+    },
+  ];
+}
+
+const token = () => randomBytes(24).toString('base64url');
+
+export async function startEmbeddedCluster(
+  o: EmbeddedClusterOptions = {},
+): Promise<EmbeddedCluster> {
+  const operatorToken = o.operatorToken ?? token();
+  const viewerToken = o.viewerToken ?? token();
+  const server = await startApiServer({
+    host: o.host ?? '127.0.0.1',
+    port: o.port ?? 0,
+    tls: o.tls ?? true,
+    kinds: kindRegistrations(),
+    admission: webhookAdmission,
+    tokens: [
+      { token: operatorToken, user: OPERATOR_USER, groups: ['system:masters'] },
+      { token: viewerToken, user: VIEWER_USER, groups: [] },
+    ],
+    namespaces: [DEFAULT_NAMESPACE],
+    ...(o.statePath ? { statePath: o.statePath } : {}),
+    ...(o.bookmarkIntervalMs ? { bookmarkIntervalMs: o.bookmarkIntervalMs } : {}),
+  });
+  for (const obj of viewerRbac()) {
+    const ref = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '' };
+    if (!server.client.get(ref)) await server.client.create(obj);
+  }
+  const kubeconfig = server.kubeconfig(
+    [
+      { name: OPERATOR_USER, token: operatorToken, namespace: DEFAULT_NAMESPACE },
+      { name: VIEWER_USER, token: viewerToken, namespace: DEFAULT_NAMESPACE },
+    ],
+    { clusterName: 'dcs-sim', currentContext: OPERATOR_USER },
+  );
+  return {
+    server,
+    url: server.url,
+    operatorToken,
+    viewerToken,
+    kubeconfig,
+    close: () => server.close(),
+  };
+}
+
+/** Writes a file so that a reader never sees it half-written (the launcher waits for it). */
+export async function writeFileAtomic(path: string, content: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${String(process.pid)}.tmp`;
+  await writeFile(tmp, content, { mode: 0o600 });
+  await rename(tmp, path);
+}

@@ -1,0 +1,3 @@
+export * from './crds';
+export * from './embedded';
+export * from './admission';

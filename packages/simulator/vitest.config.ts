@@ -1,0 +1,3 @@
+import { packageTestConfig } from '@dcs/config/vitest';
+
+export default packageTestConfig();
