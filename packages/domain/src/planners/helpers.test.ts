@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { aMachineDeployment, aMachineTemplate } from '../testing';
+import { deleteOptionsOf, kubectlFor, shellQuote } from './kubectl';
+import { defaultPoolObjectNames, nextRevisionName } from './names';
+import { applyStep, copyForCreate, createStep, jsonPatchStep, StepError } from './objects';
+import { planMessage, planMessages } from './messages';
+import type { PatchStep } from './plan';
+import { isRolloutInProgress, rolloutImpact } from './rollout';
+
+/** What bash makes of a word built from plain and single-quoted parts (enough for shellQuote). */
+function unquote(word: string): string {
+  return word.replace(
+    /'((?:[^'])*)'|\\(.)/g,
+    (_m, quoted: string | undefined, escaped: string | undefined) => quoted ?? escaped ?? '',
+  );
+}
+
+describe('names', () => {
+  it('R-MD-5: the objects of a pool are named after it', () => {
+    expect(defaultPoolObjectNames('demo-md-1')).toEqual({
+      machineDeployment: 'demo-md-1',
+      machineTemplate: 'demo-md-1-template',
+      bootstrapTemplate: 'demo-md-1-kct',
+      ipPool: 'demo-md-1-ippool',
+    });
+  });
+
+  it('R-TPL-4: a new revision of a template gets the next free -rN name', () => {
+    expect(nextRevisionName('demo-md-0-template', [])).toBe('demo-md-0-template-r2');
+    expect(nextRevisionName('demo-md-0-template', ['demo-md-0-template-r2'])).toBe(
+      'demo-md-0-template-r3',
+    );
+    expect(nextRevisionName('demo-md-0-template-r3', ['demo-md-0-template-r4'])).toBe(
+      'demo-md-0-template-r5',
+    );
+    const long = 'x'.repeat(253);
+    expect(nextRevisionName(long, [])).toHaveLength(253);
+  });
+});
+
+describe('rolloutImpact', () => {
+  it.each([
+    [3, 0, 1, { replaces: 3, atATime: 1 }],
+    [3, 1, 0, { replaces: 3, atATime: 1 }],
+    [10, '25%', '25%', { replaces: 10, atATime: 5 }],
+    [2, 5, 5, { replaces: 2, atATime: 2 }],
+    [3, '0%', '0%', { replaces: 3, atATime: 1 }],
+    [4, undefined, undefined, { replaces: 4, atATime: 1 }],
+    [0, 1, 1, { replaces: 0, atATime: 0 }],
+  ] as const)(
+    'R-MD-2: %s replicas, maxSurge %s, maxUnavailable %s',
+    (replicas, surge, unavailable, expected) => {
+      expect(rolloutImpact(replicas, surge, unavailable)).toEqual(expected);
+    },
+  );
+
+  it('tells a rollout in progress from a settled MachineDeployment', () => {
+    expect(isRolloutInProgress(aMachineDeployment())).toBe(false);
+    expect(isRolloutInProgress(aMachineDeployment({ status: { updatedReplicas: 1 } }))).toBe(true);
+    expect(isRolloutInProgress(aMachineDeployment({ metadata: { generation: 2 } }))).toBe(true);
+  });
+});
+
+describe('kubectl', () => {
+  it('quotes words for the shell only when needed, and exactly', () => {
+    expect(shellQuote('demo-md-0')).toBe('demo-md-0');
+    expect(shellQuote('a b')).toBe(`'a b'`);
+    const nasty = `[{"value":"it's; rm -rf / $(x)"}]`;
+    expect(unquote(shellQuote(nasty))).toBe(nasty);
+  });
+
+  it('a JSON patch whose values hold quotes still reaches the server byte for byte', () => {
+    const md = aMachineDeployment();
+    const step = jsonPatchStep(
+      md,
+      'MachineDeployment',
+      [{ op: 'add', path: '/metadata/annotations', value: { note: `it's "x"` } }],
+      planMessage('plan.undo.revert', { kind: 'MachineDeployment', name: 'demo-md-0' }),
+    );
+    const cmd = kubectlFor(step);
+    const arg = cmd.slice(cmd.indexOf(' -p ') + 4);
+    expect(JSON.parse(unquote(arg))).toEqual(
+      step.patch.type === 'json' ? step.patch.ops : undefined,
+    );
+  });
+
+  it('names that are not plain words are quoted', () => {
+    const step = jsonPatchStep(
+      aMachineDeployment({ metadata: { name: 'x; echo pwned' } }),
+      'MachineDeployment',
+      [{ op: 'replace', path: '/spec/replicas', value: 1 }],
+      planMessage('plan.undo.revert', { kind: 'MachineDeployment', name: 'x' }),
+    );
+    expect(kubectlFor(step)).toContain(`machinedeployment 'x; echo pwned' -n cpaas-system`);
+  });
+
+  it('an undo of a create deletes with DeleteOptions (the uid is known only when it runs)', () => {
+    const step = createStep(
+      'DCSMachineTemplate',
+      copyForCreate(aMachineTemplate(), 'n'),
+      planMessage('plan.step.createMachineTemplate', { name: 'n' }),
+    );
+    expect(deleteOptionsOf(step.undo)).toEqual({ apiVersion: 'v1', kind: 'DeleteOptions' });
+    expect(kubectlFor(step.undo)).toMatch(
+      /^kubectl delete --raw \/apis\/infrastructure\.cluster\.x-k8s\.io\/v1beta1\/namespaces\/cpaas-system\/dcsmachinetemplates\/n -f - <<'EOF'\n/,
+    );
+  });
+});
+
+describe('applyStep', () => {
+  it('refuses what the API server would refuse', () => {
+    const mt = aMachineTemplate();
+    const create = createStep(
+      'DCSMachineTemplate',
+      mt,
+      planMessage('plan.step.createMachineTemplate', { name: 'x' }),
+    );
+    expect(() => applyStep(mt, create)).toThrow(
+      expect.objectContaining({ reason: 'AlreadyExists' }),
+    );
+    const patch: PatchStep = jsonPatchStep(
+      mt,
+      'DCSMachineTemplate',
+      [{ op: 'remove', path: '/spec/nope' }],
+      planMessage('plan.undo.revert', { kind: 'x', name: 'x' }),
+    );
+    expect(() => applyStep(undefined, patch)).toThrow(
+      expect.objectContaining({ reason: 'NotFound' }),
+    );
+    expect(() => applyStep(mt, patch)).toThrow(expect.objectContaining({ reason: 'Invalid' }));
+    expect(() => applyStep(mt, { ...create.undo, precondition: { uid: 'other' } })).toThrow(
+      StepError,
+    );
+  });
+
+  it('copyForCreate drops what the server owns and keeps the rest', () => {
+    const src = aMachineTemplate({
+      metadata: {
+        finalizers: ['f'],
+        annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' },
+      },
+      status: { x: 1 },
+    });
+    const copy = copyForCreate(src, 'copy');
+    expect(Object.keys(copy)).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+    expect(copy.metadata).toEqual({ name: 'copy', namespace: 'cpaas-system' });
+    expect(copy.spec).toEqual(src.spec);
+  });
+});
+
+describe('planMessages', () => {
+  it('every text is English with named placeholders only', () => {
+    for (const [key, text] of Object.entries(planMessages)) {
+      expect(key).toMatch(/^plan\.(step|undo|irreversible|effect|issue)\./);
+      expect(text).not.toMatch(/\{\d+\}|\{\}/);
+    }
+  });
+});
