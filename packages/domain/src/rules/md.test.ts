@@ -73,6 +73,13 @@ describe('R-MD-2 maxSurge and maxUnavailable, as Cluster API', () => {
 
   it('R-MD-2: accepts an unset strategy (Cluster API defaults it)', () => {
     expect(checkRolloutStrategy({}, 's')).toEqual([]);
+    expect(checkRolloutStrategy({ maxUnavailable: 0 }, 's')).toEqual([]);
+  });
+
+  it('R-MD-2: rejects maxSurge 0 with maxUnavailable unset (defaulted to 0)', () => {
+    expectIssues(checkRolloutStrategy({ maxSurge: 0 }, 'strategy'), [
+      'error R-MD-2 strategy.maxUnavailable md.bothZero',
+    ]);
   });
 
   it('R-MD-2: says how to write a bare numeric string', () => {

@@ -1,4 +1,4 @@
-import { intOrPercentProblem } from '../intstr';
+import { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, intOrPercentProblem } from '../intstr';
 import { CONTROL_PLANE_POOL_ID } from '../labels';
 import type { IntOrString } from '../schemas/meta';
 import {
@@ -20,7 +20,8 @@ import { joinPath, laterDuplicates } from './util';
 
 /**
  * R-MD-2, as Cluster API: maxSurge and maxUnavailable are a non-negative int or a percentage
- * string (a bare numeric string such as "1" is invalid); they may not both be the integer 0.
+ * string (a bare numeric string such as "1" is invalid); they may not both be the integer 0
+ * (an unset value counts as its default).
  * Percentages that both resolve to 0 are accepted: Cluster API then uses maxUnavailable 1
  * (`resolveFenceposts`). `basePath` is the path of the object holding the two fields.
  */
@@ -42,7 +43,11 @@ export function checkRolloutStrategy(
       );
     }
   }
-  if (strategy.maxSurge === 0 && strategy.maxUnavailable === 0) {
+  // Unset values take Cluster API's defaults (maxSurge 1, maxUnavailable 0): `{maxSurge: 0}`
+  // alone is both integer 0 once defaulted.
+  const maxSurge = strategy.maxSurge ?? DEFAULT_MAX_SURGE;
+  const maxUnavailable = strategy.maxUnavailable ?? DEFAULT_MAX_UNAVAILABLE;
+  if (maxSurge === 0 && maxUnavailable === 0) {
     out.push(error('R-MD-2', joinPath(basePath, 'maxUnavailable'), 'md.bothZero'));
   }
   return out;
