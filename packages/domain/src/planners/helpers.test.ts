@@ -3,7 +3,7 @@ import { aMachineDeployment, aMachineTemplate } from '../testing';
 import { deleteOptionsOf, kubectlFor, shellQuote } from './kubectl';
 import { defaultPoolObjectNames, nextRevisionName } from './names';
 import { applyStep, copyForCreate, createStep, jsonPatchStep, StepError } from './objects';
-import { planMessage, planMessages } from './messages';
+import { localizePlanMessage, planCatalog, planMessage, planMessages } from './messages';
 import type { PatchStep } from './plan';
 import { isRolloutInProgress, rolloutImpact } from './rollout';
 
@@ -148,11 +148,25 @@ describe('applyStep', () => {
   });
 });
 
-describe('planMessages', () => {
-  it('every text is English with named placeholders only', () => {
-    for (const [key, text] of Object.entries(planMessages)) {
+describe('planCatalog', () => {
+  const names = (text: string) =>
+    [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
+
+  it('every text has English and Chinese with the same named placeholders', () => {
+    for (const [key, text] of Object.entries(planCatalog)) {
       expect(key).toMatch(/^plan\.(step|undo|irreversible|effect|issue)\./);
-      expect(text).not.toMatch(/\{\d+\}|\{\}/);
+      expect(names(text['zh-CN']), key).toEqual(names(text.en));
+      expect(text.en).not.toMatch(/\{\d*\}/);
+      expect(planMessages[key as keyof typeof planMessages]).toBe(text.en);
     }
+  });
+
+  it('a plan message reads in either language from its key and params', () => {
+    const m = planMessage('plan.step.scale', { name: 'demo-md-0', from: 3, to: 5 });
+    expect(m.message).toBe('Change the replicas of demo-md-0 from 3 to 5');
+    expect(localizePlanMessage(m, 'zh-CN')).toBe('将 demo-md-0 的副本数从 3 调整为 5');
+    expect(
+      localizePlanMessage({ messageKey: 'elsewhere', params: {}, message: 'as sent' }, 'zh-CN'),
+    ).toBe('as sent');
   });
 });

@@ -1,74 +1,183 @@
-/**
- * English texts of everything a plan says: step descriptions, undo steps, effects and the
- * planner's own issues. Keys are stable; `src/i18n` adds the zh-CN texts for the same keys.
- * Placeholders are `{name}`.
- */
-export const planMessages = {
-  // steps
-  'plan.step.createIpPool': 'Create IP pool {name} with {count} entries',
-  'plan.step.appendIpPool':
-    'Append {count} entries to IP pool {name}, keeping its {existing} entries',
-  'plan.step.editIpPool':
-    'Edit IP pool {name}: {appended} appended, {removed} removed, {updated} updated (existing entries kept as they are)',
-  'plan.step.createMachineTemplate': 'Create machine template {name}',
-  'plan.step.cloneMachineTemplate':
-    'Create machine template {name} as a copy of {from} with your changes',
-  'plan.step.createBootstrapTemplate': 'Create bootstrap template {name}',
-  'plan.step.cloneBootstrapTemplate':
-    'Create bootstrap template {name} as a copy of {from} with your changes',
-  'plan.step.createMachineDeployment':
-    'Create MachineDeployment {name} with {replicas} replicas of Kubernetes {version}',
-  'plan.step.scale': 'Change the replicas of {name} from {from} to {to}',
-  'plan.step.markMachine': 'Mark machine {name} for deletion',
-  'plan.step.scaleDownMarked':
-    'Lower the replicas of {name} from {from} to {to}, exactly the {count} marked machines',
-  'plan.step.switchMachineTemplate': 'Point {name} at machine template {template} (was {from})',
-  'plan.step.switchBootstrapTemplate': 'Point {name} at bootstrap template {template} (was {from})',
-  'plan.step.upgradeWorkers':
-    'Upgrade {name} from {from} to {to}: machine template {template}{bootstrap}, in one change',
-  'plan.step.upgradeControlPlane':
-    'Upgrade control plane {name} from {from} to {to} with machine template {template}, in one change',
-  'plan.step.deleteMachineDeployment':
-    'Delete MachineDeployment {name}; its {count} machines are drained and deleted. This cannot be undone',
-  'plan.step.deleteMachineTemplate': 'Delete machine template {name}, used by no other pool',
-  'plan.step.deleteBootstrapTemplate': 'Delete bootstrap template {name}, used by no other pool',
-  'plan.step.deleteIpPool':
-    'Delete IP pool {name}, used by no other pool, once the machines of {pool} are gone',
-  // undo
-  'plan.undo.delete': 'Delete {kind} {name}, created by this operation',
-  'plan.undo.revert': 'Revert the change to {kind} {name}',
-  'plan.undo.unmarkMachine': 'Remove the deletion mark from machine {name}',
-  'plan.irreversible.delete': 'Deleting {kind} {name} cannot be undone',
-  // effects
-  'plan.effect.randomScaleDown':
-    'Cluster API picks {count} machines of {name}, drains them and deletes their VMs',
-  'plan.effect.rollout':
-    'A rolling update replaces {replaces} machines, at most {atATime} at a time',
-  'plan.effect.persistentDisksMove':
-    'Persistent disks of the IP pool are detached from each old VM and attached to its replacement',
-  'plan.effect.bootstrapNewMachinesOnly':
-    'Editing a bootstrap template in place changes only new machines; this plan switches to a copy so that every machine is replaced (R-BOOT-3)',
-  'plan.effect.nicNotHotUpdated':
-    'Extra NICs apply only when a VM is created: running VMs keep theirs until replaced (R-NIC-2)',
-  'plan.effect.diskAttachedNotMounted':
-    'A disk appended to a running VM is attached on DCS but formatted and mounted only when the VM is replaced (R-DISK-6)',
-  'plan.effect.volumesKept':
-    'Volumes already created for the persistent disks of removed entries stay on DCS (R-POOL-6)',
-  'plan.effect.vmTemplateFromCatalog':
-    'The new machine template uses VM template {vmTemplate}, which carries Kubernetes {version} in the versions catalog (R-MD-4), instead of {requested}',
-  'plan.effect.controlPlaneFirst':
-    'Worker pools may follow once the control plane runs {version} (R-MD-4)',
-  // the planner's own issues
-  'plan.issue.stale':
-    '{kind} {name} changed since you loaded it (you saw version {seen}, it is now {current}): reload and review',
-  'plan.issue.poolChanged':
-    'IP pool {name} changed since you loaded it (resourceVersion {seen} → {current}): your changes are applied to its current entries. Review the preview before applying',
-  'plan.issue.notFound': '{kind} {name} was not found',
-  'plan.issue.inUse': '{kind} {name} is still used by {users}: it is kept',
-  'plan.issue.entryNotFound': 'IP pool {pool} has no entry with ip {ip}',
-} as const;
+import type { Locale, MessageText } from '../i18n/messages';
 
-export type PlanMessageKey = keyof typeof planMessages;
+/**
+ * Texts of everything a plan says: step descriptions, undo steps, effects and the planner's own
+ * issues, in English and Simplified Chinese (the reference's terms: IP 池, 条目, 持久磁盘, 滚动更新,
+ * 副本数, Machine 模板, Bootstrap 模板). Keys are `plan.*`, so this catalog merges with the rules'
+ * and the views'. A plan carries the English `message`; `localizePlanMessage` gives the other.
+ */
+const catalog = {
+  'plan.step.createIpPool': {
+    en: 'Create IP pool {name} with {count} entries',
+    'zh-CN': '创建 IP 池 {name}，包含 {count} 个条目',
+  },
+  'plan.step.appendIpPool': {
+    en: 'Append {count} entries to IP pool {name}, keeping its {existing} entries',
+    'zh-CN': '向 IP 池 {name} 追加 {count} 个条目，保留其已有的 {existing} 个条目',
+  },
+  'plan.step.editIpPool': {
+    en: 'Edit IP pool {name}: {appended} appended, {removed} removed, {updated} updated (existing entries kept as they are)',
+    'zh-CN':
+      '编辑 IP 池 {name}：追加 {appended} 个、删除 {removed} 个、更新 {updated} 个条目（其余条目保持原样）',
+  },
+  'plan.step.createMachineTemplate': {
+    en: 'Create machine template {name}',
+    'zh-CN': '创建 Machine 模板 {name}',
+  },
+  'plan.step.cloneMachineTemplate': {
+    en: 'Create machine template {name} as a copy of {from} with your changes',
+    'zh-CN': '以 {from} 为副本并应用你的修改，创建 Machine 模板 {name}',
+  },
+  'plan.step.createBootstrapTemplate': {
+    en: 'Create bootstrap template {name}',
+    'zh-CN': '创建 Bootstrap 模板 {name}',
+  },
+  'plan.step.cloneBootstrapTemplate': {
+    en: 'Create bootstrap template {name} as a copy of {from} with your changes',
+    'zh-CN': '以 {from} 为副本并应用你的修改，创建 Bootstrap 模板 {name}',
+  },
+  'plan.step.createMachineDeployment': {
+    en: 'Create MachineDeployment {name} with {replicas} replicas of Kubernetes {version}',
+    'zh-CN': '创建 MachineDeployment {name}：{replicas} 个副本，Kubernetes {version}',
+  },
+  'plan.step.scale': {
+    en: 'Change the replicas of {name} from {from} to {to}',
+    'zh-CN': '将 {name} 的副本数从 {from} 调整为 {to}',
+  },
+  'plan.step.markMachine': {
+    en: 'Mark machine {name} for deletion',
+    'zh-CN': '将 machine {name} 标记为待删除',
+  },
+  'plan.step.scaleDownMarked': {
+    en: 'Lower the replicas of {name} from {from} to {to}, exactly the {count} marked machines',
+    'zh-CN': '将 {name} 的副本数从 {from} 减少到 {to}，恰好减少已标记的 {count} 台 machine',
+  },
+  'plan.step.switchMachineTemplate': {
+    en: 'Point {name} at machine template {template} (was {from})',
+    'zh-CN': '将 {name} 指向 Machine 模板 {template}（原为 {from}）',
+  },
+  'plan.step.switchBootstrapTemplate': {
+    en: 'Point {name} at bootstrap template {template} (was {from})',
+    'zh-CN': '将 {name} 指向 Bootstrap 模板 {template}（原为 {from}）',
+  },
+  'plan.step.upgradeWorkers': {
+    en: 'Upgrade {name} from {from} to {to}: machine template {template}, in one change',
+    'zh-CN': '将 {name} 从 {from} 升级到 {to}：一次性切换到 Machine 模板 {template}',
+  },
+  'plan.step.upgradeWorkersWithBootstrap': {
+    en: 'Upgrade {name} from {from} to {to}: machine template {template} and bootstrap template {bootstrap}, in one change',
+    'zh-CN':
+      '将 {name} 从 {from} 升级到 {to}：一次性切换到 Machine 模板 {template} 和 Bootstrap 模板 {bootstrap}',
+  },
+  'plan.step.upgradeControlPlane': {
+    en: 'Upgrade control plane {name} from {from} to {to} with machine template {template}, in one change',
+    'zh-CN': '将控制平面 {name} 从 {from} 升级到 {to}：一次性切换到 Machine 模板 {template}',
+  },
+  'plan.step.deleteMachineDeployment': {
+    en: 'Delete MachineDeployment {name}; its {count} machines are drained and deleted. This cannot be undone',
+    'zh-CN':
+      '删除 MachineDeployment {name}；其 {count} 台 machine 将被 drain 并删除。此操作无法撤销',
+  },
+  'plan.step.deleteMachineTemplate': {
+    en: 'Delete machine template {name}, used by no other pool',
+    'zh-CN': '删除不再被其他节点池使用的 Machine 模板 {name}',
+  },
+  'plan.step.deleteBootstrapTemplate': {
+    en: 'Delete bootstrap template {name}, used by no other pool',
+    'zh-CN': '删除不再被其他节点池使用的 Bootstrap 模板 {name}',
+  },
+  'plan.step.deleteIpPool': {
+    en: 'Delete IP pool {name}, used by no other pool, once the machines of {pool} are gone',
+    'zh-CN': '待 {pool} 的 machine 全部删除后，删除不再被其他节点池使用的 IP 池 {name}',
+  },
+  'plan.undo.delete': {
+    en: 'Delete {kind} {name}, created by this operation',
+    'zh-CN': '删除本操作创建的 {kind} {name}',
+  },
+  'plan.undo.revert': {
+    en: 'Revert the change to {kind} {name}',
+    'zh-CN': '撤销对 {kind} {name} 的修改',
+  },
+  'plan.undo.unmarkMachine': {
+    en: 'Remove the deletion mark from machine {name}',
+    'zh-CN': '移除 machine {name} 上的删除标记',
+  },
+  'plan.irreversible.delete': {
+    en: 'Deleting {kind} {name} cannot be undone',
+    'zh-CN': '删除 {kind} {name} 无法撤销',
+  },
+  'plan.effect.randomScaleDown': {
+    en: 'Cluster API picks {count} machines of {name}, drains them and deletes their VMs',
+    'zh-CN': 'Cluster API 将从 {name} 中选择 {count} 台 machine，对其执行 drain 并删除其 VM',
+  },
+  'plan.effect.rollout': {
+    en: 'A rolling update replaces {replaces} machines, at most {atATime} at a time',
+    'zh-CN': '滚动更新将替换 {replaces} 台 machine，每次最多 {atATime} 台',
+  },
+  'plan.effect.persistentDisksMove': {
+    en: 'Persistent disks of the IP pool are detached from each old VM and attached to its replacement',
+    'zh-CN': 'IP 池中声明的持久磁盘将从每台旧 VM 上卸载，并挂载到替换它的 VM 上',
+  },
+  'plan.effect.bootstrapNewMachinesOnly': {
+    en: 'Editing a bootstrap template in place changes only new machines; this plan switches to a copy so that every machine is replaced (R-BOOT-3)',
+    'zh-CN':
+      '直接修改 Bootstrap 模板只会影响新 machine；本计划改为切换到其副本，以便替换每一台 machine（R-BOOT-3）',
+  },
+  'plan.effect.nicNotHotUpdated': {
+    en: 'Extra NICs apply only when a VM is created: running VMs keep theirs until replaced (R-NIC-2)',
+    'zh-CN': '额外 NIC 仅在创建 VM 时生效：运行中的 VM 在被替换之前保持原有 NIC（R-NIC-2）',
+  },
+  'plan.effect.diskAttachedNotMounted': {
+    en: 'A disk appended to a running VM is attached on DCS but formatted and mounted only when the VM is replaced (R-DISK-6)',
+    'zh-CN':
+      '追加到运行中 VM 的磁盘会在 DCS 侧连接，但只有在该 VM 被替换后才会在来宾系统内格式化并挂载（R-DISK-6）',
+  },
+  'plan.effect.volumesKept': {
+    en: 'Volumes already created for the persistent disks of removed entries stay on DCS (R-POOL-6)',
+    'zh-CN': '已删除条目的持久磁盘所对应的卷仍保留在 DCS 上（R-POOL-6）',
+  },
+  'plan.effect.vmTemplateFromCatalog': {
+    en: 'The new machine template uses VM template {vmTemplate}, which carries Kubernetes {version} in the versions catalog (R-MD-4), instead of {requested}',
+    'zh-CN':
+      '新 Machine 模板使用版本目录中承载 Kubernetes {version} 的 VM 模板 {vmTemplate}（R-MD-4），而不是 {requested}',
+  },
+  'plan.effect.controlPlaneFirst': {
+    en: 'Worker pools may follow once the control plane runs {version} (R-MD-4)',
+    'zh-CN': '控制平面运行 {version} 后，工作节点池即可跟进升级（R-MD-4）',
+  },
+  'plan.issue.poolChanged': {
+    en: 'IP pool {name} changed since you loaded it (resourceVersion {seen} → {current}): your changes are applied to its current entries. Review the preview before applying',
+    'zh-CN':
+      'IP 池 {name} 在你加载之后已被修改（resourceVersion {seen} → {current}）：你的修改将应用到其当前条目上。执行前请检查预览',
+  },
+  'plan.issue.stale': {
+    en: '{kind} {name} changed since you loaded it (you saw version {seen}, it is now {current}): reload and review',
+    'zh-CN':
+      '{kind} {name} 在你加载之后已被修改（你看到的版本为 {seen}，当前为 {current}）：请重新加载并检查',
+  },
+  'plan.issue.notFound': {
+    en: '{kind} {name} was not found',
+    'zh-CN': '未找到 {kind} {name}',
+  },
+  'plan.issue.inUse': {
+    en: '{kind} {name} is still used by {users}: it is kept',
+    'zh-CN': '{kind} {name} 仍被 {users} 使用：将保留该对象',
+  },
+  'plan.issue.entryNotFound': {
+    en: 'IP pool {pool} has no entry with ip {ip}',
+    'zh-CN': 'IP 池 {pool} 中没有 ip 为 {ip} 的条目',
+  },
+} as const satisfies Record<string, MessageText>;
+
+export type PlanMessageKey = keyof typeof catalog;
+
+/** Every text of the planners, by key, in both languages (the shape of `src/i18n`'s catalog). */
+export const planCatalog: Record<PlanMessageKey, MessageText> = catalog;
+
+/** The English texts, by key. */
+export const planMessages = Object.fromEntries(
+  Object.entries(catalog).map(([k, t]) => [k, t.en]),
+) as Record<PlanMessageKey, string>;
 
 /** A message with its key, its parameters and its English text. */
 export interface PlanMessage {
@@ -92,4 +201,12 @@ export function planMessage(
   params: Record<string, string | number> = {},
 ): PlanMessage {
   return { messageKey, params, message: formatPlanMessage(planMessages[messageKey], params) };
+}
+
+/** A plan message in `locale`, from its key and params (the English one as it came otherwise). */
+export function localizePlanMessage(m: PlanMessage, locale: Locale): string {
+  const text = Object.hasOwn(planCatalog, m.messageKey)
+    ? planCatalog[m.messageKey as PlanMessageKey][locale]
+    : undefined;
+  return text === undefined ? m.message : formatPlanMessage(text, m.params);
 }

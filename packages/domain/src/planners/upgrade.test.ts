@@ -382,6 +382,9 @@ describe('planUpgradeK8s', () => {
       'test /spec/template/spec/bootstrap/configRef/name',
       'replace /spec/template/spec/bootstrap/configRef/name',
     ]);
+    expect(plan.steps[2]?.description.message).toBe(
+      'Upgrade demo-md-0 from v1.33.4 to v1.35.0: machine template demo-md-0-template-v1-35 and bootstrap template demo-md-0-kct-v1-35, in one change',
+    );
     const kct = KubeadmConfigTemplateSchema.parse(createdBody(plan, 1));
     expect(kct.spec?.template.spec?.files?.[0]?.content).toContain(
       '"imagePullCredentialsVerificationPolicy": "NeverVerify"',

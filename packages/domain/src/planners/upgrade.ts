@@ -364,13 +364,20 @@ export function planUpgradeK8s(
           ...swap(MD_VERSION, spec?.version, to),
           ...(req.bootstrap ? swap(MD_CONFIG_REF, oldBootstrap, req.bootstrap.name) : []),
         ],
-        description: planMessage('plan.step.upgradeWorkers', {
-          name: md.metadata.name ?? '',
-          from: spec?.version ?? '',
-          to,
-          template: req.machineTemplate.name,
-          bootstrap: req.bootstrap ? ` and bootstrap template ${req.bootstrap.name}` : '',
-        }),
+        description: req.bootstrap
+          ? planMessage('plan.step.upgradeWorkersWithBootstrap', {
+              name: md.metadata.name ?? '',
+              from: spec?.version ?? '',
+              to,
+              template: req.machineTemplate.name,
+              bootstrap: req.bootstrap.name,
+            })
+          : planMessage('plan.step.upgradeWorkers', {
+              name: md.metadata.name ?? '',
+              from: spec?.version ?? '',
+              to,
+              template: req.machineTemplate.name,
+            }),
       };
     },
     notes,
