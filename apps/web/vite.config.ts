@@ -1,7 +1,29 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { bundleBudget } from './build/bundle-budget';
+
+/** The BFF that `pnpm dev` talks to through Vite's proxy (its default address). */
+const bff = process.env.BFF_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react()],
-  build: { sourcemap: true },
+  plugins: [react(), bundleBudget(300)],
+  build: {
+    sourcemap: true,
+    rolldownOptions: {
+      treeshake: {
+        // @dcs/domain is pure (no I/O, no module-level effects: ARCHITECTURE.md), but its
+        // package.json does not say so; without this every zod schema it declares would ship
+        // in the first chunk.
+        moduleSideEffects: [
+          { test: /packages[\\/]domain[\\/]src[\\/]/, sideEffects: false },
+          { test: /.*/, sideEffects: true },
+        ],
+      },
+    },
+  },
+  server: {
+    proxy: {
+      '/api': { target: bff, changeOrigin: false },
+    },
+  },
 });

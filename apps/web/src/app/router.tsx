@@ -1,0 +1,78 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+import { ClustersPage } from '../features/clusters/components/ClustersPage';
+import { RequireSession } from '../features/session/components/RequireSession';
+import { AppLayout } from './AppLayout';
+import { RouteError } from './routes/RouteError';
+
+/**
+ * Every screen has a URL (support staff paste them into tickets): a cluster, its tabs, a pool,
+ * a machine, their conditions. Everything past the cluster list is loaded on first visit.
+ */
+export const router = createBrowserRouter([
+  {
+    path: '/sign-in',
+    lazy: async () => ({
+      Component: (await import('../features/session/components/SignInPage')).SignInPage,
+    }),
+  },
+  {
+    path: '/',
+    element: (
+      <RequireSession>
+        <AppLayout />
+      </RequireSession>
+    ),
+    errorElement: <RouteError />,
+    children: [
+      { index: true, element: <ClustersPage /> },
+      {
+        path: 'clusters/:namespace/:cluster',
+        lazy: async () => ({ Component: (await import('./routes/ClusterLayout')).ClusterLayout }),
+        children: [
+          { index: true, element: <Navigate to="node-pools" replace /> },
+          {
+            path: 'node-pools',
+            lazy: async () => ({
+              Component: (await import('./routes/NodePoolsRoute')).NodePoolsRoute,
+            }),
+          },
+          {
+            path: 'node-pools/new',
+            lazy: async () => ({ Component: (await import('./routes/AddPoolRoute')).AddPoolRoute }),
+          },
+          {
+            path: 'node-pools/:pool',
+            lazy: async () => ({ Component: (await import('./routes/PoolRoute')).PoolRoute }),
+          },
+          {
+            path: 'node-pools/:pool/conditions',
+            lazy: async () => ({
+              Component: (await import('./routes/PoolRoute')).PoolConditionsRoute,
+            }),
+          },
+          {
+            path: 'nodes',
+            lazy: async () => ({ Component: (await import('./routes/NodesRoute')).NodesRoute }),
+          },
+          {
+            path: 'nodes/:machine',
+            lazy: async () => ({ Component: (await import('./routes/MachineRoute')).MachineRoute }),
+          },
+          {
+            path: 'nodes/:machine/conditions',
+            lazy: async () => ({ Component: (await import('./routes/MachineRoute')).MachineRoute }),
+          },
+          {
+            path: 'ip-pools',
+            lazy: async () => ({ Component: (await import('./routes/IpPoolsRoute')).IpPoolsRoute }),
+          },
+          {
+            path: 'ip-pools/:ipPool',
+            lazy: async () => ({ Component: (await import('./routes/IpPoolsRoute')).IpPoolRoute }),
+          },
+        ],
+      },
+      { path: '*', element: <RouteError notFound /> },
+    ],
+  },
+]);

@@ -1,0 +1,3 @@
+export function AddPoolRoute() {
+  return null;
+}

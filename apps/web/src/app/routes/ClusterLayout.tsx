@@ -1,0 +1,74 @@
+import { Box, Breadcrumbs, Chip, Link, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { Suspense } from 'react';
+import { Link as RouterLink, Outlet, useLocation, useParams } from 'react-router';
+import { PageLoading } from '../../components/PageLoading';
+import { useClusters } from '../../features/clusters/api/get-clusters';
+import { useI18n } from '../../i18n/context';
+import { ipPoolsPath, nodesPath, poolsPath } from '../../lib/paths';
+import { StreamContext, useClusterStream } from '../../lib/stream/use-cluster-stream';
+
+/** A cluster's page: its header, the tabs of U-1, and one live stream for all of them. */
+export function ClusterLayout() {
+  const { namespace = '', cluster = '' } = useParams();
+  // A new cluster is a new page: a fresh stream and fresh state.
+  return <ClusterPage key={`${namespace}/${cluster}`} namespace={namespace} cluster={cluster} />;
+}
+
+function ClusterPage({ namespace, cluster }: { namespace: string; cluster: string }) {
+  const { t } = useI18n();
+  const stream = useClusterStream(namespace, cluster);
+  const clusters = useClusters();
+  const view = clusters.data?.find((c) => c.namespace === namespace && c.name === cluster);
+  const { pathname } = useLocation();
+  const tabs = [
+    { label: t('tabs.nodePools'), to: poolsPath(namespace, cluster) },
+    { label: t('tabs.nodes'), to: nodesPath(namespace, cluster) },
+    { label: t('tabs.ipPools'), to: ipPoolsPath(namespace, cluster) },
+  ];
+  const current = tabs.findIndex((tab) => pathname === tab.to || pathname.startsWith(`${tab.to}/`));
+
+  return (
+    <StreamContext value={stream}>
+      <Breadcrumbs aria-label={t('shell.breadcrumbs')} sx={{ mb: 1 }}>
+        <Link component={RouterLink} to="/">
+          {t('clusters.title')}
+        </Link>
+        <Typography color="text.primary">{cluster}</Typography>
+      </Breadcrumbs>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+        <Typography variant="h1" sx={{ mr: 1 }}>
+          {cluster}
+        </Typography>
+        <Chip size="small" variant="outlined" label={t('cluster.namespaceIs', { namespace })} />
+        {view?.version && (
+          <Chip
+            size="small"
+            variant="outlined"
+            label={t('cluster.versionIs', { version: view.version })}
+          />
+        )}
+        {view?.phase && (
+          <Chip
+            size="small"
+            variant="outlined"
+            label={t('cluster.phaseIs', { phase: view.phase })}
+          />
+        )}
+      </Stack>
+      <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}>
+        <Tabs
+          value={current === -1 ? false : current}
+          aria-label={t('cluster.tabs')}
+          component="nav"
+        >
+          {tabs.map((tab) => (
+            <Tab key={tab.to} label={tab.label} component={RouterLink} to={tab.to} />
+          ))}
+        </Tabs>
+      </Box>
+      <Suspense fallback={<PageLoading />}>
+        <Outlet />
+      </Suspense>
+    </StreamContext>
+  );
+}

@@ -1,0 +1,6 @@
+export function IpPoolsRoute() {
+  return null;
+}
+export function IpPoolRoute() {
+  return null;
+}

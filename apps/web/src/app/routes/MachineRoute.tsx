@@ -1,0 +1,3 @@
+export function MachineRoute() {
+  return null;
+}

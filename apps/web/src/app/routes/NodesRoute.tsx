@@ -1,0 +1,3 @@
+export function NodesRoute() {
+  return null;
+}

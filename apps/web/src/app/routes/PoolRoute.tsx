@@ -1,0 +1,6 @@
+export function PoolRoute() {
+  return null;
+}
+export function PoolConditionsRoute() {
+  return null;
+}

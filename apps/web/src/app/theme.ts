@@ -1,0 +1,32 @@
+import { createTheme } from '@mui/material/styles';
+
+/**
+ * Light and dark, switched with a class on <html> (so that the choice survives reloads without a
+ * flash), following the system until the user picks one. Dense enough for a laptop screen:
+ * cards and tables show a pool's numbers without scrolling.
+ */
+export const theme = createTheme({
+  colorSchemes: {
+    light: { palette: { primary: { main: '#1565c0' }, background: { default: '#f5f7fa' } } },
+    dark: {
+      palette: {
+        primary: { main: '#90caf9' },
+        background: { default: '#10141a', paper: '#171c24' },
+      },
+    },
+  },
+  cssVariables: { colorSchemeSelector: 'class' },
+  shape: { borderRadius: 8 },
+  typography: {
+    fontSize: 14,
+    h1: { fontSize: '1.5rem', fontWeight: 600 },
+    h2: { fontSize: '1.35rem', fontWeight: 600 },
+    h3: { fontSize: '1.1rem', fontWeight: 600 },
+    h4: { fontSize: '1rem', fontWeight: 600 },
+  },
+  components: {
+    MuiButton: { defaultProps: { disableElevation: true } },
+    MuiTextField: { defaultProps: { size: 'small' } },
+    MuiTableCell: { styleOverrides: { root: { paddingTop: 6, paddingBottom: 6 } } },
+  },
+});

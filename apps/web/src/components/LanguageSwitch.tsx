@@ -1,0 +1,54 @@
+import Translate from '@mui/icons-material/Translate';
+import { Button, Menu, MenuItem } from '@mui/material';
+import { useId, useState } from 'react';
+import { useI18n } from '../i18n/context';
+import { LOCALES, type Locale } from '../i18n/locale';
+
+/** Each language is named in itself, so that anyone can find their own. */
+const NAMES: Record<Locale, string> = { en: 'English', 'zh-CN': '简体中文' };
+
+export function LanguageSwitch() {
+  const { locale, setLocale, t } = useI18n();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const id = useId();
+  return (
+    <>
+      <Button
+        color="inherit"
+        startIcon={<Translate />}
+        aria-label={t('shell.language', { language: NAMES[locale] })}
+        aria-haspopup="menu"
+        aria-controls={anchor ? id : undefined}
+        aria-expanded={anchor ? 'true' : undefined}
+        onClick={(e) => {
+          setAnchor(e.currentTarget);
+        }}
+        sx={{ textTransform: 'none' }}
+      >
+        {NAMES[locale]}
+      </Button>
+      <Menu
+        id={id}
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={() => {
+          setAnchor(null);
+        }}
+      >
+        {LOCALES.map((l) => (
+          <MenuItem
+            key={l}
+            lang={l}
+            selected={l === locale}
+            onClick={() => {
+              setLocale(l);
+              setAnchor(null);
+            }}
+          >
+            {NAMES[l]}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+import { Alert, Box, Stack } from '@mui/material';
+import type { Localizable } from '../i18n/context';
+import { useI18n } from '../i18n/context';
+
+export interface ProblemItem extends Localizable {
+  severity: 'error' | 'warning';
+  rule?: string | undefined;
+  code?: string;
+  path?: string;
+}
+
+/** Problems or rule issues, errors first, each in the user's language with its rule id. */
+export function ProblemList({
+  items,
+  max,
+  dense,
+}: {
+  items: readonly ProblemItem[];
+  max?: number;
+  dense?: boolean;
+}) {
+  const { t, localize } = useI18n();
+  if (items.length === 0) return null;
+  const shown = max === undefined ? items : items.slice(0, max);
+  return (
+    <Stack spacing={0.5} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+      {shown.map((p, i) => (
+        <Box component="li" key={`${p.code ?? p.messageKey}-${p.path ?? ''}-${i}`}>
+          <Alert
+            severity={p.severity}
+            sx={dense ? { py: 0, '& .MuiAlert-message': { py: 0.75 } } : undefined}
+          >
+            {localize(p)}
+            {p.rule && !localize(p).includes(p.rule) ? ` (${p.rule})` : ''}
+          </Alert>
+        </Box>
+      ))}
+      {max !== undefined && items.length > max && (
+        <Box component="li" sx={{ color: 'text.secondary', fontSize: 13 }}>
+          {t('common.moreProblems', { count: items.length - max })}
+        </Box>
+      )}
+    </Stack>
+  );
+}

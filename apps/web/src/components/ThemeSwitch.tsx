@@ -1,0 +1,64 @@
+import DarkMode from '@mui/icons-material/DarkMode';
+import LightMode from '@mui/icons-material/LightMode';
+import SettingsBrightness from '@mui/icons-material/SettingsBrightness';
+import { IconButton, ListItemIcon, Menu, MenuItem, Tooltip } from '@mui/material';
+import { useColorScheme } from '@mui/material/styles';
+import { useId, useState } from 'react';
+import { useI18n } from '../i18n/context';
+
+type Mode = 'light' | 'dark' | 'system';
+const ICONS = { light: <LightMode />, dark: <DarkMode />, system: <SettingsBrightness /> };
+
+export function ThemeSwitch() {
+  const { t } = useI18n();
+  const { mode, setMode } = useColorScheme();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const id = useId();
+  const current: Mode = mode ?? 'system';
+  const label = (m: Mode) =>
+    m === 'light'
+      ? t('shell.themeLight')
+      : m === 'dark'
+        ? t('shell.themeDark')
+        : t('shell.themeSystem');
+  return (
+    <>
+      <Tooltip title={t('shell.theme', { theme: label(current) })}>
+        <IconButton
+          color="inherit"
+          aria-label={t('shell.theme', { theme: label(current) })}
+          aria-haspopup="menu"
+          aria-controls={anchor ? id : undefined}
+          aria-expanded={anchor ? 'true' : undefined}
+          onClick={(e) => {
+            setAnchor(e.currentTarget);
+          }}
+        >
+          {ICONS[current]}
+        </IconButton>
+      </Tooltip>
+      <Menu
+        id={id}
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={() => {
+          setAnchor(null);
+        }}
+      >
+        {(['light', 'dark', 'system'] as const).map((m) => (
+          <MenuItem
+            key={m}
+            selected={m === current}
+            onClick={() => {
+              setMode(m);
+              setAnchor(null);
+            }}
+          >
+            <ListItemIcon>{ICONS[m]}</ListItemIcon>
+            {label(m)}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}

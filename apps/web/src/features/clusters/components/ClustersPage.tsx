@@ -1,0 +1,85 @@
+import {
+  Alert,
+  Chip,
+  Link,
+  Paper,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { Link as RouterLink } from 'react-router';
+import { PageLoading } from '../../../components/PageLoading';
+import { useI18n } from '../../../i18n/context';
+import { clusterPath } from '../../../lib/paths';
+import { useClusters } from '../api/get-clusters';
+
+/** Every cluster the user may see, with what needs attention. */
+export function ClustersPage() {
+  const { t } = useI18n();
+  const clusters = useClusters();
+  return (
+    <>
+      <Typography variant="h1" sx={{ mb: 2 }}>
+        {t('clusters.title')}
+      </Typography>
+      {clusters.isPending && <PageLoading />}
+      {clusters.isError && <Alert severity="error">{clusters.error.message}</Alert>}
+      {clusters.data?.length === 0 && <Alert severity="info">{t('clusters.none')}</Alert>}
+      {clusters.data && clusters.data.length > 0 && (
+        <TableContainer component={Paper} variant="outlined">
+          <Table size="small" aria-label={t('clusters.title')}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('clusters.name')}</TableCell>
+                <TableCell>{t('clusters.namespace')}</TableCell>
+                <TableCell>{t('clusters.phase')}</TableCell>
+                <TableCell>{t('clusters.version')}</TableCell>
+                <TableCell align="right">{t('clusters.pools')}</TableCell>
+                <TableCell align="right">{t('clusters.machines')}</TableCell>
+                <TableCell align="right">{t('clusters.problems')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {clusters.data.map((c) => (
+                <TableRow key={c.id} hover>
+                  <TableCell>
+                    <Link component={RouterLink} to={clusterPath(c.namespace, c.name)}>
+                      {c.name}
+                    </Link>
+                    {c.paused && <Chip size="small" label={t('status.Paused')} sx={{ ml: 1 }} />}
+                  </TableCell>
+                  <TableCell>{c.namespace}</TableCell>
+                  <TableCell>{c.phase ?? '—'}</TableCell>
+                  <TableCell>{c.version ?? '—'}</TableCell>
+                  <TableCell align="right">{c.pools}</TableCell>
+                  <TableCell align="right">
+                    {t('clusters.readyOfTotal', {
+                      ready: c.machines.ready,
+                      total: c.machines.total,
+                    })}
+                  </TableCell>
+                  <TableCell align="right">
+                    {c.problems > 0 ? (
+                      <Chip
+                        size="small"
+                        color="warning"
+                        label={c.problems}
+                        aria-label={t('clusters.problemCount', { count: c.problems })}
+                      />
+                    ) : (
+                      <span aria-label={t('clusters.noProblems')}>0</span>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,101 @@
+import Add from '@mui/icons-material/Add';
+import type { NodePoolView } from '@dcs/domain';
+import { Alert, Box, Stack, Typography } from '@mui/material';
+import { useNavigate } from 'react-router';
+import { useClusterContext } from '../../../api/get-cluster-context';
+import { ActionButton } from '../../../components/ActionButton';
+import { FreshnessIndicator } from '../../../components/FreshnessIndicator';
+import { PageLoading } from '../../../components/PageLoading';
+import { ProviderGateNotice } from '../../../components/ProviderGateNotice';
+import { useI18n } from '../../../i18n/context';
+import { newPoolPath } from '../../../lib/paths';
+import { providerGates } from '../../../lib/provider-gates';
+import { useNodePools } from '../api/get-node-pools';
+import { ControlPlaneCard } from './ControlPlaneCard';
+import type { PoolAction } from './pool-actions';
+import { WorkerPoolCard } from './WorkerPoolCard';
+
+/** U-1: every pool of the cluster as a card, live from the stream. */
+export function NodePoolsTab({
+  namespace,
+  cluster,
+  onAction,
+}: {
+  namespace: string;
+  cluster: string;
+  onAction: (action: PoolAction, pool: NodePoolView) => void;
+}) {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const pools = useNodePools(namespace, cluster);
+  const context = useClusterContext(namespace, cluster);
+  const gates = providerGates(context.data?.validation.providerVersion);
+  const gatedReason = gates.webWorkflow
+    ? undefined
+    : t('gate.short', { version: gates.version ?? '?' });
+  const permissions = context.data?.permissions;
+
+  return (
+    <Box>
+      <Stack
+        direction="row"
+        spacing={2}
+        sx={{ alignItems: 'center', mb: 2, flexWrap: 'wrap', rowGap: 1 }}
+      >
+        <Typography variant="h2" sx={{ mr: 'auto' }}>
+          {t('tabs.nodePools')}
+        </Typography>
+        <FreshnessIndicator />
+        <ActionButton
+          variant="contained"
+          startIcon={<Add />}
+          label={t('action.addWorkerNodePool')}
+          permission={permissions?.createPool}
+          blockedReason={gatedReason}
+          onClick={() => {
+            void navigate(newPoolPath(namespace, cluster));
+          }}
+        />
+      </Stack>
+      <ProviderGateNotice gates={gates} />
+      {pools.isPending && <PageLoading />}
+      {pools.isError && <Alert severity="error">{pools.error.message}</Alert>}
+      {pools.data && (
+        <Box
+          role="list"
+          aria-label={t('tabs.nodePools')}
+          sx={{
+            display: 'grid',
+            gap: 2,
+            gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 400px), 1fr))',
+          }}
+        >
+          {pools.data.map((pool) => (
+            <Box role="listitem" key={pool.id} sx={{ display: 'grid' }}>
+              {pool.kind === 'control-plane' ? (
+                <ControlPlaneCard
+                  pool={pool}
+                  permissions={permissions}
+                  gatedReason={gatedReason}
+                  onAction={onAction}
+                />
+              ) : (
+                <WorkerPoolCard
+                  pool={pool}
+                  permissions={permissions}
+                  gatedReason={gatedReason}
+                  onAction={onAction}
+                />
+              )}
+            </Box>
+          ))}
+        </Box>
+      )}
+      {pools.data?.length === 1 && (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          {t('pools.noWorkers')}
+        </Alert>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,95 @@
+import type { NodePoolView } from '@dcs/domain';
+import { Box, Card, CardActions, CardContent, Chip, Link, Stack, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { ProblemList } from '../../../components/ProblemList';
+import { StatusChip } from '../../../components/StatusChip';
+import { useI18n } from '../../../i18n/context';
+import { poolPath } from '../../../lib/paths';
+
+/** The common frame of both cards: title, status, badges, problems, actions. */
+export function PoolCardFrame({
+  pool,
+  subtitle,
+  children,
+  actions,
+}: {
+  pool: NodePoolView;
+  subtitle: string;
+  children: ReactNode;
+  actions: ReactNode;
+}) {
+  const { t } = useI18n();
+  const titleId = `pool-${pool.id}-title`;
+  return (
+    <Card
+      component="article"
+      aria-labelledby={titleId}
+      variant="outlined"
+      sx={{ display: 'flex', flexDirection: 'column' }}
+    >
+      <CardContent sx={{ flexGrow: 1, pb: 1 }}>
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{ alignItems: 'center', mb: 0.5, flexWrap: 'wrap', rowGap: 0.5 }}
+        >
+          <Typography
+            id={titleId}
+            variant="h3"
+            component="h3"
+            sx={{ mr: 'auto', overflowWrap: 'anywhere' }}
+          >
+            <Link
+              component={RouterLink}
+              to={poolPath(pool.namespace, pool.cluster, pool.id)}
+              color="inherit"
+              underline="hover"
+            >
+              {pool.kind === 'control-plane' ? t('pool.controlPlane') : pool.name}
+            </Link>
+          </Typography>
+          <StatusChip status={pool.status} />
+        </Stack>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {subtitle}
+        </Typography>
+        <Stack direction="row" spacing={0.5} sx={{ mb: 1, flexWrap: 'wrap', rowGap: 0.5 }}>
+          {pool.badges.stuckMachines > 0 && (
+            <Chip
+              size="small"
+              color="warning"
+              label={t('pool.badgeStuck', { count: pool.badges.stuckMachines })}
+            />
+          )}
+          {pool.badges.failedMachines > 0 && (
+            <Chip
+              size="small"
+              color="error"
+              label={t('pool.badgeFailed', { count: pool.badges.failedMachines })}
+            />
+          )}
+          {pool.badges.legacyDiskLayout && (
+            <Chip
+              size="small"
+              color="warning"
+              variant="outlined"
+              label={t('pool.badgeLegacyDisk')}
+              title={t('pool.legacyDiskHelp')}
+            />
+          )}
+          {pool.paused && <Chip size="small" label={t('status.Paused')} />}
+        </Stack>
+        {children}
+        {pool.problems.length > 0 && (
+          <Box sx={{ mt: 1.5 }} aria-label={t('pool.problems')} role="group">
+            <ProblemList items={pool.problems} max={3} dense />
+          </Box>
+        )}
+      </CardContent>
+      <CardActions sx={{ flexWrap: 'wrap', gap: 0.5, px: 2, pb: 1.5, pt: 0 }}>
+        {actions}
+      </CardActions>
+    </Card>
+  );
+}

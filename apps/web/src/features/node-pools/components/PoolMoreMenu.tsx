@@ -1,0 +1,59 @@
+import MoreVert from '@mui/icons-material/MoreVert';
+import { IconButton, Menu, MenuItem } from '@mui/material';
+import type { NodePoolView } from '@dcs/domain';
+import { useId, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { useI18n } from '../../../i18n/context';
+import { apiUrl, seg } from '../../../lib/api-client';
+import { poolPath } from '../../../lib/paths';
+
+/** Less frequent things: the pool's page (machines, events), its YAML, the support export. */
+export function PoolMoreMenu({ pool, onYaml }: { pool: NodePoolView; onYaml: () => void }) {
+  const { t } = useI18n();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const id = useId();
+  const close = () => {
+    setAnchor(null);
+  };
+  const diagnostics = apiUrl(
+    `/clusters/${seg(pool.namespace)}/${seg(pool.cluster)}/nodepools/${seg(pool.id)}/diagnostics`,
+  );
+  return (
+    <>
+      <IconButton
+        size="small"
+        aria-label={t('pool.more', {
+          name: pool.kind === 'control-plane' ? t('pool.controlPlane') : pool.name,
+        })}
+        aria-haspopup="menu"
+        aria-controls={anchor ? id : undefined}
+        aria-expanded={anchor ? 'true' : undefined}
+        onClick={(e) => {
+          setAnchor(e.currentTarget);
+        }}
+      >
+        <MoreVert />
+      </IconButton>
+      <Menu id={id} anchorEl={anchor} open={anchor !== null} onClose={close}>
+        <MenuItem
+          component={RouterLink}
+          to={poolPath(pool.namespace, pool.cluster, pool.id)}
+          onClick={close}
+        >
+          {t('pool.openDetails')}
+        </MenuItem>
+        <MenuItem
+          onClick={() => {
+            close();
+            onYaml();
+          }}
+        >
+          {t('action.viewYaml')}
+        </MenuItem>
+        <MenuItem component="a" href={diagnostics} download onClick={close}>
+          {t('action.exportDiagnostics')}
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}

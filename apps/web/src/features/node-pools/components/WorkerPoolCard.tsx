@@ -1,0 +1,152 @@
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import { Box, Button, Link, Stack } from '@mui/material';
+import { memo } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { ActionButton } from '../../../components/ActionButton';
+import { useI18n } from '../../../i18n/context';
+import { formatMemoryMB } from '../../../i18n/format';
+import { ipPoolPath, poolConditionsPath } from '../../../lib/paths';
+import type { PoolCardProps } from './pool-actions';
+import { PoolCardFrame } from './PoolCardFrame';
+import { PoolFacts } from './PoolFacts';
+import { PoolMoreMenu } from './PoolMoreMenu';
+import { ReplicaCounts } from './ReplicaCounts';
+import { RolloutProgress } from './RolloutProgress';
+
+/** U-3: a worker pool's card. Memoized: a stream event for another pool does not re-render it. */
+export const WorkerPoolCard = memo(function WorkerPoolCard({
+  pool,
+  permissions,
+  gatedReason,
+  onAction,
+}: PoolCardProps) {
+  const { t } = useI18n();
+  const tpl = pool.machineTemplate;
+  const deleting = pool.status === 'Deleting' ? t('pool.isDeleting') : undefined;
+  const blocked = gatedReason ?? deleting;
+  const templateText = tpl.found
+    ? [
+        tpl.name,
+        tpl.vmTemplateName,
+        tpl.cpu !== undefined ? t('pool.cpuCores', { n: tpl.cpu }) : undefined,
+        formatMemoryMB(tpl.memoryMB),
+      ]
+        .filter(Boolean)
+        .join(' · ')
+    : t('pool.templateMissing', { name: tpl.name });
+  return (
+    <PoolCardFrame
+      pool={pool}
+      subtitle={t('pool.workerSubtitle')}
+      actions={
+        <>
+          <ActionButton
+            size="small"
+            variant="outlined"
+            label={t('action.scale')}
+            permission={permissions?.scalePool}
+            blockedReason={blocked}
+            onClick={() => {
+              onAction('scale', pool);
+            }}
+          />
+          <ActionButton
+            size="small"
+            variant="outlined"
+            label={t('action.upgrade')}
+            permission={permissions?.upgradePool}
+            blockedReason={blocked}
+            onClick={() => {
+              onAction('upgrade', pool);
+            }}
+          />
+          <ActionButton
+            size="small"
+            label={t('action.editBootstrap')}
+            permission={permissions?.editBootstrap ?? permissions?.upgradePool}
+            blockedReason={blocked}
+            onClick={() => {
+              onAction('editBootstrap', pool);
+            }}
+          />
+          <Button
+            size="small"
+            component={RouterLink}
+            to={poolConditionsPath(pool.namespace, pool.cluster, pool.id)}
+          >
+            {t('pool.conditions')}
+          </Button>
+          <Box sx={{ ml: 'auto !important', display: 'flex' }}>
+            <PoolMoreMenu
+              pool={pool}
+              onYaml={() => {
+                onAction('yaml', pool);
+              }}
+            />
+            <ActionButton
+              icon={<DeleteOutlined />}
+              label={t('action.deletePool', { name: pool.name })}
+              permission={permissions?.deletePool}
+              blockedReason={blocked}
+              onClick={() => {
+                onAction('delete', pool);
+              }}
+            />
+          </Box>
+        </>
+      }
+    >
+      <Stack spacing={1.5}>
+        <ReplicaCounts replicas={pool.replicas} />
+        <PoolFacts
+          items={[
+            {
+              label: t('pool.version'),
+              id: 'version',
+              value: (
+                <>
+                  {pool.version ?? '—'}
+                  {pool.upgradeAvailable && (
+                    <Box component="span" sx={{ color: 'info.main', ml: 1 }}>
+                      {t('pool.upgradeAvailable', { version: pool.upgradeAvailable })}
+                    </Box>
+                  )}
+                </>
+              ),
+            },
+            { label: t('pool.machineTemplate'), id: 'template', value: templateText },
+            {
+              label: t('pool.ipPool'),
+              id: 'ip-pool',
+              value: pool.ipPool ? (
+                <Link
+                  component={RouterLink}
+                  to={ipPoolPath(pool.namespace, pool.cluster, pool.ipPool.name)}
+                >
+                  {pool.ipPool.found
+                    ? t('pool.ipUsage', {
+                        name: pool.ipPool.name,
+                        used: pool.ipPool.used,
+                        total: pool.ipPool.total,
+                      })
+                    : t('pool.ipPoolMissing', { name: pool.ipPool.name })}
+                </Link>
+              ) : (
+                '—'
+              ),
+            },
+            {
+              label: t('pool.strategy'),
+              id: 'strategy',
+              value: t('pool.strategyValue', {
+                maxSurge: String(pool.strategy.maxSurge ?? '—'),
+                maxUnavailable: String(pool.strategy.maxUnavailable ?? '—'),
+              }),
+            },
+          ]}
+        />
+        <RolloutProgress rollout={pool.rollout} />
+      </Stack>
+    </PoolCardFrame>
+  );
+});

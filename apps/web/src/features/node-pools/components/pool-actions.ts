@@ -1,0 +1,14 @@
+import type { NodePoolView } from '@dcs/domain';
+import type { Action, Permission } from '../../../api/get-cluster-context';
+
+/** What a card asks its page to open; the page owns the dialogs (features do not import each other). */
+export type PoolAction =
+  'scale' | 'upgrade' | 'editBootstrap' | 'delete' | 'yaml' | 'upgradeControlPlane';
+
+export interface PoolCardProps {
+  pool: NodePoolView;
+  permissions: Partial<Record<Action, Permission>> | undefined;
+  /** Set when the web workflow is gated (R-VER-1): every form is off, with this reason. */
+  gatedReason: string | undefined;
+  onAction: (action: PoolAction, pool: NodePoolView) => void;
+}

@@ -1,0 +1,82 @@
+import AccountCircle from '@mui/icons-material/AccountCircle';
+import { Box, Button, Chip, Divider, Menu, MenuItem, Typography } from '@mui/material';
+import { useId, useState } from 'react';
+import { useI18n } from '../../../i18n/context';
+import { useSession } from '../api/get-session';
+import { useSignOut } from '../api/sign-out';
+
+/** Who you are, how you signed in, what you may do; sign out (token mode). */
+export function SessionMenu() {
+  const { t } = useI18n();
+  const session = useSession();
+  const signOut = useSignOut();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menuId = useId();
+  const s = session.data;
+  if (!s?.authenticated) return null;
+  const name = s.user?.name ?? t('session.kubeconfigUser');
+
+  return (
+    <>
+      <Button
+        color="inherit"
+        startIcon={<AccountCircle />}
+        aria-haspopup="menu"
+        aria-controls={anchor ? menuId : undefined}
+        aria-expanded={anchor ? 'true' : undefined}
+        aria-label={t('session.menu', { name })}
+        onClick={(e) => {
+          setAnchor(e.currentTarget);
+        }}
+        sx={{ textTransform: 'none', maxWidth: 240 }}
+      >
+        <Box
+          component="span"
+          sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+        >
+          {name}
+        </Box>
+      </Button>
+      <Menu
+        id={menuId}
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={() => {
+          setAnchor(null);
+        }}
+      >
+        <Box sx={{ px: 2, py: 1, maxWidth: 360 }}>
+          <Typography variant="subtitle2">{t('session.signedInAs')}</Typography>
+          <Typography sx={{ wordBreak: 'break-all' }}>{name}</Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            {s.authMode === 'local' ? t('session.modeLocal') : t('session.modeToken')}
+          </Typography>
+          {s.user && s.user.groups.length > 0 && (
+            <Box
+              sx={{ mt: 1, display: 'flex', flexWrap: 'wrap', gap: 0.5 }}
+              aria-label={t('session.groups')}
+            >
+              {s.user.groups.map((g) => (
+                <Chip key={g} size="small" label={g} />
+              ))}
+            </Box>
+          )}
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            {t('session.rightsHelp')}
+          </Typography>
+        </Box>
+        {s.authMode === 'token' && <Divider />}
+        {s.authMode === 'token' && (
+          <MenuItem
+            onClick={() => {
+              setAnchor(null);
+              signOut.mutate();
+            }}
+          >
+            {t('session.signOut')}
+          </MenuItem>
+        )}
+      </Menu>
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+import { Alert, Box, Button, Paper, TextField, Typography } from '@mui/material';
+import { useState, type SyntheticEvent } from 'react';
+import { Navigate, useSearchParams } from 'react-router';
+import { useI18n } from '../../../i18n/context';
+import { isApiError } from '../../../lib/api-client';
+import { useSession } from '../api/get-session';
+import { useSignIn } from '../api/sign-in';
+
+/** Token mode: paste a Kubernetes bearer token; the console acts with exactly its rights. */
+export function SignInPage() {
+  const { t } = useI18n();
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  const session = useSession();
+  const signIn = useSignIn();
+  const [token, setToken] = useState('');
+
+  if (session.data?.authenticated) return <Navigate to={next} replace />;
+
+  const submit = (e: SyntheticEvent) => {
+    e.preventDefault();
+    if (token.trim() !== '') signIn.mutate(token.trim());
+  };
+  const error = signIn.error;
+
+  return (
+    <Box
+      component="main"
+      id="main"
+      sx={{ display: 'grid', placeItems: 'center', minHeight: '100vh', p: 2 }}
+    >
+      <Paper
+        component="form"
+        onSubmit={submit}
+        sx={{ p: 4, width: '100%', maxWidth: 460 }}
+        aria-labelledby="sign-in-title"
+      >
+        <Typography id="sign-in-title" variant="h1" gutterBottom>
+          {t('session.signInTitle')}
+        </Typography>
+        <Typography color="text.secondary" sx={{ mb: 2 }}>
+          {t('session.signInHelp')}
+        </Typography>
+        <TextField
+          label={t('session.token')}
+          type="password"
+          autoComplete="off"
+          value={token}
+          onChange={(e) => {
+            setToken(e.target.value);
+          }}
+          fullWidth
+          autoFocus
+          required
+          error={error !== null}
+          helperText={t('session.tokenHelp')}
+        />
+        {error && (
+          <Alert severity="error" sx={{ mt: 2 }} role="alert">
+            {isApiError(error) && error.status === 401 ? t('session.tokenRejected') : error.message}
+          </Alert>
+        )}
+        <Button
+          type="submit"
+          variant="contained"
+          sx={{ mt: 3 }}
+          fullWidth
+          disabled={signIn.isPending}
+        >
+          {t('session.signIn')}
+        </Button>
+      </Paper>
+    </Box>
+  );
+}
+
+/** Only a path of this app, never another origin (an open redirect). */
+function safeNext(next: string | null): string {
+  return next?.startsWith('/') && !next.startsWith('//') ? next : '/';
+}

@@ -1,0 +1,64 @@
+import type { Locale } from './locale';
+
+/** Relative and absolute times in the user's language, and sizes. Pure: `now` is a parameter. */
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+  ['second', 1000],
+];
+
+const rtfCache = new Map<Locale, Intl.RelativeTimeFormat>();
+const dtfCache = new Map<Locale, Intl.DateTimeFormat>();
+
+export function formatRelative(iso: string | undefined, now: number, locale: Locale): string {
+  if (!iso) return '—';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  let rtf = rtfCache.get(locale);
+  if (!rtf) {
+    rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+    rtfCache.set(locale, rtf);
+  }
+  const diff = t - now;
+  for (const [unit, ms] of UNITS) {
+    if (Math.abs(diff) >= ms || unit === 'second') return rtf.format(Math.round(diff / ms), unit);
+  }
+  return rtf.format(0, 'second');
+}
+
+export function formatAbsolute(iso: string | undefined, locale: Locale): string {
+  if (!iso) return '—';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  let dtf = dtfCache.get(locale);
+  if (!dtf) {
+    dtf = new Intl.DateTimeFormat(locale, {
+      dateStyle: 'medium',
+      timeStyle: 'medium',
+    });
+    dtfCache.set(locale, dtf);
+  }
+  return dtf.format(t);
+}
+
+/** A compact age like kubectl prints it: 45s, 12m, 3h, 5d. */
+export function formatAge(iso: string | undefined, now: number): string {
+  if (!iso) return '—';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '—';
+  const s = Math.max(0, Math.floor((now - t) / 1000));
+  if (s < 120) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 120) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h`;
+  return `${Math.floor(h / 24)}d`;
+}
+
+/** Memory in MB as the template stores it, shown in GiB when round. */
+export function formatMemoryMB(mb: number | undefined): string {
+  if (mb === undefined) return '—';
+  return mb % 1024 === 0 ? `${mb / 1024} GiB` : `${mb} MiB`;
+}

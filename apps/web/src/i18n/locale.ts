@@ -1,0 +1,36 @@
+export type Locale = 'en' | 'zh-CN';
+export const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
+
+const STORAGE_KEY = 'dcs.locale';
+
+/** The user's choice if made, else the browser's language (Chinese → zh-CN, else English). */
+export function initialLocale(): Locale {
+  try {
+    const saved = localStorage.getItem(STORAGE_KEY);
+    if (saved === 'en' || saved === 'zh-CN') return saved;
+  } catch {
+    // Storage may be disabled; fall through to the browser's language.
+  }
+  const langs = typeof navigator === 'undefined' ? [] : navigator.languages;
+  for (const lang of langs) {
+    if (lang.toLowerCase().startsWith('zh')) return 'zh-CN';
+    if (lang.toLowerCase().startsWith('en')) return 'en';
+  }
+  return 'en';
+}
+
+export function saveLocale(locale: Locale): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, locale);
+  } catch {
+    // Not saved: the choice lasts for this page only.
+  }
+}
+
+/** Fills `{name}` placeholders; an unknown one stays as written. */
+export function fill(text: string, params: Record<string, string | number> = {}): string {
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const v = params[name];
+    return v === undefined ? whole : String(v);
+  });
+}

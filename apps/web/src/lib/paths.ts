@@ -1,0 +1,21 @@
+/**
+ * The app's deep links, built in one place so that support staff can paste any of them:
+ * a cluster, a pool, a machine, their conditions.
+ */
+const e = encodeURIComponent;
+
+export const clusterPath = (ns: string, cluster: string) => `/clusters/${e(ns)}/${e(cluster)}`;
+export const poolsPath = (ns: string, cluster: string) => `${clusterPath(ns, cluster)}/node-pools`;
+export const newPoolPath = (ns: string, cluster: string) => `${poolsPath(ns, cluster)}/new`;
+export const poolPath = (ns: string, cluster: string, pool: string) =>
+  `${poolsPath(ns, cluster)}/${e(pool)}`;
+export const poolConditionsPath = (ns: string, cluster: string, pool: string) =>
+  `${poolPath(ns, cluster, pool)}/conditions`;
+export const nodesPath = (ns: string, cluster: string) => `${clusterPath(ns, cluster)}/nodes`;
+export const machinePath = (ns: string, cluster: string, machine: string) =>
+  `${nodesPath(ns, cluster)}/${e(machine)}`;
+export const machineConditionsPath = (ns: string, cluster: string, machine: string) =>
+  `${machinePath(ns, cluster, machine)}/conditions`;
+export const ipPoolsPath = (ns: string, cluster: string) => `${clusterPath(ns, cluster)}/ip-pools`;
+export const ipPoolPath = (ns: string, cluster: string, name: string) =>
+  `${ipPoolsPath(ns, cluster)}/${e(name)}`;

@@ -1,0 +1,25 @@
+/**
+ * Every react-query key of the app, from one factory: mutations invalidate through it and the
+ * stream reducer finds the lists it patches through it, so a key is never spelled twice.
+ */
+export const queryKeys = {
+  session: ['session'] as const,
+  clusters: ['clusters'] as const,
+  cluster: (namespace: string, name: string) => ['clusters', namespace, name] as const,
+  context: (namespace: string, name: string) =>
+    [...queryKeys.cluster(namespace, name), 'context'] as const,
+  pools: (namespace: string, name: string) =>
+    [...queryKeys.cluster(namespace, name), 'nodepools'] as const,
+  pool: (namespace: string, name: string, pool: string) =>
+    [...queryKeys.pools(namespace, name), pool] as const,
+  poolMachines: (namespace: string, name: string, pool: string) =>
+    [...queryKeys.pool(namespace, name, pool), 'machines'] as const,
+  poolEvents: (namespace: string, name: string, pool: string) =>
+    [...queryKeys.pool(namespace, name, pool), 'events'] as const,
+  machines: (namespace: string, name: string) =>
+    [...queryKeys.cluster(namespace, name), 'machines'] as const,
+  ipPools: (namespace: string) => ['namespaces', namespace, 'ippools'] as const,
+  ipPool: (namespace: string, name: string) => [...queryKeys.ipPools(namespace), name] as const,
+  object: (namespace: string, kind: string, name: string) =>
+    ['namespaces', namespace, 'objects', kind, name] as const,
+};

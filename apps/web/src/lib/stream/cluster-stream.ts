@@ -1,0 +1,130 @@
+import { apiUrl } from '../api-client';
+import { parseStreamEvent, type StreamEvent } from './events';
+
+/**
+ * One SSE connection per open cluster page. Events are buffered and handed over in batches (at
+ * most every `flushMs`), so that hundreds of machine events a second cost one cache update and
+ * one render each batch, never a long task. EventSource reconnects by itself and sends
+ * Last-Event-ID; the BFF answers a gap with `resync`.
+ */
+
+export type StreamState = 'connecting' | 'live' | 'reconnecting';
+
+export interface StreamStatus {
+  state: StreamState;
+  /** When the last event or heartbeat arrived (ms since epoch). */
+  lastEventAt: number | undefined;
+}
+
+export interface ClusterStreamOptions {
+  namespace: string;
+  cluster: string;
+  onBatch: (events: StreamEvent[]) => void;
+  flushMs?: number;
+  /** For tests: an EventSource stand-in. */
+  eventSource?: (url: string) => EventSource;
+}
+
+const RETRY_MAX_MS = 30_000;
+
+export class ClusterStream {
+  readonly #options: ClusterStreamOptions;
+  #source: EventSource | undefined;
+  #buffer: StreamEvent[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  #retries = 0;
+  #closed = false;
+  #status: StreamStatus = { state: 'connecting', lastEventAt: undefined };
+  readonly #listeners = new Set<() => void>();
+
+  constructor(options: ClusterStreamOptions) {
+    this.#options = options;
+  }
+
+  get status(): StreamStatus {
+    return this.#status;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  getStatus = (): StreamStatus => this.#status;
+
+  start(): void {
+    this.#closed = false;
+    this.#open();
+  }
+
+  close(): void {
+    this.#closed = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
+    this.#timer = undefined;
+    this.#retryTimer = undefined;
+    this.#source?.close();
+    this.#source = undefined;
+    this.#buffer = [];
+  }
+
+  #setStatus(next: Partial<StreamStatus>): void {
+    const merged = { ...this.#status, ...next };
+    if (merged.state === this.#status.state && merged.lastEventAt === this.#status.lastEventAt)
+      return;
+    this.#status = merged;
+    for (const l of this.#listeners) l();
+  }
+
+  #open(): void {
+    const { namespace, cluster } = this.#options;
+    const url = apiUrl('/stream', { cluster: `${namespace}/${cluster}` });
+    const source = this.#options.eventSource?.(url) ?? new EventSource(url);
+    this.#source = source;
+    source.onopen = () => {
+      this.#retries = 0;
+      this.#setStatus({ state: 'live', lastEventAt: Date.now() });
+    };
+    source.onmessage = (msg: MessageEvent<string>) => {
+      this.#alive();
+      const event = parseStreamEvent(msg.data);
+      if (event) this.#push(event);
+    };
+    source.addEventListener('heartbeat', () => {
+      this.#alive();
+    });
+    source.onerror = () => {
+      if (this.#closed) return;
+      this.#setStatus({ state: 'reconnecting' });
+      // CLOSED: the browser gave up (an HTTP error); CONNECTING: it retries by itself.
+      if (source.readyState === EventSource.CLOSED) {
+        source.close();
+        const delay = Math.min(RETRY_MAX_MS, 1000 * 2 ** this.#retries);
+        this.#retries++;
+        this.#retryTimer = setTimeout(() => {
+          this.#retryTimer = undefined;
+          if (!this.#closed) this.#open();
+        }, delay);
+      }
+    };
+  }
+
+  #alive(): void {
+    this.#setStatus({ state: 'live', lastEventAt: Date.now() });
+  }
+
+  #push(event: StreamEvent): void {
+    this.#buffer.push(event);
+    this.#timer ??= setTimeout(() => {
+      this.#flush();
+    }, this.#options.flushMs ?? 100);
+  }
+
+  #flush(): void {
+    this.#timer = undefined;
+    const batch = this.#buffer;
+    this.#buffer = [];
+    if (batch.length > 0 && !this.#closed) this.#options.onBatch(batch);
+  }
+}
