@@ -279,6 +279,26 @@ describe('planPatchIpPool', () => {
     ]);
   });
 
+  it('O-EDIT-IP-POOL: NICs and disks of one entry change behind a single test of its ip', () => {
+    const nics = [{ ip: '192.168.0.22', mask: '24', dvSwitchName: 'dvs-2', portGroupName: 'pg-2' }];
+    const plan = planPatchIpPool(
+      'demo-worker-pool',
+      req({
+        update: [
+          { ip: '10.0.1.12', additionNic: nics, persistentDisk: [{ slot: 4, quantityGB: 5 }] },
+        ],
+      }),
+      pool(),
+      ctx,
+    );
+    expect(opsOf(plan)).toEqual([
+      { op: 'test', path: '/metadata/resourceVersion', value: '41' },
+      { op: 'test', path: '/spec/pool/1/ip', value: '10.0.1.12' },
+      { op: 'add', path: '/spec/pool/1/additionNic', value: nics },
+      { op: 'add', path: '/spec/pool/1/persistentDisk/-', value: { slot: 4, quantityGB: 5 } },
+    ]);
+  });
+
   it('O-EDIT-IP-POOL: updates, removals and appends in one patch, indices taken before any removal', () => {
     const plan = planPatchIpPool(
       'demo-worker-pool',

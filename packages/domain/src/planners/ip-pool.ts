@@ -60,7 +60,6 @@ const emptyToUndefined = <T>(a: readonly T[] | undefined) => (a?.length ? a : un
 
 function diskOps(
   i: number,
-  ip: string,
   existing: readonly PersistentDisk[] | undefined,
   wanted: readonly PersistentDisk[],
 ): { ops: JsonPatchOp[]; appended: boolean } {
@@ -85,10 +84,7 @@ function diskOps(
     if (existing === undefined) ops.push(addOp(entryPath(i, 'persistentDisk'), added));
     else for (const d of added) ops.push(addOp(entryPath(i, 'persistentDisk', '-'), d));
   }
-  return {
-    ops: ops.length ? [testOp(entryPath(i, 'ip'), ip), ...ops] : [],
-    appended: added.length > 0,
-  };
+  return { ops, appended: added.length > 0 };
 }
 
 /**
@@ -134,13 +130,14 @@ export function ipPoolEditOps(
       );
       nicsChanged.push(u.ip);
     }
-    const disks = u.persistentDisk
-      ? diskOps(i, u.ip, entry.persistentDisk, u.persistentDisk)
-      : undefined;
+    const disks = u.persistentDisk ? diskOps(i, entry.persistentDisk, u.persistentDisk) : undefined;
     if (disks?.appended) disksAppended.push(u.ip);
-    if (entryOps.length) ops.push(testOp(entryPath(i, 'ip'), u.ip), ...entryOps);
-    if (disks?.ops.length) ops.push(...disks.ops);
-    if (entryOps.length || disks?.ops.length) updated++;
+    if (disks) entryOps.push(...disks.ops);
+    // One guard per entry: the index must still hold this ip.
+    if (entryOps.length) {
+      ops.push(testOp(entryPath(i, 'ip'), u.ip), ...entryOps);
+      updated++;
+    }
   });
 
   const removals: { i: number; ip: string }[] = [];
