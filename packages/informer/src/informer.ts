@@ -282,6 +282,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       }
     }
     this.#resourceVersion = result.resourceVersion;
+    this.#consecutiveFailures = 0;
     this.#counters.lastSyncAt = Date.now();
     if (reason === 'gone') this.#counters.relists += 1;
     for (const delta of deltas) this.#dispatch(delta);
@@ -320,6 +321,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       timeoutSeconds: String(timeoutSeconds),
     });
     this.#quietSince = started;
+    this.#state = 'connecting';
     const stream: WatchStream = openWatchStream(this.#kc, url, this.#options.idleTimeoutMs, {
       onConnected: () => {
         this.#state = 'watching';

@@ -1,5 +1,5 @@
 /** What the informer is doing right now. */
-export type InformerState = 'idle' | 'listing' | 'watching' | 'backoff' | 'stopped';
+export type InformerState = 'idle' | 'listing' | 'connecting' | 'watching' | 'backoff' | 'stopped';
 
 /**
  * A snapshot of one informer's health, as plain numbers for /metrics. Times are epoch

@@ -57,8 +57,12 @@ export async function startGet(
   request.end();
 }
 
-/** Reads a whole (error) response body as text, up to `limit` bytes. */
-export function readText(response: http.IncomingMessage, limit = 1 << 20): Promise<string> {
+/**
+ * Reads a response body as text. `limit` is for error bodies, which are only read for their
+ * Status: past it the rest is drained and dropped. A LIST page is read whole (no limit): 500
+ * real objects easily weigh megabytes, and a truncated page would never parse.
+ */
+export function readText(response: http.IncomingMessage, limit = Infinity): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -104,7 +104,7 @@ export function openWatchStream(
   const onResponse = (response: IncomingMessage): void => {
     const status = response.statusCode ?? 0;
     if (status !== 200) {
-      readText(response).then((text) => {
+      readText(response, 64 * 1024).then((text) => {
         end(statusEnd(status, text));
       }, fail);
       return;

@@ -28,6 +28,16 @@ describe('Informer: the initial LIST', () => {
     expect(informer.metrics()).toMatchObject({ objects: 5_000, listRequests: 10, relists: 0 });
   });
 
+  it('reads LIST pages larger than a megabyte (500 objects of 5 KB)', async () => {
+    const server = await startServer();
+    const blob = 'x'.repeat(5_000);
+    for (let i = 0; i < 600; i += 1) server.add(`big-${String(i)}`, { spec: { blob } });
+    const informer = startInformer(server, { pageSize: 500 });
+    await informer.synced;
+    expect(informer.list()).toHaveLength(600);
+    expect(informer.metrics().errors).toBe(0);
+  });
+
   it('passes the namespace, label and field selectors to LIST and WATCH', async () => {
     const server = await startServer();
     server.add('a', { labels: { pool: 'x' } });
