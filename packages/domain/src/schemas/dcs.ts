@@ -10,36 +10,73 @@ import { ConditionSchema, ObjectReferenceSchema, objectSchema } from './meta';
 const infraApiVersion = 'infrastructure.cluster.x-k8s.io/v1beta1';
 
 export const AdditionNicSchema = z.looseObject({
-  ip: z.string().optional(),
-  mask: z.string().optional(),
-  gateway: z.string().optional(),
-  dns: z.string().optional(),
-  dvSwitchName: z.string().optional(),
-  portGroupName: z.string().optional(),
+  ip: z
+    .string()
+    .optional()
+    .describe('IPv4 address of the extra NIC (recommended: used for static guest network config).'),
+  mask: z
+    .string()
+    .optional()
+    .describe('CIDR prefix length of the extra NIC, "0"–"32" (recommended).'),
+  gateway: z
+    .string()
+    .optional()
+    .describe(
+      'Gateway of the extra NIC; the guest default route must stay on the primary network.',
+    ),
+  dns: z
+    .string()
+    .optional()
+    .describe('DNS servers of the extra NIC, comma-separated IPv4 addresses.'),
+  dvSwitchName: z
+    .string()
+    .optional()
+    .describe('DCS distributed virtual switch of the NIC (required, R-NIC-1).'),
+  portGroupName: z
+    .string()
+    .optional()
+    .describe('DCS port group of the NIC, on dvSwitchName (required, R-NIC-1).'),
 });
 export type AdditionNic = z.infer<typeof AdditionNicSchema>;
 
 export const PersistentDiskSchema = z.looseObject({
-  slot: z.number().int(),
-  quantityGB: z.number().int(),
+  slot: z
+    .number()
+    .int()
+    .describe('Slot of the disk; (ip, slot) identifies the persistent volume (R-DISK-1).'),
+  quantityGB: z.number().int().describe('Size in GB; a change affects rolling updates (R-DISK-4).'),
   datastoreClusterName: z.string().optional(),
   path: z.string().optional(),
   format: z.string().optional(),
   options: z.string().optional(),
   pciType: z.string().optional(),
-  isThin: z.boolean().optional(),
+  isThin: z
+    .boolean()
+    .optional()
+    .describe('Thin provisioning of a new volume; takes effect only at creation (R-DISK-3).'),
 });
 export type PersistentDisk = z.infer<typeof PersistentDiskSchema>;
 
 export const IpPoolEntrySchema = z.looseObject({
-  ip: z.string(),
-  mask: z.string(),
-  gateway: z.string(),
-  dns: z.string().optional(),
-  hostname: z.string().optional(),
-  machineName: z.string().optional(),
-  additionNic: z.array(AdditionNicSchema).optional(),
-  persistentDisk: z.array(PersistentDiskSchema).optional(),
+  ip: z.string().describe('IPv4 address of the worker VM.'),
+  mask: z
+    .string()
+    .describe('CIDR prefix length, "0"–"32" (a dotted netmask of older pools is kept).'),
+  gateway: z.string().describe('Gateway IPv4 address.'),
+  dns: z.string().optional().describe('DNS servers, comma-separated IPv4 addresses.'),
+  hostname: z
+    .string()
+    .optional()
+    .describe('Hostname of the VM (DNS-1123 label), unique in the pool.'),
+  machineName: z.string().optional().describe("The VM's name on DCS, unique in the pool."),
+  additionNic: z
+    .array(AdditionNicSchema)
+    .optional()
+    .describe('Extra NICs, applied only when a VM is created (R-NIC-2).'),
+  persistentDisk: z
+    .array(PersistentDiskSchema)
+    .optional()
+    .describe('Disks kept across VM replacement (provider ≥ 1.0.16); append only (R-DISK-2).'),
 });
 export type IpPoolEntry = z.infer<typeof IpPoolEntrySchema>;
 
@@ -58,7 +95,12 @@ export type PersistentDiskStatus = z.infer<typeof PersistentDiskStatusSchema>;
 export const DCSIpHostnamePoolSchema = objectSchema(
   infraApiVersion,
   'DCSIpHostnamePool',
-  z.looseObject({ pool: z.array(IpPoolEntrySchema).optional() }),
+  z.looseObject({
+    pool: z
+      .array(IpPoolEntrySchema)
+      .optional()
+      .describe('One entry per worker VM: its address, name, extra NICs and persistent disks.'),
+  }),
   z.looseObject({
     persistentDiskStatus: z.array(PersistentDiskStatusSchema).optional(),
     total: z.number().int().optional(),
@@ -78,7 +120,9 @@ export const DiskSpecSchema = z.looseObject({
 export type DiskSpec = z.infer<typeof DiskSpecSchema>;
 
 export const DCSMachineSpecSchema = z.looseObject({
-  vmTemplateName: z.string(),
+  vmTemplateName: z
+    .string()
+    .describe('DCS VM template to clone; it carries the Kubernetes version (R-MD-4).'),
   location: z.looseObject({ type: z.string().optional(), name: z.string().optional() }).optional(),
   resource: z.looseObject({ type: z.string().optional(), name: z.string().optional() }).optional(),
   vmConfig: z
@@ -90,7 +134,9 @@ export const DCSMachineSpecSchema = z.looseObject({
       dcsMachineDiskSpec: z.array(DiskSpecSchema).optional(),
     })
     .optional(),
-  ipHostPoolRef: z.looseObject({ name: z.string() }),
+  ipHostPoolRef: z
+    .looseObject({ name: z.string() })
+    .describe('The DCSIpHostnamePool the VMs take their addresses from.'),
   providerID: z.string().optional(),
 });
 export type DCSMachineSpec = z.infer<typeof DCSMachineSpecSchema>;
