@@ -108,14 +108,19 @@ export function attachAppended(
   return { records: sortRecords([...byKey.values()]), changes };
 }
 
-/** The VM holding `ip` is gone: its volumes stay on DCS, detached, waiting for the next VM. */
+/**
+ * The VM holding `ip` (optionally: the VM of `machineName`) is gone: its volumes stay on DCS,
+ * detached, waiting for the next VM.
+ */
 export function detachForDeletedVm(
   records: readonly PersistentDiskStatus[],
   ip: string,
+  machineName?: string,
 ): { records: PersistentDiskStatus[]; changes: DiskChange[] } {
   const changes: DiskChange[] = [];
   const next = records.map((r) => {
     if (r.ip !== ip || r.phase === 'Detached') return r;
+    if (machineName !== undefined && r.machineName !== machineName) return r;
     changes.push({
       type: 'detached',
       ip: r.ip,

@@ -1,0 +1,441 @@
+import {
+  vmStatusFields,
+  type Condition,
+  type DCSMachine,
+  type IpPoolEntry,
+  type Machine,
+} from '@dcs/domain';
+import {
+  falseCondition,
+  getCondition,
+  setConditions,
+  trueCondition,
+  withSummary,
+} from '../logic/conditions';
+import {
+  DCS_MACHINE_FINALIZER,
+  FAILURE_CREATE_ERROR,
+  IP_CLAIMED,
+  ISO_UPLOADED,
+  REASON,
+  VM_PROVISIONED,
+  additionalNicsOf,
+  cdRomFileOf,
+  providerIdOf,
+  vmNameOf,
+} from '../logic/dcs';
+import { failureModes } from '../logic/failures';
+import { chooseEntry, noFreeEntryMessage, poolUsage } from '../logic/ippool';
+import { stepDuration } from '../logic/timings';
+import { BY_POOL, indexKey } from '../runtime/caches';
+import { splitKey, watch, type Context, type Controller } from '../runtime/context';
+import type { ReconcileResult } from '../runtime/queue';
+import { keyFor, remaining, same, since } from './util';
+
+/**
+ * The DCS infrastructure provider's DCSMachine controller, simulated: claims a free entry of the
+ * DCSIpHostnamePool (R-POOL-1), uploads the bootstrap ISO (status.cdRomFile), creates the VM
+ * (creating → running) with the entry's extra NICs and its persistent disks attached, reports
+ * providerID and addresses; on deletion removes the VM, waits for its disks to be detached, and
+ * releases the entry. Failure injection picks the troubleshooting paths (T-1 and others).
+ */
+
+const COMPONENT = 'dcsmachine-controller';
+/** How often a machine waiting for a free entry looks again (besides pool and claim changes). */
+const WAIT_FOR_ENTRY_MS = 60_000;
+/** How often a failing ISO upload is retried. */
+const ISO_RETRY_MS = 60_000;
+
+type Status = NonNullable<DCSMachine['status']>;
+
+/** One claim at a time per pool, so two machines never take the same entry. */
+class PoolLocks {
+  private readonly tails = new Map<string, Promise<void>>();
+  async with<T>(pool: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(pool) ?? Promise.resolve();
+    let release: () => void = () => undefined;
+    const next = new Promise<void>((r) => {
+      release = r;
+    });
+    const tail = previous.then(() => next);
+    this.tails.set(pool, tail);
+    await previous;
+    try {
+      return await fn();
+    } finally {
+      release();
+      if (this.tails.get(pool) === tail) this.tails.delete(pool);
+    }
+  }
+}
+
+export function dcsMachineController(ctx: Context): Controller {
+  const dms = ctx.caches.get('DCSMachine');
+  const machines = ctx.caches.get('Machine');
+  const pools = ctx.caches.get('DCSIpHostnamePool');
+  const clusters = ctx.caches.get('Cluster');
+  const locks = new PoolLocks();
+  const seed = ctx.options.randomSeed;
+  const duration = (name: string, step: Parameters<typeof stepDuration>[3]) =>
+    stepDuration(ctx.options.timings, seed, name, step);
+
+  const ownerMachine = (dm: DCSMachine): Machine | undefined => {
+    const ref = dm.metadata.ownerReferences?.find((r) => r.kind === 'Machine');
+    return ref ? machines.get(dm.metadata.namespace, ref.name) : undefined;
+  };
+
+  const poolOf = (dm: DCSMachine) => {
+    const name = dm.spec?.ipHostPoolRef.name;
+    return name ? pools.get(dm.metadata.namespace, name) : undefined;
+  };
+
+  const entryOf = (dm: DCSMachine): IpPoolEntry | undefined => {
+    const ip = dm.status?.networkConfig?.ip;
+    return ip ? poolOf(dm)?.spec?.pool?.find((e) => e.ip === ip) : undefined;
+  };
+
+  function failuresOf(dm: DCSMachine, machine: Machine | undefined) {
+    const pool = poolOf(dm);
+    return failureModes(
+      {
+        machine: machine?.metadata.name ?? dm.metadata.name ?? '',
+        machineAnnotations: machine?.metadata.annotations,
+        infraAnnotations: dm.metadata.annotations,
+        pool: dm.spec?.ipHostPoolRef.name,
+        poolAnnotations: pool?.metadata.annotations,
+        ip: dm.status?.networkConfig?.ip,
+      },
+      ctx.options.failures,
+      seed,
+    );
+  }
+
+  async function write(
+    dm: DCSMachine,
+    status: Status,
+    updates: readonly Condition[],
+  ): Promise<DCSMachine> {
+    const nowISO = ctx.clock.nowISO();
+    const conditions = withSummary(
+      setConditions(dm.status?.conditions, updates, nowISO),
+      {
+        conditions: [IP_CLAIMED, ISO_UPLOADED, VM_PROVISIONED],
+      },
+      nowISO,
+    );
+    const next = { ...status, conditions };
+    if (same(next, dm.status)) return dm;
+    return ctx.writer.updateStatus('DCSMachine', { ...dm, status: next });
+  }
+
+  /** R-POOL-1: take a free entry, or wait with a condition that says why. */
+  async function claim(dm: DCSMachine): Promise<ReconcileResult | undefined> {
+    const poolName = dm.spec?.ipHostPoolRef.name ?? '';
+    const ns = dm.metadata.namespace;
+    return locks.with(indexKey(ns, poolName), async () => {
+      const fresh = dms.get(ns, dm.metadata.name ?? '') ?? dm;
+      if (fresh.status?.networkConfig?.ip) return { requeue: true };
+      const pool = pools.get(ns, poolName);
+      if (!pool) {
+        await write(fresh, { ...(fresh.status ?? {}) }, [
+          falseCondition(
+            IP_CLAIMED,
+            REASON.poolNotFound,
+            'Warning',
+            `DCSIpHostnamePool ${poolName} not found`,
+          ),
+        ]);
+        return { requeueAfterMs: WAIT_FOR_ENTRY_MS };
+      }
+      const entries = pool.spec?.pool ?? [];
+      const claimed = new Set(
+        dms
+          .byIndex(BY_POOL, indexKey(ns, poolName))
+          .map((o) => o.status?.networkConfig?.ip)
+          .filter((ip): ip is string => Boolean(ip)),
+      );
+      const entry = chooseEntry(entries, claimed, pool.status?.persistentDiskStatus ?? []);
+      if (!entry) {
+        const message = noFreeEntryMessage(poolName, poolUsage(entries, claimed));
+        const written = await write(fresh, { ...(fresh.status ?? {}) }, [
+          falseCondition(IP_CLAIMED, REASON.waitingForFreeEntry, 'Warning', message),
+        ]);
+        if (written !== fresh)
+          ctx.events.emit(fresh, 'Warning', 'WaitingForIPAddress', message, COMPONENT);
+        return { requeueAfterMs: WAIT_FOR_ENTRY_MS };
+      }
+      const addresses = [
+        { type: 'InternalIP', address: entry.ip },
+        ...(entry.hostname ? [{ type: 'Hostname', address: entry.hostname }] : []),
+      ];
+      await write(
+        fresh,
+        {
+          ...(fresh.status ?? {}),
+          networkConfig: { ...(fresh.status?.networkConfig ?? {}), ip: entry.ip },
+          additionalNic: additionalNicsOf(entry),
+          addresses,
+        },
+        [trueCondition(IP_CLAIMED)],
+      );
+      ctx.events.emit(
+        fresh,
+        'Normal',
+        'IPAddressClaimed',
+        `Claimed ${entry.ip}${entry.hostname ? ` (hostname ${entry.hostname})` : ''} from DCSIpHostnamePool ${poolName}`,
+        COMPONENT,
+      );
+      return { requeue: true };
+    });
+  }
+
+  async function reconcile(key: string): Promise<ReconcileResult | undefined> {
+    const { namespace, name } = splitKey(key);
+    let dm = dms.get(namespace, name);
+    if (!dm?.spec) return undefined;
+    if (dm.metadata.deletionTimestamp) return reconcileDelete(dm);
+    if (!dm.metadata.finalizers?.includes(DCS_MACHINE_FINALIZER)) {
+      dm = await ctx.writer.update('DCSMachine', {
+        ...dm,
+        metadata: {
+          ...dm.metadata,
+          finalizers: [...(dm.metadata.finalizers ?? []), DCS_MACHINE_FINALIZER],
+        },
+      });
+    }
+    const machine = ownerMachine(dm);
+    if (!machine) return undefined; // waiting for the Machine controller to set the owner
+    const status: Status = { ...(dm.status ?? {}) };
+    const now = ctx.clock.now();
+
+    const clusterName = machine.spec?.clusterName ?? '';
+    if (!clusters.get(namespace, clusterName)?.status?.infrastructureReady) {
+      await write(dm, status, [
+        falseCondition(VM_PROVISIONED, REASON.waitingForClusterInfrastructure, 'Info'),
+      ]);
+      return undefined;
+    }
+    if (!status.networkConfig?.ip) return claim(dm);
+    if (!machine.spec?.bootstrap.dataSecretName) {
+      await write(dm, status, [
+        falseCondition(ISO_UPLOADED, REASON.waitingForBootstrapData, 'Info'),
+        falseCondition(VM_PROVISIONED, REASON.waitingForISO, 'Info'),
+      ]);
+      return undefined;
+    }
+    const entry = entryOf(dm);
+    const vmName = vmNameOf(entry, name);
+    const modes = failuresOf(dm, machine);
+    const datastore = dm.spec?.vmConfig?.dcsMachineDiskSpec?.find(
+      (d) => d.systemVolume,
+    )?.datastoreClusterName;
+
+    // The bootstrap ISO: DCS authentication, then the upload; then status.cdRomFile is set.
+    if (!status.cdRomFile) {
+      const iso = getCondition(status.conditions, ISO_UPLOADED);
+      if (iso?.reason !== REASON.isoUploading && iso?.reason !== REASON.isoUploadFailed) {
+        await write(dm, status, [
+          falseCondition(
+            ISO_UPLOADED,
+            REASON.isoUploading,
+            'Info',
+            `Uploading the bootstrap ISO of VM ${vmName} to DCS`,
+          ),
+          falseCondition(VM_PROVISIONED, REASON.waitingForISO, 'Info'),
+        ]);
+        return { requeueAfterMs: duration(name, 'isoUpload') };
+      }
+      const started = since(status.conditions, ISO_UPLOADED) ?? now;
+      const wait = remaining(
+        started,
+        iso.reason === REASON.isoUploadFailed ? ISO_RETRY_MS : duration(name, 'isoUpload'),
+        now,
+      );
+      if (wait > 0) return { requeueAfterMs: wait };
+      if (modes.has('iso-upload')) {
+        const message = `uploading the bootstrap ISO of VM ${vmName} failed: DCS rejected the session (authentication failed for the DCS account); retrying`;
+        await write(dm, status, [
+          falseCondition(ISO_UPLOADED, REASON.isoUploadFailed, 'Error', message),
+        ]);
+        ctx.events.emit(dm, 'Warning', 'ISOUploadFailed', message, COMPONENT);
+        return { requeueAfterMs: ISO_RETRY_MS };
+      }
+      status.cdRomFile = cdRomFileOf(datastore, vmName);
+      dm = await write(dm, status, [trueCondition(ISO_UPLOADED)]);
+      ctx.events.emit(
+        dm,
+        'Normal',
+        'ISOUploaded',
+        `Uploaded the bootstrap ISO to ${status.cdRomFile}`,
+        COMPONENT,
+      );
+    }
+
+    // The VM: cloned from the VM template, placed on a host, powered on.
+    if (!status.vmState) {
+      Object.assign(status, vmStatusFields('creating'));
+      dm = await write(dm, status, [
+        falseCondition(
+          VM_PROVISIONED,
+          REASON.vmCreating,
+          'Info',
+          `Creating VM ${vmName} from VM template ${dm.spec?.vmTemplateName ?? ''}`,
+        ),
+      ]);
+      ctx.events.emit(
+        dm,
+        'Normal',
+        'VMCreating',
+        `Creating VM ${vmName} from VM template ${dm.spec?.vmTemplateName ?? ''}`,
+        COMPONENT,
+      );
+      return { requeueAfterMs: duration(name, 'vmCreate') };
+    }
+    if (status.vmState === 'creating') {
+      // T-1: the ISO is there, the VM is never placed on a host: it stays `creating`.
+      if (modes.has('placement-stall')) return undefined;
+      const started = since(status.conditions, VM_PROVISIONED) ?? now;
+      const create = duration(name, 'vmCreate');
+      if (modes.has('vm-create-error')) {
+        const wait = remaining(started, Math.round(create / 3), now);
+        if (wait > 0) return { requeueAfterMs: wait };
+        const message = `DCS task CreateVM for VM ${vmName} failed: no host in the resource pool has enough free memory for ${String(dm.spec?.vmConfig?.dcsMachineMemorySpec?.quantity ?? 0)} MB`;
+        Object.assign(status, vmStatusFields('failed', { reason: FAILURE_CREATE_ERROR, message }), {
+          ready: false,
+        });
+        await write(dm, status, [
+          falseCondition(VM_PROVISIONED, REASON.vmCreateFailed, 'Error', message),
+        ]);
+        ctx.events.emit(dm, 'Warning', 'VMCreateFailed', message, COMPONENT);
+        return undefined;
+      }
+      const wait = remaining(started, create, now);
+      if (wait > 0) return { requeueAfterMs: wait };
+      // Persistent disks of the entry must be attached (the pool controller does it) before power-on.
+      if (!disksAttached(dm, entry)) return { requeueAfterMs: 2000 };
+      const providerID = providerIdOf(vmName);
+      if (dm.spec?.providerID !== providerID && dm.spec) {
+        dm = await ctx.writer.update('DCSMachine', { ...dm, spec: { ...dm.spec, providerID } });
+      }
+      Object.assign(status, vmStatusFields('running'), { ready: true });
+      dm = await write(dm, status, [trueCondition(VM_PROVISIONED)]);
+      ctx.events.emit(
+        dm,
+        'Normal',
+        'VMRunning',
+        `VM ${vmName} is running (${providerID})`,
+        COMPONENT,
+      );
+    }
+    return undefined;
+  }
+
+  function disksAttached(dm: DCSMachine, entry: IpPoolEntry | undefined): boolean {
+    if (!entry?.persistentDisk?.length) return true;
+    const records = poolOf(dm)?.status?.persistentDiskStatus ?? [];
+    return entry.persistentDisk.every((d) =>
+      records.some(
+        (r) =>
+          r.ip === entry.ip &&
+          r.slot === d.slot &&
+          r.machineName === dm.metadata.name &&
+          r.phase === 'Attached',
+      ),
+    );
+  }
+
+  async function reconcileDelete(dm: DCSMachine): Promise<ReconcileResult | undefined> {
+    const name = dm.metadata.name ?? '';
+    const status: Status = { ...(dm.status ?? {}) };
+    const now = ctx.clock.now();
+    const vm = getCondition(status.conditions, VM_PROVISIONED);
+    const hadVm = Boolean(status.vmState) && vm?.reason !== REASON.vmDeleted;
+    const vmName = vmNameOf(entryOf(dm), name);
+    if (hadVm && status.vmState !== 'deleting') {
+      Object.assign(status, vmStatusFields('deleting'), { ready: false });
+      await write(dm, status, [
+        falseCondition(VM_PROVISIONED, REASON.vmDeleting, 'Info', `Deleting VM ${vmName}`),
+      ]);
+      ctx.events.emit(dm, 'Normal', 'VMDeleting', `Deleting VM ${vmName}`, COMPONENT);
+      return { requeueAfterMs: duration(name, 'vmDelete') };
+    }
+    if (hadVm) {
+      const wait = remaining(
+        since(status.conditions, VM_PROVISIONED) ?? now,
+        duration(name, 'vmDelete'),
+        now,
+      );
+      if (wait > 0) return { requeueAfterMs: wait };
+      await write(dm, status, [
+        falseCondition(VM_PROVISIONED, REASON.vmDeleted, 'Info', `VM ${vmName} was deleted`),
+      ]);
+      ctx.events.emit(dm, 'Normal', 'VMDeleted', `Deleted VM ${vmName}`, COMPONENT);
+      return { requeue: true };
+    }
+    // The VM is gone; its persistent disks must be detached (by the pool controller) before the entry is free.
+    const ip = status.networkConfig?.ip;
+    const attached = (poolOf(dm)?.status?.persistentDiskStatus ?? []).some(
+      (r) => r.ip === ip && r.machineName === name && r.phase !== 'Detached',
+    );
+    if (ip && attached) return { requeueAfterMs: 2000 };
+    if (ip) {
+      ctx.events.emit(
+        dm,
+        'Normal',
+        'IPAddressReleased',
+        `Released ${ip} back to DCSIpHostnamePool ${dm.spec?.ipHostPoolRef.name ?? ''}`,
+        COMPONENT,
+      );
+    }
+    const finalizers = (dm.metadata.finalizers ?? []).filter((f) => f !== DCS_MACHINE_FINALIZER);
+    await ctx.writer.update('DCSMachine', { ...dm, metadata: { ...dm.metadata, finalizers } });
+    return undefined;
+  }
+
+  /** Machines waiting for an entry of this pool (claims are released and entries added). */
+  const waitingOn = (ns: string | undefined, pool: string) =>
+    dms
+      .byIndex(BY_POOL, indexKey(ns, pool))
+      .filter((o) => !o.status?.networkConfig?.ip && !o.metadata.deletionTimestamp)
+      .map(keyFor);
+
+  return {
+    name: 'dcsmachine',
+    primary: 'DCSMachine',
+    concurrency: 16,
+    watches: [
+      // The Machine's bootstrap data (dataSecretName) and its annotations.
+      watch('Machine', (m) => {
+        const ref = m.spec?.infrastructureRef;
+        return ref?.kind === 'DCSMachine' && ref.name
+          ? [`${m.metadata.namespace ?? ''}/${ref.name}`]
+          : [];
+      }),
+      // Entries added or disks attached: the machines of this pool that wait for either.
+      watch('DCSIpHostnamePool', (p) =>
+        dms
+          .byIndex(BY_POOL, indexKey(p.metadata.namespace, p.metadata.name ?? ''))
+          .filter(
+            (o) =>
+              !o.status?.networkConfig?.ip ||
+              o.status.vmState === 'creating' ||
+              o.metadata.deletionTimestamp,
+          )
+          .map(keyFor),
+      ),
+      // A released entry lets the next waiting machine claim it.
+      watch('DCSMachine', (o) =>
+        o.metadata.deletionTimestamp
+          ? waitingOn(o.metadata.namespace, o.spec?.ipHostPoolRef.name ?? '')
+          : [],
+      ),
+      watch('Cluster', (c) =>
+        dms
+          .byIndex('cluster', indexKey(c.metadata.namespace, c.metadata.name ?? ''))
+          .filter((o) => !o.status?.vmState)
+          .map(keyFor),
+      ),
+    ],
+    reconcile,
+  };
+}

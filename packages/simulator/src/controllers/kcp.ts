@@ -1,0 +1,279 @@
+import {
+  LABEL_CLUSTER_NAME,
+  LABEL_CONTROL_PLANE,
+  LABEL_CONTROL_PLANE_NAME,
+  kindTable,
+  type KubeadmControlPlane,
+  type Machine,
+  type ObjectOf,
+} from '@dcs/domain';
+import { setConditions } from '../logic/conditions';
+import {
+  ANNOTATION_CLONED_FROM_NAME,
+  kcpNextAction,
+  kcpStatus,
+  machineComponentConditions,
+  type KcpMachine,
+} from '../logic/kcp';
+import {
+  MACHINE_API_VERSION,
+  MACHINE_FINALIZER,
+  cloneFromTemplate,
+  ownerRef,
+  refTo,
+} from '../logic/machine-desired';
+import { generateName } from '../logic/names';
+import { seeded } from '../logic/random';
+import { selectorString } from '../logic/selectors';
+import { BY_OWNER } from '../runtime/caches';
+import { isAlreadyExists } from '../runtime/client';
+import { splitKey, watch, type Context, type Controller } from '../runtime/context';
+import type { ReconcileResult } from '../runtime/queue';
+import { errorMessage, same } from './util';
+
+/**
+ * The kubeadm control-plane provider (KCP, v1.10): cluster certificates, control-plane machines
+ * created one at a time, rolling upgrades one machine at a time (O-UPGRADE-CP), the health of
+ * the control-plane components and etcd as conditions on the machines, and KCP's status.
+ */
+
+const COMPONENT = 'kubeadm-control-plane-controller';
+const CERT_PURPOSES = ['ca', 'etcd', 'proxy', 'sa'] as const;
+
+export function kcpController(ctx: Context): Controller {
+  const kcps = ctx.caches.get('KubeadmControlPlane');
+  const machines = ctx.caches.get('Machine');
+  const infras = ctx.caches.get('DCSMachine');
+  const infraTemplates = ctx.caches.get('DCSMachineTemplate');
+  const certificatesDone = new Set<string>();
+  const drawn = new Map<string, number>();
+
+  async function ensureSecret(
+    kcp: KubeadmControlPlane,
+    name: string,
+    data: Record<string, string>,
+  ): Promise<void> {
+    try {
+      await ctx.client.create(kindTable.Secret, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'cluster.x-k8s.io/secret',
+        metadata: {
+          name,
+          namespace: kcp.metadata.namespace,
+          labels: { [LABEL_CLUSTER_NAME]: kcp.metadata.labels?.[LABEL_CLUSTER_NAME] ?? '' },
+          ownerReferences: [ownerRef(kcp, true)],
+        },
+        data: Object.fromEntries(
+          Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')]),
+        ),
+      });
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+    }
+  }
+
+  /** The cluster CA, etcd CA, front-proxy CA and service-account key KCP generates once. */
+  async function ensureCertificates(kcp: KubeadmControlPlane, cluster: string): Promise<void> {
+    const key = `${kcp.metadata.namespace ?? ''}/${cluster}`;
+    if (certificatesDone.has(key)) return;
+    for (const purpose of CERT_PURPOSES) {
+      await ensureSecret(kcp, `${cluster}-${purpose}`, {
+        'tls.crt': `-----BEGIN CERTIFICATE-----\nsimulated ${purpose} certificate of ${cluster}\n-----END CERTIFICATE-----\n`,
+        'tls.key': `-----BEGIN PRIVATE KEY-----\nsimulated\n-----END PRIVATE KEY-----\n`,
+      });
+    }
+    certificatesDone.add(key);
+  }
+
+  async function createMachine(
+    kcp: KubeadmControlPlane,
+    cluster: string,
+    init: boolean,
+    key: string,
+  ): Promise<void> {
+    const ns = kcp.metadata.namespace ?? '';
+    const spec = kcp.spec;
+    if (!spec) return;
+    const templateRef = spec.machineTemplate.infrastructureRef;
+    const template = templateRef.name
+      ? infraTemplates.get(templateRef.namespace ?? ns, templateRef.name)
+      : undefined;
+    if (!template) throw new Error(`DCSMachineTemplate ${templateRef.name ?? '(none)'} not found`);
+    for (;;) {
+      const n = drawn.get(key) ?? 0;
+      drawn.set(key, n + 1);
+      const { name } = generateName(
+        `${kcp.metadata.name ?? ''}-`,
+        seeded(ctx.options.randomSeed, 'kcp-machine', key, n),
+      );
+      const labels = {
+        [LABEL_CLUSTER_NAME]: cluster,
+        [LABEL_CONTROL_PLANE]: '',
+        [LABEL_CONTROL_PLANE_NAME]: kcp.metadata.name ?? '',
+      };
+      const owner = ownerRef(kcp, false);
+      const { initConfiguration, clusterConfiguration, joinConfiguration, ...common } =
+        spec.kubeadmConfigSpec ?? {};
+      try {
+        const config = await ctx.writer.create('KubeadmConfig', {
+          apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta1',
+          kind: 'KubeadmConfig',
+          metadata: { name, namespace: ns, labels, ownerReferences: [owner] },
+          spec: init
+            ? {
+                ...common,
+                initConfiguration: initConfiguration ?? {},
+                clusterConfiguration: clusterConfiguration ?? {},
+              }
+            : { ...common, joinConfiguration: { ...(joinConfiguration ?? {}), controlPlane: {} } },
+        });
+        const infra = await ctx.writer.create(
+          'DCSMachine',
+          cloneFromTemplate({
+            template,
+            name,
+            namespace: ns,
+            clusterName: cluster,
+            labels,
+            annotations: {},
+            owner,
+          }) as ObjectOf<'DCSMachine'>,
+        );
+        const machine: Machine = {
+          apiVersion: MACHINE_API_VERSION,
+          kind: 'Machine',
+          metadata: {
+            name,
+            namespace: ns,
+            labels,
+            ownerReferences: [ownerRef(kcp, true)],
+            finalizers: [MACHINE_FINALIZER],
+          },
+          spec: {
+            clusterName: cluster,
+            version: spec.version,
+            bootstrap: { configRef: refTo(config) },
+            infrastructureRef: refTo(infra),
+            ...(spec.machineTemplate.nodeDrainTimeout
+              ? { nodeDrainTimeout: spec.machineTemplate.nodeDrainTimeout }
+              : {}),
+            ...(spec.machineTemplate.nodeDeletionTimeout
+              ? { nodeDeletionTimeout: spec.machineTemplate.nodeDeletionTimeout }
+              : {}),
+          },
+        };
+        await ctx.writer.create('Machine', machine);
+        return;
+      } catch (e) {
+        if (isAlreadyExists(e)) continue;
+        throw e;
+      }
+    }
+  }
+
+  /** The workload cluster's view of each control-plane machine: static pods and etcd member health. */
+  async function updateMachineHealth(owned: Machine[]): Promise<void> {
+    const nowISO = ctx.clock.nowISO();
+    for (const m of owned) {
+      if (m.metadata.deletionTimestamp) continue;
+      const wanted = machineComponentConditions(m);
+      if (!wanted.length) continue;
+      const conditions = setConditions(m.status?.conditions, wanted, nowISO);
+      if (!same(conditions, m.status?.conditions)) {
+        await ctx.writer.updateStatus('Machine', {
+          ...m,
+          status: { ...(m.status ?? {}), conditions },
+        });
+      }
+    }
+  }
+
+  async function reconcile(key: string): Promise<ReconcileResult | undefined> {
+    const { namespace, name } = splitKey(key);
+    const kcp = kcps.get(namespace, name);
+    if (!kcp?.spec || kcp.metadata.deletionTimestamp) return undefined;
+    const cluster =
+      kcp.metadata.labels?.[LABEL_CLUSTER_NAME] ??
+      kcp.metadata.ownerReferences?.find((r) => r.kind === 'Cluster')?.name;
+    if (!cluster) return undefined; // waiting for the Cluster controller to set the owner and label
+    const now = ctx.clock.now();
+    await ensureCertificates(kcp, cluster);
+
+    let owned = kcp.metadata.uid ? machines.byIndex(BY_OWNER, kcp.metadata.uid) : [];
+    await updateMachineHealth(owned);
+    owned = kcp.metadata.uid ? machines.byIndex(BY_OWNER, kcp.metadata.uid) : [];
+    const view = (): KcpMachine[] =>
+      owned.map((machine) => {
+        const infra = infras.get(namespace, machine.spec?.infrastructureRef.name ?? '');
+        return {
+          machine,
+          infraTemplate: infra?.metadata.annotations?.[ANNOTATION_CLONED_FROM_NAME],
+        };
+      });
+
+    const action = kcpNextAction(kcp, view(), now);
+    let requeueAfterMs: number | undefined;
+    if (action.type === 'create') {
+      try {
+        await createMachine(kcp, cluster, action.init, key);
+      } catch (e) {
+        ctx.events.emit(
+          kcp,
+          'Warning',
+          'FailedScaleUp',
+          `Failed to create new control plane Machine for cluster ${namespace ?? ''}/${cluster} control plane: ${errorMessage(e)}`,
+          COMPONENT,
+        );
+        throw e;
+      }
+    } else if (action.type === 'delete') {
+      const victim = owned.find((m) => m.metadata.name === action.machine);
+      if (victim) await ctx.writer.delete('Machine', victim);
+    } else if (action.type === 'wait') {
+      ctx.events.emit(kcp, 'Warning', 'ControlPlaneUnhealthy', action.message, COMPONENT);
+      requeueAfterMs = action.requeueMs;
+    }
+    owned = kcp.metadata.uid ? machines.byIndex(BY_OWNER, kcp.metadata.uid) : [];
+
+    // The workload cluster's kubeconfig exists once kubeadm init has run.
+    if (owned.some((m) => m.status?.nodeRef)) {
+      await ensureSecret(kcp, `${cluster}-kubeconfig`, {
+        value: `apiVersion: v1\nkind: Config\nclusters: [{name: ${cluster}, cluster: {server: 'https://${cluster}.dcs.local:6443'}}]\n`,
+      });
+    }
+
+    const status = kcpStatus({
+      kcp,
+      machines: view(),
+      certificatesReady: certificatesDone.has(`${namespace ?? ''}/${cluster}`),
+      selector: selectorString({
+        [LABEL_CLUSTER_NAME]: cluster,
+        [LABEL_CONTROL_PLANE]: '',
+      }).replace(`${LABEL_CONTROL_PLANE}=`, LABEL_CONTROL_PLANE),
+      now,
+      nowISO: ctx.clock.nowISO(),
+    });
+    if (!same(status, kcp.status))
+      await ctx.writer.updateStatus('KubeadmControlPlane', { ...kcp, status });
+    return action.type === 'create' || action.type === 'delete'
+      ? { requeue: true }
+      : requeueAfterMs !== undefined
+        ? { requeueAfterMs }
+        : undefined;
+  }
+
+  return {
+    name: 'kubeadmcontrolplane',
+    primary: 'KubeadmControlPlane',
+    watches: [
+      watch('Machine', (m) => {
+        const owner = m.metadata.ownerReferences?.find(
+          (r) => r.controller && r.kind === 'KubeadmControlPlane',
+        );
+        return owner ? [`${m.metadata.namespace ?? ''}/${owner.name}`] : [];
+      }),
+    ],
+    reconcile,
+  };
+}

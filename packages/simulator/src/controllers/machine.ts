@@ -1,0 +1,373 @@
+import {
+  LABEL_CLUSTER_NAME,
+  type Condition,
+  type DCSMachine,
+  type KubeadmConfig,
+  type Machine,
+} from '@dcs/domain';
+import { falseCondition, mirror, setConditions, trueCondition } from '../logic/conditions';
+import { formatGoDuration, parseGoDuration } from '../logic/durations';
+import { failureModes } from '../logic/failures';
+import { MACHINE_FINALIZER, ownerRef } from '../logic/machine-desired';
+import {
+  BOOTSTRAP_READY,
+  DRAINING_SUCCEEDED,
+  INFRASTRUCTURE_READY,
+  NODE_HEALTHY,
+  machinePhase,
+  withMachineReady,
+} from '../logic/machine-status';
+import { stepDuration } from '../logic/timings';
+import { splitKey, watch, type Context, type Controller } from '../runtime/context';
+import type { ReconcileResult } from '../runtime/queue';
+import { nodeInfoOf, nodeRefOf } from './node';
+import { remaining, same, since, withOwner } from './util';
+
+/**
+ * Cluster API's Machine controller (v1.10, v1beta1 status) together with the simulated workload
+ * cluster's kubelet: bootstrap and infrastructure readiness mirrored from the KubeadmConfig and
+ * DCSMachine, the providerID, the Node joining (nodeRef, node info) and becoming Ready
+ * (NodeHealthy), the phases, and deletion: drain (bounded by nodeDrainTimeout), deleting the
+ * infrastructure and bootstrap objects, deleting the Node (bounded by nodeDeletionTimeout), then
+ * releasing the finalizer.
+ */
+
+const COMPONENT = 'machine-controller';
+
+type Status = NonNullable<Machine['status']>;
+
+export function machineController(ctx: Context): Controller {
+  const machines = ctx.caches.get('Machine');
+  const configs = ctx.caches.get('KubeadmConfig');
+  const infras = ctx.caches.get('DCSMachine');
+  const pools = ctx.caches.get('DCSIpHostnamePool');
+  const seed = ctx.options.randomSeed;
+
+  const infraOf = (m: Machine) => {
+    const ref = m.spec?.infrastructureRef;
+    return ref?.name ? infras.get(ref.namespace ?? m.metadata.namespace, ref.name) : undefined;
+  };
+  const configOf = (m: Machine) => {
+    const ref = m.spec?.bootstrap.configRef;
+    return ref?.name ? configs.get(ref.namespace ?? m.metadata.namespace, ref.name) : undefined;
+  };
+
+  function failures(m: Machine, infra: DCSMachine | undefined) {
+    const poolName = infra?.spec?.ipHostPoolRef.name;
+    const pool = poolName ? pools.get(m.metadata.namespace, poolName) : undefined;
+    return failureModes(
+      {
+        machine: m.metadata.name ?? '',
+        machineAnnotations: m.metadata.annotations,
+        infraAnnotations: infra?.metadata.annotations,
+        pool: poolName,
+        poolAnnotations: pool?.metadata.annotations,
+        ip: infra?.status?.networkConfig?.ip,
+      },
+      ctx.options.failures,
+      seed,
+    );
+  }
+
+  /** The Machine is the controller of its bootstrap config and infrastructure machine (reconcileExternal). */
+  async function adopt(m: Machine, obj: KubeadmConfig | DCSMachine | undefined): Promise<void> {
+    if (!obj || obj.metadata.deletionTimestamp) return;
+    const controller = obj.metadata.ownerReferences?.find((r) => r.controller);
+    if (controller?.uid === m.metadata.uid) return;
+    if (controller) return; // someone else's: Cluster API would report an error; leave it.
+    const refs = withOwner(obj.metadata.ownerReferences, ownerRef(m, true));
+    const labels = {
+      ...(obj.metadata.labels ?? {}),
+      [LABEL_CLUSTER_NAME]: m.spec?.clusterName ?? '',
+    };
+    const metadata = { ...obj.metadata, ownerReferences: refs, labels };
+    if (obj.kind === 'KubeadmConfig')
+      await ctx.writer.update('KubeadmConfig', { ...obj, metadata });
+    else await ctx.writer.update('DCSMachine', { ...obj, metadata });
+  }
+
+  async function reconcile(key: string): Promise<ReconcileResult | undefined> {
+    const { namespace, name } = splitKey(key);
+    const m = machines.get(namespace, name);
+    if (!m?.spec) return undefined;
+    if (m.metadata.deletionTimestamp) return reconcileDelete(m);
+
+    // Spec and metadata: finalizer, cluster label, dataSecretName and providerID (as Cluster API patches them).
+    const config = configOf(m);
+    const infra = infraOf(m);
+    await adopt(m, config);
+    await adopt(m, infra);
+    const spec = { ...m.spec, bootstrap: { ...m.spec.bootstrap } };
+    const dataSecretName = config?.status?.ready ? config.status.dataSecretName : undefined;
+    if (!spec.bootstrap.dataSecretName && dataSecretName)
+      spec.bootstrap.dataSecretName = dataSecretName;
+    const infraReadyNow = Boolean(infra?.status?.ready);
+    if (infraReadyNow && infra?.spec?.providerID && !spec.providerID)
+      spec.providerID = infra.spec.providerID;
+    const finalizers = m.metadata.finalizers?.includes(MACHINE_FINALIZER)
+      ? m.metadata.finalizers
+      : [...(m.metadata.finalizers ?? []), MACHINE_FINALIZER];
+    const labels = { ...(m.metadata.labels ?? {}), [LABEL_CLUSTER_NAME]: spec.clusterName };
+    let current = m;
+    if (
+      !same(spec, m.spec) ||
+      !same(finalizers, m.metadata.finalizers) ||
+      !same(labels, m.metadata.labels)
+    ) {
+      current = await ctx.writer.update('Machine', {
+        ...m,
+        metadata: { ...m.metadata, finalizers, labels },
+        spec,
+      });
+    }
+
+    const now = ctx.clock.now();
+    const nowISO = ctx.clock.nowISO();
+    const before = current.status ?? {};
+    const status: Status = { ...before };
+    const updates: Condition[] = [];
+    let requeue: number | undefined;
+    const soonest = (ms: number) => (requeue = requeue === undefined ? ms : Math.min(requeue, ms));
+
+    // Bootstrap (reconcileBootstrap).
+    if (current.spec?.bootstrap.dataSecretName) {
+      status.bootstrapReady = true;
+      updates.push(trueCondition(BOOTSTRAP_READY));
+    } else {
+      updates.push(
+        mirror(
+          config?.status?.conditions,
+          BOOTSTRAP_READY,
+          falseCondition('', 'WaitingForDataSecret', 'Info'),
+        ),
+      );
+    }
+
+    // Infrastructure (reconcileInfrastructure): the failure of the DCSMachine is the Machine's.
+    if (infra) {
+      updates.push(
+        mirror(
+          infra.status?.conditions,
+          INFRASTRUCTURE_READY,
+          infraReadyNow
+            ? trueCondition('')
+            : falseCondition('', 'WaitingForInfrastructure', 'Info'),
+        ),
+      );
+      if (infraReadyNow) status.infrastructureReady = true;
+      if (infra.status?.addresses) status.addresses = infra.status.addresses;
+      const { failureReason, failureMessage } = infra.status ?? {};
+      if (failureReason) status.failureReason = failureReason;
+      if (failureMessage) {
+        status.failureMessage = `Failure detected from referenced resource ${infra.apiVersion}, Kind=DCSMachine with name "${infra.metadata.name ?? ''}": ${failureMessage}`;
+      }
+    } else {
+      updates.push(falseCondition(INFRASTRUCTURE_READY, 'WaitingForInfrastructure', 'Info'));
+    }
+
+    // The node (reconcileNode), simulated: kubelet joins some time after the VM runs, then turns Ready.
+    if (!current.spec?.providerID || !status.infrastructureReady) {
+      updates.push(falseCondition(NODE_HEALTHY, 'WaitingForNodeRef', 'Info'));
+    } else if (!status.nodeRef) {
+      // Measured from when this Machine first saw its infrastructure ready.
+      const wasReady =
+        before.conditions?.find((c) => c.type === INFRASTRUCTURE_READY)?.status === 'True';
+      const infraSince = wasReady ? (since(before.conditions, INFRASTRUCTURE_READY) ?? now) : now;
+      const wait = remaining(
+        infraSince,
+        stepDuration(ctx.options.timings, seed, name, 'nodeJoin'),
+        now,
+      );
+      if (wait > 0) {
+        updates.push(falseCondition(NODE_HEALTHY, 'NodeProvisioning', 'Warning'));
+        soonest(wait);
+      } else {
+        status.nodeRef = nodeRefOf({ ...current, status }, seed);
+        status.nodeInfo = nodeInfoOf(current, seed);
+        ctx.events.emit(
+          current,
+          'Normal',
+          'SuccessfulSetNodeRef',
+          status.nodeRef.name ?? '',
+          COMPONENT,
+        );
+        updates.push(
+          falseCondition(
+            NODE_HEALTHY,
+            'NodeConditionsFailed',
+            'Warning',
+            'Node condition Ready is False. ',
+          ),
+        );
+        soonest(stepDuration(ctx.options.timings, seed, name, 'nodeReady'));
+      }
+    } else {
+      const healthy = before.conditions?.find((c) => c.type === NODE_HEALTHY);
+      if (healthy?.status !== 'True') {
+        const notReadySince =
+          healthy?.reason === 'NodeConditionsFailed'
+            ? (since(before.conditions, NODE_HEALTHY) ?? now)
+            : now;
+        const wait = remaining(
+          notReadySince,
+          stepDuration(ctx.options.timings, seed, name, 'nodeReady'),
+          now,
+        );
+        if (failures(current, infra).has('node-unhealthy') || wait > 0) {
+          updates.push(
+            falseCondition(
+              NODE_HEALTHY,
+              'NodeConditionsFailed',
+              'Warning',
+              'Node condition Ready is False. ',
+            ),
+          );
+          if (wait > 0) soonest(wait);
+        } else {
+          updates.push(trueCondition(NODE_HEALTHY));
+        }
+      }
+    }
+
+    return finish(current, status, updates, nowISO, requeue);
+  }
+
+  async function finish(
+    m: Machine,
+    status: Status,
+    updates: readonly (Condition | undefined)[],
+    nowISO: string,
+    requeue: number | undefined,
+  ): Promise<ReconcileResult | undefined> {
+    const before = m.status ?? {};
+    let conditions = setConditions(before.conditions, updates, nowISO);
+    conditions = withMachineReady(m, conditions, nowISO);
+    const next: Status = { ...status, conditions, observedGeneration: m.metadata.generation ?? 0 };
+    const phase = machinePhase({ ...m, status: next });
+    next.phase = phase;
+    if (phase !== before.phase) next.lastUpdated = nowISO;
+    if (!same(next, before)) await ctx.writer.updateStatus('Machine', { ...m, status: next });
+    return requeue === undefined ? undefined : { requeueAfterMs: requeue };
+  }
+
+  async function reconcileDelete(m: Machine): Promise<ReconcileResult | undefined> {
+    const name = m.metadata.name ?? '';
+    const now = ctx.clock.now();
+    const nowISO = ctx.clock.nowISO();
+    const status: Status = { ...(m.status ?? {}) };
+    const updates: Condition[] = [];
+    const infra = infraOf(m);
+    const config = configOf(m);
+
+    // 1. Drain the node, at most nodeDrainTimeout.
+    if (
+      status.nodeRef &&
+      m.status?.conditions?.find((c) => c.type === DRAINING_SUCCEEDED)?.status !== 'True'
+    ) {
+      const started = status.deletion?.nodeDrainStartTime
+        ? Date.parse(status.deletion.nodeDrainStartTime)
+        : undefined;
+      if (started === undefined) {
+        status.deletion = { ...(status.deletion ?? {}), nodeDrainStartTime: nowISO };
+        updates.push(
+          falseCondition(
+            DRAINING_SUCCEEDED,
+            'Draining',
+            'Info',
+            'Draining the node before deletion',
+          ),
+        );
+        await finish(m, status, updates, nowISO, undefined);
+        return { requeue: true };
+      }
+      const stuck = failures(m, infra).has('drain-stuck');
+      const drain = stuck
+        ? Infinity
+        : stepDuration(ctx.options.timings, ctx.options.randomSeed, name, 'drain');
+      const timeout = parseGoDuration(m.spec?.nodeDrainTimeout) ?? 0;
+      const timedOut = timeout > 0 && now >= started + timeout;
+      if (now < started + drain && !timedOut) {
+        updates.push(
+          falseCondition(
+            DRAINING_SUCCEEDED,
+            'Draining',
+            'Info',
+            stuck
+              ? "Draining the node before deletion: cannot evict pod as it would violate the pod's disruption budget"
+              : 'Draining the node before deletion',
+          ),
+        );
+        const wakeUp = Math.min(started + drain, timeout > 0 ? started + timeout : Infinity) - now;
+        return finish(
+          m,
+          status,
+          updates,
+          nowISO,
+          Number.isFinite(wakeUp) ? Math.max(wakeUp, 500) : undefined,
+        );
+      }
+      if (timedOut && now < started + drain) {
+        ctx.events.emit(
+          m,
+          'Warning',
+          'FailedDrainNode',
+          `error draining Machine's node "${status.nodeRef.name ?? ''}": drain not completed within nodeDrainTimeout ${formatGoDuration(timeout)}, skipping`,
+          COMPONENT,
+        );
+        updates.push(
+          falseCondition(
+            DRAINING_SUCCEEDED,
+            'DrainingFailed',
+            'Warning',
+            `Drain not completed within nodeDrainTimeout (${formatGoDuration(timeout)}); deletion goes on`,
+          ),
+        );
+      } else {
+        ctx.events.emit(
+          m,
+          'Normal',
+          'SuccessfulDrainNode',
+          `success draining Machine's node "${status.nodeRef.name ?? ''}"`,
+          COMPONENT,
+        );
+        updates.push(trueCondition(DRAINING_SUCCEEDED));
+      }
+    }
+
+    // 2. Delete the infrastructure machine and the bootstrap config; wait until they are gone.
+    if (infra || config) {
+      if (infra && !infra.metadata.deletionTimestamp) await ctx.writer.delete('DCSMachine', infra);
+      if (config && !config.metadata.deletionTimestamp)
+        await ctx.writer.delete('KubeadmConfig', config);
+      if (infra) {
+        updates.push(
+          mirror(
+            infra.status?.conditions,
+            INFRASTRUCTURE_READY,
+            falseCondition('', 'Deleting', 'Info'),
+          ),
+        );
+      }
+      return finish(m, status, updates, nowISO, undefined);
+    }
+
+    // 3. The VM is gone: delete the Node (it cannot fail here, so nodeDeletionTimeout never runs out),
+    //    then let the Machine go.
+    const finalizers = (m.metadata.finalizers ?? []).filter((f) => f !== MACHINE_FINALIZER);
+    await ctx.writer.update('Machine', { ...m, metadata: { ...m.metadata, finalizers } });
+    return undefined;
+  }
+
+  const byName = (o: {
+    metadata: { namespace?: string | undefined; name?: string | undefined };
+  }) => [`${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`];
+
+  return {
+    name: 'machine',
+    primary: 'Machine',
+    concurrency: 16,
+    // The bootstrap config and the infrastructure machine carry the Machine's name.
+    watches: [watch('KubeadmConfig', byName), watch('DCSMachine', byName)],
+    reconcile,
+  };
+}

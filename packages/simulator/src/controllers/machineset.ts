@@ -1,0 +1,199 @@
+import { LABEL_CLUSTER_NAME, type Machine, type MachineSet, type ObjectOf } from '@dcs/domain';
+import { machinesToDelete } from '../logic/deletion-order';
+import {
+  cloneFromTemplate,
+  desiredMachine,
+  ownerRef,
+  refTo,
+  type TemplateObject,
+} from '../logic/machine-desired';
+import { ANNOTATION_DISABLE_MACHINE_CREATE } from '../logic/machineset-desired';
+import { isMachineAvailable, isMachineReady, machineSetStatus } from '../logic/machineset-status';
+import { seeded } from '../logic/random';
+import { BY_OWNER } from '../runtime/caches';
+import { isAlreadyExists } from '../runtime/client';
+import { splitKey, watch, type Context, type Controller } from '../runtime/context';
+import type { ReconcileResult } from '../runtime/queue';
+import { errorMessage, same } from './util';
+
+/**
+ * Cluster API's MachineSet controller (v1.10): creates machines with their bootstrap config and
+ * infrastructure machine cloned from the templates, deletes surplus machines in Cluster API's
+ * deletion order, and reports the set's status.
+ */
+
+const COMPONENT = 'machineset-controller';
+/** Machines created in parallel within one reconcile. */
+const CREATE_PARALLELISM = 8;
+
+interface Templated {
+  apiVersion: string;
+  kind: string;
+  metadata: TemplateObject['metadata'];
+  spec?: TemplateObject['spec'];
+}
+
+export function machineSetController(ctx: Context): Controller {
+  const sets = ctx.caches.get('MachineSet');
+  const machines = ctx.caches.get('Machine');
+  const infraTemplates = ctx.caches.get('DCSMachineTemplate');
+  const bootstrapTemplates = ctx.caches.get('KubeadmConfigTemplate');
+  /** Per set, how many names were drawn: the next name comes from the seed and this count. */
+  const drawn = new Map<string, number>();
+
+  async function createMachine(ms: MachineSet, key: string): Promise<Machine> {
+    const ns = ms.metadata.namespace ?? '';
+    const spec = ms.spec?.template?.spec;
+    const infraRef = spec?.infrastructureRef;
+    const infraTemplate = infraRef?.name
+      ? infraTemplates.get(infraRef.namespace ?? ns, infraRef.name)
+      : undefined;
+    if (!infraTemplate)
+      throw new Error(`DCSMachineTemplate ${infraRef?.name ?? '(none)'} not found`);
+    const bootRef = spec?.bootstrap.configRef;
+    const bootTemplate = bootRef?.name
+      ? bootstrapTemplates.get(bootRef.namespace ?? ns, bootRef.name)
+      : undefined;
+    if (bootRef?.name && !bootTemplate)
+      throw new Error(`KubeadmConfigTemplate ${bootRef.name} not found`);
+
+    for (;;) {
+      const n = drawn.get(key) ?? 0;
+      drawn.set(key, n + 1);
+      const machine = desiredMachine(ms, seeded(ctx.options.randomSeed, 'machine', key, n));
+      const name = machine.metadata.name ?? '';
+      const owner = ownerRef(ms, false);
+      const clone = (template: Templated) =>
+        cloneFromTemplate({
+          template,
+          name,
+          namespace: ns,
+          clusterName: ms.spec?.clusterName ?? '',
+          labels: machine.metadata.labels ?? {},
+          annotations: machine.metadata.annotations ?? {},
+          owner,
+        });
+      try {
+        if (bootTemplate) {
+          const config = await ctx.writer.create(
+            'KubeadmConfig',
+            clone(bootTemplate) as ObjectOf<'KubeadmConfig'>,
+          );
+          machine.spec = {
+            ...(machine.spec ?? { clusterName: '', infrastructureRef: {} }),
+            bootstrap: { configRef: refTo(config) },
+          };
+        }
+        const infra = await ctx.writer.create(
+          'DCSMachine',
+          clone(infraTemplate) as ObjectOf<'DCSMachine'>,
+        );
+        if (machine.spec) machine.spec.infrastructureRef = refTo(infra);
+        const created = await ctx.writer.create('Machine', machine);
+        ctx.events.emit(ms, 'Normal', 'SuccessfulCreate', `Created machine "${name}"`, COMPONENT);
+        return created;
+      } catch (e) {
+        // A name already taken (a restart drew it before): draw the next one.
+        if (isAlreadyExists(e)) continue;
+        throw e;
+      }
+    }
+  }
+
+  async function reconcile(key: string): Promise<ReconcileResult | undefined> {
+    const { namespace, name } = splitKey(key);
+    let ms = sets.get(namespace, name);
+    if (!ms?.spec || ms.metadata.deletionTimestamp) return undefined;
+    const clusterName = ms.spec.clusterName;
+    if (ms.metadata.labels?.[LABEL_CLUSTER_NAME] !== clusterName) {
+      ms = await ctx.writer.update('MachineSet', {
+        ...ms,
+        metadata: {
+          ...ms.metadata,
+          labels: { ...(ms.metadata.labels ?? {}), [LABEL_CLUSTER_NAME]: clusterName },
+        },
+      });
+    }
+    const set = ms;
+    let owned = set.metadata.uid ? machines.byIndex(BY_OWNER, set.metadata.uid) : [];
+    const desired = set.spec?.replicas ?? 1;
+    const diff = owned.length - desired;
+    let creationError: string | undefined;
+
+    if (diff < 0 && set.metadata.annotations?.[ANNOTATION_DISABLE_MACHINE_CREATE] !== 'true') {
+      const created: Machine[] = [];
+      let remaining = -diff;
+      while (remaining > 0 && !creationError) {
+        const batch = Math.min(CREATE_PARALLELISM, remaining);
+        remaining -= batch;
+        const results = await Promise.allSettled(
+          Array.from({ length: batch }, () => createMachine(set, key)),
+        );
+        for (const r of results) {
+          if (r.status === 'fulfilled') created.push(r.value);
+          else {
+            creationError = errorMessage(r.reason);
+            ctx.events.emit(
+              set,
+              'Warning',
+              'FailedCreate',
+              `Failed to create machine: ${creationError}`,
+              COMPONENT,
+            );
+          }
+        }
+      }
+      owned = [...owned, ...created];
+    } else if (diff > 0) {
+      const victims = machinesToDelete(owned, diff, set.spec?.deletePolicy, ctx.clock.now());
+      for (const m of victims) {
+        if (m.metadata.deletionTimestamp) continue;
+        await ctx.writer.delete('Machine', m);
+        ctx.events.emit(
+          set,
+          'Normal',
+          'SuccessfulDelete',
+          `Deleted machine "${m.metadata.name ?? ''}"`,
+          COMPONENT,
+        );
+      }
+      owned = set.metadata.uid ? machines.byIndex(BY_OWNER, set.metadata.uid) : owned;
+    }
+
+    const now = ctx.clock.now();
+    const status = machineSetStatus({
+      ms: set,
+      machines: owned,
+      now,
+      nowISO: ctx.clock.nowISO(),
+      ...(creationError ? { creationError } : {}),
+    });
+    if (!same(status, set.status)) await ctx.writer.updateStatus('MachineSet', { ...set, status });
+
+    if (creationError) return { requeueAfterMs: 30_000 };
+    // minReadySeconds: look again when the next ready machine becomes available.
+    const minReady = set.spec?.minReadySeconds ?? 0;
+    if (
+      minReady > 0 &&
+      owned.some((m) => isMachineReady(m) && !isMachineAvailable(m, minReady, now))
+    ) {
+      return { requeueAfterMs: 1000 };
+    }
+    return undefined;
+  }
+
+  return {
+    name: 'machineset',
+    primary: 'MachineSet',
+    concurrency: 8,
+    watches: [
+      watch('Machine', (m) => {
+        const owner = m.metadata.ownerReferences?.find(
+          (r) => r.controller && r.kind === 'MachineSet',
+        );
+        return owner ? [`${m.metadata.namespace ?? ''}/${owner.name}`] : [];
+      }),
+    ],
+    reconcile,
+  };
+}

@@ -1,0 +1,136 @@
+import { InformerFactory } from '@dcs/informer';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { DEFAULT_NAMESPACE } from '@dcs/domain';
+import type { SimClock } from '../logic/clock';
+import type { FailureRule } from '../logic/failures';
+import { DEFAULT_TIMINGS, type Timings } from '../logic/timings';
+import { Caches, WATCHED_KINDS } from '../runtime/caches';
+import { KubeClient } from '../runtime/client';
+import type { Context } from '../runtime/context';
+import { EventRecorder } from '../runtime/events';
+import { Manager, type ControllerMetrics } from '../runtime/manager';
+import { Writer } from '../runtime/writer';
+import { clusterController, dcsClusterController } from './cluster';
+import { dcsMachineController } from './dcsmachine';
+import { ipPoolController } from './ippool';
+import { kcpController } from './kcp';
+import { kubeadmConfigController } from './kubeadmconfig';
+import { machineController } from './machine';
+import { machineDeploymentController } from './machinedeployment';
+import { machineSetController } from './machineset';
+import { DEFAULT_PROVIDER_VERSION, ensureProviderDeployment } from './provider';
+
+/**
+ * The simulated controllers: Cluster API core, the kubeadm bootstrap and control-plane providers,
+ * and the DCS infrastructure provider, as ordinary API clients of any API server that has the
+ * Cluster API and DCS CRDs.
+ */
+
+export interface ControllerOptions {
+  /** The DCS provider version its Deployment reports (default 1.0.16). */
+  providerVersion?: string;
+  /** Seeds every random choice (names, durations, failure shares); default 1. */
+  randomSeed?: number;
+  /** Failure rules (`--fail`); annotations work without them. */
+  failures?: readonly FailureRule[];
+  /** Watch one namespace only (default: all). */
+  namespace?: string;
+  /** Where the provider's Deployment lives (default cpaas-system). */
+  providerNamespace?: string;
+  /** Overrides of the lifecycle durations (simulated seconds). */
+  timings?: Partial<Timings>;
+  /** Write core/v1 Events (default true). */
+  events?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface StartControllersInput {
+  kubeconfig: KubeConfig;
+  clock: SimClock;
+  options?: ControllerOptions;
+}
+
+export interface RunningControllers {
+  /** Resolves when no controller has queued work (simulated timers may still be pending). */
+  idle(): Promise<void>;
+  metrics(): {
+    controllers: ControllerMetrics[];
+    requests: number;
+    conflicts: number;
+    errors: number;
+    events: { emitted: number; dropped: number; failed: number };
+    /** Per kind: own writes the informer has not delivered yet, and those it had delivered before the response. */
+    caches: Record<string, { pending: number; alreadySeen: number }>;
+  };
+  stop(): Promise<void>;
+}
+
+export async function startControllers(input: StartControllersInput): Promise<RunningControllers> {
+  const o = input.options ?? {};
+  const log = o.log ?? ((line: string) => process.stderr.write(`controllers: ${line}\n`));
+  const client = new KubeClient(input.kubeconfig);
+  await ensureProviderDeployment(
+    client,
+    o.providerVersion ?? DEFAULT_PROVIDER_VERSION,
+    o.providerNamespace ?? DEFAULT_NAMESPACE,
+  );
+
+  const factory = new InformerFactory(input.kubeconfig, {
+    onError: (error, info) => {
+      log(`informer ${info.resource} (${info.phase}): ${error.message}`);
+    },
+  });
+  const caches = new Caches(factory, o.namespace);
+  for (const kind of WATCHED_KINDS) caches.get(kind);
+  const events = new EventRecorder(client, input.clock, { enabled: o.events ?? true });
+  const ctx: Context = {
+    clock: input.clock,
+    caches,
+    client,
+    writer: new Writer(client, caches),
+    events,
+    log,
+    options: {
+      randomSeed: o.randomSeed ?? 1,
+      providerVersion: o.providerVersion ?? DEFAULT_PROVIDER_VERSION,
+      failures: o.failures ?? [],
+      timings: { ...DEFAULT_TIMINGS, ...(o.timings ?? {}) },
+    },
+  };
+  const manager = new Manager(ctx, factory, caches);
+  for (const make of [
+    clusterController,
+    dcsClusterController,
+    machineDeploymentController,
+    machineSetController,
+    machineController,
+    kubeadmConfigController,
+    kcpController,
+    dcsMachineController,
+    ipPoolController,
+  ]) {
+    manager.add(make(ctx));
+  }
+  await caches.synced();
+
+  return {
+    idle: () => manager.idle(),
+    metrics: () => ({
+      controllers: manager.metrics(),
+      ...client.counters,
+      events: { ...events.counters },
+      caches: Object.fromEntries(
+        WATCHED_KINDS.map((k) => [
+          k,
+          { pending: caches.get(k).pendingWrites, alreadySeen: caches.get(k).alreadySeen },
+        ]),
+      ),
+    }),
+    stop: async () => {
+      await manager.stop();
+      await events.flush().catch(() => undefined);
+      events.stop();
+      client.close();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { Condition, OwnerReference } from '@dcs/domain';
+import { canonicalJson } from '../logic/names';
+import { keyOf } from '../runtime/cache';
+
+/** Small helpers shared by the controllers. */
+
+export const keyFor = (o: {
+  metadata: { namespace?: string | undefined; name?: string | undefined };
+}) => keyOf(o.metadata.namespace, o.metadata.name);
+
+/** Equal as JSON with sorted keys: a status write is needed only when this is false. */
+export const same = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
+
+export function hasOwner(
+  refs: readonly OwnerReference[] | undefined,
+  uid: string | undefined,
+): boolean {
+  return uid !== undefined && (refs ?? []).some((r) => r.uid === uid);
+}
+
+/** Owner references with `ref` added (or replacing one of the same uid). */
+export function withOwner(
+  refs: readonly OwnerReference[] | undefined,
+  ref: OwnerReference,
+): OwnerReference[] {
+  return [...(refs ?? []).filter((r) => r.uid !== ref.uid), ref];
+}
+
+export const conditionOf = (conditions: readonly Condition[] | undefined, type: string) =>
+  conditions?.find((c) => c.type === type);
+
+/** When a condition last changed, in ms (its lastTransitionTime), or undefined. */
+export function since(
+  conditions: readonly Condition[] | undefined,
+  type: string,
+): number | undefined {
+  const t = conditionOf(conditions, type)?.lastTransitionTime;
+  const ms = t ? Date.parse(t) : NaN;
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** Milliseconds left until `start + duration`, at least 0. */
+export const remaining = (start: number, duration: number, now: number) =>
+  Math.max(0, start + duration - now);
+
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

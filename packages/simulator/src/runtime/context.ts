@@ -1,0 +1,59 @@
+import type { ObjectOf } from '@dcs/domain';
+import type { SimClock } from '../logic/clock';
+import type { FailureRule } from '../logic/failures';
+import type { Timings } from '../logic/timings';
+import type { Caches, WatchedKind } from './caches';
+import type { KubeClient } from './client';
+import type { EventRecorder } from './events';
+import type { ReconcileResult } from './queue';
+import type { Writer } from './writer';
+
+/** What every controller gets: the clock, the shared caches, the writer, events and the options. */
+export interface SimulationOptions {
+  randomSeed: number;
+  /** The DCS provider version its Deployment reports (R-VER-1, R-VER-2). */
+  providerVersion: string;
+  failures: readonly FailureRule[];
+  timings: Timings;
+}
+
+export interface Context {
+  clock: SimClock;
+  caches: Caches;
+  writer: Writer;
+  client: KubeClient;
+  events: EventRecorder;
+  options: SimulationOptions;
+  log: (line: string) => void;
+}
+
+export interface Watch {
+  kind: WatchedKind;
+  /** Keys (`namespace/name`) of the controller's objects to reconcile when this object changes. */
+  map: (obj: never) => readonly string[];
+}
+
+/** A typed watch: `watch('Machine', (m) => [...])`. */
+export function watch<K extends WatchedKind>(
+  kind: K,
+  map: (obj: ObjectOf<K>) => readonly string[],
+): Watch {
+  return { kind, map };
+}
+
+export interface Controller {
+  /** The controller's name in logs and metrics, e.g. `machineset`. */
+  name: string;
+  /** The kind it reconciles; its changes enqueue the object's own key. */
+  primary: WatchedKind;
+  watches: readonly Watch[];
+  concurrency?: number;
+  reconcile(key: string): Promise<ReconcileResult | undefined>;
+}
+
+export function splitKey(key: string): { namespace: string | undefined; name: string } {
+  const i = key.indexOf('/');
+  return i < 0
+    ? { namespace: undefined, name: key }
+    : { namespace: key.slice(0, i), name: key.slice(i + 1) };
+}

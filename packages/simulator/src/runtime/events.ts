@@ -1,0 +1,151 @@
+import { kindTable } from '@dcs/domain';
+import type { SimClock } from '../logic/clock';
+import type { KubeClient, KubeObject } from './client';
+
+/**
+ * core/v1 Events as client-go's recorder writes them: one Event per (object, type, reason,
+ * message), named `<object>.<hex time>`; a repeat within ten minutes bumps `count` and
+ * `lastTimestamp` instead of adding an Event. Times are simulated. Recording never blocks a
+ * reconcile: events go out in the background, at most `concurrency` at a time, and when the API
+ * server cannot keep up the oldest pending ones are dropped (and counted), as client-go does.
+ */
+
+export type EventType = 'Normal' | 'Warning';
+
+interface Seen {
+  name: string;
+  namespace: string;
+  count: number;
+  firstTimestamp: string;
+  lastAt: number;
+}
+
+const AGGREGATE_WINDOW_MS = 10 * 60_000;
+const MAX_SEEN = 20_000;
+
+export interface EventRecorderOptions {
+  enabled?: boolean;
+  concurrency?: number;
+  maxPending?: number;
+}
+
+export class EventRecorder {
+  private readonly seen = new Map<string, Seen>();
+  private readonly pending: (() => Promise<void>)[] = [];
+  private active = 0;
+  private seq = 0;
+  private stopped = false;
+  private idleWaiters: (() => void)[] = [];
+  readonly counters = { emitted: 0, dropped: 0, failed: 0 };
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly clock: SimClock,
+    private readonly options: EventRecorderOptions = {},
+  ) {}
+
+  emit(obj: KubeObject, type: EventType, reason: string, message: string, component: string): void {
+    if (this.options.enabled === false || this.stopped) return;
+    const namespace = obj.metadata.namespace ?? 'default';
+    const name = obj.metadata.name ?? '';
+    const uid = obj.metadata.uid ?? `${obj.kind}/${namespace}/${name}`;
+    const now = this.clock.now();
+    const nowISO = this.clock.nowISO();
+    const key = `${uid}\u0000${type}\u0000${reason}\u0000${message}`;
+    const previous = this.seen.get(key);
+    this.counters.emitted++;
+    if (previous && now - previous.lastAt < AGGREGATE_WINDOW_MS) {
+      previous.count++;
+      previous.lastAt = now;
+      const { count } = previous;
+      this.enqueue(() =>
+        this.client
+          .patch(kindTable.Event, previous.namespace, previous.name, 'merge', {
+            count,
+            lastTimestamp: nowISO,
+          })
+          .then(() => undefined),
+      );
+      return;
+    }
+    // client-go names events <object>.<unix nanoseconds in hex>; a sequence number keeps them unique.
+    const eventName = `${name}.${Math.floor(now).toString(16)}${(this.seq++ % 0x100000).toString(16).padStart(5, '0')}`;
+    if (this.seen.size >= MAX_SEEN) {
+      const oldest = this.seen.keys().next().value;
+      if (oldest !== undefined) this.seen.delete(oldest);
+    }
+    this.seen.set(key, {
+      name: eventName,
+      namespace,
+      count: 1,
+      firstTimestamp: nowISO,
+      lastAt: now,
+    });
+    const event = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: eventName, namespace },
+      involvedObject: {
+        apiVersion: obj.apiVersion,
+        kind: obj.kind,
+        name,
+        namespace,
+        ...(obj.metadata.uid ? { uid: obj.metadata.uid } : {}),
+        ...(obj.metadata.resourceVersion ? { resourceVersion: obj.metadata.resourceVersion } : {}),
+      },
+      reason,
+      message,
+      type,
+      count: 1,
+      firstTimestamp: nowISO,
+      lastTimestamp: nowISO,
+      source: { component },
+      reportingComponent: component,
+      reportingInstance: `${component}-sim`,
+    };
+    this.enqueue(() => this.client.create(kindTable.Event, event).then(() => undefined));
+  }
+
+  /** Resolves when every pending event has been written. */
+  flush(): Promise<void> {
+    if (this.pending.length === 0 && this.active === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.pending.length = 0;
+  }
+
+  private enqueue(send: () => Promise<void>): void {
+    const max = this.options.maxPending ?? 5000;
+    if (this.pending.length >= max) {
+      this.pending.shift();
+      this.counters.dropped++;
+    }
+    this.pending.push(send);
+    this.pump();
+  }
+
+  private pump(): void {
+    const concurrency = this.options.concurrency ?? 4;
+    while (this.active < concurrency && this.pending.length > 0) {
+      const send = this.pending.shift();
+      if (!send) break;
+      this.active++;
+      send()
+        .catch(() => {
+          this.counters.failed++;
+        })
+        .finally(() => {
+          this.active--;
+          this.pump();
+        });
+    }
+    if (this.pending.length === 0 && this.active === 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import type { InformerFactory } from '@dcs/informer';
+import type { ObjectOf } from '@dcs/domain';
+import { keyOfObject } from './cache';
+import type { Caches, WatchedKind } from './caches';
+import { isConflict } from './client';
+import type { Context, Controller } from './context';
+import { WorkQueue } from './queue';
+
+/**
+ * Runs controllers on shared informers: each controller gets a work queue; changes of its own
+ * kind enqueue the object, changes of watched kinds enqueue what the controller maps them to.
+ */
+
+export interface ControllerMetrics {
+  name: string;
+  reconciles: number;
+  errors: number;
+  queued: number;
+}
+
+export class Manager {
+  private readonly queues: WorkQueue[] = [];
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly factory: InformerFactory,
+    private readonly caches: Caches,
+  ) {}
+
+  add(controller: Controller): void {
+    const queue = new WorkQueue(controller.name, (key) => controller.reconcile(key), {
+      concurrency: controller.concurrency ?? 4,
+      clock: this.ctx.clock,
+      isTransient: isConflict,
+      onError: (key, error) => {
+        this.ctx.log(
+          `${controller.name} ${key}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      },
+    });
+    this.queues.push(queue);
+    const on = <K extends WatchedKind>(kind: K, map: (o: ObjectOf<K>) => readonly string[]) => {
+      const handle = (o: ObjectOf<K>) => {
+        for (const key of map(o)) queue.add(key);
+      };
+      this.unsubscribe.push(
+        this.caches.get(kind).informer.addEventHandler({
+          add: handle,
+          update: (o, old) => {
+            if (o.metadata.resourceVersion !== old.metadata.resourceVersion) handle(o);
+          },
+          delete: handle,
+        }),
+      );
+    };
+    on(controller.primary, (o) => [keyOfObject(o)]);
+    for (const w of controller.watches)
+      on(w.kind, w.map as (o: ObjectOf<WatchedKind>) => readonly string[]);
+  }
+
+  metrics(): ControllerMetrics[] {
+    return this.queues.map((q) => ({
+      name: q.name,
+      reconciles: q.reconciles,
+      errors: q.errors,
+      queued: q.length,
+    }));
+  }
+
+  /** Resolves when no queue has work (simulated timers may still be pending). */
+  async idle(): Promise<void> {
+    for (let i = 0; i < 3; i++) await Promise.all(this.queues.map((q) => q.idle()));
+  }
+
+  async stop(): Promise<void> {
+    for (const u of this.unsubscribe) u();
+    for (const q of this.queues) q.stop();
+    await this.factory.stop();
+  }
+}

@@ -1,0 +1,156 @@
+import type { CancelTimer, SimClock } from '../logic/clock';
+
+/**
+ * A controller's work queue, as client-go's: keys (`namespace/name`) are deduplicated while
+ * waiting, a key is never processed by two workers at once (a key added while it is being
+ * processed runs again afterwards), failures retry with capped exponential backoff in real time
+ * (they are the API server's, not the simulation's), and requeue-after waits in simulated time.
+ */
+
+export interface ReconcileResult {
+  /** Reconcile again after this many simulated milliseconds. */
+  requeueAfterMs?: number | undefined;
+  /** Reconcile again right away (e.g. after a conflict). */
+  requeue?: boolean | undefined;
+}
+
+export type Reconcile = (key: string) => Promise<ReconcileResult | undefined>;
+
+export interface QueueOptions {
+  concurrency: number;
+  clock: SimClock;
+  onError: (key: string, error: unknown) => void;
+  /** Errors that are retried at once without backoff (409 Conflict). */
+  isTransient?: (error: unknown) => boolean;
+}
+
+export class WorkQueue {
+  private readonly queue: string[] = [];
+  private head = 0;
+  private readonly queued = new Set<string>();
+  private readonly processing = new Set<string>();
+  private readonly dirty = new Set<string>();
+  private readonly timers = new Map<string, { at: number; cancel: CancelTimer }>();
+  private readonly failures = new Map<string, number>();
+  private readonly backoffTimers = new Set<ReturnType<typeof setTimeout>>();
+  private active = 0;
+  private stopped = false;
+  private idleWaiters: (() => void)[] = [];
+  reconciles = 0;
+  errors = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly reconcile: Reconcile,
+    private readonly o: QueueOptions,
+  ) {}
+
+  add(key: string): void {
+    if (this.stopped) return;
+    if (this.processing.has(key)) {
+      this.dirty.add(key);
+      return;
+    }
+    if (this.queued.has(key)) return;
+    this.queued.add(key);
+    this.queue.push(key);
+    this.pump();
+  }
+
+  /** Adds the key after `ms` simulated milliseconds; an earlier pending request wins. */
+  addAfter(key: string, ms: number): void {
+    if (this.stopped) return;
+    if (ms <= 0) {
+      this.add(key);
+      return;
+    }
+    const at = this.o.clock.now() + ms;
+    const existing = this.timers.get(key);
+    if (existing && existing.at <= at) return;
+    existing?.cancel();
+    const cancel = this.o.clock.setTimer(ms, () => {
+      this.timers.delete(key);
+      this.add(key);
+    });
+    this.timers.set(key, { at, cancel });
+  }
+
+  get length(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** Resolves when nothing is queued or being processed (timers may still be pending). */
+  idle(): Promise<void> {
+    if (this.length === 0 && this.active === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers.values()) t.cancel();
+    this.timers.clear();
+    for (const t of this.backoffTimers) clearTimeout(t);
+    this.backoffTimers.clear();
+    this.queue.length = 0;
+    this.head = 0;
+    this.queued.clear();
+  }
+
+  private pump(): void {
+    while (!this.stopped && this.active < this.o.concurrency && this.length > 0) {
+      const key = this.queue[this.head++];
+      if (this.head > 1024 && this.head * 2 > this.queue.length) {
+        this.queue.splice(0, this.head);
+        this.head = 0;
+      }
+      if (key === undefined) continue;
+      this.queued.delete(key);
+      this.processing.add(key);
+      this.active++;
+      void this.run(key);
+    }
+    if (this.length === 0 && this.active === 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  private async run(key: string): Promise<void> {
+    let result: ReconcileResult | undefined;
+    let failed = false;
+    try {
+      this.reconciles++;
+      result = await this.reconcile(key);
+      this.failures.delete(key);
+    } catch (error) {
+      failed = true;
+      if (this.o.isTransient?.(error)) {
+        result = { requeue: true };
+      } else {
+        this.errors++;
+        this.o.onError(key, error);
+        this.retryLater(key);
+      }
+    } finally {
+      this.processing.delete(key);
+      this.active--;
+    }
+    if (this.dirty.delete(key) || result?.requeue) this.add(key);
+    else if (!failed && result?.requeueAfterMs !== undefined)
+      this.addAfter(key, result.requeueAfterMs);
+    this.pump();
+  }
+
+  private retryLater(key: string): void {
+    const n = (this.failures.get(key) ?? 0) + 1;
+    this.failures.set(key, n);
+    const delay = Math.min(10_000, 50 * 2 ** Math.min(n, 10));
+    const t = setTimeout(() => {
+      this.backoffTimers.delete(t);
+      this.add(key);
+    }, delay);
+    t.unref();
+    this.backoffTimers.add(t);
+  }
+}
