@@ -1,14 +1,38 @@
 /**
  * Benchmark of the API server over loopback HTTP, printing a table of figures.
  *   pnpm --filter @dcs/apiserver bench [SCALE]     (SCALE 1 = the full targets; CI runs 0.02)
- * Figures: creates per second (32 concurrent clients), list of 5,000 Machines of ~3 KB (p50/p95,
- * until the last byte arrives), 100 watchers each receiving every event at 500 events/s
- * (delivery p50/p99), and RSS holding 20,000 objects. Clients run in the same process as the
- * server, so every figure includes their cost too.
+ *   BENCH_CPU_PROFILE=DIR ... writes one .cpuprofile of the server per phase into DIR.
+ *
+ * The server runs alone in a child process (bench/server-process.ts); every client runs in other
+ * child processes (bench/load.ts), so the server's CPU time and RSS are its own. This process only
+ * orchestrates. The phases, in order:
+ *   create  5,000 Machines of ~3 KB from 32 keep-alive connections, as fast as answered;
+ *   list    the 5,000, 20 times one after another, each timed until its last byte;
+ *   fill    creates up to 20,000 Machines, then the server's RSS after a full GC
+ *           (VmRSS from /proc/PID/status, process.memoryUsage().rss where there is no /proc);
+ *   watch   100 watches (one connection each) in a readers process, a writer process patching
+ *           Machines 500 times a second, each patch stamped with a sequence number and its send
+ *           time; readers record receive − send for every event at every watcher and check that
+ *           each watcher got every sequence number once, in resourceVersion order.
+ * Along with each figure the server's own CPU time for the phase is printed.
  */
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startApiServer } from '../src/index';
-import { machineKind } from '../test/support/kinds';
+import {
+  BENCH_NAMESPACE,
+  WATCH_NAMESPACE,
+  percentile,
+  type CreateResult,
+  type ListResult,
+  type LoadMessage,
+  type LoadResult,
+  type LoadTask,
+  type ReadersResult,
+  type ServerCommand,
+  type ServerReply,
+  type WriterResult,
+} from './shared';
 
 export interface BenchRow {
   figure: string;
@@ -17,205 +41,282 @@ export interface BenchRow {
   target: string;
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+export interface BenchOptions {
+  /** Directory for one CPU profile of the server per phase. */
+  profileDir?: string;
 }
 
-function machine(name: string) {
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const SERVER_SCRIPT = fileURLToPath(new URL('server-process.ts', import.meta.url));
+const LOAD_SCRIPT = fileURLToPath(new URL('load.ts', import.meta.url));
+
+function forkTs(script: string, nodeFlags: string[], env: NodeJS.ProcessEnv = process.env) {
+  return fork(script, [], {
+    cwd: PACKAGE_DIR,
+    // Explicit flags: under Vitest this process's execArgv belongs to the test runner.
+    execArgv: [...nodeFlags, '--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env,
+  });
+}
+
+function exited(child: ChildProcess, what: string): Promise<never> {
+  return new Promise((_, reject) => {
+    child.once('exit', (code, signal) => {
+      reject(new Error(`${what} exited (${String(code ?? signal)}) before answering`));
+    });
+  });
+}
+
+/** The server process: one request at a time over IPC. */
+class ServerProcess {
+  private nextId = 1;
+  private readonly pending = new Map<number, (r: ServerReply) => void>();
+  private readonly gone: Promise<never>;
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly url: string,
+  ) {
+    this.gone = exited(child, 'the server process');
+    this.gone.catch(() => undefined);
+    child.on('message', (m: ServerReply) => {
+      if (!('id' in m)) return;
+      this.pending.get(m.id)?.(m);
+      this.pending.delete(m.id);
+    });
+  }
+
+  static async start(profileDir: string | undefined): Promise<ServerProcess> {
+    const env = { ...process.env };
+    if (profileDir) env.BENCH_CPU_PROFILE = profileDir;
+    else delete env.BENCH_CPU_PROFILE;
+    const child = forkTs(SERVER_SCRIPT, ['--expose-gc'], env);
+    const url = await Promise.race([
+      new Promise<string>((resolve) => {
+        child.once('message', (m: ServerReply) => {
+          if (m.type === 'ready') resolve(m.url);
+        });
+      }),
+      exited(child, 'the server process'),
+    ]);
+    return new ServerProcess(child, url);
+  }
+
+  ask<T extends ServerReply['type']>(
+    cmd: ServerCommand extends infer C ? (C extends { id: number } ? Omit<C, 'id'> : never) : never,
+    _expect: T,
+  ): Promise<Extract<ServerReply, { type: T }>> {
+    const id = this.nextId++;
+    const answer = new Promise<Extract<ServerReply, { type: T }>>((resolve) => {
+      this.pending.set(id, (r) => {
+        resolve(r as Extract<ServerReply, { type: T }>);
+      });
+    });
+    this.child.send({ ...cmd, id });
+    return Promise.race([answer, this.gone]);
+  }
+
+  /** VmRSS as the kernel counts it; the process's own figure where there is no /proc. */
+  rssBytes(reported: number): number {
+    try {
+      const status = readFileSync(`/proc/${String(this.child.pid)}/status`, 'utf8');
+      const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+      if (kb) return Number(kb) * 1024;
+    } catch {
+      // not Linux
+    }
+    return reported;
+  }
+
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    let timer: NodeJS.Timeout | undefined;
+    const done = new Promise<boolean>((r) =>
+      this.child.once('exit', () => {
+        r(true);
+      }),
+    );
+    try {
+      await this.ask({ type: 'close' }, 'ok');
+    } catch {
+      // already gone
+    }
+    const ended = await Promise.race([
+      done,
+      new Promise<boolean>(
+        (r) =>
+          (timer = setTimeout(() => {
+            r(false);
+          }, 5000)),
+      ),
+    ]);
+    clearTimeout(timer);
+    if (!ended) this.child.kill('SIGKILL');
+  }
+}
+
+/** A load process running one task; `ready` resolves when it says so (watch roles). */
+function startLoad(task: LoadTask) {
+  const child = forkTs(LOAD_SCRIPT, []);
+  let onReady: () => void = () => undefined;
+  const ready = new Promise<void>((r) => (onReady = r));
+  const result = new Promise<LoadResult>((resolve, reject) => {
+    child.on('message', (m: LoadMessage) => {
+      if (m.type === 'ready') onReady();
+      else if (m.type === 'result') resolve(m.result);
+      else reject(new Error(`load process (${task.role}): ${m.message}`));
+    });
+    void exited(child, `load process (${task.role})`).catch(reject);
+  });
+  result.catch(() => undefined);
+  child.send(task);
   return {
-    apiVersion: 'cluster.x-k8s.io/v1beta1',
-    kind: 'Machine',
-    metadata: {
-      name,
-      labels: {
-        'cluster.x-k8s.io/cluster-name': 'c1',
-        'cluster.x-k8s.io/deployment-name': `md-${name.length % 7}`,
-      },
-      // ~3 KB per object, like a real Machine with its conditions and annotations.
-      annotations: { 'bench/padding': 'x'.repeat(2600) },
-    },
-    spec: {
-      clusterName: 'c1',
-      version: 'v1.32.0',
-      providerID: `dcs://${name}`,
-      bootstrap: { dataSecretName: `${name}-bootstrap` },
-    },
+    child,
+    ready: Promise.race([ready, result.then(() => undefined)]),
+    result,
+    send: (m: object) => child.send(m),
   };
+}
+
+async function runLoad<R extends LoadResult>(task: LoadTask): Promise<R> {
+  return (await startLoad(task).result) as R;
 }
 
 export async function runBenchmark(
   scale = 1,
   log: (line: string) => void = console.log,
+  options: BenchOptions = {},
 ): Promise<BenchRow[]> {
   const n = (full: number, min: number) => Math.max(min, Math.round(full * scale));
-  const server = await startApiServer({
-    tls: false,
-    kinds: [machineKind],
-    tokens: [{ token: 'b', user: 'bench', groups: ['system:masters'] }],
-    namespaces: ['bench'],
-  });
-  const headers = { authorization: 'Bearer b', 'content-type': 'application/json' };
-  const base = `${server.url}/apis/cluster.x-k8s.io/v1beta1/namespaces/bench/machines`;
+  const server = await ServerProcess.start(options.profileDir);
+  const url = server.url;
   const rows: BenchRow[] = [];
+  const row = (figure: string, value: number, unit: string, target = '') =>
+    rows.push({ figure, value, unit, target });
+  const phase = async <T>(name: string, body: () => Promise<T>) => {
+    await server.ask({ type: 'phase-start', phase: name }, 'ok');
+    const out = await body();
+    const end = await server.ask({ type: 'phase-end' }, 'phase');
+    if (end.profile) log(`cpu profile of the server (${name}): ${end.profile}`);
+    return { out, cpuMs: end.cpuMs };
+  };
   try {
+    const idle = await server.ask({ type: 'memory' }, 'memory');
+    const idleRss = server.rssBytes(idle.rss);
+
     // 1. creates per second
     const creates = n(5000, 50);
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: 32 }, async () => {
-        for (let i = next++; i < creates; i = next++) {
-          const res = await fetch(base, {
-            method: 'POST',
-            headers,
-            body: JSON.stringify(machine(`m-${String(i).padStart(6, '0')}`)),
-          });
-          if (res.status !== 201) throw new Error(`create answered ${res.status}`);
-          await res.arrayBuffer();
-        }
+    const clients = 32;
+    const created = await phase('create', () =>
+      runLoad<CreateResult>({
+        role: 'create',
+        url,
+        namespace: BENCH_NAMESPACE,
+        from: 0,
+        to: creates,
+        clients,
       }),
     );
-    const createSeconds = (performance.now() - started) / 1000;
-    rows.push({
-      figure: `creates/s (${creates} Machines, 32 clients)`,
-      value: creates / createSeconds,
-      unit: '/s',
-      target: '>= 1000',
-    });
+    row(
+      `creates/s (${creates} Machines, ${clients} connections)`,
+      creates / created.out.seconds,
+      '/s',
+      '>= 1000',
+    );
+    row('  server CPU per create', created.cpuMs / creates, 'ms');
 
     // 2. list latency
-    const lists: number[] = [];
-    let bytes = 0;
-    for (let i = 0; i < n(20, 5); i++) {
-      const t0 = performance.now();
-      const res = await fetch(base, { headers });
-      bytes = (await res.arrayBuffer()).byteLength;
-      lists.push(performance.now() - t0);
-    }
-    lists.sort((a, b) => a - b);
-    rows.push({
-      figure: `list ${creates} Machines (${(bytes / 1e6).toFixed(1)} MB) p50`,
-      value: percentile(lists, 50),
-      unit: 'ms',
-      target: '<= 150',
-    });
-    rows.push({
-      figure: `list ${creates} Machines p95`,
-      value: percentile(lists, 95),
-      unit: 'ms',
-      target: '',
-    });
+    const runs = n(20, 5);
+    const listed = await phase('list', () =>
+      runLoad<ListResult>({
+        role: 'list',
+        url,
+        namespace: BENCH_NAMESPACE,
+        runs,
+        expectItems: creates,
+      }),
+    );
+    if (listed.out.items !== creates)
+      throw new Error(`a list returned ${listed.out.items} items, expected ${creates}`);
+    const lists = [...listed.out.ms].sort((a, b) => a - b);
+    const mb = (listed.out.bytes / 1e6).toFixed(1);
+    row(`list ${creates} Machines (${mb} MB) p50`, percentile(lists, 50), 'ms', '<= 150');
+    row(`list ${creates} Machines p95`, percentile(lists, 95), 'ms');
+    row('  server CPU per list', listed.cpuMs / (runs + 1), 'ms');
 
     // 3. RSS holding 20,000 objects
     const total = n(20000, 100);
-    for (let i = creates; i < total; i += 500) {
-      await Promise.all(
-        Array.from({ length: Math.min(500, total - i) }, (_, j) =>
-          server.client.create(machine(`m-${String(i + j).padStart(6, '0')}`)),
-        ),
-      );
-    }
-    (globalThis as { gc?: () => void }).gc?.();
-    rows.push({
-      figure: `RSS holding ${total} objects`,
-      value: process.memoryUsage().rss / 1024 / 1024,
-      unit: 'MB',
-      target: '<= 300',
-    });
+    const filled = await phase('fill', () =>
+      runLoad<CreateResult>({
+        role: 'create',
+        url,
+        namespace: BENCH_NAMESPACE,
+        from: creates,
+        to: total,
+        clients,
+      }),
+    );
+    row(
+      `  creates/s from ${creates} to ${total} objects`,
+      (total - creates) / filled.out.seconds,
+      '/s',
+    );
+    const mem = await server.ask({ type: 'memory' }, 'memory');
+    row(
+      `RSS of the server process holding ${total} objects`,
+      server.rssBytes(mem.rss) / 2 ** 20,
+      'MB',
+      '<= 300',
+    );
+    row('  of which JS heap used', mem.heapUsed / 2 ** 20, 'MB');
+    row('  RSS of the same server empty, at start', idleRss / 2 ** 20, 'MB');
 
     // 4. watch fan-out
     const watchers = n(100, 3);
     const rate = 500;
-    const events = n(1500, 30);
-    const latencies: number[] = [];
-    const received = new Array<number>(watchers).fill(0);
-    const rv = server.resourceVersion;
-    const aborts: AbortController[] = [];
-    await Promise.all(
-      Array.from({ length: watchers }, async (_, w) => {
-        const ac = new AbortController();
-        aborts.push(ac);
-        const res = await fetch(
-          `${base}?watch=1&resourceVersion=${rv}&fieldSelector=metadata.name%3Dm-000000`,
-          { headers, signal: ac.signal },
-        );
-        const reader = (res.body as ReadableStream<Uint8Array> | null)?.getReader();
-        if (!reader) return;
-        const dec = new TextDecoder();
-        let buf = '';
-        void (async () => {
-          try {
-            for (;;) {
-              const { value, done } = await reader.read();
-              if (done) return;
-              buf += dec.decode(value, { stream: true });
-              let nl: number;
-              while ((nl = buf.indexOf('\n')) >= 0) {
-                const line = buf.slice(0, nl);
-                buf = buf.slice(nl + 1);
-                const m = /"bench\/sent":"([\d.]+)"/.exec(line);
-                if (m?.[1]) {
-                  latencies.push(performance.timeOrigin + performance.now() - Number(m[1]));
-                  received[w] = (received[w] ?? 0) + 1;
-                }
-              }
-            }
-          } catch {
-            // aborted
-          }
-        })();
-      }),
+    const events = n(3000, 30);
+    const writer = startLoad({
+      role: 'writer',
+      url,
+      namespace: WATCH_NAMESPACE,
+      lanes: 4,
+      events,
+      rate,
+    });
+    await writer.ready;
+    const readers = startLoad({
+      role: 'readers',
+      url,
+      namespace: WATCH_NAMESPACE,
+      watchers,
+      events,
+    });
+    await readers.ready;
+    const watched = await phase('watch', async () => {
+      writer.send({ type: 'go' });
+      const w = (await writer.result) as WriterResult;
+      readers.send({ type: 'stop', graceMs: 10_000 });
+      return { w, r: (await readers.result) as ReadersResult };
+    });
+    const { w, r } = watched.out;
+    for (const p of r.problems) log(`watch: ${p}`);
+    row(
+      `watch: ${watchers} watchers x ${events} events at ${w.achievedRate.toFixed(0)}/s, all delivered`,
+      r.complete ? 1 : 0,
+      'yes=1',
+      '1',
     );
-    const interval = 1000 / rate;
-    const t0 = performance.now();
-    for (let i = 0; i < events; i++) {
-      const due = t0 + i * interval;
-      const wait = due - performance.now();
-      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-      await server.client.patch(
-        {
-          apiVersion: 'cluster.x-k8s.io/v1beta1',
-          kind: 'Machine',
-          namespace: 'bench',
-          name: 'm-000000',
-        },
-        'merge',
-        {
-          metadata: {
-            annotations: { 'bench/sent': String(performance.timeOrigin + performance.now()) },
-          },
-        },
-      );
-    }
-    const achieved = events / ((performance.now() - t0) / 1000);
-    const deadline = Date.now() + 10_000;
-    while (received.some((r) => r < events) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
-    for (const a of aborts) a.abort();
-    latencies.sort((a, b) => a - b);
-    rows.push({
-      figure: `watch: ${watchers} watchers x ${events} events at ${achieved.toFixed(0)}/s, all delivered`,
-      value: received.every((r) => r === events) ? 1 : 0,
-      unit: 'yes=1',
-      target: '1',
-    });
-    rows.push({
-      figure: 'watch delivery p50',
-      value: percentile(latencies, 50),
-      unit: 'ms',
-      target: '',
-    });
-    rows.push({
-      figure: 'watch delivery p99',
-      value: percentile(latencies, 99),
-      unit: 'ms',
-      target: '<= 50',
-    });
+    row(`watch delivery p50 (${r.latencies.n} deliveries)`, r.latencies.p50, 'ms');
+    row('watch delivery p95', r.latencies.p95, 'ms');
+    row('watch delivery p99', r.latencies.p99, 'ms', '<= 50');
+    row('watch delivery max', r.latencies.max, 'ms');
+    row('  writes sent > 10 ms after their slot', w.late, '');
+    row(`  server CPU per event (${watchers} watchers)`, watched.cpuMs / events, 'ms');
   } finally {
     await server.close();
   }
-  log(`apiserver benchmark (scale ${scale})`);
+  log(`apiserver benchmark (scale ${scale}, load average ${loadAverage()})`);
   log(`${'figure'.padEnd(64)} ${'value'.padStart(10)} unit   target`);
   for (const r of rows)
     log(
@@ -224,7 +325,20 @@ export async function runBenchmark(
   return rows;
 }
 
+function loadAverage(): string {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  } catch {
+    return 'unknown';
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const scale = Number(process.argv[2] ?? '1');
-  await runBenchmark(Number.isFinite(scale) && scale > 0 ? scale : 1);
+  const profileDir = process.env.BENCH_CPU_PROFILE;
+  await runBenchmark(
+    Number.isFinite(scale) && scale > 0 ? scale : 1,
+    console.log,
+    profileDir ? { profileDir } : {},
+  );
 }
