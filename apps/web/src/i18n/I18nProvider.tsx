@@ -1,4 +1,4 @@
-import { formatViewMessage, viewMessages, type ViewMessageKey } from '@dcs/domain';
+import { formatViewMessage, localizeMessage, viewMessages, type ViewMessageKey } from '@dcs/domain';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { en, type MessageKey } from './en';
 import { I18nContext, type I18n, type Localizable } from './context';
@@ -31,10 +31,11 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     const dict = dictionaries[locale];
     const t = (key: MessageKey, params?: Record<string, string | number>) =>
       fill(dict[key], params);
+    // Plan messages (`plan.*`) have no Chinese yet in domain: localizeMessage falls back to English.
     const localize = (item: Localizable) =>
       isViewKey(item.messageKey)
         ? formatViewMessage(item.messageKey, item.params, locale)
-        : item.message;
+        : localizeMessage(item, locale);
     return { locale, setLocale, t, localize };
   }, [locale, setLocale]);
 

@@ -1,3 +1,60 @@
+import { Alert, Box, Button, Stack } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { FreshnessIndicator } from '../../components/FreshnessIndicator';
+import { PageLoading } from '../../components/PageLoading';
+import { ConditionsTable } from '../../features/conditions/components/ConditionsTable';
+import { useMachines } from '../../features/machines/api/get-machines';
+import { MachineDetails } from '../../features/machines/components/MachineDetails';
+import { useI18n } from '../../i18n/context';
+import { machineObjectRefs } from '../../lib/object-refs';
+import { nodesPath } from '../../lib/paths';
+
+const YamlDialog = lazy(() => import('../../features/objects/components/YamlDialog'));
+
+/** Deep link of one machine: details, diagnosis (T-1), conditions (U-6), YAML. */
 export function MachineRoute() {
-  return null;
+  const { namespace = '', cluster = '', machine: name = '' } = useParams();
+  const { t } = useI18n();
+  const machines = useMachines(namespace, cluster);
+  const [yaml, setYaml] = useState(false);
+  const machine = machines.data?.find((m) => m.name === name);
+  if (machines.isPending) return <PageLoading />;
+  if (!machine) return <Alert severity="warning">{t('machine.notFound', { name })}</Alert>;
+  return (
+    <Box>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
+        <Button component={RouterLink} to={nodesPath(namespace, cluster)}>
+          ← {t('tabs.nodes')}
+        </Button>
+        <Box sx={{ flexGrow: 1 }} />
+        <FreshnessIndicator />
+        <Button
+          variant="outlined"
+          onClick={() => {
+            setYaml(true);
+          }}
+        >
+          {t('action.viewYaml')}
+        </Button>
+      </Stack>
+      <MachineDetails machine={machine} />
+      <ConditionsTable
+        conditions={machine.conditions}
+        title={t('conditions.ofObject', { kind: 'Machine', name: machine.name })}
+      />
+      {yaml && (
+        <Suspense fallback={null}>
+          <YamlDialog
+            namespace={namespace}
+            objects={machineObjectRefs(machine)}
+            title={t('yaml.title', { name: machine.name })}
+            onClose={() => {
+              setYaml(false);
+            }}
+          />
+        </Suspense>
+      )}
+    </Box>
+  );
 }

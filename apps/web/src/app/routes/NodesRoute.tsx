@@ -1,3 +1,14 @@
+import { useParams } from 'react-router';
+import { NodesTab } from '../../features/machines/components/NodesTab';
+import { usePoolDialogs } from './usePoolDialogs';
+
 export function NodesRoute() {
-  return null;
+  const { namespace = '', cluster = '' } = useParams();
+  const { onDeleteMachines, dialog } = usePoolDialogs(namespace, cluster);
+  return (
+    <>
+      <NodesTab namespace={namespace} cluster={cluster} onDeleteSelected={onDeleteMachines} />
+      {dialog}
+    </>
+  );
 }

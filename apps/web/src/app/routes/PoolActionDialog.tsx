@@ -1,14 +1,72 @@
-import type { NodePoolView } from '@dcs/domain';
-import type { PoolAction } from '../../features/node-pools/components/pool-actions';
+import { lazy } from 'react';
+import { useClusterContext } from '../../api/get-cluster-context';
+import { usePoolMachines } from '../../features/machines/api/get-pool-machines';
+import { useNodePools } from '../../features/node-pools/api/get-node-pools';
+import { DeleteMachinesDialog } from '../../features/operations/components/DeleteMachinesDialog';
+import { DeletePoolDialog } from '../../features/operations/components/DeletePoolDialog';
+import { ScaleDialog } from '../../features/operations/components/ScaleDialog';
+import { UpgradeDialog } from '../../features/operations/components/UpgradeDialog';
+import { useI18n } from '../../i18n/context';
+import { poolObjectRefs } from '../../lib/object-refs';
+import type { OpenDialog } from './usePoolDialogs';
+
+const YamlDialog = lazy(() => import('../../features/objects/components/YamlDialog'));
 
 export interface PoolActionDialogProps {
   namespace: string;
   cluster: string;
-  action: PoolAction;
-  pool: NodePoolView;
+  open: OpenDialog;
   onClose: () => void;
 }
 
-export default function PoolActionDialog(_props: PoolActionDialogProps) {
-  return null;
+/**
+ * The dialog a card or table asked for, with the live pool (not the one clicked: the stream may
+ * have changed it since) and the context the rules need. Loaded on first use.
+ */
+export default function PoolActionDialog({
+  namespace,
+  cluster,
+  open,
+  onClose,
+}: PoolActionDialogProps) {
+  const { t } = useI18n();
+  const poolId = open.action === 'deleteMachines' ? open.poolId : open.pool.id;
+  const pools = useNodePools(namespace, cluster);
+  const context = useClusterContext(namespace, cluster);
+  const machines = usePoolMachines(namespace, cluster, poolId);
+  const pool =
+    pools.data?.find((p) => p.id === poolId) ??
+    (open.action === 'deleteMachines' ? undefined : open.pool);
+  if (!pool) return null;
+  if (open.action === 'yaml')
+    return (
+      <YamlDialog
+        namespace={namespace}
+        objects={poolObjectRefs(pool)}
+        title={t('yaml.title', { name: pool.name })}
+        onClose={onClose}
+      />
+    );
+  if (!context.data) return null;
+  const common = { namespace, cluster, pool, context: context.data, onClose };
+  switch (open.action) {
+    case 'scale':
+      return <ScaleDialog {...common} />;
+    case 'delete':
+      return <DeletePoolDialog {...common} machines={machines.data?.map((m) => m.name)} />;
+    case 'upgrade':
+      return <UpgradeDialog {...common} initialTab="infrastructure" />;
+    case 'editBootstrap':
+      return <UpgradeDialog {...common} initialTab="bootstrap" />;
+    case 'upgradeControlPlane':
+      return <UpgradeDialog {...common} initialTab="kubernetes" />;
+    case 'deleteMachines':
+      return (
+        <DeleteMachinesDialog
+          {...common}
+          machines={open.machines}
+          poolMachines={machines.data ?? open.machines}
+        />
+      );
+  }
 }

@@ -1,6 +1,179 @@
+import { Alert, Box, Button, Stack, Typography } from '@mui/material';
+import { useCallback, useMemo, useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { useClusterContext } from '../../api/get-cluster-context';
+import { FreshnessIndicator } from '../../components/FreshnessIndicator';
+import { PageLoading } from '../../components/PageLoading';
+import { ConditionsTable } from '../../features/conditions/components/ConditionsTable';
+import { usePoolMachines } from '../../features/machines/api/get-pool-machines';
+import { DiagnosisPanel } from '../../features/machines/components/DiagnosisPanel';
+import { NodesTable } from '../../features/machines/components/NodesTable';
+import { guardSelection } from '../../features/machines/components/machine-filter';
+import { useNodePools } from '../../features/node-pools/api/get-node-pools';
+import { PoolCard } from '../../features/node-pools/components/PoolCard';
+import { PoolEvents } from '../../features/node-pools/components/PoolEvents';
+import { ActionButton } from '../../components/ActionButton';
+import { useI18n } from '../../i18n/context';
+import { machineConditionsPath, poolConditionsPath, poolPath, poolsPath } from '../../lib/paths';
+import { providerGates } from '../../lib/provider-gates';
+import { usePoolDialogs } from './usePoolDialogs';
+
+/** Deep link of one pool: its card, its machines, its events. */
 export function PoolRoute() {
-  return null;
+  const { namespace = '', cluster = '', pool: poolId = '' } = useParams();
+  const { t } = useI18n();
+  const pools = useNodePools(namespace, cluster);
+  const context = useClusterContext(namespace, cluster);
+  const machines = usePoolMachines(namespace, cluster, poolId);
+  const { onAction, onDeleteMachines, dialog } = usePoolDialogs(namespace, cluster);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const pool = pools.data?.find((p) => p.id === poolId);
+  const gates = providerGates(context.data?.validation.providerVersion);
+  const list = machines.data;
+  const selectedMachines = useMemo(
+    () => (list ?? []).filter((m) => selected.has(m.id)),
+    [list, selected],
+  );
+  const guard = guardSelection(selectedMachines);
+  const onToggle = useCallback((id: string) => {
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+  const onToggleAll = useCallback(
+    (all: boolean) => {
+      setSelected(all ? new Set((list ?? []).map((m) => m.id)) : new Set());
+    },
+    [list],
+  );
+
+  if (pools.isPending) return <PageLoading />;
+  if (!pool) return <Alert severity="warning">{t('pool.notFound', { name: poolId })}</Alert>;
+  return (
+    <Box>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
+        <Button component={RouterLink} to={poolsPath(namespace, cluster)}>
+          ← {t('tabs.nodePools')}
+        </Button>
+        <Box sx={{ flexGrow: 1 }} />
+        <FreshnessIndicator />
+      </Stack>
+      <Box sx={{ maxWidth: 720, mb: 3 }}>
+        <PoolCard
+          pool={pool}
+          permissions={context.data?.permissions}
+          gatedReason={
+            gates.webWorkflow ? undefined : t('gate.short', { version: gates.version ?? '?' })
+          }
+          onAction={onAction}
+        />
+      </Box>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
+        <Typography variant="h3" component="h3" sx={{ mr: 'auto' }}>
+          {t('pool.machines')}
+        </Typography>
+        {pool.kind === 'worker' && (
+          <ActionButton
+            size="small"
+            variant="outlined"
+            color="error"
+            label={t('nodes.deleteSelectedCount', { count: selectedMachines.length })}
+            permission={
+              context.data?.permissions.deleteMachines ?? context.data?.permissions.scalePool
+            }
+            blockedReason={
+              selectedMachines.length === 0
+                ? t('nodes.selectFirst')
+                : guard.blocked
+                  ? t(`nodes.guard.${guard.blocked}`)
+                  : undefined
+            }
+            onClick={() => {
+              onDeleteMachines(pool.id, guard.deletable);
+            }}
+          />
+        )}
+      </Stack>
+      {list ? (
+        <Box sx={{ mb: 3 }}>
+          <NodesTable
+            machines={list}
+            selected={selected}
+            onToggle={onToggle}
+            onToggleAll={onToggleAll}
+            label={t('pool.machinesOf', { name: pool.name })}
+          />
+        </Box>
+      ) : (
+        <PageLoading />
+      )}
+      <PoolEvents namespace={namespace} cluster={cluster} pool={poolId} />
+      {dialog}
+    </Box>
+  );
 }
+
+/** U-6 for a pool: its own conditions, then every machine's, machines with problems first. */
 export function PoolConditionsRoute() {
-  return null;
+  const { namespace = '', cluster = '', pool: poolId = '' } = useParams();
+  const { t } = useI18n();
+  const pools = useNodePools(namespace, cluster);
+  const machines = usePoolMachines(namespace, cluster, poolId);
+  const pool = pools.data?.find((p) => p.id === poolId);
+  const ordered = useMemo(
+    () =>
+      [...(machines.data ?? [])].sort(
+        (a, b) =>
+          Number(b.conditions.some((c) => c.problem) || b.diagnosis !== undefined) -
+          Number(a.conditions.some((c) => c.problem) || a.diagnosis !== undefined),
+      ),
+    [machines.data],
+  );
+  if (pools.isPending) return <PageLoading />;
+  if (!pool) return <Alert severity="warning">{t('pool.notFound', { name: poolId })}</Alert>;
+  const name = pool.kind === 'control-plane' ? t('pool.controlPlane') : pool.name;
+  return (
+    <Box>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
+        <Button component={RouterLink} to={poolPath(namespace, cluster, poolId)}>
+          ← {name}
+        </Button>
+        <Box sx={{ flexGrow: 1 }} />
+        <FreshnessIndicator />
+      </Stack>
+      <Typography variant="h2" sx={{ mb: 2 }}>
+        {t('conditions.titleOf', { name })}
+      </Typography>
+      <ConditionsTable
+        conditions={pool.conditions}
+        title={t('conditions.ofObject', {
+          kind: pool.kind === 'control-plane' ? 'KubeadmControlPlane' : 'MachineDeployment',
+          name: pool.name,
+        })}
+      />
+      {ordered.map((m) => (
+        <Box key={m.id} id={`machine-${m.name}`}>
+          {m.diagnosis && <DiagnosisPanel diagnosis={m.diagnosis} />}
+          <ConditionsTable
+            conditions={m.conditions}
+            title={t('conditions.ofObject', { kind: 'Machine', name: m.name })}
+          />
+          <Button
+            size="small"
+            component={RouterLink}
+            to={machineConditionsPath(namespace, cluster, m.name)}
+            sx={{ mt: -2, mb: 2 }}
+          >
+            {t('conditions.machineLink', { name: m.name })}
+          </Button>
+        </Box>
+      ))}
+      <Typography variant="body2" color="text.secondary">
+        {t('conditions.deepLink')}: <code>{poolConditionsPath(namespace, cluster, poolId)}</code>
+      </Typography>
+    </Box>
+  );
 }

@@ -11,9 +11,8 @@ import { useI18n } from '../../../i18n/context';
 import { newPoolPath } from '../../../lib/paths';
 import { providerGates } from '../../../lib/provider-gates';
 import { useNodePools } from '../api/get-node-pools';
-import { ControlPlaneCard } from './ControlPlaneCard';
 import type { PoolAction } from './pool-actions';
-import { WorkerPoolCard } from './WorkerPoolCard';
+import { PoolCard } from './PoolCard';
 
 /** U-1: every pool of the cluster as a card, live from the stream. */
 export function NodePoolsTab({
@@ -72,21 +71,12 @@ export function NodePoolsTab({
         >
           {pools.data.map((pool) => (
             <Box role="listitem" key={pool.id} sx={{ display: 'grid' }}>
-              {pool.kind === 'control-plane' ? (
-                <ControlPlaneCard
-                  pool={pool}
-                  permissions={permissions}
-                  gatedReason={gatedReason}
-                  onAction={onAction}
-                />
-              ) : (
-                <WorkerPoolCard
-                  pool={pool}
-                  permissions={permissions}
-                  gatedReason={gatedReason}
-                  onAction={onAction}
-                />
-              )}
+              <PoolCard
+                pool={pool}
+                permissions={permissions}
+                gatedReason={gatedReason}
+                onAction={onAction}
+              />
             </Box>
           ))}
         </Box>

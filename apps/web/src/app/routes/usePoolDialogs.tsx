@@ -1,0 +1,40 @@
+import type { MachineView, NodePoolView } from '@dcs/domain';
+import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
+import type { PoolAction } from '../../features/node-pools/components/pool-actions';
+
+const PoolActionDialog = lazy(() => import('./PoolActionDialog'));
+
+export type OpenDialog =
+  | { action: PoolAction; pool: NodePoolView }
+  | { action: 'deleteMachines'; poolId: string; machines: MachineView[] };
+
+/** The dialogs that cards and tables open, owned by the page (features never import each other). */
+export function usePoolDialogs(
+  namespace: string,
+  cluster: string,
+): {
+  onAction: (action: PoolAction, pool: NodePoolView) => void;
+  onDeleteMachines: (poolId: string, machines: MachineView[]) => void;
+  dialog: ReactNode;
+} {
+  const [open, setOpen] = useState<OpenDialog | undefined>();
+  const onAction = useCallback((action: PoolAction, pool: NodePoolView) => {
+    setOpen({ action, pool });
+  }, []);
+  const onDeleteMachines = useCallback((poolId: string, machines: MachineView[]) => {
+    setOpen({ action: 'deleteMachines', poolId, machines });
+  }, []);
+  const dialog = open ? (
+    <Suspense fallback={null}>
+      <PoolActionDialog
+        namespace={namespace}
+        cluster={cluster}
+        open={open}
+        onClose={() => {
+          setOpen(undefined);
+        }}
+      />
+    </Suspense>
+  ) : null;
+  return { onAction, onDeleteMachines, dialog };
+}

@@ -1,0 +1,355 @@
+import {
+  REQUIRED_TEMPLATE_MOUNTS,
+  type DiskSpec,
+  type MachineTemplateSpecInput,
+  type RuleIssue,
+} from '@dcs/domain';
+import Add from '@mui/icons-material/Add';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import LockOutlined from '@mui/icons-material/LockOutlined';
+import {
+  Box,
+  Button,
+  Checkbox,
+  FormControlLabel,
+  IconButton,
+  MenuItem,
+  Stack,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useI18n } from '../i18n/context';
+import { issuesAt } from '../lib/issues';
+import { without } from '../lib/objects';
+import { useIssueText } from './FieldIssues';
+
+const LEGACY_CPAAS = '/var/cpaas';
+
+/**
+ * A DCSMachineTemplate spec as forms edit it (R-TPL-*): VM template, CPU, memory, disks with the
+ * required mounts present and locked (R-TPL-2; /var/cpaas too while the legacy layout keeps it
+ * here, R-DISK-5), location, resource, network. Issues' paths are `${basePath}.<field>`.
+ */
+export function MachineTemplateEditor({
+  value,
+  onChange,
+  issues,
+  basePath,
+  vmTemplates = [],
+  label,
+}: {
+  value: MachineTemplateSpecInput;
+  onChange: (v: MachineTemplateSpecInput) => void;
+  issues: readonly RuleIssue[];
+  basePath: string;
+  /** VM templates of the versions catalog, offered first. */
+  vmTemplates?: readonly string[];
+  label: string;
+}) {
+  const { t } = useI18n();
+  const text = useIssueText();
+  const at = (p: string) => issuesAt(issues, `${basePath}.${p}`);
+  const err = (p: string) => at(p).some((i) => i.severity === 'error');
+  const vm = value.vmConfig ?? {};
+  const disks = vm.dcsMachineDiskSpec ?? [];
+  const setVm = (patch: Partial<NonNullable<MachineTemplateSpecInput['vmConfig']>>) => {
+    onChange({ ...value, vmConfig: { ...vm, ...patch } });
+  };
+  const setDisks = (next: DiskSpec[]) => {
+    setVm({ dcsMachineDiskSpec: next });
+  };
+  const legacy = disks.some((d) => d.path === LEGACY_CPAAS);
+  const locked = (d: DiskSpec) =>
+    d.path !== undefined && ([...REQUIRED_TEMPLATE_MOUNTS] as string[]).includes(d.path);
+
+  return (
+    <Box role="group" aria-label={label}>
+      <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1.5, alignItems: 'flex-start' }}>
+        <TextField
+          select={
+            vmTemplates.length > 0 &&
+            (value.vmTemplateName === '' || vmTemplates.includes(value.vmTemplateName))
+          }
+          label={t('tpl.vmTemplate')}
+          value={value.vmTemplateName}
+          required
+          error={err('vmTemplateName')}
+          helperText={text(at('vmTemplateName'))}
+          onChange={(e) => {
+            onChange({ ...value, vmTemplateName: e.target.value });
+          }}
+          sx={{ minWidth: 260 }}
+        >
+          {vmTemplates.map((v) => (
+            <MenuItem key={v} value={v}>
+              {v}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          label={t('tpl.cpu')}
+          type="number"
+          required
+          value={vm.dcsMachineCpuSpec?.quantity ?? ''}
+          error={err('vmConfig.dcsMachineCpuSpec.quantity')}
+          helperText={text(at('vmConfig.dcsMachineCpuSpec.quantity'))}
+          sx={{ width: 120 }}
+          onChange={(e) => {
+            setVm({ dcsMachineCpuSpec: { quantity: Number(e.target.value) } });
+          }}
+        />
+        <TextField
+          label={t('tpl.memory')}
+          type="number"
+          required
+          value={vm.dcsMachineMemorySpec?.quantity ?? ''}
+          error={err('vmConfig.dcsMachineMemorySpec.quantity')}
+          helperText={text(at('vmConfig.dcsMachineMemorySpec.quantity')) ?? t('tpl.memoryHelp')}
+          sx={{ width: 160 }}
+          onChange={(e) => {
+            setVm({ dcsMachineMemorySpec: { quantity: Number(e.target.value) } });
+          }}
+        />
+        <TextField
+          label={t('tpl.dvSwitch')}
+          value={vm.dvSwitchName ?? ''}
+          error={err('vmConfig.dvSwitchName')}
+          helperText={text(at('vmConfig.dvSwitchName'))}
+          sx={{ width: 170 }}
+          onChange={(e) => {
+            setVm({ dvSwitchName: e.target.value || undefined });
+          }}
+        />
+        <TextField
+          label={t('tpl.portGroup')}
+          value={vm.portGroupName ?? ''}
+          error={err('vmConfig.portGroupName')}
+          helperText={text(at('vmConfig.portGroupName'))}
+          sx={{ width: 170 }}
+          onChange={(e) => {
+            setVm({ portGroupName: e.target.value || undefined });
+          }}
+        />
+      </Stack>
+      <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1.5, mt: 1.5, alignItems: 'flex-start' }}>
+        <TextField
+          select
+          label={t('tpl.locationType')}
+          value={value.location?.type ?? ''}
+          error={err('location.type') || err('location')}
+          helperText={text([...at('location'), ...at('location.type')])}
+          sx={{ width: 150 }}
+          onChange={(e) => {
+            onChange(withRef(value, 'location', { type: e.target.value }));
+          }}
+        >
+          <MenuItem value="">{t('common.none')}</MenuItem>
+          <MenuItem value="folder">folder</MenuItem>
+        </TextField>
+        <TextField
+          label={t('tpl.locationName')}
+          value={value.location?.name ?? ''}
+          error={err('location.name')}
+          helperText={text(at('location.name'))}
+          sx={{ width: 180 }}
+          onChange={(e) => {
+            onChange(withRef(value, 'location', { name: e.target.value }));
+          }}
+        />
+        <TextField
+          select
+          label={t('tpl.resourceType')}
+          value={value.resource?.type ?? ''}
+          error={err('resource.type') || err('resource')}
+          helperText={text([...at('resource'), ...at('resource.type')])}
+          sx={{ width: 150 }}
+          onChange={(e) => {
+            onChange(withRef(value, 'resource', { type: e.target.value }));
+          }}
+        >
+          <MenuItem value="">{t('common.none')}</MenuItem>
+          <MenuItem value="cluster">cluster</MenuItem>
+          <MenuItem value="host">host</MenuItem>
+        </TextField>
+        <TextField
+          label={t('tpl.resourceName')}
+          value={value.resource?.name ?? ''}
+          error={err('resource.name')}
+          helperText={text(at('resource.name'))}
+          sx={{ width: 180 }}
+          onChange={(e) => {
+            onChange(withRef(value, 'resource', { name: e.target.value }));
+          }}
+        />
+      </Stack>
+      <Typography variant="subtitle2" sx={{ mt: 2 }}>
+        {t('tpl.disks')}
+      </Typography>
+      {text(at('vmConfig.dcsMachineDiskSpec')) && (
+        <Typography
+          variant="body2"
+          color={err('vmConfig.dcsMachineDiskSpec') ? 'error' : 'warning.main'}
+          role="alert"
+        >
+          {text(at('vmConfig.dcsMachineDiskSpec'))}
+        </Typography>
+      )}
+      {legacy && (
+        <Typography variant="body2" color="warning.main">
+          {t('tpl.legacyLayout')}
+        </Typography>
+      )}
+      {disks.map((d, i) => {
+        const p = `vmConfig.dcsMachineDiskSpec.${i}`;
+        const isLocked = locked(d);
+        const name = d.systemVolume
+          ? t('tpl.systemDisk')
+          : (d.path ?? t('tpl.diskN', { n: i + 1 }));
+        const set = (patch: Partial<DiskSpec>) => {
+          setDisks(disks.map((x, j) => (j === i ? { ...x, ...patch } : x)));
+        };
+        return (
+          <Stack
+            key={i}
+            direction="row"
+            sx={{ flexWrap: 'wrap', gap: 1, mt: 1, alignItems: 'flex-start' }}
+            role="group"
+            aria-label={t('tpl.diskLabel', { name })}
+          >
+            <TextField
+              label={t('tpl.diskPath')}
+              value={d.path ?? ''}
+              disabled={d.systemVolume === true}
+              error={err(`${p}.path`)}
+              helperText={text(at(`${p}.path`))}
+              sx={{ width: 190 }}
+              slotProps={{
+                htmlInput: { readOnly: isLocked, 'aria-label': `${t('tpl.diskPath')} (${name})` },
+              }}
+              onChange={(e) => {
+                set({ path: e.target.value || undefined });
+              }}
+            />
+            <TextField
+              label={t('tpl.diskSize')}
+              type="number"
+              value={d.quantity}
+              error={err(`${p}.quantity`)}
+              helperText={
+                text(at(`${p}.quantity`)) ??
+                (d.systemVolume && d.quantity === 0 ? t('tpl.systemSizeHelp') : undefined)
+              }
+              sx={{ width: 130 }}
+              slotProps={{ htmlInput: { 'aria-label': `${t('tpl.diskSize')} (${name})` } }}
+              onChange={(e) => {
+                set({ quantity: Number(e.target.value) });
+              }}
+            />
+            <TextField
+              label={t('tpl.datastore')}
+              value={d.datastoreClusterName ?? ''}
+              error={err(`${p}.datastoreClusterName`)}
+              helperText={text(at(`${p}.datastoreClusterName`))}
+              sx={{ width: 170 }}
+              slotProps={{ htmlInput: { 'aria-label': `${t('tpl.datastore')} (${name})` } }}
+              onChange={(e) => {
+                set({ datastoreClusterName: e.target.value || undefined });
+              }}
+            />
+            <TextField
+              label={t('tpl.diskFormat')}
+              value={d.format ?? ''}
+              sx={{ width: 100 }}
+              slotProps={{ htmlInput: { 'aria-label': `${t('tpl.diskFormat')} (${name})` } }}
+              onChange={(e) => {
+                set({ format: e.target.value || undefined });
+              }}
+            />
+            <FormControlLabel
+              label={t('tpl.systemVolume')}
+              control={
+                <Checkbox
+                  checked={d.systemVolume === true}
+                  onChange={(e) => {
+                    set({ systemVolume: e.target.checked ? true : undefined });
+                  }}
+                  slotProps={{ input: { 'aria-label': `${t('tpl.systemVolume')} (${name})` } }}
+                />
+              }
+            />
+            {isLocked ? (
+              <Tooltip title={t('tpl.requiredMount')}>
+                <LockOutlined fontSize="small" sx={{ mt: 1 }} aria-label={t('tpl.requiredMount')} />
+              </Tooltip>
+            ) : (
+              <IconButton
+                size="small"
+                aria-label={t('tpl.removeDisk', { name })}
+                onClick={() => {
+                  setDisks(disks.filter((_x, j) => j !== i));
+                }}
+              >
+                <DeleteOutlined fontSize="small" />
+              </IconButton>
+            )}
+          </Stack>
+        );
+      })}
+      <Button
+        size="small"
+        startIcon={<Add />}
+        sx={{ mt: 1 }}
+        onClick={() => {
+          setDisks([
+            ...disks,
+            {
+              quantity: 50,
+              path: '',
+              format: 'xfs',
+              datastoreClusterName: disks[disks.length - 1]?.datastoreClusterName,
+            },
+          ]);
+        }}
+      >
+        {t('tpl.addDisk')}
+      </Button>
+    </Box>
+  );
+}
+
+function withRef(
+  v: MachineTemplateSpecInput,
+  key: 'location' | 'resource',
+  patch: { type?: string; name?: string },
+): MachineTemplateSpecInput {
+  const merged = { ...v[key], ...patch };
+  if (!merged.type && !merged.name) return without(v, key);
+  return {
+    ...v,
+    [key]: {
+      ...(merged.type ? { type: merged.type } : {}),
+      ...(merged.name ? { name: merged.name } : {}),
+    },
+  };
+}
+
+/** The spec of a new template with the required mounts (R-TPL-2) and a system disk (R-TPL-1). */
+export function defaultTemplateSpec(
+  vmTemplateName: string,
+  datastore: string | undefined,
+): MachineTemplateSpecInput {
+  const ds = datastore ? { datastoreClusterName: datastore } : {};
+  return {
+    vmTemplateName,
+    vmConfig: {
+      dcsMachineCpuSpec: { quantity: 4 },
+      dcsMachineMemorySpec: { quantity: 8192 },
+      dcsMachineDiskSpec: [
+        { quantity: 0, systemVolume: true, ...ds },
+        { quantity: 100, path: '/var/lib/kubelet', format: 'xfs', ...ds },
+        { quantity: 100, path: '/var/lib/containerd', format: 'xfs', ...ds },
+      ],
+    },
+  };
+}

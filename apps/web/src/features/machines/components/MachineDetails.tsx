@@ -1,0 +1,72 @@
+import type { MachineView } from '@dcs/domain';
+import { Box, Chip, Link, Stack, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { useI18n } from '../../../i18n/context';
+import { formatAbsolute, formatAge } from '../../../i18n/format';
+import { poolPath } from '../../../lib/paths';
+import { useNow } from '../../../lib/use-now';
+import { DiagnosisPanel } from './DiagnosisPanel';
+
+/** One machine: where it stands, its node and address, why it is stuck if it is (T-1). */
+export function MachineDetails({ machine: m }: { machine: MachineView }) {
+  const { t, locale } = useI18n();
+  const now = useNow(10_000);
+  const facts: [string, ReactNode][] = [
+    [t('nodes.phase'), m.phase],
+    [
+      t('nodes.pool'),
+      m.poolId ? (
+        <Link component={RouterLink} to={poolPath(m.namespace, m.cluster, m.poolId)}>
+          {m.poolId === 'control-plane' ? t('pool.controlPlane') : m.poolId}
+        </Link>
+      ) : (
+        '—'
+      ),
+    ],
+    [t('nodes.node'), m.nodeName ?? '—'],
+    [t('nodes.ip'), m.ip ?? '—'],
+    [t('machine.hostname'), m.hostname ?? '—'],
+    [t('nodes.version'), m.version ?? '—'],
+    [t('nodes.age'), `${formatAge(m.createdAt, now)} (${formatAbsolute(m.createdAt, locale)})`],
+    [t('machine.vmState'), m.vmState ?? '—'],
+    [t('machine.dcsMachine'), m.dcsMachineName ?? '—'],
+    [t('machine.providerId'), m.providerID ?? '—'],
+    [
+      t('machine.upToDate'),
+      m.upToDate === undefined ? '—' : m.upToDate ? t('common.yes') : t('common.no'),
+    ],
+  ];
+  if (m.failureReason || m.failureMessage)
+    facts.push([t('machine.failure'), `${m.failureReason ?? ''} ${m.failureMessage ?? ''}`]);
+  return (
+    <Box>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 2, flexWrap: 'wrap' }}>
+        <Typography variant="h2">{m.name}</Typography>
+        <Chip size="small" label={m.phase} color={m.ready ? 'success' : 'default'} />
+        {m.markedForDeletion && <Chip size="small" color="warning" label={t('nodes.marked')} />}
+      </Stack>
+      {m.diagnosis && <DiagnosisPanel diagnosis={m.diagnosis} />}
+      <Box
+        component="dl"
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: 'max-content 1fr',
+          columnGap: 3,
+          rowGap: 0.5,
+          m: 0,
+          mb: 3,
+          '& dt': { color: 'text.secondary' },
+          '& dd': { m: 0, overflowWrap: 'anywhere' },
+        }}
+      >
+        {facts.map(([label, value]) => (
+          <Box key={label} sx={{ display: 'contents' }}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </Box>
+        ))}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,172 @@
+import type { MachineView } from '@dcs/domain';
+import {
+  Alert,
+  Box,
+  FormControlLabel,
+  MenuItem,
+  Stack,
+  Switch,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { useClusterContext } from '../../../api/get-cluster-context';
+import { ActionButton } from '../../../components/ActionButton';
+import { FreshnessIndicator } from '../../../components/FreshnessIndicator';
+import { PageLoading } from '../../../components/PageLoading';
+import { useI18n } from '../../../i18n/context';
+import { providerGates } from '../../../lib/provider-gates';
+import { useMachines } from '../api/get-machines';
+import { emptyFilter, filterMachines, guardSelection, type MachineFilter } from './machine-filter';
+import { NodesTable } from './NodesTable';
+
+/** U-1 Nodes: every machine of the cluster; select machines of one pool to delete exactly them. */
+export function NodesTab({
+  namespace,
+  cluster,
+  onDeleteSelected,
+}: {
+  namespace: string;
+  cluster: string;
+  onDeleteSelected: (poolId: string, machines: MachineView[]) => void;
+}) {
+  const { t } = useI18n();
+  const machines = useMachines(namespace, cluster);
+  const context = useClusterContext(namespace, cluster);
+  const [filter, setFilter] = useState<MachineFilter>(emptyFilter);
+  const deferred = useDeferredValue(filter);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const all = machines.data;
+  const shown = useMemo(() => filterMachines(all ?? [], deferred), [all, deferred]);
+  const pools = useMemo(
+    () => [...new Set((all ?? []).flatMap((m) => (m.poolId ? [m.poolId] : [])))].sort(),
+    [all],
+  );
+
+  const selectedMachines = useMemo(
+    () => (all ?? []).filter((m) => selected.has(m.id)),
+    [all, selected],
+  );
+  const guard = guardSelection(selectedMachines);
+  const gates = providerGates(context.data?.validation.providerVersion);
+
+  const onToggle = useCallback((id: string) => {
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+  const onToggleAll = useCallback(
+    (select: boolean) => {
+      setSelected(select ? new Set(shown.map((m) => m.id)) : new Set());
+    },
+    [shown],
+  );
+
+  const blockedReason =
+    selectedMachines.length === 0
+      ? t('nodes.selectFirst')
+      : guard.blocked
+        ? t(`nodes.guard.${guard.blocked}`)
+        : gates.webWorkflow
+          ? undefined
+          : t('gate.short', { version: gates.version ?? '?' });
+
+  return (
+    <Box>
+      <Stack
+        direction="row"
+        spacing={2}
+        sx={{ alignItems: 'center', mb: 2, flexWrap: 'wrap', rowGap: 1 }}
+      >
+        <Typography variant="h2" sx={{ mr: 'auto' }}>
+          {t('tabs.nodes')}
+        </Typography>
+        <FreshnessIndicator />
+        <ActionButton
+          variant="outlined"
+          color="error"
+          label={
+            selectedMachines.length > 0
+              ? t('nodes.deleteSelectedCount', { count: selectedMachines.length })
+              : t('nodes.deleteSelected')
+          }
+          permission={
+            context.data?.permissions.deleteMachines ?? context.data?.permissions.scalePool
+          }
+          blockedReason={blockedReason}
+          onClick={() => {
+            if (guard.poolId) onDeleteSelected(guard.poolId, guard.deletable);
+          }}
+        />
+      </Stack>
+      <Stack
+        direction="row"
+        spacing={2}
+        sx={{ mb: 1.5, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
+        role="search"
+      >
+        <TextField
+          label={t('nodes.filter')}
+          value={filter.text}
+          onChange={(e) => {
+            setFilter((f) => ({ ...f, text: e.target.value }));
+          }}
+          sx={{ minWidth: 260 }}
+        />
+        <TextField
+          select
+          label={t('nodes.pool')}
+          value={filter.pool}
+          onChange={(e) => {
+            setFilter((f) => ({ ...f, pool: e.target.value }));
+          }}
+          sx={{ minWidth: 200 }}
+        >
+          <MenuItem value="">{t('nodes.allPools')}</MenuItem>
+          {pools.map((p) => (
+            <MenuItem key={p} value={p}>
+              {p === 'control-plane' ? t('pool.controlPlane') : p}
+            </MenuItem>
+          ))}
+        </TextField>
+        <FormControlLabel
+          control={
+            <Switch
+              checked={filter.problemsOnly}
+              onChange={(e) => {
+                setFilter((f) => ({ ...f, problemsOnly: e.target.checked }));
+              }}
+            />
+          }
+          label={t('nodes.problemsOnly')}
+        />
+        <Typography variant="body2" color="text.secondary" role="status">
+          {t('nodes.count', {
+            shown: shown.length,
+            total: all?.length ?? 0,
+            selected: selectedMachines.length,
+          })}
+        </Typography>
+      </Stack>
+      {selectedMachines.length > 0 && guard.blocked && (
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {t(`nodes.guard.${guard.blocked}`)}
+        </Alert>
+      )}
+      {machines.isPending && <PageLoading />}
+      {machines.isError && <Alert severity="error">{machines.error.message}</Alert>}
+      {all && (
+        <NodesTable
+          machines={shown}
+          selected={selected}
+          onToggle={onToggle}
+          onToggleAll={onToggleAll}
+          label={t('nodes.tableLabel', { cluster })}
+        />
+      )}
+    </Box>
+  );
+}

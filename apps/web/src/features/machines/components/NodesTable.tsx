@@ -1,0 +1,224 @@
+import type { MachineView } from '@dcs/domain';
+import {
+  Box,
+  Checkbox,
+  Chip,
+  Link,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Tooltip,
+} from '@mui/material';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useRef } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { useI18n } from '../../../i18n/context';
+import { formatAbsolute, formatAge } from '../../../i18n/format';
+import { machinePath, poolPath } from '../../../lib/paths';
+import { useNow } from '../../../lib/use-now';
+
+const ROW_HEIGHT = 37;
+
+/**
+ * Every machine as a table row, virtualized: only the rows in view are in the DOM, so thousands
+ * of machines scroll smoothly. The table stays a real <table> (spacer rows above and below), with
+ * aria-rowcount/aria-rowindex so that screen readers know the whole size.
+ */
+export function NodesTable({
+  machines,
+  selected,
+  onToggle,
+  onToggleAll,
+  label,
+}: {
+  machines: readonly MachineView[];
+  selected: ReadonlySet<string>;
+  onToggle: (id: string) => void;
+  onToggleAll: (select: boolean) => void;
+  label: string;
+}) {
+  const { t } = useI18n();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const now = useNow(10_000);
+  const virtualizer = useVirtualizer({
+    count: machines.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const top = items[0]?.start ?? 0;
+  const bottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
+  const allSelected = machines.length > 0 && machines.every((m) => selected.has(m.id));
+  const someSelected = !allSelected && machines.some((m) => selected.has(m.id));
+
+  return (
+    <Box
+      ref={scrollRef}
+      sx={{
+        height: 'calc(100vh - 300px)',
+        minHeight: 320,
+        overflow: 'auto',
+        border: 1,
+        borderColor: 'divider',
+        borderRadius: 1,
+      }}
+      tabIndex={0}
+      role="region"
+      aria-label={label}
+    >
+      <Table
+        size="small"
+        stickyHeader
+        aria-label={label}
+        aria-rowcount={machines.length + 1}
+        sx={{ tableLayout: 'fixed', minWidth: 980 }}
+      >
+        <TableHead>
+          <TableRow aria-rowindex={1}>
+            <TableCell padding="checkbox" sx={{ width: 48 }}>
+              <Checkbox
+                size="small"
+                checked={allSelected}
+                indeterminate={someSelected}
+                onChange={(e) => {
+                  onToggleAll(e.target.checked);
+                }}
+                slotProps={{ input: { 'aria-label': t('nodes.selectAll') } }}
+              />
+            </TableCell>
+            <TableCell sx={{ width: '24%' }}>{t('nodes.name')}</TableCell>
+            <TableCell sx={{ width: '14%' }}>{t('nodes.pool')}</TableCell>
+            <TableCell sx={{ width: '10%' }}>{t('nodes.phase')}</TableCell>
+            <TableCell sx={{ width: '16%' }}>{t('nodes.node')}</TableCell>
+            <TableCell sx={{ width: '10%' }}>{t('nodes.ip')}</TableCell>
+            <TableCell sx={{ width: '8%' }}>{t('nodes.version')}</TableCell>
+            <TableCell sx={{ width: '6%' }}>{t('nodes.age')}</TableCell>
+            <TableCell>{t('nodes.conditions')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {top > 0 && (
+            <tr aria-hidden style={{ height: top }}>
+              <td colSpan={9} />
+            </tr>
+          )}
+          {items.map((item) => {
+            const m = machines[item.index];
+            if (!m) return null;
+            return (
+              <MachineRow
+                key={m.id}
+                machine={m}
+                index={item.index}
+                checked={selected.has(m.id)}
+                onToggle={onToggle}
+                now={now}
+              />
+            );
+          })}
+          {bottom > 0 && (
+            <tr aria-hidden style={{ height: bottom }}>
+              <td colSpan={9} />
+            </tr>
+          )}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}
+
+const PHASE_COLOR: Record<string, 'success' | 'info' | 'warning' | 'error' | 'default'> = {
+  Running: 'success',
+  Provisioning: 'info',
+  Provisioned: 'info',
+  Pending: 'default',
+  Deleting: 'warning',
+  Failed: 'error',
+};
+
+const MachineRow = memo(function MachineRow({
+  machine: m,
+  index,
+  checked,
+  onToggle,
+  now,
+}: {
+  machine: MachineView;
+  index: number;
+  checked: boolean;
+  onToggle: (id: string) => void;
+  now: number;
+}) {
+  const { t, locale, localize } = useI18n();
+  const problems = m.conditions.filter((c) => c.problem);
+  const ready = m.conditions.find((c) => c.type === 'Ready');
+  const ns = m.namespace;
+  return (
+    <TableRow hover selected={checked} aria-rowindex={index + 2} sx={{ height: ROW_HEIGHT }}>
+      <TableCell padding="checkbox">
+        <Checkbox
+          size="small"
+          checked={checked}
+          onChange={() => {
+            onToggle(m.id);
+          }}
+          slotProps={{ input: { 'aria-label': t('nodes.select', { name: m.name }) } }}
+        />
+      </TableCell>
+      <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        <Link component={RouterLink} to={machinePath(ns, m.cluster, m.name)}>
+          {m.name}
+        </Link>
+        {m.markedForDeletion && <Chip size="small" label={t('nodes.marked')} sx={{ ml: 0.5 }} />}
+      </TableCell>
+      <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        {m.poolId ? (
+          <Link component={RouterLink} to={poolPath(ns, m.cluster, m.poolId)}>
+            {m.poolId === 'control-plane' ? t('pool.controlPlane') : m.poolId}
+          </Link>
+        ) : (
+          '—'
+        )}
+      </TableCell>
+      <TableCell>
+        <Chip
+          size="small"
+          variant="outlined"
+          color={PHASE_COLOR[m.phase] ?? 'default'}
+          label={m.phase}
+        />
+      </TableCell>
+      <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        {m.nodeName ?? '—'}
+      </TableCell>
+      <TableCell>{m.ip ?? '—'}</TableCell>
+      <TableCell>{m.version ?? '—'}</TableCell>
+      <TableCell title={formatAbsolute(m.createdAt, locale)}>
+        {formatAge(m.createdAt, now)}
+      </TableCell>
+      <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        {m.diagnosis ? (
+          <Tooltip title={localize(m.diagnosis)}>
+            <Chip
+              size="small"
+              color={m.diagnosis.severity === 'error' ? 'error' : 'warning'}
+              label={t(`diagnosis.${m.diagnosis.code}`)}
+            />
+          </Tooltip>
+        ) : problems.length > 0 ? (
+          <Chip
+            size="small"
+            color="warning"
+            variant="outlined"
+            label={problems.map((c) => `${c.type}=${c.status}`).join(', ')}
+          />
+        ) : (
+          <span>{ready ? `Ready=${ready.status}` : '—'}</span>
+        )}
+      </TableCell>
+    </TableRow>
+  );
+});

@@ -1,0 +1,55 @@
+import type { MachineView } from '@dcs/domain';
+
+export interface MachineFilter {
+  text: string;
+  pool: string;
+  problemsOnly: boolean;
+}
+
+export const emptyFilter: MachineFilter = { text: '', pool: '', problemsOnly: false };
+
+/** Whether a machine needs attention: a diagnosis, a failure, or a problem condition. */
+export const hasProblem = (m: MachineView): boolean =>
+  m.diagnosis !== undefined || m.failureReason !== undefined || m.conditions.some((c) => c.problem);
+
+/** The machines a filter keeps, in their order. Text matches name, node, IP, phase, version. */
+export function filterMachines(
+  machines: readonly MachineView[],
+  f: MachineFilter,
+): readonly MachineView[] {
+  const text = f.text.trim().toLowerCase();
+  if (text === '' && f.pool === '' && !f.problemsOnly) return machines;
+  return machines.filter(
+    (m) =>
+      (f.pool === '' || m.poolId === f.pool) &&
+      (!f.problemsOnly || hasProblem(m)) &&
+      (text === '' ||
+        [m.name, m.nodeName, m.ip, m.phase, m.version, m.hostname].some((v) =>
+          v?.toLowerCase().includes(text),
+        )),
+  );
+}
+
+export interface SelectionGuard {
+  /** Machines that may be deleted together (one worker pool, R-MD-6). */
+  deletable: MachineView[];
+  /** Why the selection as a whole cannot be deleted, as a message key. */
+  blocked?: 'controlPlane' | 'severalPools' | 'noPool' | 'alreadyDeleting';
+  poolId?: string;
+}
+
+/**
+ * O-SCALE-DOWN-TARGETED guards: machines of exactly one worker pool (R-MD-6 lowers that
+ * pool's replicas by the number selected), none of the control plane (fixed at 3), none that is
+ * already being deleted.
+ */
+export function guardSelection(selected: readonly MachineView[]): SelectionGuard {
+  const pools = new Set(selected.map((m) => m.poolId));
+  if (selected.some((m) => m.poolId === 'control-plane'))
+    return { deletable: [], blocked: 'controlPlane' };
+  if (selected.some((m) => m.poolId === undefined)) return { deletable: [], blocked: 'noPool' };
+  if (pools.size > 1) return { deletable: [], blocked: 'severalPools' };
+  if (selected.some((m) => m.deleting)) return { deletable: [], blocked: 'alreadyDeleting' };
+  const [poolId] = pools;
+  return { deletable: [...selected], ...(poolId !== undefined ? { poolId } : {}) };
+}

@@ -1,0 +1,221 @@
+import {
+  validateScale,
+  type IpPoolEntry,
+  type NodePoolView,
+  type ScaleReplicasRequest,
+} from '@dcs/domain';
+import Add from '@mui/icons-material/Add';
+import Remove from '@mui/icons-material/Remove';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { ClusterContext } from '../../../api/get-cluster-context';
+import { IpEntriesEditor } from '../../../components/IpEntriesEditor';
+import { useIssueText } from '../../../components/FieldIssues';
+import { PlanFlowActions } from '../../../components/PlanFlowActions';
+import { PlanPreview } from '../../../components/PlanPreview';
+import { ProblemList } from '../../../components/ProblemList';
+import { useI18n } from '../../../i18n/context';
+import { errorsOf, issuesAt, issuesOutside } from '../../../lib/issues';
+import { queryKeys } from '../../../lib/query-keys';
+import { suggestEntries } from '../../../lib/ip-entries';
+import { usePlanFlow } from '../../../lib/use-plan-flow';
+import { useScalePool } from '../api/scale-pool';
+
+/**
+ * Scale a worker pool (O-SCALE-UP, O-SCALE-DOWN-RANDOM): a stepper and a number, the free IP
+ * entries beside them, and, when the pool is short, entries to append to it in the same change
+ * (R-POOL-1, R-POOL-4). Every change is validated as typed by domain's validateScale.
+ */
+export function ScaleDialog({
+  namespace,
+  cluster,
+  pool,
+  context,
+  onClose,
+}: {
+  namespace: string;
+  cluster: string;
+  pool: NodePoolView;
+  context: ClusterContext;
+  onClose: () => void;
+}) {
+  const { t } = useI18n();
+  const titleId = useId();
+  const text = useIssueText();
+  const client = useQueryClient();
+  const [replicas, setReplicas] = useState(pool.replicas.desired);
+  const [extend, setExtend] = useState<IpPoolEntry[]>([]);
+  const send = useScalePool(namespace, cluster, pool.id);
+  const flow = usePlanFlow(send, onClose);
+  const ipPoolName = pool.ipPool?.name;
+  const ipCtx = context.validation.ipPools.find((p) => p.name === ipPoolName);
+
+  const build = (p: NodePoolView, ipRv: string | undefined): ScaleReplicasRequest => ({
+    replicas,
+    resourceVersion: p.resourceVersions.md ?? '',
+    ...(extend.length > 0 && ipPoolName
+      ? { ipPoolAppend: { name: ipPoolName, resourceVersion: ipRv ?? '', entries: extend } }
+      : {}),
+  });
+  const req = build(pool, ipCtx?.resourceVersion);
+  // Validated on every keystroke: the rules are pure and fast.
+  const issues = validateScale(
+    req,
+    {
+      name: pool.name,
+      replicas: pool.replicas.desired,
+      ipPoolName,
+      maxSurge: pool.strategy.maxSurge,
+      machineTemplateName: pool.machineTemplate.name,
+    },
+    context.validation,
+  );
+  const short = issues.find(
+    (i) =>
+      i.path === 'replicas' &&
+      i.severity === 'error' &&
+      (i.rule === 'R-MD-1' || i.rule === 'R-POOL-1'),
+  );
+  const missing = typeof short?.params.missing === 'number' ? short.params.missing : undefined;
+  const shown = ['replicas', 'ipPoolAppend'];
+  const replicaIssues = issuesAt(issues, 'replicas');
+
+  const reapply = async () => {
+    await client.refetchQueries({ queryKey: queryKeys.cluster(namespace, cluster) });
+    const fresh =
+      client
+        .getQueryData<readonly NodePoolView[]>(queryKeys.pools(namespace, cluster))
+        ?.find((p) => p.id === pool.id) ?? pool;
+    const freshCtx = client.getQueryData<ClusterContext>(queryKeys.context(namespace, cluster));
+    const rv = freshCtx?.validation.ipPools.find((p) => p.name === ipPoolName)?.resourceVersion;
+    await flow.preview(build(fresh, rv));
+  };
+
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="md" fullWidth>
+      <DialogTitle id={titleId}>{t('scale.title', { name: pool.name })}</DialogTitle>
+      <DialogContent dividers>
+        {flow.stage === 'review' || flow.stage === 'applying' ? (
+          flow.plan && <PlanPreview plan={flow.plan} />
+        ) : (
+          <>
+            <Stack
+              direction="row"
+              spacing={1}
+              sx={{ alignItems: 'flex-start', mb: 2, flexWrap: 'wrap', rowGap: 1 }}
+            >
+              <IconButton
+                aria-label={t('scale.decrease')}
+                onClick={() => {
+                  setReplicas((r) => Math.max(0, r - 1));
+                }}
+                disabled={replicas <= 0}
+                sx={{ mt: 0.5 }}
+              >
+                <Remove />
+              </IconButton>
+              <TextField
+                label={t('pool.replicas')}
+                type="number"
+                value={replicas}
+                onChange={(e) => {
+                  setReplicas(Math.max(0, Math.floor(Number(e.target.value) || 0)));
+                }}
+                slotProps={{ htmlInput: { min: 0, 'aria-describedby': `${titleId}-free` } }}
+                error={errorsOf(replicaIssues).length > 0}
+                helperText={text(replicaIssues) ?? t('scale.current', { n: pool.replicas.desired })}
+                sx={{ width: 320 }}
+              />
+              <IconButton
+                aria-label={t('scale.increase')}
+                onClick={() => {
+                  setReplicas((r) => r + 1);
+                }}
+                sx={{ mt: 0.5 }}
+              >
+                <Add />
+              </IconButton>
+              <Box id={`${titleId}-free`} sx={{ ml: 2, mt: 1 }} role="status">
+                {pool.ipPool ? (
+                  <Typography>
+                    {t('scale.freeEntries', {
+                      free: pool.ipPool.free,
+                      total: pool.ipPool.total,
+                      name: pool.ipPool.name,
+                    })}
+                  </Typography>
+                ) : (
+                  <Typography color="text.secondary">{t('scale.noIpPool')}</Typography>
+                )}
+              </Box>
+            </Stack>
+            {replicas < pool.replicas.desired && (
+              <Alert severity="info" sx={{ mb: 2 }}>
+                {t('scale.downRandom')}
+              </Alert>
+            )}
+            {(short !== undefined || extend.length > 0) && ipPoolName && (
+              <Box sx={{ mb: 2 }}>
+                <Typography variant="h4" component="h3" sx={{ mb: 1 }}>
+                  {t('scale.extendTitle', { name: ipPoolName })}
+                </Typography>
+                <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+                  {missing !== undefined
+                    ? t('scale.extendHelp', { missing })
+                    : t('scale.extendKeep')}
+                </Typography>
+                <IpEntriesEditor
+                  label={t('scale.extendTitle', { name: ipPoolName })}
+                  entries={extend}
+                  onChange={setExtend}
+                  issues={issues}
+                  basePath="ipPoolAppend.entries"
+                  existingIps={ipCtx?.entries.map((e) => e.ip) ?? []}
+                  template={ipCtx?.entries[ipCtx.entries.length - 1]}
+                />
+                {extend.length === 0 && missing !== undefined && (
+                  <Button
+                    variant="outlined"
+                    sx={{ mt: 1 }}
+                    onClick={() => {
+                      setExtend(suggestEntries(ipCtx?.entries ?? [], missing));
+                    }}
+                  >
+                    {t('scale.extendIpPool', { n: missing })}
+                  </Button>
+                )}
+              </Box>
+            )}
+            <ProblemList items={issuesOutside(issues, shown)} />
+          </>
+        )}
+      </DialogContent>
+      <PlanFlowActions
+        flow={flow}
+        onCancel={onClose}
+        onPreview={() => {
+          void flow.preview(req);
+        }}
+        onReapply={() => {
+          void reapply();
+        }}
+        applyLabel={t('action.scale')}
+        previewDisabled={
+          errorsOf(issues).length > 0 || (replicas === pool.replicas.desired && extend.length === 0)
+        }
+      />
+    </Dialog>
+  );
+}

@@ -1,0 +1,109 @@
+import {
+  compareKubeVersions,
+  defaultKubeletPatch,
+  KUBELET_PATCH_PATH,
+  nextRevisionName,
+  vmTemplateFor,
+  type KubeadmConfigSpec,
+  type MachineTemplateSpecInput,
+  type NodePoolView,
+  type UpgradePool,
+  type ValidationContext,
+} from '@dcs/domain';
+
+/** What forms of the upgrade dialog start from: the pool's templates as the context knows them. */
+
+export function templateInputOf(
+  ctx: ValidationContext,
+  name: string,
+): MachineTemplateSpecInput | undefined {
+  const spec = ctx.machineTemplates.find((t) => t.name === name)?.spec;
+  if (!spec) return undefined;
+  const { ipHostPoolRef: _ref, providerID: _id, ...input } = spec;
+  return structuredClone(input);
+}
+
+export function bootstrapSpecOf(
+  ctx: ValidationContext,
+  name: string | undefined,
+): KubeadmConfigSpec | undefined {
+  const spec = ctx.bootstrapTemplates.find((t) => t.name === name)?.spec;
+  return spec && structuredClone(spec);
+}
+
+export const takenTemplateNames = (ctx: ValidationContext) => [
+  ...ctx.namesInUse.machineTemplates,
+  ...ctx.machineTemplates.map((t) => t.name),
+];
+export const takenBootstrapNames = (ctx: ValidationContext) => [
+  ...ctx.namesInUse.bootstrapTemplates,
+  ...ctx.bootstrapTemplates.map((t) => t.name),
+];
+
+export const newTemplateName = (ctx: ValidationContext, current: string) =>
+  nextRevisionName(current, takenTemplateNames(ctx));
+export const newBootstrapName = (ctx: ValidationContext, current: string) =>
+  nextRevisionName(current, takenBootstrapNames(ctx));
+
+/** The pool as validateUpgrade sees it. */
+export function upgradePoolOf(pool: NodePoolView): UpgradePool {
+  return {
+    name: pool.id,
+    version: pool.version,
+    machineTemplateName: pool.machineTemplate.name,
+    bootstrapTemplateName: pool.bootstrapTemplate,
+    ipPoolName: pool.ipPool?.name,
+    replicas: pool.replicas.desired,
+    maxSurge: pool.strategy.maxSurge,
+    maxUnavailable: pool.strategy.maxUnavailable,
+  };
+}
+
+/** Catalog versions newer than the pool's; for workers, not above the control plane (R-MD-4). */
+export function upgradeTargets(ctx: ValidationContext, pool: NodePoolView): string[] {
+  return ctx.versions
+    .map((v) => v.version)
+    .filter((v) => compareKubeVersions(v, pool.version) > 0)
+    .filter(
+      (v) =>
+        pool.kind === 'control-plane' ||
+        ctx.controlPlaneVersion === undefined ||
+        compareKubeVersions(v, ctx.controlPlaneVersion) <= 0,
+    )
+    .sort((a, b) => compareKubeVersions(a, b));
+}
+
+/** The machine template for `version`: the current one on the catalog's VM template (R-MD-4). */
+export function templateForVersion(
+  ctx: ValidationContext,
+  base: MachineTemplateSpecInput,
+  version: string,
+): MachineTemplateSpecInput {
+  const vm = vmTemplateFor(version, ctx);
+  return vm ? { ...base, vmTemplateName: vm } : base;
+}
+
+/**
+ * A bootstrap spec for `version` (R-BOOT-1): the kubelet patch rewritten for that version when it
+ * is inline, or pointed at the catalog's files Secret for that version when it comes from one.
+ */
+export function bootstrapForVersion(
+  ctx: ValidationContext,
+  base: KubeadmConfigSpec,
+  version: string,
+): KubeadmConfigSpec {
+  const secret = ctx.versions.find(
+    (v) => compareKubeVersions(v.version, version) === 0,
+  )?.bootstrapFilesSecret;
+  return {
+    ...base,
+    files: (base.files ?? []).map((f) => {
+      if (f.path !== KUBELET_PATCH_PATH) return f;
+      if (f.contentFrom?.secret)
+        return secret
+          ? { ...f, contentFrom: { secret: { ...f.contentFrom.secret, name: secret } } }
+          : f;
+      return { ...f, content: defaultKubeletPatch(version) };
+    }),
+  };
+}
