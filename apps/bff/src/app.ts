@@ -1,0 +1,190 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { SourceFactory } from './cache/source';
+import type { Config } from './config/env';
+import { HttpError, issue, issuesOfApiError } from './http/errors';
+import { KubeApiError } from './kube/errors';
+import type { ExecutorOptions } from './plan/executor';
+import authPlugin from './plugins/app/auth';
+import cachePlugin from './plugins/app/cache';
+import configPlugin from './plugins/app/config';
+import guardPlugin, { MUTATING } from './plugins/app/guard';
+import hubPlugin from './plugins/app/hub';
+import kubePlugin from './plugins/app/kube';
+import metricsPlugin from './plugins/app/metrics';
+import mutationsPlugin from './plugins/app/mutations';
+import { registerExternal } from './plugins/external';
+import clusters from './routes/api/clusters';
+import ippools from './routes/api/ippools';
+import nodepoolWrites from './routes/api/nodepool-writes';
+import nodepools from './routes/api/nodepools';
+import objects from './routes/api/objects';
+import session from './routes/api/session';
+import stream from './routes/api/stream';
+import health from './routes/health';
+import { registerStatic } from './routes/static';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route serves requests without a principal (session routes); guards still apply. */
+    public?: boolean;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  /** The BFF's own kubeconfig; default: loaded as the config says. */
+  kubeConfig?: KubeConfig;
+  /** Tests may feed the cache from fakes; default: packages/informer. */
+  sources?: SourceFactory;
+  logger?: FastifyServerOptions['logger'];
+  epoch?: string;
+  executor?: ExecutorOptions;
+  verifyScaleDownMs?: number;
+  flushDelayMs?: number;
+}
+
+/** pino, without credentials: tokens and cookies never reach a log line. */
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'res.headers["set-cookie"]',
+        'token',
+        '*.token',
+        'body.token',
+      ],
+      censor: '[redacted]',
+    },
+  };
+}
+
+/**
+ * The app in tiers (fastify/demo): external plugins, then app decorators (config → metrics →
+ * kube → cache → auth → guard → hub → mutations), then routes. Nothing listens here; `serve`
+ * does, tests `inject()`.
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    // Stream ids and request ids are ours; a client-sent id is not trusted into logs.
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+
+  await registerExternal(app);
+  await app.register(configPlugin, { config });
+  await app.register(metricsPlugin);
+  await app.register(kubePlugin, options.kubeConfig ? { kubeConfig: options.kubeConfig } : {});
+  await app.register(cachePlugin, options.sources ? { sources: options.sources } : {});
+  await app.register(authPlugin);
+  await app.register(guardPlugin);
+  await app.register(hubPlugin, {
+    ...(options.epoch !== undefined ? { epoch: options.epoch } : {}),
+    ...(options.flushDelayMs !== undefined ? { flushDelayMs: options.flushDelayMs } : {}),
+  });
+  await app.register(mutationsPlugin, options.executor ? { executor: options.executor } : {});
+
+  await app.register(health);
+  app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  await app.register(
+    async (api) => {
+      // Order of refusal: no credentials (401) before a foreign origin or a missing CSRF token (403).
+      api.addHook('onRequest', async (request) => {
+        const mutating = MUTATING.has(request.method);
+        if (request.routeOptions.config.public !== true) await app.principalOf(request);
+        if (mutating || request.routeOptions.url === '/api/v1/stream') app.checkOrigin(request);
+        if (mutating) app.checkCsrf(request);
+      });
+      await api.register(session);
+      await api.register(clusters);
+      await api.register(nodepools);
+      await api.register(
+        nodepoolWrites,
+        options.verifyScaleDownMs !== undefined
+          ? { verifyScaleDownMs: options.verifyScaleDownMs }
+          : {},
+      );
+      await api.register(ippools);
+      await api.register(objects);
+      await api.register(stream);
+    },
+    { prefix: '/api/v1' },
+  );
+  await registerStatic(app, config.staticDir);
+  return app;
+}
+
+/** Every error as `{code, message, details: RuleIssue[]}`, naming the field and the rule. */
+function errorHandler(
+  this: FastifyInstance,
+  error: FastifyError,
+  request: Parameters<FastifyInstance['errorHandler']>[1],
+  reply: Parameters<FastifyInstance['errorHandler']>[2],
+) {
+  if (error instanceof HttpError) {
+    const { audited: _a, ...extra } = error.extra;
+    return reply
+      .code(error.statusCode)
+      .send({ code: error.code, message: error.message, details: error.details, ...extra });
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const details = error.validation.map((v) => {
+      const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+      return issue(
+        'R-REQUEST',
+        path,
+        'bff.request.invalid',
+        `${path || (error.validationContext ?? 'request')}: ${v.message ?? 'invalid'}`,
+      );
+    });
+    return reply
+      .code(400)
+      .send({ code: 'BadRequest', message: details[0]?.message ?? 'invalid request', details });
+  }
+  if (error instanceof KubeApiError) {
+    const status =
+      error.status === 401 ? 401 : error.status === 403 ? 403 : error.status === 404 ? 404 : 502;
+    return reply.code(status).send({
+      code: status === 502 ? 'UpstreamError' : (error.reason ?? 'Error'),
+      message: error.message,
+      details: issuesOfApiError(error),
+    });
+  }
+  const status =
+    error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
+      ? error.statusCode
+      : 500;
+  if (status === 500) request.log.error({ err: error }, 'unhandled error');
+  const message = status === 500 ? 'internal error' : error.message;
+  return reply.code(status).send({
+    code:
+      status === 429
+        ? 'TooManyRequests'
+        : status === 413
+          ? 'PayloadTooLarge'
+          : status === 500
+            ? 'InternalError'
+            : error.code || 'Error',
+    message,
+    details: [issue('R-REQUEST', '', `bff.http.${String(status)}`, message)],
+  });
+}

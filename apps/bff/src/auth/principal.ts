@@ -1,0 +1,19 @@
+import type { KubeClient } from '../kube/rest';
+
+/**
+ * Who a request acts for. Every read's authorization and every write goes through `client`,
+ * which carries this user's own credential; the BFF's identity is never lent to a request in
+ * token mode.
+ */
+export interface Principal {
+  mode: 'local' | 'token';
+  /** How the credential arrived. */
+  via: 'kubeconfig' | 'session' | 'proxy';
+  username: string;
+  groups: string[];
+  client: KubeClient;
+  /** Identifies the credential in caches (a hash, never the token). */
+  key: string;
+  /** Epoch ms when the session ends (token mode). */
+  expiresAt?: number;
+}

@@ -1,0 +1,74 @@
+import type { RuleId, RuleIssue } from '@dcs/domain';
+import type { KubeApiError } from '../kube/errors';
+
+/**
+ * Every error the API answers is `{code, message, details: RuleIssue[]}` (ARCHITECTURE.md), and
+ * names the field and the rule. Errors the BFF raises itself use these rule ids:
+ * R-REQUEST (the request's shape), R-AUTH (credentials, CSRF, origin, RBAC), R-API (what the
+ * Kubernetes API server refused, with its causes).
+ */
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details: RuleIssue[] = [],
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function issue(
+  rule: RuleId,
+  path: string,
+  messageKey: string,
+  message: string,
+  params: Record<string, string | number> = {},
+  severity: RuleIssue['severity'] = 'error',
+): RuleIssue {
+  return { rule, path, severity, messageKey, params, message };
+}
+
+export const unauthorized = (message = 'Sign in: this request carries no valid credentials') =>
+  new HttpError(401, 'Unauthorized', message, [
+    issue('R-AUTH', '', 'bff.auth.unauthorized', message),
+  ]);
+
+export const forbidden = (message: string, details: RuleIssue[] = []) =>
+  new HttpError(
+    403,
+    'Forbidden',
+    message,
+    details.length ? details : [issue('R-AUTH', '', 'bff.auth.forbidden', message)],
+  );
+
+export const notFound = (message: string, path = '') =>
+  new HttpError(404, 'NotFound', message, [issue('R-REQUEST', path, 'bff.notFound', message)]);
+
+/** A rule id named in a server message (the embedded admission cites them), else R-API. */
+function ruleIn(text: string | undefined): RuleId {
+  const m = text ? /\bR-[A-Z]+(?:-[A-Z0-9]+)*\b/.exec(text) : null;
+  return (m?.[0] as RuleId | undefined) ?? 'R-API';
+}
+
+/** What the API server said, as issues naming the fields it named. */
+export function issuesOfApiError(error: KubeApiError, pathPrefix = ''): RuleIssue[] {
+  if (error.causes.length === 0) {
+    return [
+      issue(ruleIn(error.message), pathPrefix, 'bff.api.refused', error.message, {
+        status: error.status,
+      }),
+    ];
+  }
+  return error.causes.map((c) =>
+    issue(
+      ruleIn(c.message),
+      [pathPrefix, c.field].filter((p) => p !== undefined && p !== '').join('.'),
+      'bff.api.refused',
+      c.message ?? error.message,
+      { status: error.status, ...(c.reason ? { reason: c.reason } : {}) },
+    ),
+  );
+}

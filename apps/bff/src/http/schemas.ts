@@ -1,0 +1,151 @@
+import type {
+  ClusterView,
+  IpPoolView,
+  MachineView,
+  NodePoolView,
+  Plan,
+  RuleIssue,
+} from '@dcs/domain';
+import { z } from 'zod';
+import type { Rebase } from '../mutations/service';
+import type { ExecutionResult } from '../plan/executor';
+
+/**
+ * Shapes of the BFF's HTTP API for validation, serialization and the OpenAPI document. Request
+ * bodies are domain's schemas (shared with the forms); responses are domain's view models,
+ * described here by their identifying fields and passed through whole (loose objects).
+ */
+
+const dns1123 = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'a Kubernetes name (DNS-1123)');
+
+export const NamespaceParams = z.object({ namespace: dns1123 });
+export const ClusterParams = z.object({ namespace: dns1123, cluster: dns1123 });
+export const PoolParams = ClusterParams.extend({ pool: dns1123 });
+export const IpPoolParams = z.object({ namespace: dns1123, name: dns1123 });
+export const ObjectParams = z.object({
+  namespace: dns1123,
+  kind: z.string().min(1).max(63),
+  name: dns1123,
+});
+
+export const DryRunQuery = z.object({
+  dryRun: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
+});
+
+export const StreamQuery = z.object({
+  cluster: z.string().regex(/^[a-z0-9][-a-z0-9.]*\/[a-z0-9][-a-z0-9.]*$/, 'namespace/name'),
+});
+
+/**
+ * A loose schema typed as the domain's view model: the OpenAPI document shows the identifying
+ * fields, serialization passes the whole view through, and handlers are checked against the
+ * real interface (which has no index signature, so the loose type alone would not accept it).
+ */
+function viewSchema<T>(shape: z.ZodRawShape): z.ZodType<T> {
+  return z.looseObject(shape) as unknown as z.ZodType<T>;
+}
+
+export const RuleIssueSchema = z.object({
+  rule: z.string(),
+  path: z.string(),
+  severity: z.enum(['error', 'warning']),
+  messageKey: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+  message: z.string(),
+});
+
+export const ErrorSchema = z.looseObject({
+  code: z.string(),
+  message: z.string(),
+  details: z.array(RuleIssueSchema),
+});
+
+export const ClusterViewSchema = viewSchema<ClusterView>({
+  id: z.string(),
+  name: z.string(),
+  namespace: z.string(),
+});
+export const NodePoolViewSchema = viewSchema<NodePoolView>({
+  id: z.string(),
+  kind: z.enum(['control-plane', 'worker']),
+  name: z.string(),
+  cluster: z.string(),
+  namespace: z.string(),
+});
+export const MachineViewSchema = viewSchema<MachineView>({
+  id: z.string(),
+  name: z.string(),
+  namespace: z.string(),
+  phase: z.string(),
+});
+export const IpPoolViewSchema = viewSchema<IpPoolView>({
+  id: z.string(),
+  name: z.string(),
+  namespace: z.string(),
+  total: z.number(),
+  free: z.number(),
+});
+export const EventViewSchema = z.object({
+  type: z.string(),
+  reason: z.string(),
+  message: z.string(),
+  object: z.string(),
+  count: z.number(),
+  firstTimestamp: z.string().optional(),
+  lastTimestamp: z.string().optional(),
+});
+
+export const PlanSchema = viewSchema<Plan>({
+  operation: z.string(),
+  namespace: z.string(),
+  target: z.looseObject({ kind: z.string(), name: z.string() }),
+  steps: z.array(z.looseObject({ verb: z.string(), kind: z.string(), name: z.string() })),
+  kubectl: z.array(z.string()),
+  issues: z.array(RuleIssueSchema as unknown as z.ZodType<RuleIssue>),
+  diffs: z.array(z.looseObject({})),
+  effects: z.looseObject({}),
+});
+
+export const MutationResultSchema = viewSchema<{
+  plan: Plan;
+  execution: ExecutionResult;
+  rebased: Rebase[];
+  verification?: unknown;
+}>({
+  plan: PlanSchema,
+  execution: z.looseObject({ ok: z.boolean(), steps: z.array(z.looseObject({})) }),
+  rebased: z.array(
+    z.looseObject({ kind: z.string(), name: z.string(), from: z.string(), to: z.string() }),
+  ),
+});
+
+export const SessionSchema = z.object({
+  authenticated: z.boolean(),
+  mode: z.enum(['local', 'token']),
+  user: z.object({ username: z.string(), groups: z.array(z.string()) }).optional(),
+  csrfToken: z.string(),
+  expiresAt: z.string().optional(),
+  /** The stream event-id epoch of the replica that answered (diagnostics). */
+  epoch: z.string(),
+});
+
+export const SignInBody = z.object({ token: z.string().min(1).max(16_384) });
+
+export const errorResponses = {
+  400: ErrorSchema,
+  401: ErrorSchema,
+  403: ErrorSchema,
+  404: ErrorSchema,
+  409: ErrorSchema,
+  422: ErrorSchema,
+  429: ErrorSchema,
+  502: ErrorSchema,
+  503: ErrorSchema,
+} as const;

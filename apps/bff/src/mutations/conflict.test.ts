@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { changedPaths, overlapping, overlaps, withResourceVersion, writtenPaths } from './conflict';
+
+describe('conflict judgement', () => {
+  it('finds the fields another change touched, status and bookkeeping left out', () => {
+    const base = { metadata: { resourceVersion: '1', labels: { a: '1' } }, spec: { replicas: 3 } };
+    const theirs = {
+      metadata: { resourceVersion: '2', labels: { a: '2' } },
+      spec: { replicas: 3 },
+      status: { x: 1 },
+    };
+    expect(changedPaths(base, theirs)).toEqual(['/metadata/labels/a']);
+  });
+
+  it('judges overlap by containment of pointers', () => {
+    expect(overlaps('/spec/replicas', '/spec/replicas')).toBe(true);
+    expect(overlaps('/spec', '/spec/replicas')).toBe(true);
+    expect(overlaps('/spec/replicas', '/spec/replicasX')).toBe(false);
+    expect(overlapping(['/metadata/labels/a'], ['/spec/replicas'])).toEqual([]);
+  });
+
+  it('reads the paths a step writes: JSON patch ops without tests, merge patch leaves', () => {
+    expect(
+      writtenPaths({
+        verb: 'patch',
+        kind: 'MachineDeployment',
+        namespace: 'n',
+        name: 'md',
+        description: { messageKey: 'plan.step.scale', params: {}, message: '' },
+        patch: {
+          type: 'json',
+          ops: [
+            { op: 'test', path: '/metadata/resourceVersion', value: '1' },
+            { op: 'replace', path: '/spec/replicas', value: 4 },
+          ],
+        },
+      }),
+    ).toEqual(['/spec/replicas']);
+    expect(
+      writtenPaths({
+        verb: 'patch',
+        kind: 'Machine',
+        namespace: 'n',
+        name: 'm',
+        description: { messageKey: 'plan.step.markMachine', params: {}, message: '' },
+        patch: {
+          type: 'merge',
+          doc: {
+            metadata: {
+              resourceVersion: '7',
+              annotations: { 'cluster.x-k8s.io/delete-machine': 'true' },
+            },
+          },
+        },
+      }),
+    ).toEqual(['/metadata/annotations/cluster.x-k8s.io~1delete-machine']);
+  });
+
+  it('replaces a resourceVersion at a dotted path, also under keys containing dots', () => {
+    expect(withResourceVersion({ resourceVersion: '1', x: 1 }, 'resourceVersion', '2')).toEqual({
+      resourceVersion: '2',
+      x: 1,
+    });
+    expect(
+      withResourceVersion({ ipPool: { resourceVersion: '1' } }, 'ipPool.resourceVersion', '5'),
+    ).toEqual({
+      ipPool: { resourceVersion: '5' },
+    });
+    expect(
+      withResourceVersion(
+        { machineResourceVersions: { 'm.1': '3' } },
+        'machineResourceVersions.m.1',
+        '9',
+      ),
+    ).toEqual({ machineResourceVersions: { 'm.1': '9' } });
+  });
+});

@@ -1,0 +1,108 @@
+import {
+  diffObjects,
+  isTestOp,
+  PLAN_STALE,
+  type KindName,
+  type Plan,
+  type PlanStep,
+  type RuleIssue,
+} from '@dcs/domain';
+
+/**
+ * Three-way judgement of a stale request: the user saw `base`, someone else has since made it
+ * `theirs`, the user's plan writes `yours`. The intent still applies cleanly when the fields the
+ * plan writes and the fields the other change touched do not overlap; the plan is then rebased
+ * onto theirs (its resourceVersions replaced by the current ones) and applied. Otherwise the user
+ * gets a 409 with base, theirs and yours. Pure functions; the service does the reading.
+ */
+
+export interface StaleRef {
+  kind: KindName;
+  name: string;
+  seen: string;
+  current: string;
+  /** Where the request carries that resourceVersion (dotted). */
+  path: string;
+}
+
+export function staleRefs(issues: readonly RuleIssue[]): StaleRef[] {
+  return issues.flatMap((i) => {
+    if (i.rule !== PLAN_STALE) return [];
+    const { kind, name, seen, current } = i.params;
+    if (typeof kind !== 'string' || typeof name !== 'string') return [];
+    if (typeof seen !== 'string' || typeof current !== 'string') return [];
+    return [{ kind: kind as KindName, name, seen, current, path: i.path }];
+  });
+}
+
+/** Fields that change without anyone editing the object's intent. */
+const NOISE = [
+  /^\/metadata\/(resourceVersion|managedFields|generation|uid|creationTimestamp)(\/|$)/,
+  /^\/status(\/|$)/,
+];
+
+/** JSON pointers of the fields that differ between two versions, noise left out. */
+export function changedPaths(before: unknown, after: unknown): string[] {
+  return diffObjects(before, after)
+    .map((c) => c.path)
+    .filter((p) => !NOISE.some((n) => n.test(p)));
+}
+
+function leafPointers(doc: unknown, prefix = ''): string[] {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return [prefix];
+  const entries = Object.entries(doc as Record<string, unknown>);
+  if (entries.length === 0) return [prefix];
+  return entries.flatMap(([k, v]) =>
+    leafPointers(v, `${prefix}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`),
+  );
+}
+
+/** JSON pointers a step writes on its object (a delete or a create writes all of it). */
+export function writtenPaths(step: PlanStep, base?: unknown): string[] {
+  switch (step.verb) {
+    case 'create':
+    case 'delete':
+      return [''];
+    case 'update':
+      return changedPaths(base, step.body);
+    case 'patch':
+      return step.patch.type === 'json'
+        ? step.patch.ops.filter((o) => !isTestOp(o)).map((o) => o.path)
+        : leafPointers(step.patch.doc).filter((p) => !NOISE.some((n) => n.test(p)));
+  }
+}
+
+/** Whether two pointers touch the same field: equal, or one contains the other. */
+export function overlaps(a: string, b: string): boolean {
+  if (a === b || a === '' || b === '') return true;
+  return a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+}
+
+export function overlapping(theirs: readonly string[], yours: readonly string[]): string[] {
+  return theirs.filter((t) => yours.some((y) => overlaps(t, y)));
+}
+
+/** The request with the resourceVersion at `path` (dotted; keys may contain dots) replaced. */
+export function withResourceVersion(request: unknown, path: string, value: string): unknown {
+  const set = (node: unknown, rest: string): unknown => {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
+    const record = node as Record<string, unknown>;
+    if (Object.hasOwn(record, rest)) return { ...record, [rest]: value };
+    for (const key of Object.keys(record)) {
+      if (rest.startsWith(`${key}.`)) {
+        return { ...record, [key]: set(record[key], rest.slice(key.length + 1)) };
+      }
+    }
+    return node;
+  };
+  return set(request, path);
+}
+
+/** The object a plan leaves behind for `kind/name` (its preview's `after`). */
+export function yoursOf(plan: Plan, kind: KindName, name: string): unknown {
+  return plan.diffs.find((d) => d.kind === kind && d.name === name)?.after;
+}
+
+export function stepsOn(plan: Plan, kind: KindName, name: string): PlanStep[] {
+  return plan.steps.filter((s) => s.kind === kind && s.name === name);
+}

@@ -1,0 +1,362 @@
+import { hasErrors, type Plan, type ValidationContext } from '@dcs/domain';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Check } from '../auth/authorizer';
+import type { Principal } from '../auth/principal';
+import { stripForHistory } from '../cache/history';
+import type { ObjectCache } from '../cache/object-cache';
+import { HttpError, issue, issuesOfApiError } from '../http/errors';
+import { KubeApiError } from '../kube/errors';
+import { getObject } from '../kube/objects';
+import type { Metrics } from '../metrics/metrics';
+import { executePlan, type ExecutionResult, type ExecutorOptions } from '../plan/executor';
+import type { Globals } from '../views/globals';
+import {
+  changedPaths,
+  overlapping,
+  staleRefs,
+  stepsOn,
+  withResourceVersion,
+  writtenPaths,
+  yoursOf,
+  type StaleRef,
+} from './conflict';
+import { readableSecrets, secretNamesOf, validationContext } from './validation-context';
+
+/**
+ * Every mutating route goes through here: the request becomes a Plan (domain's planner, on the
+ * same ValidationContext the browser gets), the plan is authorized for the user, previewed
+ * (`?dryRun=true`) or executed with the user's own credential, and one audit line is written.
+ * A request whose resourceVersions are stale is judged three-way (conflict.ts): rebased and
+ * applied when the user's intent still applies cleanly, else answered 409 with base, theirs and
+ * yours. A 409 during execution (someone was faster than our cache) re-reads and re-plans once.
+ */
+
+export interface MutationSpec<Req> {
+  /** For the audit log and metrics, e.g. `nodepool.scale`. */
+  action: string;
+  namespace: string;
+  /** The cluster the request is about ('' for namespace-level IP-pool routes). */
+  cluster: string;
+  request: Req;
+  plan: (request: Req, ctx: ValidationContext) => Plan;
+  /** After a successful execution: check what the cluster did (O-SCALE-DOWN-TARGETED). */
+  verify?: (plan: Plan, principal: Principal) => Promise<unknown>;
+}
+
+export interface Rebase {
+  kind: string;
+  name: string;
+  from: string;
+  to: string;
+}
+
+export type MutationOutcome =
+  | { dryRun: true; plan: Plan; rebased: Rebase[] }
+  | {
+      dryRun: false;
+      plan: Plan;
+      execution: ExecutionResult;
+      rebased: Rebase[];
+      verification?: unknown;
+    };
+
+export interface MutationDeps {
+  cache: ObjectCache;
+  globals: () => Globals;
+  authorize: (principal: Principal, checks: readonly Check[]) => Promise<void>;
+  log: FastifyBaseLogger;
+  metrics: Metrics;
+  executor?: ExecutorOptions;
+  /** How long to wait for the cache to catch up with a version read from the server. */
+  catchUpMs?: number;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export class MutationService {
+  readonly #d: MutationDeps;
+
+  constructor(deps: MutationDeps) {
+    this.#d = deps;
+  }
+
+  /** The ValidationContext for a user: cached facts plus the Secrets this user may read. */
+  async context(
+    principal: Principal,
+    namespace: string,
+    cluster: string,
+  ): Promise<ValidationContext> {
+    const globals = this.#d.globals();
+    const secrets = await readableSecrets(
+      principal,
+      namespace,
+      secretNamesOf(this.#d.cache, globals, namespace),
+    );
+    return validationContext(this.#d.cache, globals, namespace, cluster, secrets);
+  }
+
+  async run<Req>(
+    principal: Principal,
+    spec: MutationSpec<Req>,
+    dryRun: boolean,
+  ): Promise<MutationOutcome> {
+    const audit = (result: string, plan: Plan | undefined, extra: Record<string, unknown> = {}) => {
+      this.#d.metrics.mutations.inc({ operation: plan?.operation ?? spec.action, result });
+      this.#d.log.info(
+        {
+          audit: {
+            user: principal.username,
+            action: spec.action,
+            operation: plan?.operation,
+            namespace: spec.namespace,
+            cluster: spec.cluster || undefined,
+            objects: plan?.steps.map((s) => `${s.verb} ${s.kind}/${s.name}`) ?? [],
+            dryRun,
+            result,
+            ...extra,
+          },
+        },
+        'audit',
+      );
+    };
+    try {
+      return await this.#run(principal, spec, dryRun, audit);
+    } catch (error) {
+      if (error instanceof HttpError && !(error.extra as { audited?: boolean }).audited) {
+        audit(error.code, error.extra.plan as Plan | undefined, { status: error.statusCode });
+      }
+      throw error;
+    }
+  }
+
+  async #run<Req>(
+    principal: Principal,
+    spec: MutationSpec<Req>,
+    dryRun: boolean,
+    audit: (result: string, plan: Plan | undefined, extra?: Record<string, unknown>) => void,
+  ): Promise<MutationOutcome> {
+    const ctx = await this.context(principal, spec.namespace, spec.cluster);
+    const rebased: Rebase[] = [];
+    let request = spec.request;
+    let plan = await this.#settle(principal, spec, ctx, request, rebased);
+    request = plan.request;
+
+    for (let attempt = 0; ; attempt++) {
+      const p = plan.plan;
+      if (hasErrors(p.issues)) {
+        const first = p.issues.find((i) => i.severity === 'error');
+        throw new HttpError(
+          422,
+          'Invalid',
+          first?.message ?? 'the request breaks a rule',
+          p.issues,
+          { plan: p },
+        );
+      }
+      await this.#authorizePlan(principal, p);
+      if (dryRun) {
+        audit('dry-run', p);
+        return { dryRun: true, plan: p, rebased };
+      }
+      const execution = await executePlan(p, principal.client, this.#d.executor ?? {});
+      if (execution.ok) {
+        audit('applied', p, rebased.length ? { rebased } : {});
+        const verification = spec.verify ? await spec.verify(p, principal) : undefined;
+        return {
+          dryRun: false,
+          plan: p,
+          execution,
+          rebased,
+          ...(verification !== undefined ? { verification } : {}),
+        };
+      }
+      if (execution.conflict && attempt === 0) {
+        // Our cache was behind the server: catch up on the object that failed, then re-plan.
+        const failed =
+          execution.failedStep !== undefined ? p.steps[execution.failedStep] : undefined;
+        if (failed) await this.#catchUp(principal, failed.kind, failed.namespace, failed.name);
+        plan = await this.#settle(principal, spec, ctx, request, rebased);
+        request = plan.request;
+        continue;
+      }
+      throw this.#executionError(p, execution, audit);
+    }
+  }
+
+  /** Plans, rebasing a stale request when that is clean (or throwing 409 when it is not). */
+  async #settle<Req>(
+    principal: Principal,
+    spec: MutationSpec<Req>,
+    ctx: ValidationContext,
+    original: Req,
+    rebased: Rebase[],
+  ): Promise<{ plan: Plan; request: Req }> {
+    let request = original;
+    let plan = spec.plan(request, ctx);
+    for (let round = 0; round < 3; round++) {
+      const stale = staleRefs(plan.issues);
+      if (stale.length === 0) return { plan, request };
+      // The user may have seen a newer version than our cache holds (another replica): wait for it.
+      const waited = await Promise.all(
+        stale.map((r) => this.#awaitSeen(principal, spec.namespace, r)),
+      );
+      if (waited.some(Boolean)) {
+        plan = spec.plan(request, ctx);
+        continue;
+      }
+      let next = request;
+      for (const r of stale) next = withResourceVersion(next, r.path, r.current) as Req;
+      const candidate = spec.plan(next, ctx);
+      this.#judge(spec.namespace, stale, plan, candidate);
+      for (const r of stale)
+        rebased.push({ kind: r.kind, name: r.name, from: r.seen, to: r.current });
+      request = next;
+      plan = candidate;
+    }
+    return { plan, request };
+  }
+
+  /** 409 unless every stale object's change and the plan's writes are disjoint. */
+  #judge(namespace: string, stale: readonly StaleRef[], original: Plan, candidate: Plan): void {
+    const cache = this.#d.cache;
+    for (const r of stale) {
+      const key = `${r.kind}/${namespace}/${r.name}`;
+      const base = cache.history.at(key, r.seen);
+      const theirsObj = (cache.stores as Record<string, { get(ns: string, n: string): unknown }>)[
+        r.kind
+      ]?.get(namespace, r.name);
+      const theirs = theirsObj ? stripForHistory(theirsObj as Record<string, unknown>) : undefined;
+      const yoursPaths = stepsOn(candidate, r.kind, r.name).flatMap((s) => writtenPaths(s, base));
+      const theirsPaths = base && theirs ? changedPaths(base, theirs) : [];
+      const clash =
+        base && theirs
+          ? overlapping(theirsPaths, yoursPaths)
+          : ['(the version you saw is no longer known)'];
+      if (clash.length === 0) continue;
+      const message = `${r.kind} ${r.name} was changed by someone else since you loaded it (resourceVersion ${r.seen} → ${r.current}); your change touches the same fields`;
+      throw new HttpError(
+        409,
+        'Conflict',
+        message,
+        [
+          issue('R-PLAN-STALE', r.path, 'bff.conflict', message, {
+            kind: r.kind,
+            name: r.name,
+            seen: r.seen,
+            current: r.current,
+          }),
+          ...original.issues.filter((i) => i.rule !== 'R-PLAN-STALE'),
+        ],
+        {
+          conflict: {
+            kind: r.kind,
+            name: r.name,
+            base: base ?? null,
+            theirs: theirs ?? null,
+            yours: yoursOf(candidate, r.kind, r.name) ?? null,
+            fields: clash,
+          },
+          plan: candidate,
+        },
+      );
+    }
+  }
+
+  /** When the cache lacks the version the user saw but the server has it, wait for the cache. */
+  async #awaitSeen(principal: Principal, namespace: string, r: StaleRef): Promise<boolean> {
+    if (this.#d.cache.history.at(`${r.kind}/${namespace}/${r.name}`, r.seen)) return false;
+    try {
+      const live = await getObject(principal.client, r.kind, namespace, r.name);
+      if (live.metadata.resourceVersion !== r.seen) return false;
+    } catch {
+      return false;
+    }
+    return this.#waitForVersion(r.kind, namespace, r.name, r.seen);
+  }
+
+  async #catchUp(
+    principal: Principal,
+    kind: StaleRef['kind'],
+    namespace: string,
+    name: string,
+  ): Promise<void> {
+    try {
+      const live = await getObject(principal.client, kind, namespace, name);
+      const rv = live.metadata.resourceVersion;
+      if (rv !== undefined) await this.#waitForVersion(kind, namespace, name, rv);
+    } catch {
+      // Gone or unreadable: the re-plan says so.
+    }
+  }
+
+  async #waitForVersion(
+    kind: StaleRef['kind'],
+    namespace: string,
+    name: string,
+    rv: string,
+  ): Promise<boolean> {
+    const deadline = Date.now() + (this.#d.catchUpMs ?? 3000);
+    const store = (this.#d.cache.stores as Record<string, { get(ns: string, n: string): unknown }>)[
+      kind
+    ];
+    while (Date.now() < deadline) {
+      const o = store?.get(namespace, name) as
+        { metadata?: { resourceVersion?: string } } | undefined;
+      if (o?.metadata?.resourceVersion === rv) return true;
+      await sleep(25);
+    }
+    return false;
+  }
+
+  /** The user may perform every step: one access review per distinct (verb, kind, name). */
+  async #authorizePlan(principal: Principal, plan: Plan): Promise<void> {
+    const checks = new Map<string, Check>();
+    for (const s of plan.steps) {
+      const check: Check = {
+        verb: s.verb,
+        kind: s.kind,
+        namespace: s.namespace,
+        ...(s.verb === 'create' ? {} : { name: s.name }),
+      };
+      checks.set(`${check.verb}/${check.kind}/${check.name ?? ''}`, check);
+    }
+    await this.#d.authorize(principal, [...checks.values()]);
+  }
+
+  #executionError(
+    plan: Plan,
+    execution: ExecutionResult,
+    audit: (result: string, plan: Plan | undefined, extra?: Record<string, unknown>) => void,
+  ): HttpError {
+    const e = execution.error;
+    const status = e?.status ?? 0;
+    const step = execution.failedStep !== undefined ? plan.steps[execution.failedStep] : undefined;
+    const where = step
+      ? `step ${String((execution.failedStep ?? 0) + 1)} (${step.verb} ${step.kind} ${step.name})`
+      : 'a step';
+    const message = `${where} failed: ${e?.message ?? 'unknown error'}${execution.rolledBack ? '; completed steps were undone' : '; some steps could not be undone'}`;
+    const details = issuesOfApiError(
+      new KubeApiError(status, e?.reason, e?.message ?? message, e?.causes ?? []),
+      `steps.${String(execution.failedStep ?? 0)}`,
+    );
+    const code = execution.conflict
+      ? 'Conflict'
+      : status === 403
+        ? 'Forbidden'
+        : status === 422 || status === 400
+          ? 'Invalid'
+          : 'UpstreamError';
+    const http = execution.conflict
+      ? 409
+      : status === 403
+        ? 403
+        : status === 422 || status === 400
+          ? 422
+          : 502;
+    audit(execution.conflict ? 'conflict' : 'failed', plan, {
+      status: http,
+      rolledBack: execution.rolledBack,
+    });
+    return new HttpError(http, code, message, details, { plan, execution, audited: true });
+  }
+}

@@ -1,0 +1,130 @@
+import { InformerFactory } from '@dcs/informer';
+import fp from 'fastify-plugin';
+import { Gauge } from 'prom-client';
+import { informerSources } from '../../cache/informer-source';
+import { ObjectCache } from '../../cache/object-cache';
+import type { SourceFactory } from '../../cache/source';
+import { readGlobals, type Globals } from '../../views/globals';
+import { ModelRegistry } from '../../views/model-registry';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The one shared cache of the management cluster (one watch per kind and namespace). */
+    cache: ObjectCache;
+    /** Cluster view models kept current from the cache, shared by REST and the stream. */
+    views: ModelRegistry;
+    /** The versions catalog and the provider's version, as of now. */
+    globals(): Globals;
+  }
+}
+
+export default fp<{ sources?: SourceFactory }>(
+  (app, opts, done) => {
+    let factory: InformerFactory | undefined;
+    let sources = opts.sources;
+    if (!sources) {
+      factory = new InformerFactory(app.kube.connection.kubeConfig, {
+        staleAfterMs: app.config.informerStaleAfterMs,
+        onError: (error, info) => {
+          app.log.warn({ err: error, ...info }, 'informer error');
+        },
+        onStale: (info) => {
+          app.log.warn(info, 'informer watch was silent; restarted');
+        },
+        onRelist: (info) => {
+          if (info.reason !== 'initial') app.log.info(info, 'informer relisted');
+        },
+      });
+      sources = informerSources(factory);
+    }
+    const cache = new ObjectCache(sources, app.config.namespaces, {
+      onInvalid: (kind, key, message) => {
+        app.metrics.invalidObjects.inc({ kind });
+        app.log.warn(
+          { kind, key, problem: message.slice(0, 500) },
+          'object failed its schema; left out',
+        );
+      },
+      onListenerError: (error) => {
+        app.log.error({ err: error }, 'cache listener failed');
+      },
+    });
+    const globals = () => readGlobals(cache, app.config.providerVersion);
+    const views = new ModelRegistry(cache, {
+      context: () => {
+        const g = globals();
+        return {
+          versions: g.versions,
+          ...(g.providerVersion !== undefined ? { providerVersion: g.providerVersion } : {}),
+        };
+      },
+    });
+    app.decorate('cache', cache);
+    app.decorate('views', views);
+    app.decorate('globals', globals);
+    cache.start();
+
+    const registers = [app.metrics.registry];
+    const health = () => cache.health();
+    new Gauge({
+      name: 'dcs_bff_informer_restarts',
+      help: 'Watch restarts per informer (after the first watch)',
+      labelNames: ['resource'],
+      registers,
+      collect() {
+        for (const h of health()) this.set({ resource: h.resource }, h.restarts);
+      },
+    });
+    new Gauge({
+      name: 'dcs_bff_informer_relists',
+      help: 'Relists after 410 Gone per informer',
+      labelNames: ['resource'],
+      registers,
+      collect() {
+        for (const h of health()) this.set({ resource: h.resource }, h.relists);
+      },
+    });
+    new Gauge({
+      name: 'dcs_bff_informer_lag_seconds',
+      help: 'Time since the newest sign that an informer is current (event, bookmark or list)',
+      labelNames: ['resource'],
+      registers,
+      collect() {
+        for (const h of health()) this.set({ resource: h.resource }, h.lagMs / 1000);
+      },
+    });
+    new Gauge({
+      name: 'dcs_bff_cache_objects',
+      help: 'Objects in the cache per kind',
+      labelNames: ['kind'],
+      registers,
+      collect() {
+        for (const [kind, store] of Object.entries(cache.stores)) this.set({ kind }, store.size);
+      },
+    });
+    new Gauge({
+      name: 'dcs_bff_upstream_watches',
+      help: 'Upstream LIST+WATCH loops: one per (kind, namespace), whatever the number of users',
+      registers,
+      collect() {
+        this.set(cache.watchCount);
+      },
+    });
+    new Gauge({
+      name: 'dcs_bff_view_models',
+      help: 'Cluster view models kept current',
+      registers,
+      collect() {
+        this.set(views.size);
+      },
+    });
+
+    app.addHook('onClose', async () => {
+      views.close();
+      await cache.stop();
+      await factory?.stop();
+    });
+    done();
+  },
+  { name: 'cache', dependencies: ['config', 'metrics', 'kube'] },
+);

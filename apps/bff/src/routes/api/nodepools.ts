@@ -1,0 +1,128 @@
+import { CONTROL_PLANE_POOL_ID } from '@dcs/domain';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../http/errors';
+import {
+  ClusterParams,
+  errorResponses,
+  EventViewSchema,
+  MachineViewSchema,
+  NodePoolViewSchema,
+  PoolParams,
+} from '../../http/schemas';
+import { diagnosticsOf, eventsOfPool } from '../../views/pool-details';
+import { readerOf } from './access';
+
+/** The read routes of node pools: views from the shared cache, after the user's access review. */
+const nodepools: FastifyPluginAsync = (base) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  const modelOf = (namespace: string, cluster: string) => {
+    const model = app.views.current(namespace, cluster);
+    if (!model.exists()) throw notFound(`cluster ${namespace}/${cluster} not found`, 'cluster');
+    return model;
+  };
+  const poolOf = (namespace: string, cluster: string, pool: string) => {
+    const model = modelOf(namespace, cluster);
+    const view = model.pool(pool);
+    if (!view) throw notFound(`node pool ${pool} not found in ${namespace}/${cluster}`, 'pool');
+    return { model, view };
+  };
+
+  app.get(
+    '/clusters/:namespace/:cluster/nodepools',
+    {
+      schema: {
+        tags: ['nodepools'],
+        summary: 'The control-plane pool (id `control-plane`) and every worker pool',
+        params: ClusterParams,
+        response: { 200: z.array(NodePoolViewSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { namespace, cluster } = request.params;
+      await readerOf(app, request, namespace);
+      return modelOf(namespace, cluster).pools();
+    },
+  );
+
+  app.get(
+    '/clusters/:namespace/:cluster/nodepools/:pool',
+    {
+      schema: {
+        tags: ['nodepools'],
+        summary: 'One node pool',
+        params: PoolParams,
+        response: { 200: NodePoolViewSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { namespace, cluster, pool } = request.params;
+      await readerOf(app, request, namespace);
+      return poolOf(namespace, cluster, pool).view;
+    },
+  );
+
+  app.get(
+    '/clusters/:namespace/:cluster/nodepools/:pool/machines',
+    {
+      schema: {
+        tags: ['nodepools'],
+        summary: 'The machines of a pool',
+        params: PoolParams,
+        response: { 200: z.array(MachineViewSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { namespace, cluster, pool } = request.params;
+      await readerOf(app, request, namespace);
+      return poolOf(namespace, cluster, pool).model.machinesOf(pool);
+    },
+  );
+
+  app.get(
+    '/clusters/:namespace/:cluster/nodepools/:pool/events',
+    {
+      schema: {
+        tags: ['nodepools'],
+        summary:
+          'Kubernetes events of the pool’s objects, newest first (read with the user’s credential)',
+        params: PoolParams,
+        response: { 200: z.array(EventViewSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { namespace, cluster, pool } = request.params;
+      const principal = await readerOf(app, request, namespace);
+      const { model } = poolOf(namespace, cluster, pool);
+      return eventsOfPool(app.cache, principal, namespace, cluster, pool, model.machinesOf(pool));
+    },
+  );
+
+  app.get(
+    '/clusters/:namespace/:cluster/nodepools/:pool/diagnostics',
+    {
+      schema: {
+        tags: ['nodepools'],
+        summary:
+          'A diagnostics bundle to download: views, objects and events; Secret contents left out',
+        params: PoolParams,
+        response: { 200: z.looseObject({ pool: NodePoolViewSchema }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { namespace, cluster, pool } = request.params;
+      const principal = await readerOf(app, request, namespace);
+      const { model, view } = poolOf(namespace, cluster, pool);
+      const machines = model.machinesOf(pool);
+      const events = await eventsOfPool(app.cache, principal, namespace, cluster, pool, machines);
+      const file = `diagnostics-${namespace}-${cluster}-${pool === CONTROL_PLANE_POOL_ID ? 'control-plane' : pool}.json`;
+      void reply.header('content-disposition', `attachment; filename="${file}"`);
+      return diagnosticsOf(app.cache, namespace, cluster, view, machines, events, app.globals());
+    },
+  );
+  return Promise.resolve();
+};
+
+export default nodepools;

@@ -1,0 +1,74 @@
+import { findKind, type KindName } from '@dcs/domain';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { CachedKind } from '../../cache/watched-kinds';
+import { notFound } from '../../http/errors';
+import { errorResponses, ObjectParams } from '../../http/schemas';
+import { getObject } from '../../kube/objects';
+
+/**
+ * `GET /namespaces/{ns}/objects/{kind}/{name}`: the raw object for the YAML view. Cached kinds
+ * come from the cache after a `get` access review; others are read with the user's credential.
+ * A Secret never carries its data here, whatever the user may read.
+ */
+
+const CACHED: ReadonlySet<string> = new Set<CachedKind>([
+  'Cluster',
+  'KubeadmControlPlane',
+  'MachineDeployment',
+  'MachineSet',
+  'Machine',
+  'DCSMachine',
+  'DCSMachineTemplate',
+  'KubeadmConfigTemplate',
+  'DCSIpHostnamePool',
+]);
+
+function withoutSecrets(kind: string, obj: Record<string, unknown>): Record<string, unknown> {
+  const { metadata, ...rest } = obj;
+  const { managedFields: _m, ...meta } = (metadata ?? {}) as Record<string, unknown>;
+  if (kind !== 'Secret') return { ...rest, metadata: meta };
+  const { data, stringData: _s, ...secret } = rest;
+  // Keys are shown so the YAML view can say what the Secret holds; values never leave.
+  const keys = Object.keys(data ?? {});
+  return { ...secret, metadata: meta, dataKeys: keys };
+}
+
+const objects: FastifyPluginAsync = (base) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/namespaces/:namespace/objects/:kind/:name',
+    {
+      schema: {
+        tags: ['objects'],
+        summary: 'The raw object for the YAML view (Secret data never included)',
+        params: ObjectParams,
+        response: { 200: z.looseObject({ metadata: z.looseObject({}) }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { namespace, name } = request.params;
+      const info = findKind(request.params.kind);
+      if (info?.scope !== 'Namespaced')
+        throw notFound(`unknown kind ${request.params.kind}`, 'kind');
+      const kind = info.kind as KindName;
+      const principal = await app.principalOf(request);
+      if (CACHED.has(kind)) {
+        await app.authorize(principal, [{ verb: 'get', kind, namespace, name }]);
+        const obj = app.cache.store(kind as CachedKind).get(namespace, name) as
+          Record<string, unknown> | undefined;
+        if (!obj) throw notFound(`${kind} ${namespace}/${name} not found`, 'name');
+        return withoutSecrets(kind, obj) as { metadata: Record<string, unknown> };
+      }
+      const obj = (await getObject(principal.client, kind, namespace, name)) as Record<
+        string,
+        unknown
+      >;
+      return withoutSecrets(kind, obj) as { metadata: Record<string, unknown> };
+    },
+  );
+  return Promise.resolve();
+};
+
+export default objects;

@@ -1,0 +1,144 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Principal } from '../../auth/principal';
+import { CSRF_COOKIE, SESSION_COOKIE } from '../../auth/sessions';
+import { HttpError, issue } from '../../http/errors';
+import { errorResponses, SessionSchema, SignInBody } from '../../http/schemas';
+import { KubeApiError } from '../../kube/errors';
+import { whoAmI } from '../../kube/reviews';
+
+/**
+ * `GET|POST|DELETE /api/v1/session`: who am I, the auth mode and the CSRF token; sign in with a
+ * bearer token (token mode); sign out. The token is checked against the API server (a
+ * SelfSubjectReview with it) before it is sealed into the session cookie.
+ */
+const session: FastifyPluginAsync = (base) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const mode = app.config.authMode;
+
+  /** The CSRF token of the request's cookie, or a new one (set on the reply). */
+  const csrfFor = (request: FastifyRequest, reply: FastifyReply, rotate = false) => {
+    const existing = rotate ? undefined : app.sessions.readCsrf(request.cookies[CSRF_COOKIE]);
+    if (existing !== undefined) return existing;
+    const { cookie, token } = app.sessions.issueCsrf();
+    app.setCookie(request, reply, CSRF_COOKIE, cookie);
+    return token;
+  };
+
+  app.get(
+    '/session',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['session'],
+        summary: 'Who am I, auth mode, CSRF token',
+        response: { 200: SessionSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const csrfToken = csrfFor(request, reply);
+      let principal: Principal | undefined;
+      try {
+        principal = await app.principalOf(request);
+      } catch (error) {
+        if (!(error instanceof HttpError && error.statusCode === 401)) throw error;
+      }
+      return {
+        authenticated: principal !== undefined,
+        mode,
+        ...(principal ? { user: { username: principal.username, groups: principal.groups } } : {}),
+        csrfToken,
+        ...(principal?.expiresAt !== undefined
+          ? { expiresAt: new Date(principal.expiresAt).toISOString() }
+          : {}),
+        epoch: app.epoch,
+      };
+    },
+  );
+
+  app.post(
+    '/session',
+    {
+      config: {
+        public: true,
+        rateLimit: { max: app.config.signInRatePerMinute, timeWindow: 60_000 },
+      },
+      schema: {
+        tags: ['session'],
+        summary: 'Sign in with a bearer token (token mode)',
+        body: SignInBody,
+        response: { 200: SessionSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      if (mode !== 'token') {
+        throw new HttpError(
+          400,
+          'LocalMode',
+          'local mode acts as the kubeconfig user; there is nothing to sign in to',
+          [issue('R-AUTH', 'token', 'bff.auth.localMode', 'sign-in is for token mode only')],
+        );
+      }
+      const token = request.body.token;
+      let identity;
+      try {
+        identity = await whoAmI(app.kube.clientFor({ kind: 'token', token }));
+      } catch (error) {
+        if (error instanceof KubeApiError && (error.status === 401 || error.status === 403)) {
+          throw new HttpError(401, 'Unauthorized', 'the API server did not accept this token', [
+            issue(
+              'R-AUTH',
+              'token',
+              'bff.auth.badToken',
+              'the API server did not accept this token',
+            ),
+          ]);
+        }
+        throw error;
+      }
+      const { cookie, payload } = app.sessions.issue(token, identity);
+      app.setCookie(
+        request,
+        reply,
+        SESSION_COOKIE,
+        cookie,
+        Math.floor((payload.exp - Date.now()) / 1000),
+      );
+      // A new session gets a new CSRF token (no fixation across sign-ins).
+      const csrfToken = csrfFor(request, reply, true);
+      request.log.info(
+        { audit: { user: identity.username, action: 'session.signIn', result: 'ok' } },
+        'audit',
+      );
+      return {
+        authenticated: true,
+        mode,
+        user: identity,
+        csrfToken,
+        expiresAt: new Date(payload.exp).toISOString(),
+        epoch: app.epoch,
+      };
+    },
+  );
+
+  app.delete(
+    '/session',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['session'],
+        summary: 'Sign out',
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    (_request, reply) => {
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      reply.clearCookie(CSRF_COOKIE, { path: '/' });
+      void reply.code(204).send(null);
+    },
+  );
+  return Promise.resolve();
+};
+
+export default session;

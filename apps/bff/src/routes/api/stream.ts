@@ -1,0 +1,75 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { HttpError, issue, notFound } from '../../http/errors';
+import { errorResponses, StreamQuery } from '../../http/schemas';
+import { readerOf } from './access';
+
+/**
+ * `GET /api/v1/stream?cluster={namespace}/{cluster}`: one Server-Sent Events stream per tab,
+ * authorized when it opens (the same access review as the REST reads), closed when the session
+ * ends, resumable with `Last-Event-ID` (stream/hub.ts).
+ */
+const stream: FastifyPluginAsync = (base) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/stream',
+    {
+      schema: {
+        tags: ['stream'],
+        summary: 'Server-Sent Events of pool, machine and IP-pool view changes of one cluster',
+        querystring: StreamQuery,
+        response: { ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const [namespace = '', cluster = ''] = request.query.cluster.split('/');
+      const principal = await readerOf(app, request, namespace);
+      if (!app.views.current(namespace, cluster).exists()) {
+        throw notFound(`cluster ${namespace}/${cluster} not found`, 'cluster');
+      }
+      if (app.hub.clients >= app.config.sse.maxClients) {
+        throw new HttpError(
+          503,
+          'TooManyStreams',
+          'this replica serves its maximum of streams; retry',
+          [issue('R-REQUEST', 'cluster', 'bff.stream.full', 'too many streams on this replica')],
+        );
+      }
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        // Reverse proxies (nginx) must not buffer a stream.
+        'x-accel-buffering': 'no',
+      });
+      res.flushHeaders();
+      const header = request.headers['last-event-id'];
+      const client = app.hub.subscribe({
+        namespace,
+        cluster,
+        lastEventId: Array.isArray(header) ? header[0] : header,
+        writer: {
+          write: (chunk) => res.write(chunk),
+          onDrain: (listener) => res.on('drain', listener),
+          end: () => {
+            res.end();
+          },
+        },
+        expiresAt: principal.expiresAt,
+      });
+      if (!client) {
+        res.end();
+        return;
+      }
+      request.raw.socket.setNoDelay(true);
+      res.on('close', () => {
+        client.close();
+      });
+    },
+  );
+  return Promise.resolve();
+};
+
+export default stream;

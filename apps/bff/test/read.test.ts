@@ -1,0 +1,136 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
+
+describe('read routes against the embedded cluster (local mode)', () => {
+  let t: TestCluster;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    t = await startTestCluster();
+    app = await buildTestApp(t);
+  });
+  afterAll(async () => {
+    await app.close();
+    await t.close();
+  });
+
+  it('is ready after the first sync and reports its watches', async () => {
+    const res = await app.inject('/readyz');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ ready: true });
+  });
+
+  it('lists clusters', async () => {
+    const res = await app.inject('/api/v1/clusters');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject([{ id: 'cpaas-system/demo', pools: 2 }]);
+  });
+
+  it('lists node pools: control plane first, then workers, as view models', async () => {
+    const res = await app.inject('/api/v1/clusters/cpaas-system/demo/nodepools');
+    expect(res.statusCode, res.body).toBe(200);
+    const pools = res.json<{ id: string; replicas: { desired: number } }[]>();
+    expect(pools.map((p) => p.id)).toEqual(['control-plane', 'demo-md-0']);
+  });
+
+  it('serves one pool, its machines, its events and a diagnostics download', async () => {
+    const pool = await app.inject('/api/v1/clusters/cpaas-system/demo/nodepools/demo-md-0');
+    expect(pool.statusCode).toBe(200);
+    const machines = await app.inject(
+      '/api/v1/clusters/cpaas-system/demo/nodepools/demo-md-0/machines',
+    );
+    expect(machines.json<unknown[]>()).toHaveLength(3);
+    const events = await app.inject(
+      '/api/v1/clusters/cpaas-system/demo/nodepools/demo-md-0/events',
+    );
+    expect(events.statusCode, events.body).toBe(200);
+    const diag = await app.inject(
+      '/api/v1/clusters/cpaas-system/demo/nodepools/demo-md-0/diagnostics',
+    );
+    expect(diag.statusCode, diag.body).toBe(200);
+    expect(diag.headers['content-disposition']).toContain('attachment');
+    expect(diag.json<{ objects: { machines: unknown[] } }>().objects.machines).toHaveLength(3);
+  });
+
+  it('answers 404 with the error shape for an unknown cluster or pool', async () => {
+    const res = await app.inject('/api/v1/clusters/cpaas-system/nope/nodepools');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({
+      code: 'NotFound',
+      details: [{ rule: 'R-REQUEST', path: 'cluster' }],
+    });
+  });
+
+  it('serves the context the forms validate with', async () => {
+    const res = await app.inject('/api/v1/clusters/cpaas-system/demo/context');
+    expect(res.statusCode, res.body).toBe(200);
+    const ctx = res.json<{
+      namesInUse: { machineDeployments: string[] };
+      providerVersion: string;
+      permissions: { createPool: boolean };
+      versions: unknown[];
+    }>();
+    expect(ctx.namesInUse.machineDeployments).toEqual(['demo-md-0']);
+    expect(ctx.providerVersion).toBe('1.0.16');
+    expect(ctx.versions.length).toBeGreaterThan(0);
+    expect(ctx.permissions.createPool).toBe(true);
+  });
+
+  it('lists IP pools and serves one', async () => {
+    const list = await app.inject('/api/v1/namespaces/cpaas-system/ippools');
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json()).toMatchObject([{ name: 'demo-worker-pool', total: 6, used: 3, free: 3 }]);
+    const one = await app.inject('/api/v1/namespaces/cpaas-system/ippools/demo-worker-pool');
+    expect(one.statusCode).toBe(200);
+  });
+
+  it('serves raw objects for the YAML view', async () => {
+    const res = await app.inject(
+      '/api/v1/namespaces/cpaas-system/objects/MachineDeployment/demo-md-0',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      kind: 'MachineDeployment',
+      metadata: { name: 'demo-md-0' },
+    });
+    const short = await app.inject('/api/v1/namespaces/cpaas-system/objects/md/demo-md-0');
+    expect(short.statusCode).toBe(200);
+  });
+
+  it('publishes an OpenAPI document of every route', async () => {
+    const res = await app.inject('/api/openapi.json');
+    expect(res.statusCode).toBe(200);
+    const paths = Object.keys(res.json<{ paths: Record<string, unknown> }>().paths);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/api/v1/session',
+        '/api/v1/clusters',
+        '/api/v1/clusters/{namespace}/{cluster}/context',
+        '/api/v1/clusters/{namespace}/{cluster}/nodepools',
+        '/api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}',
+        '/api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/scale',
+        '/api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/upgrade',
+        '/api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/machines',
+        '/api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/events',
+        '/api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/diagnostics',
+        '/api/v1/namespaces/{namespace}/ippools',
+        '/api/v1/namespaces/{namespace}/ippools/{name}',
+        '/api/v1/namespaces/{namespace}/objects/{kind}/{name}',
+        '/api/v1/stream',
+      ]),
+    );
+  });
+
+  it('exposes Prometheus metrics with informer and cache figures', async () => {
+    const res = await app.inject('/metrics');
+    expect(res.body).toContain('dcs_bff_http_request_duration_seconds');
+    expect(res.body).toContain('dcs_bff_cache_objects{kind="Machine"} 6');
+    expect(res.body).toContain('dcs_bff_informer_lag_seconds');
+  });
+
+  it('sends strict security headers', async () => {
+    const res = await app.inject('/api/v1/clusters');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
