@@ -23,32 +23,66 @@ export type Action =
 
 export interface Permission {
   allowed: boolean;
-  /** Why not, in words the user can act on (the access review's verdict). */
+  /** Why not, in words the user can act on, when the BFF says. */
   reason?: string;
+  /** What the action needs (verbs on kinds), to explain a refusal. */
+  needs: string;
 }
 
 export interface ClusterContext {
   validation: ValidationContext;
   permissions: Partial<Record<Action, Permission>>;
+  /** Who the access reviews were asked for. */
+  user?: { username: string; groups: string[] };
 }
 
+/**
+ * The BFF's permission names (access reviews of the user's own credential) and what each of the
+ * console's actions needs of them.
+ */
+const ACTIONS: Record<Action, { from: string; needs: string }> = {
+  createPool: {
+    from: 'createPool',
+    needs: 'create MachineDeployment, DCSMachineTemplate, KubeadmConfigTemplate',
+  },
+  scalePool: { from: 'scale', needs: 'patch MachineDeployment' },
+  deleteMachines: { from: 'scale', needs: 'patch MachineDeployment, Machine' },
+  upgradePool: { from: 'upgrade', needs: 'patch MachineDeployment, create DCSMachineTemplate' },
+  editBootstrap: {
+    from: 'upgrade',
+    needs: 'patch MachineDeployment, create KubeadmConfigTemplate',
+  },
+  deletePool: { from: 'deletePool', needs: 'delete MachineDeployment' },
+  upgradeControlPlane: {
+    from: 'upgradeControlPlane',
+    needs: 'patch KubeadmControlPlane, create DCSMachineTemplate',
+  },
+  createIpPool: { from: 'createIpPool', needs: 'create DCSIpHostnamePool' },
+  editIpPool: { from: 'editIpPool', needs: 'patch DCSIpHostnamePool' },
+  exportDiagnostics: { from: 'exportDiagnostics', needs: 'list' },
+};
+
 type PermissionWire = boolean | { allowed: boolean; reason?: string };
-type ContextWire = Partial<ValidationContext> & {
-  validation?: ValidationContext;
-  context?: ValidationContext;
+type ContextWire = ValidationContext & {
   permissions?: Record<string, PermissionWire>;
+  user?: { username: string; groups: string[] };
 };
 
 export function toClusterContext(w: ContextWire): ClusterContext {
-  const validation = (w.validation ?? w.context ?? w) as ValidationContext;
+  const { permissions: wire = {}, user, ...validation } = w;
   const permissions: Partial<Record<Action, Permission>> = {};
-  for (const [k, v] of Object.entries(w.permissions ?? {})) {
-    permissions[k as Action] =
+  for (const [action, { from, needs }] of Object.entries(ACTIONS) as [
+    Action,
+    (typeof ACTIONS)[Action],
+  ][]) {
+    const v = wire[from];
+    if (v === undefined) continue;
+    permissions[action] =
       typeof v === 'boolean'
-        ? { allowed: v }
-        : { allowed: v.allowed, ...(v.reason ? { reason: v.reason } : {}) };
+        ? { allowed: v, needs }
+        : { allowed: v.allowed, needs, ...(v.reason ? { reason: v.reason } : {}) };
   }
-  return { validation, permissions };
+  return { validation, permissions, ...(user ? { user } : {}) };
 }
 
 export const getClusterContext = async (

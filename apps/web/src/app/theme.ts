@@ -25,7 +25,12 @@ export const theme = createTheme({
     h4: { fontSize: '1rem', fontWeight: 600 },
   },
   components: {
-    MuiButton: { defaultProps: { disableElevation: true } },
+    MuiButton: {
+      defaultProps: { disableElevation: true },
+      // The reference product's terms are shown as written ("Add Worker Node Pool", "Scale").
+      styleOverrides: { root: { textTransform: 'none' } },
+    },
+    MuiTab: { styleOverrides: { root: { textTransform: 'none', fontSize: 15 } } },
     MuiTextField: { defaultProps: { size: 'small' } },
     MuiTableCell: { styleOverrides: { root: { paddingTop: 6, paddingBottom: 6 } } },
   },

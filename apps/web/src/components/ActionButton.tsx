@@ -1,6 +1,7 @@
 import { Button, IconButton, Tooltip, type ButtonProps } from '@mui/material';
 import { useId, type ReactNode } from 'react';
 import type { Permission } from '../api/get-cluster-context';
+import { useI18n } from '../i18n/context';
 
 interface ActionButtonProps extends Omit<ButtonProps, 'disabled'> {
   /** The access review's verdict; undefined while it is loading. */
@@ -24,6 +25,7 @@ export function ActionButton({
   onClick,
   ...rest
 }: ActionButtonProps) {
+  const { t } = useI18n();
   const reasonId = useId();
   const reason =
     blockedReason ??
@@ -31,7 +33,7 @@ export function ActionButton({
       ? undefined
       : permission.allowed
         ? undefined
-        : (permission.reason ?? ''));
+        : (permission.reason ?? t('access.denied', { needs: permission.needs })));
   const disabled = reason !== undefined || permission === undefined;
   const common = {
     'aria-disabled': disabled ? ('true' as const) : undefined,

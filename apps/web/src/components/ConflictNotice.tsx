@@ -54,6 +54,9 @@ export function ConflictNotice({
           </Box>
         </>
       )}
+      {conflict.fields && conflict.fields.length > 0 && (
+        <Box sx={{ mt: 1 }}>{t('conflict.fields', { fields: conflict.fields.join(', ') })}</Box>
+      )}
       <Box sx={{ mt: 1 }}>{t('conflict.help')}</Box>
     </Alert>
   );

@@ -346,6 +346,9 @@ export const en = {
   'upgrade.boot3':
     'Editing a bootstrap template in place changes nothing for existing machines; only new machines would use it (R-BOOT-3). So the console creates a copy with your changes and points the pool at it, which rolls every machine.',
   'upgrade.noBootstrap': 'The pool’s bootstrap template was not found.',
+  'access.denied':
+    'Your access does not allow this: it needs {needs} (access review on the API server).',
+  'conflict.fields': 'Fields both of you changed: {fields}',
 } as const;
 
 export type MessageKey = keyof typeof en;

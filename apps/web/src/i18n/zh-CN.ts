@@ -337,4 +337,6 @@ export const zhCN: Messages = {
   'upgrade.boot3':
     '原地编辑 Bootstrap 模板不会影响已有 machine，只有新 machine 会使用它（R-BOOT-3）。因此控制台会创建包含修改的副本并让节点池指向它，从而滚动替换所有 machine。',
   'upgrade.noBootstrap': '未找到该节点池的 Bootstrap 模板。',
+  'access.denied': '你的权限不允许此操作：需要 {needs}（API Server 的访问审查）。',
+  'conflict.fields': '双方都修改了的字段：{fields}',
 };

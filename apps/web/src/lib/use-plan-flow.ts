@@ -14,6 +14,8 @@ export interface Conflict {
   base?: unknown;
   theirs?: unknown;
   yours?: unknown;
+  /** The fields both changed. */
+  fields?: string[];
 }
 
 export interface PlanFlow<T> {

@@ -9,8 +9,8 @@ export interface PoolEvent {
   reason?: string;
   message?: string;
   count?: number;
-  object?: { kind?: string; name?: string };
-  involvedObject?: { kind?: string; name?: string };
+  /** `Kind/name` of the object the event is about. */
+  object?: string;
   lastTimestamp?: string;
   eventTime?: string;
   firstTimestamp?: string;

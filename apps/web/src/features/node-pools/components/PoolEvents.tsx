@@ -50,12 +50,11 @@ export function PoolEvents({
             </TableHead>
             <TableBody>
               {rows.map((e, i) => {
-                const o = e.object ?? e.involvedObject;
                 return (
                   <TableRow key={`${time(e) ?? ''}-${i}`}>
                     <TableCell>{e.type ?? '—'}</TableCell>
                     <TableCell>{e.reason ?? '—'}</TableCell>
-                    <TableCell>{o ? `${o.kind ?? ''}/${o.name ?? ''}` : '—'}</TableCell>
+                    <TableCell>{e.object ?? '—'}</TableCell>
                     <TableCell sx={{ overflowWrap: 'anywhere' }}>
                       {e.message ?? ''}
                       {e.count !== undefined && e.count > 1 ? ` (×${e.count})` : ''}
