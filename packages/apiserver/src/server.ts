@@ -23,6 +23,7 @@ import { GarbageCollector } from './gc';
 import { handleResource, type HandlerContext } from './http/resources';
 import { PUBLIC_PATHS, handleNonResource } from './http/non-resource';
 import { requestInfo } from './http/request-info';
+import { WatchFlusher } from './http/watch';
 import { sendStatus } from './http/respond';
 import { buildKubeconfig, type KubeconfigContext } from './kubeconfig';
 import { OpenApi } from './openapi';
@@ -49,6 +50,11 @@ export interface ApiServerOptions {
   statePath?: string;
   /** How often a watch that asked for bookmarks gets one (default 5 s; at most 10 s as promised). */
   bookmarkIntervalMs?: number;
+  /**
+   * Watch lines are coalesced into one socket write per watcher at most this often while events
+   * keep coming (default 5 ms); an event after a quiet spell is written at the end of its I/O turn.
+   */
+  watchFlushIntervalMs?: number;
   /** Events kept per kind for watch resumption (default 10,000); older resourceVersions get 410. */
   watchHistorySize?: number;
   /** Namespaces to create at start besides default, kube-system, kube-public, kube-node-lease. */
@@ -260,6 +266,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     ops,
     rbac,
     bookmarkIntervalMs: Math.min(options.bookmarkIntervalMs ?? 5000, 10_000),
+    watchFlusher: new WatchFlusher(options.watchFlushIntervalMs ?? 5),
     trackWatch: (finish) => {
       watches.add(finish);
     },

@@ -437,6 +437,37 @@ describe('watch', () => {
     expect(Number(bookmark.object.metadata.resourceVersion)).toBeGreaterThan(Number(rv));
   });
 
+  it('hands each event to the watches of its namespace and name only', async () => {
+    const rv = (await t.api('GET', '/api/v1/configmaps')).body.metadata.resourceVersion;
+    const cms = '/api/v1/namespaces/default/configmaps';
+    const from = `watch=1&resourceVersion=${rv}`;
+    const named = (ev: any[]) =>
+      ev.map((e) => `${e.object.metadata.namespace}/${e.object.metadata.name}`);
+    const all = readWatch(
+      `${t.server.url}/api/v1/configmaps?${from}`,
+      ADMIN,
+      (ev) => ev.length >= 3,
+    );
+    const ns = readWatch(`${t.server.url}${cms}?${from}`, ADMIN, (ev) => ev.length >= 2);
+    const one = readWatch(
+      `${t.server.url}${cms}?${from}&fieldSelector=metadata.name%3Dtwin`,
+      ADMIN,
+      (ev) => ev.length >= 1,
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+    await t.api('POST', '/api/v1/namespaces/cpaas-system/configmaps', { body: cm('twin') });
+    await t.api('POST', cms, { body: cm('twin') });
+    await t.api('POST', cms, { body: cm('other') });
+    expect(named((await all).events)).toEqual([
+      'cpaas-system/twin',
+      'default/twin',
+      'default/other',
+    ]);
+    expect(named((await ns).events)).toEqual(['default/twin', 'default/other']);
+    expect(named((await one).events)).toEqual(['default/twin']);
+  });
+
   it('sends the current state first when no resourceVersion is given', async () => {
     const { events } = await readWatch(
       `${t.server.url}/apis/cluster.x-k8s.io/v1beta1/namespaces/cpaas-system/machines?watch=true`,

@@ -34,7 +34,7 @@ import { decodeBody, mediaType, readRaw } from './body';
 import type { ResourceRequest } from './request-info';
 import { decodeProtobuf, hasProtobuf } from './protobuf';
 import { negotiate, sendJson, sendObject, type Negotiated } from './respond';
-import { serveWatch } from './watch';
+import { serveWatch, type WatchFlusher } from './watch';
 
 export interface HandlerContext {
   registry: Registry;
@@ -42,6 +42,7 @@ export interface HandlerContext {
   ops: Operations;
   rbac: RbacAuthorizer;
   bookmarkIntervalMs: number;
+  watchFlusher: WatchFlusher;
   /** Watches close when the server closes. */
   trackWatch: (finish: () => void) => void;
 }
@@ -400,6 +401,7 @@ export async function handleResource(
           bookmarkIntervalMs: ctx.bookmarkIntervalMs,
           table: neg.table ? includeObject(q, 'Metadata') : undefined,
         },
+        ctx.watchFlusher,
         ctx.trackWatch,
       );
       return;

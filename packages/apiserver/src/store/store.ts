@@ -12,9 +12,53 @@ export interface StoreEvent {
   prev?: Stored;
 }
 
-/** Receives every event of one kind, synchronously and in resourceVersion order. */
+/**
+ * Receives the events of one kind that may concern it, synchronously and in resourceVersion
+ * order. `namespace` and `name` (when the watch is narrowed to them) let the store hand an event
+ * only to the watchers of that namespace or name instead of to every watcher of the kind.
+ */
 export interface Watcher {
+  readonly namespace: string | undefined;
+  readonly name: string | undefined;
   deliver(event: StoreEvent): void;
+}
+
+/** The watchers of one kind, indexed by what they are narrowed to. */
+class WatcherIndex {
+  private readonly everywhere = new Set<Watcher>();
+  private readonly byNamespace = new Map<string, Set<Watcher>>();
+  private readonly byName = new Map<string, Set<Watcher>>();
+  size = 0;
+
+  private bucket(w: Watcher): [Map<string, Set<Watcher>> | undefined, string, Set<Watcher>] {
+    if (w.name !== undefined) return [this.byName, w.name, this.byName.get(w.name) ?? new Set()];
+    if (w.namespace !== undefined)
+      return [this.byNamespace, w.namespace, this.byNamespace.get(w.namespace) ?? new Set()];
+    return [undefined, '', this.everywhere];
+  }
+
+  add(w: Watcher): void {
+    const [map, key, set] = this.bucket(w);
+    set.add(w);
+    map?.set(key, set);
+    this.size++;
+  }
+
+  delete(w: Watcher): void {
+    const [map, key, set] = this.bucket(w);
+    if (!set.delete(w)) return;
+    if (map && set.size === 0) map.delete(key);
+    this.size--;
+  }
+
+  deliver(ev: StoreEvent): void {
+    if (this.size === 0) return;
+    for (const w of this.everywhere) w.deliver(ev);
+    const ns = this.byNamespace.get(ev.obj.namespace);
+    if (ns) for (const w of ns) w.deliver(ev);
+    const named = this.byName.get(ev.obj.name);
+    if (named) for (const w of named) w.deliver(ev);
+  }
 }
 
 /** A durable record of one change, for the persistence log. */
@@ -30,7 +74,7 @@ class KindData {
   readonly byNamespace = new Map<string, Map<string, Stored>>();
   private sortedAll: string[] | undefined;
   private readonly sortedNs = new Map<string, string[]>();
-  readonly watchers = new Set<Watcher>();
+  readonly watchers = new WatcherIndex();
   /** A ring of the latest events; a watch from a resourceVersion older than it gets 410. */
   private readonly history: (StoreEvent | undefined)[];
   private head = 0;
@@ -219,7 +263,9 @@ export class Store {
   watch(rt: ResourceType, w: Watcher): () => void {
     const k = this.kind(rt);
     k.watchers.add(w);
-    return () => k.watchers.delete(w);
+    return () => {
+      k.watchers.delete(w);
+    };
   }
 
   watcherCount(): number {
@@ -312,7 +358,7 @@ export class Store {
   private emit(k: KindData, ev: StoreEvent): void {
     k.record(ev);
     this.onCommit?.({ type: ev.type, rv: ev.rv, key: ev.obj.rt.key, obj: ev.obj });
-    for (const w of k.watchers) w.deliver(ev);
+    k.watchers.deliver(ev);
     for (const l of this.listeners) l(ev);
   }
 }
