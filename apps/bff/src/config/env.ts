@@ -136,7 +136,8 @@ export interface LoadOptions {
 export function loadConfig(options: LoadOptions = {}): Config {
   // The one place that reads the process environment.
   const rawEnv = options.env ?? process.env;
-  const cwd = options.cwd ?? process.cwd();
+  // pnpm runs scripts in the package's folder; relative paths are the user's (INIT_CWD).
+  const cwd = options.cwd ?? rawEnv.INIT_CWD ?? process.cwd();
   const readFile = options.readFile ?? ((f: string) => readFileSync(f, 'utf8'));
   const { values } = parseArgs({
     args: [...(options.argv ?? [])],
@@ -241,5 +242,30 @@ export function loadConfig(options: LoadOptions = {}): Config {
     informerStaleAfterMs: env.INFORMER_STALE_AFTER_MS,
     allowInsecureTls: env.ALLOW_INSECURE_TLS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+  };
+}
+
+/** What `pnpm start` (the launcher) needs besides the BFF's own configuration. */
+export interface LauncherSettings {
+  /** A kubeconfig was given: serve that cluster and start no simulator. */
+  kubeconfig: string | undefined;
+  /** Extra arguments for the embedded simulator, e.g. `--seed empty --time-scale 10`. */
+  simArgs: string[];
+  /** How long to wait for the simulator's `sim: ready` line. */
+  simReadyTimeoutMs: number;
+}
+
+export function launcherSettings(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): LauncherSettings {
+  const i = argv.indexOf('--kubeconfig');
+  const fromArgs =
+    i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--kubeconfig='))?.slice(13);
+  const timeout = Number(env.SIM_READY_TIMEOUT_MS ?? '120000');
+  return {
+    kubeconfig: fromArgs ?? (env.KUBECONFIG === '' ? undefined : env.KUBECONFIG),
+    simArgs: (env.SIM_ARGS ?? '').split(/\s+/).filter((a) => a !== ''),
+    simReadyTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 120_000,
   };
 }

@@ -193,6 +193,8 @@ export class MutationService {
   ): Promise<{ plan: Plan; request: Req }> {
     let request = original;
     let plan = spec.plan(request, ctx);
+    // Permission first: a user who may not make this change learns nothing more (403, not 409/422).
+    await this.#authorizePlan(principal, plan);
     for (let round = 0; round < 3; round++) {
       const stale = staleRefs(plan.issues);
       if (stale.length === 0) return { plan, request };
@@ -308,9 +310,25 @@ export class MutationService {
     return false;
   }
 
-  /** The user may perform every step: one access review per distinct (verb, kind, name). */
+  /**
+   * The user may perform every step: one access review per distinct (verb, kind, name). A plan
+   * without steps (refused by its rules) is checked for its operation's main verb on its target.
+   */
   async #authorizePlan(principal: Principal, plan: Plan): Promise<void> {
     const checks = new Map<string, Check>();
+    if (plan.steps.length === 0) {
+      const verb = plan.operation.startsWith('O-CREATE')
+        ? 'create'
+        : plan.operation === 'O-DELETE-POOL'
+          ? 'delete'
+          : 'patch';
+      checks.set('target', {
+        verb,
+        kind: plan.target.kind,
+        namespace: plan.namespace,
+        ...(verb === 'create' ? {} : { name: plan.target.name }),
+      });
+    }
     for (const s of plan.steps) {
       const check: Check = {
         verb: s.verb,

@@ -41,9 +41,13 @@ function forCreate(o: Obj): KubeObject {
 }
 
 export async function put(client: ServerClient, o: Obj): Promise<KubeObject> {
-  const created = await client.create(forCreate(o));
+  const body = forCreate(o);
+  const created = await client.create(body);
   if (o.status === undefined) return created;
-  return client.update({ ...created, status: o.status }, { subresource: 'status' });
+  return client.update(
+    { ...created, apiVersion: body.apiVersion, kind: body.kind, status: o.status } as KubeObject,
+    { subresource: 'status' },
+  );
 }
 
 export interface SeedOptions {
