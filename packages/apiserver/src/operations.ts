@@ -25,7 +25,7 @@ import {
   type FieldError,
 } from './status';
 import type { Store } from './store/store';
-import type { Stored } from './store/stored';
+import { Stored } from './store/stored';
 import type {
   AdmissionOperation,
   AdmissionRequest,
@@ -74,6 +74,36 @@ export interface DeleteResult {
   /** True when the object is gone; false when finalizers hold it (deletionTimestamp set). */
   deleted: boolean;
   obj: KubeObject;
+}
+
+/**
+ * What a write answers with: the version it stored, whose serialized JSON is sent as it is (no
+ * parse and re-serialize per response), or a plain object where nothing was stored (dry run, the
+ * Scale of the scale subresource).
+ */
+export class WriteResult {
+  private constructor(private readonly value: Stored | KubeObject) {}
+
+  static of(stored: Stored): WriteResult {
+    return new WriteResult(stored);
+  }
+
+  static plain(obj: KubeObject): WriteResult {
+    return new WriteResult(obj);
+  }
+
+  get stored(): Stored | undefined {
+    return this.value instanceof Stored ? this.value : undefined;
+  }
+
+  json(): string {
+    return this.value instanceof Stored ? this.value.json : JSON.stringify(this.value);
+  }
+
+  /** An object the caller may keep or change (a stored version is parsed afresh). */
+  object(): KubeObject {
+    return this.value instanceof Stored ? this.value.object() : this.value;
+  }
 }
 
 /** Waits until committed writes are durable (the persistence log's group commit). */
@@ -296,8 +326,9 @@ export class Operations {
     body: unknown,
     ctx: WriteContext,
     managed?: KubeObject['metadata']['managedFields'],
-  ): Promise<KubeObject> {
-    const obj = this.asObject(rt, clone(body));
+  ): Promise<WriteResult> {
+    // The body is ours to change: parsed from the wire, or copied by the in-process client.
+    const obj = this.asObject(rt, body);
     this.checkTypeMeta(rt, obj);
     this.decode(rt, obj, ctx);
     this.checkNamespace(rt, namespace, obj);
@@ -333,13 +364,13 @@ export class Operations {
         schema: rt.schema,
       });
     await this.admit(rt, 'CREATE', obj, undefined, ctx, '');
-    if (ctx.dryRun) return obj;
+    if (ctx.dryRun) return WriteResult.plain(obj);
     // Admission may have awaited: check again in the commit's tick.
     if (this.store.get(rt, m.namespace, m.name)) throw alreadyExists(gr(rt), m.name);
     this.checkNamespaceLive(rt, obj);
     const stored = this.store.put(rt, obj);
     await this.durable();
-    return stored.object();
+    return WriteResult.of(stored);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -352,9 +383,9 @@ export class Operations {
     body: unknown,
     ctx: WriteContext,
     subresource: Subresource = '',
-  ): Promise<KubeObject> {
+  ): Promise<WriteResult> {
     if (subresource === 'scale') return this.updateScale(rt, namespace, name, body, ctx);
-    const obj = this.asObject(rt, clone(body));
+    const obj = this.asObject(rt, body);
     this.checkTypeMeta(rt, obj);
     const bodyName = obj.metadata.name;
     if (bodyName !== undefined && bodyName !== name) {
@@ -386,7 +417,7 @@ export class Operations {
     subresource: Subresource,
     expectedRv: number | undefined,
     managed?: KubeObject['metadata']['managedFields'],
-  ): Promise<KubeObject> {
+  ): Promise<WriteResult> {
     const old = current.object();
     let obj: KubeObject;
     if (subresource === 'status') {
@@ -443,7 +474,7 @@ export class Operations {
     );
     if (ctx.dryRun) {
       m.resourceVersion = String(current.rv);
-      return obj;
+      return WriteResult.plain(obj);
     }
     const now = this.store.get(rt, m.namespace, m.name);
     if (!now) throw notFound(gr(rt), m.name);
@@ -452,15 +483,15 @@ export class Operations {
       throw new RetryableConflict();
     }
     // A no-op write stores nothing and sends no event, as the real server skips it.
-    if (unchanged) return old;
+    if (unchanged) return WriteResult.of(current);
     if (m.deletionTimestamp && (m.finalizers ?? []).length === 0) {
       const gone = this.store.remove(rt, now);
       await this.durable();
-      return gone.object();
+      return WriteResult.of(gone);
     }
     const stored = this.store.put(rt, obj);
     await this.durable();
-    return stored.object();
+    return WriteResult.of(stored);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -499,7 +530,7 @@ export class Operations {
     name: string,
     body: unknown,
     ctx: WriteContext,
-  ): Promise<KubeObject> {
+  ): Promise<WriteResult> {
     if (!isObject(body)) throw badRequest('Scale must be a JSON object');
     const current = this.store.get(rt, rt.scope === 'Namespaced' ? namespace : undefined, name);
     if (!current) throw notFound(gr(rt), name);
@@ -514,20 +545,13 @@ export class Operations {
     }
     const obj = current.object();
     setPath(obj, rt.scale?.specReplicasPath ?? 'spec.replicas', replicas);
-    const result = await this.commitUpdate(
-      rt,
-      current,
-      obj,
-      ctx,
-      'scale',
-      rv ? current.rv : undefined,
-    );
-    const after = ctx.dryRun ? undefined : this.store.get(rt, result.metadata.namespace, name);
-    if (after) return this.scaleOf(rt, after);
+    await this.commitUpdate(rt, current, obj, ctx, 'scale', rv ? current.rv : undefined);
+    const after = ctx.dryRun ? undefined : this.store.get(rt, current.namespace || undefined, name);
+    if (after) return WriteResult.plain(this.scaleOf(rt, after));
     // Dry run: answer the Scale the write would produce.
     const scale = this.scaleOf(rt, current);
     (scale.spec as JsonObject).replicas = replicas;
-    return scale;
+    return WriteResult.plain(scale);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -542,7 +566,7 @@ export class Operations {
     ctx: WriteContext,
     subresource: Subresource = '',
     force = false,
-  ): Promise<KubeObject> {
+  ): Promise<WriteResult> {
     if (type === 'strategic' && !rt.strategicMergePatch && subresource !== 'scale') {
       throw unsupportedMediaType('application/strategic-merge-patch+json', [
         'application/json-patch+json',
@@ -629,11 +653,11 @@ export class Operations {
     ctx: WriteContext,
     subresource: Subresource,
     force: boolean,
-  ): Promise<KubeObject> {
+  ): Promise<WriteResult> {
     if (!ctx.fieldManager) {
       throw badRequest('PATCH /apply requests require a fieldManager query parameter');
     }
-    const applied = this.asObject(rt, clone(body));
+    const applied = this.asObject(rt, body);
     const appliedVersion: unknown = applied.apiVersion;
     const appliedKind: unknown = applied.kind;
     if (appliedVersion !== rt.apiVersion || appliedKind !== rt.kind) {

@@ -20,6 +20,7 @@ import {
   type CertificateAuthority,
 } from './certs';
 import { GarbageCollector } from './gc';
+import { clone } from './json';
 import { handleResource, type HandlerContext } from './http/resources';
 import { PUBLIC_PATHS, handleNonResource } from './http/non-resource';
 import { requestInfo } from './http/request-info';
@@ -163,45 +164,54 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     // Like kubectl, a namespaced object without a namespace goes to "default".
     const nsFor = (apiVersion: string, kind: string, ns: string | undefined) =>
       typeOf(apiVersion, kind).scope === 'Namespaced' ? (ns ?? 'default') : undefined;
+    // The caller keeps its objects: the write path takes ownership of what it is given.
     return {
-      create: (obj, o) =>
-        ops.create(
-          typeOf(obj.apiVersion, obj.kind),
-          nsFor(obj.apiVersion, obj.kind, obj.metadata.namespace),
-          obj,
-          ctx(o?.dryRun),
-        ),
-      update: (obj, o) =>
-        ops.update(
-          typeOf(obj.apiVersion, obj.kind),
-          nsFor(obj.apiVersion, obj.kind, obj.metadata.namespace),
-          obj.metadata.name ?? '',
-          obj,
-          ctx(),
-          o?.subresource ?? '',
-        ),
-      patch: (ref, type, patch, o) =>
-        ops.patch(
-          typeOf(ref.apiVersion, ref.kind),
-          nsFor(ref.apiVersion, ref.kind, ref.namespace),
-          ref.name,
-          type,
-          patch,
-          ctx(false, o?.fieldManager),
-          o?.subresource ?? '',
-          o?.force ?? false,
-        ),
-      apply: (obj, manager, o) =>
-        ops.patch(
-          typeOf(obj.apiVersion, obj.kind),
-          nsFor(obj.apiVersion, obj.kind, obj.metadata.namespace),
-          obj.metadata.name ?? '',
-          'apply',
-          obj,
-          ctx(false, manager),
-          '',
-          o?.force ?? false,
-        ),
+      create: async (obj, o) =>
+        (
+          await ops.create(
+            typeOf(obj.apiVersion, obj.kind),
+            nsFor(obj.apiVersion, obj.kind, obj.metadata.namespace),
+            clone(obj),
+            ctx(o?.dryRun),
+          )
+        ).object(),
+      update: async (obj, o) =>
+        (
+          await ops.update(
+            typeOf(obj.apiVersion, obj.kind),
+            nsFor(obj.apiVersion, obj.kind, obj.metadata.namespace),
+            obj.metadata.name ?? '',
+            clone(obj),
+            ctx(),
+            o?.subresource ?? '',
+          )
+        ).object(),
+      patch: async (ref, type, patch, o) =>
+        (
+          await ops.patch(
+            typeOf(ref.apiVersion, ref.kind),
+            nsFor(ref.apiVersion, ref.kind, ref.namespace),
+            ref.name,
+            type,
+            clone(patch),
+            ctx(false, o?.fieldManager),
+            o?.subresource ?? '',
+            o?.force ?? false,
+          )
+        ).object(),
+      apply: async (obj, manager, o) =>
+        (
+          await ops.patch(
+            typeOf(obj.apiVersion, obj.kind),
+            nsFor(obj.apiVersion, obj.kind, obj.metadata.namespace),
+            obj.metadata.name ?? '',
+            'apply',
+            clone(obj),
+            ctx(false, manager),
+            '',
+            o?.force ?? false,
+          )
+        ).object(),
       delete: async (ref, o) =>
         (
           await ops.delete(

@@ -14,6 +14,7 @@ import {
   type Operations,
   type Subresource,
   type WriteContext,
+  type WriteResult,
 } from '../operations';
 import type { Registry, ResourceType } from '../registry';
 import { parseFieldSelector, parseLabelSelector, matchesFields, matchesLabels } from '../selectors';
@@ -250,30 +251,28 @@ function sendOne(
   res: ServerResponse,
   code: number,
   rt: ResourceType,
-  obj: KubeObject,
+  result: WriteResult,
   neg: Negotiated,
   q: URLSearchParams,
   warnings: readonly string[],
-  store: Store,
 ): void {
-  if (neg.table) {
-    const s = store.get(rt, obj.metadata.namespace, obj.metadata.name ?? '');
-    if (s?.rv === Number(obj.metadata.resourceVersion)) {
-      sendObject(
-        res,
-        code,
-        table(rt, [s], includeObject(q, 'Metadata'), { resourceVersion: String(s.rv) }),
-        neg.encoding,
-        warnings,
-      );
-      return;
-    }
-  }
-  if (neg.partial) {
-    sendObject(res, code, toPartial(obj), neg.encoding, warnings);
+  // A Table of what was stored; a dry run stored nothing, so it answers the object itself.
+  if (neg.table && result.stored) {
+    const s = result.stored;
+    sendObject(
+      res,
+      code,
+      table(rt, [s], includeObject(q, 'Metadata'), { resourceVersion: String(s.rv) }),
+      neg.encoding,
+      warnings,
+    );
     return;
   }
-  sendObject(res, code, obj, neg.encoding, warnings);
+  if (neg.partial) {
+    sendObject(res, code, toPartial(result.object()), neg.encoding, warnings);
+    return;
+  }
+  sendJson(res, code, result.json(), neg.encoding, warnings);
 }
 
 function deleteOptions(q: URLSearchParams, body: unknown): DeleteOptions {
@@ -411,14 +410,14 @@ export async function handleResource(
       const body = await readObjectBody(req, rt);
       const wctx = writeContext(user, q, req);
       const obj = await ctx.ops.create(rt, ns, body, wctx);
-      sendOne(res, 201, rt, obj, neg, q, wctx.warnings, ctx.store);
+      sendOne(res, 201, rt, obj, neg, q, wctx.warnings);
       return;
     }
     case 'update': {
       const body = await readObjectBody(req, rt);
       const wctx = writeContext(user, q, req);
       const obj = await ctx.ops.update(rt, ns, info.name, body, wctx, subresource);
-      sendOne(res, 200, rt, obj, neg, q, wctx.warnings, ctx.store);
+      sendOne(res, 200, rt, obj, neg, q, wctx.warnings);
       return;
     }
     case 'patch': {
@@ -443,7 +442,7 @@ export async function handleResource(
       if (force && patchType !== 'apply')
         throw badRequest('force: Forbidden: may not be specified for non-apply patch');
       const obj = await ctx.ops.patch(rt, ns, info.name, patchType, body, wctx, subresource, force);
-      sendOne(res, existed || wctx.dryRun ? 200 : 201, rt, obj, neg, q, wctx.warnings, ctx.store);
+      sendOne(res, existed || wctx.dryRun ? 200 : 201, rt, obj, neg, q, wctx.warnings);
       return;
     }
     case 'delete': {
