@@ -45,7 +45,7 @@ export async function put(client: ServerClient, o: Obj): Promise<KubeObject> {
   const created = await client.create(body);
   if (o.status === undefined) return created;
   return client.update(
-    { ...created, apiVersion: body.apiVersion, kind: body.kind, status: o.status } as KubeObject,
+    { ...created, apiVersion: body.apiVersion, kind: body.kind, status: o.status },
     { subresource: 'status' },
   );
 }
