@@ -146,6 +146,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     clusterRole: (name) => store.get(rbacType('clusterroles'), undefined, name)?.object(),
     role: (ns, name) => store.get(rbacType('roles'), ns, name)?.object(),
   });
+  store.listen((ev) => {
+    if (ev.obj.rt.group === 'rbac.authorization.k8s.io') rbac.invalidate();
+  });
   const openapi = new OpenApi(registry);
 
   const clientAs = (user: UserInfo): ServerClient => {

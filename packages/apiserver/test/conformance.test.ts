@@ -885,4 +885,23 @@ describe('authentication and authorization', () => {
       ]),
     );
   });
+
+  it('follows changes to bindings and roles at once (decisions are cached until one changes)', async () => {
+    const rbac = '/apis/rbac.authorization.k8s.io/v1/namespaces/cpaas-system';
+    const scale =
+      '/apis/cluster.x-k8s.io/v1beta1/namespaces/cpaas-system/machinedeployments/md/scale';
+    const status = async () => (await t.api('GET', scale, { token: NOBODY })).status;
+    expect(await status()).toBe(200);
+    expect(await status()).toBe(200);
+    const role = (await t.api('GET', `${rbac}/roles/scaler`)).body;
+    role.rules[0].verbs = ['patch'];
+    expect((await t.api('PUT', `${rbac}/roles/scaler`, { body: role })).status).toBe(200);
+    expect(await status()).toBe(403);
+    role.rules[0].verbs = ['get', 'patch'];
+    delete role.metadata.resourceVersion;
+    expect((await t.api('PUT', `${rbac}/roles/scaler`, { body: role })).status).toBe(200);
+    expect(await status()).toBe(200);
+    expect((await t.api('DELETE', `${rbac}/rolebindings/scaler`)).status).toBe(200);
+    expect(await status()).toBe(403);
+  });
 });

@@ -111,8 +111,22 @@ function subjectLabel(subject: unknown): string {
   return `${kind} "${ns}${String(subject.name)}"`;
 }
 
+/** Decisions remembered at most; past it the cache starts over (names make keys unbounded). */
+const MAX_CACHED_DECISIONS = 10_000;
+
 export class RbacAuthorizer {
+  /**
+   * Decisions by user and request attributes. Evaluating one reads every binding and role from
+   * the store; they change rarely, requests are many, so the server clears this on any change to
+   * an RBAC object (`invalidate`).
+   */
+  private readonly decisions = new Map<string, Decision>();
+
   constructor(private readonly source: RbacSource) {}
+
+  invalidate(): void {
+    this.decisions.clear();
+  }
 
   /** Every grant that applies to the user in a namespace (cluster grants always apply). */
   private *grants(user: UserInfo, namespace: string): Generator<Grant> {
@@ -159,6 +173,17 @@ export class RbacAuthorizer {
 
   authorize(a: Attributes): Decision {
     if (a.user.groups.includes('system:masters')) return { allowed: true, reason: '' };
+    const key = decisionKey(a);
+    let decision = this.decisions.get(key);
+    if (!decision) {
+      decision = this.evaluate(a);
+      if (this.decisions.size >= MAX_CACHED_DECISIONS) this.decisions.clear();
+      this.decisions.set(key, decision);
+    }
+    return decision;
+  }
+
+  private evaluate(a: Attributes): Decision {
     for (const g of this.grants(a.user, a.namespace)) {
       if (g.rules.some((r) => ruleAllows(r, a))) {
         const binding = g.namespace ? `${g.binding}/${g.namespace}` : g.binding;
@@ -183,6 +208,13 @@ export class RbacAuthorizer {
     for (const g of this.grants(user, namespace)) out.push(...g.rules);
     return out;
   }
+}
+
+/** Everything a decision depends on; NUL cannot occur in a name, a path or a header value. */
+function decisionKey(a: Attributes): string {
+  const who = `${a.user.username}\0${a.user.groups.join('\0')}\0\0${a.verb}`;
+  if (!a.resourceRequest) return `${who}\0P\0${a.path}`;
+  return `${who}\0R\0${a.apiGroup}\0${a.resource}\0${a.subresource}\0${a.namespace}\0${a.name}`;
 }
 
 /** The 403 text: `User "x" cannot list resource "machines" in API group "g" in the namespace "ns"`. */
