@@ -31,7 +31,16 @@ export const theme = createTheme({
       styleOverrides: { root: { textTransform: 'none' } },
     },
     MuiTab: { styleOverrides: { root: { textTransform: 'none', fontSize: 15 } } },
-    MuiTextField: { defaultProps: { size: 'small' } },
+    MuiTextField: {
+      defaultProps: { size: 'small' },
+      styleOverrides: {
+        root: ({ theme: th }) => ({
+          '&.field-warning .MuiFormHelperText-root': {
+            color: th.palette.warning.main,
+          },
+        }),
+      },
+    },
     MuiTableCell: { styleOverrides: { root: { paddingTop: 6, paddingBottom: 6 } } },
   },
 });

@@ -10,7 +10,10 @@ export function useIssueText(): (issues: readonly RuleIssue[]) => string | undef
       a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1,
     );
     return sorted
-      .map((i) => `${localize(i)}${localize(i).includes(i.rule) ? '' : ` (${i.rule})`}`)
+      .map(
+        (i) =>
+          `${localize(i)}${i.rule === 'R-REQUEST' || localize(i).includes(i.rule) ? '' : ` (${i.rule})`}`,
+      )
       .join(' ');
   };
 }

@@ -7,6 +7,7 @@ import { zhCN } from './zh-CN';
 
 const dictionaries = { en, 'zh-CN': zhCN } as const;
 
+const isOwnKey = (key: string): key is MessageKey => Object.hasOwn(en, key);
 const isViewKey = (key: string): key is ViewMessageKey => Object.hasOwn(viewMessages, key);
 
 /**
@@ -35,7 +36,9 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     const localize = (item: Localizable) =>
       isViewKey(item.messageKey)
         ? formatViewMessage(item.messageKey, item.params, locale)
-        : localizeMessage(item, locale);
+        : isOwnKey(item.messageKey)
+          ? fill(dict[item.messageKey], item.params)
+          : localizeMessage(item, locale);
     return { locale, setLocale, t, localize };
   }, [locale, setLocale]);
 

@@ -349,6 +349,50 @@ export const en = {
   'access.denied':
     'Your access does not allow this: it needs {needs} (access review on the API server).',
   'conflict.fields': 'Fields both of you changed: {fields}',
+  'create.basics': 'Pool',
+  'create.name': 'Name',
+  'create.nameHelp': 'Unique in the namespace; start it with {prefix} (R-MD-5).',
+  'create.versionHelp': 'From the versions catalog; not above the control plane ({cp}).',
+  'create.pickExisting': 'Pick an existing one',
+  'create.defineNew': 'Define a new one',
+  'create.usesIpPool': 'IP pool {name}',
+  'create.templateName': 'Machine template name',
+  'create.templateHelp':
+    'The VM template follows the Kubernetes version (versions catalog, R-MD-4). /var/lib/kubelet and /var/lib/containerd are required and locked (R-TPL-2); exactly one system disk (R-TPL-1).',
+  'create.generateDefaults': 'Generate from defaults',
+  'create.bootstrapName': 'Bootstrap template name',
+  'create.sshHelp': 'One public key per line, for the user “boot”.',
+  'create.boot1New':
+    'Kubernetes {version}: the kubelet patch sets imagePullCredentialsVerificationPolicy: NeverVerify (R-BOOT-1).',
+  'create.boot1Old':
+    'Kubernetes {version}: the kubelet patch leaves imagePullCredentialsVerificationPolicy out (R-BOOT-1).',
+  'create.filesSecret':
+    'The kubelet patch comes from the catalog’s Secret {secret} for this version.',
+  'create.newIpPool': 'Create a new one',
+  'create.ipPoolOption': '{name}: {free} free of {total}',
+  'create.appendHelp':
+    'Entries added here are appended to the pool in the same operation; existing entries are kept as they are (R-POOL-4).',
+  'create.appendEntries': 'Entries to append',
+  'create.ipPoolName': 'IP pool name',
+  'create.entriesHelp':
+    'One entry per machine: at least {replicas}, plus maxSurge for rolling updates (R-POOL-1).',
+  'create.entries': 'Entries',
+  'create.suggestEntries': 'Suggest {n} entries after the last known address',
+  'create.strategy': 'Rolling update and timeouts',
+  'create.surgeHelp':
+    'Extra machines during a rolling update: a number or a percentage; 0 with persistent disks (R-MD-3).',
+  'create.unavailableHelp':
+    'Machines that may be unavailable: a number or a percentage; not both 0 (R-MD-2).',
+  'create.drainTimeout': 'Node drain timeout',
+  'create.deletionTimeout': 'Node deletion timeout',
+  'create.durationHelp': 'A duration such as 1m or 5m',
+  'create.errorCount': '{count} problems to fix before the plan can be shown',
+  'create.ready': 'Ready: the plan shows every object before anything is created.',
+  'create.preview': 'Preview plan',
+  'create.backToForm': 'Back to the form',
+  'create.apply': 'Create pool',
+  'form.required': 'Required.',
+  'form.atLeastOne': 'Add at least one.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,3 +1,7 @@
+import { useParams } from 'react-router';
+import { AddWorkerNodePoolPage } from '../../features/create-pool/components/AddWorkerNodePoolPage';
+
 export function AddPoolRoute() {
-  return null;
+  const { namespace = '', cluster = '' } = useParams();
+  return <AddWorkerNodePoolPage namespace={namespace} cluster={cluster} />;
 }

@@ -1,0 +1,208 @@
+import type { CreatePoolRequest, CreatePoolRequestInput, RuleIssue } from '@dcs/domain';
+import { Alert, Box, Button, CircularProgress, Paper, Stack, Typography } from '@mui/material';
+import { useEffect, useMemo, useRef } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useClusterContext, type ClusterContext } from '../../../api/get-cluster-context';
+import { PageLoading } from '../../../components/PageLoading';
+import { PlanPreview } from '../../../components/PlanPreview';
+import { ProblemList } from '../../../components/ProblemList';
+import { ProviderGateNotice } from '../../../components/ProviderGateNotice';
+import { ConflictNotice } from '../../../components/ConflictNotice';
+import { useI18n } from '../../../i18n/context';
+import { isApiError } from '../../../lib/api-client';
+import { issuesOutside } from '../../../lib/issues';
+import { poolPath, poolsPath } from '../../../lib/paths';
+import { providerGates } from '../../../lib/provider-gates';
+import { usePlanFlow } from '../../../lib/use-plan-flow';
+import { canExecute } from '@dcs/domain';
+import { useCreatePool } from '../api/create-pool';
+import { BasicsSection } from './BasicsSection';
+import { BootstrapSection } from './BootstrapSection';
+import { defaultValues } from './form-defaults';
+import { IpPoolSection } from './IpPoolSection';
+import { createPoolResolver } from './pool-resolver';
+import { StrategySection } from './StrategySection';
+import { TemplateSection } from './TemplateSection';
+import { liveIssues } from './use-live-issues';
+
+/** U-4: Add Worker Node Pool. */
+export function AddWorkerNodePoolPage({
+  namespace,
+  cluster,
+}: {
+  namespace: string;
+  cluster: string;
+}) {
+  const context = useClusterContext(namespace, cluster);
+  if (context.isPending) return <PageLoading />;
+  if (context.isError) return <Alert severity="error">{context.error.message}</Alert>;
+  return <AddPoolForm namespace={namespace} cluster={cluster} context={context.data} />;
+}
+
+/** Paths the sections show at their fields; issues elsewhere are listed above the buttons. */
+const SHOWN = [
+  'name',
+  'replicas',
+  'version',
+  'machineTemplate',
+  'bootstrap',
+  'ipPool',
+  'strategy',
+  'nodeDrainTimeout',
+  'nodeDeletionTimeout',
+];
+
+function AddPoolForm({
+  namespace,
+  cluster,
+  context,
+}: {
+  namespace: string;
+  cluster: string;
+  context: ClusterContext;
+}) {
+  const { t, localize } = useI18n();
+  const navigate = useNavigate();
+  const ctx = context.validation;
+  const ctxRef = useRef(ctx);
+  ctxRef.current = ctx;
+  const initial = useMemo(() => defaultValues(ctx), [ctx]);
+  const form = useForm<CreatePoolRequestInput, unknown, CreatePoolRequest>({
+    defaultValues: initial,
+    mode: 'onChange',
+    resolver: createPoolResolver(() => ctxRef.current, localize),
+  });
+  const values = useWatch({ control: form.control }) as CreatePoolRequestInput;
+  const issues: RuleIssue[] = useMemo(() => liveIssues(values, ctx), [values, ctx]);
+  const send = useCreatePool(namespace, cluster);
+  const flow = usePlanFlow(send, () => {
+    void navigate(poolPath(namespace, cluster, form.getValues('name')));
+  });
+  const gates = providerGates(ctx.providerVersion);
+  const allowed = context.permissions.createPool?.allowed !== false;
+
+  // Server errors land on their fields (the BFF's details are RuleIssues with request paths).
+  useEffect(() => {
+    const e = flow.error;
+    if (!isApiError(e)) return;
+    for (const d of e.details)
+      if (d.path !== '') form.setError(d.path as 'name', { type: d.rule, message: localize(d) });
+  }, [flow.error, form, localize]);
+
+  const serverIssues = isApiError(flow.error) ? flow.error.details : [];
+  const shownIssues = [
+    ...issues,
+    ...serverIssues.filter(
+      (d) => !issues.some((i) => i.path === d.path && i.messageKey === d.messageKey),
+    ),
+  ];
+  const reviewing = flow.stage === 'review' || flow.stage === 'applying';
+  const busy = flow.stage === 'previewing' || flow.stage === 'applying';
+  const errorCount = shownIssues.filter((i) => i.severity === 'error').length;
+
+  return (
+    <Box component="section" aria-labelledby="add-pool-title">
+      <Stack direction="row" sx={{ alignItems: 'center', mb: 2 }}>
+        <Typography id="add-pool-title" variant="h2" sx={{ mr: 'auto' }}>
+          {t('action.addWorkerNodePool')}
+        </Typography>
+        <Button component={RouterLink} to={poolsPath(namespace, cluster)}>
+          {t('common.cancel')}
+        </Button>
+      </Stack>
+      <ProviderGateNotice gates={gates} />
+      {!allowed && (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          {t('access.denied', { needs: context.permissions.createPool?.needs ?? '' })}
+        </Alert>
+      )}
+      {reviewing && flow.plan ? (
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <PlanPreview plan={flow.plan} />
+          {flow.conflict && (
+            <ConflictNotice
+              conflict={flow.conflict}
+              onReapply={() => {
+                void flow.preview(form.getValues() as CreatePoolRequest);
+              }}
+            />
+          )}
+          {flow.error && !flow.conflict && (
+            <Alert severity="error" sx={{ mt: 2 }} role="alert">
+              {flow.error.message}
+            </Alert>
+          )}
+          <Stack
+            direction="row"
+            spacing={1}
+            sx={{ mt: 2, justifyContent: 'flex-end', alignItems: 'center' }}
+          >
+            {busy && <CircularProgress size={20} aria-label={t('common.loading')} />}
+            <Button onClick={flow.back} disabled={busy}>
+              {t('create.backToForm')}
+            </Button>
+            <Button
+              variant="contained"
+              disabled={busy || !canExecute(flow.plan)}
+              onClick={() => {
+                void flow.apply();
+              }}
+            >
+              {t('create.apply')}
+            </Button>
+          </Stack>
+        </Paper>
+      ) : (
+        <Box
+          component="form"
+          noValidate
+          onSubmit={(e) => {
+            void form.handleSubmit((data) => flow.preview(data))(e);
+          }}
+        >
+          <Stack spacing={2}>
+            <BasicsSection form={form} issues={shownIssues} ctx={ctx} />
+            <TemplateSection form={form} issues={shownIssues} ctx={ctx} />
+            <BootstrapSection form={form} issues={shownIssues} ctx={ctx} />
+            <IpPoolSection
+              form={form}
+              issues={shownIssues}
+              ctx={ctx}
+              persistentDisks={gates.persistentDisks}
+            />
+            <StrategySection form={form} issues={shownIssues} />
+            <ProblemList items={issuesOutside(shownIssues, SHOWN)} />
+            {flow.error && !flow.conflict && (
+              <Alert severity="error" role="alert">
+                {flow.error.message}
+              </Alert>
+            )}
+            <Stack
+              direction="row"
+              spacing={1}
+              sx={{ justifyContent: 'flex-end', alignItems: 'center' }}
+            >
+              <Typography
+                variant="body2"
+                color={errorCount > 0 ? 'error' : 'text.secondary'}
+                role="status"
+                sx={{ mr: 'auto' }}
+              >
+                {errorCount > 0 ? t('create.errorCount', { count: errorCount }) : t('create.ready')}
+              </Typography>
+              {busy && <CircularProgress size={20} aria-label={t('common.loading')} />}
+              <Button
+                type="submit"
+                variant="contained"
+                disabled={busy || !gates.webWorkflow || !allowed}
+              >
+                {t('create.preview')}
+              </Button>
+            </Stack>
+          </Stack>
+        </Box>
+      )}
+    </Box>
+  );
+}

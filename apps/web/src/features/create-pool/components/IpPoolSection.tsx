@@ -1,0 +1,198 @@
+import { defaultPoolObjectNames, type ValidationContext } from '@dcs/domain';
+import {
+  Alert,
+  FormControlLabel,
+  MenuItem,
+  Radio,
+  RadioGroup,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { Controller, useWatch } from 'react-hook-form';
+import { IpEntriesEditor } from '../../../components/IpEntriesEditor';
+import { useI18n } from '../../../i18n/context';
+import { suggestEntries } from '../../../lib/ip-entries';
+import { Section, useFieldIssues, type SectionProps } from './section';
+
+/** The IP-hostname pool: pick one (showing its free entries) and optionally extend it, or create one. */
+export function IpPoolSection({
+  form,
+  issues,
+  ctx,
+  persistentDisks,
+}: SectionProps & { ctx: ValidationContext; persistentDisks: boolean }) {
+  const { t } = useI18n();
+  const field = useFieldIssues(issues);
+  const ip = useWatch({ control: form.control, name: 'ipPool' });
+  const replicas = useWatch({ control: form.control, name: 'replicas' });
+  const free = (name: string) => {
+    const p = ctx.ipPools.find((x) => x.name === name);
+    if (!p) return 0;
+    const demand = p.consumers.reduce((n, c) => n + c.replicas, 0);
+    return Math.max(0, p.entries.length - Math.max(p.claims.length, demand));
+  };
+  const setMode = (mode: 'existing' | 'new') => {
+    if (mode === 'existing') {
+      const first = ctx.ipPools[0];
+      form.setValue(
+        'ipPool',
+        {
+          mode,
+          name: first?.name ?? '',
+          resourceVersion: first?.resourceVersion ?? '',
+          append: [],
+        },
+        { shouldValidate: true },
+      );
+    } else
+      form.setValue(
+        'ipPool',
+        { mode, name: defaultPoolObjectNames(form.getValues('name')).ipPool, entries: [] },
+        { shouldValidate: true },
+      );
+  };
+  const existing = ip.mode === 'existing' ? ctx.ipPools.find((p) => p.name === ip.name) : undefined;
+  const lastEntry = ctx.ipPools.flatMap((p) => p.entries).at(-1);
+  return (
+    <Section title={t('pool.ipPool')} id="section-ippool">
+      <RadioGroup
+        row
+        value={ip.mode}
+        onChange={(e) => {
+          setMode(e.target.value as 'existing' | 'new');
+        }}
+        aria-label={t('pool.ipPool')}
+      >
+        <FormControlLabel value="new" control={<Radio />} label={t('create.newIpPool')} />
+        <FormControlLabel value="existing" control={<Radio />} label={t('create.pickExisting')} />
+      </RadioGroup>
+      {!persistentDisks && (
+        <Alert severity="info" sx={{ my: 1 }}>
+          {t('gate.persistentDisks', { min: '1.0.16', version: ctx.providerVersion ?? '?' })}
+        </Alert>
+      )}
+      {ip.mode === 'existing' ? (
+        <Stack spacing={2} sx={{ mt: 1 }}>
+          <Controller
+            control={form.control}
+            name="ipPool.name"
+            render={({ field: f }) => (
+              <TextField
+                {...f}
+                select
+                label={t('pool.ipPool')}
+                sx={{ minWidth: 420 }}
+                {...field('ipPool.name')}
+                onChange={(e) => {
+                  f.onChange(e.target.value);
+                  form.setValue(
+                    'ipPool.resourceVersion',
+                    ctx.ipPools.find((p) => p.name === e.target.value)?.resourceVersion ?? '',
+                  );
+                }}
+              >
+                {ctx.ipPools.map((p) => (
+                  <MenuItem key={p.name} value={p.name}>
+                    {t('create.ipPoolOption', {
+                      name: p.name,
+                      free: free(p.name),
+                      total: p.entries.length,
+                    })}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+          <Typography variant="body2" color="text.secondary">
+            {t('create.appendHelp')}
+          </Typography>
+          <Controller
+            control={form.control}
+            name="ipPool.append"
+            render={({ field: f }) => (
+              <IpEntriesEditor
+                label={t('create.appendEntries')}
+                entries={f.value ?? []}
+                onChange={f.onChange}
+                issues={issues}
+                basePath="ipPool.append"
+                existingIps={existing?.entries.map((e) => e.ip) ?? []}
+                template={existing?.entries.at(-1)}
+                persistentDisksAllowed={persistentDisks}
+              />
+            )}
+          />
+        </Stack>
+      ) : (
+        <Stack spacing={2} sx={{ mt: 1 }}>
+          <Controller
+            control={form.control}
+            name="ipPool.name"
+            render={({ field: f }) => (
+              <TextField
+                {...f}
+                label={t('create.ipPoolName')}
+                sx={{ maxWidth: 420 }}
+                {...field('ipPool.name')}
+              />
+            )}
+          />
+          <Typography variant="body2" color="text.secondary">
+            {t('create.entriesHelp', { replicas })}
+          </Typography>
+          <Controller
+            control={form.control}
+            name="ipPool.entries"
+            render={({ field: f }) => (
+              <>
+                <IpEntriesEditor
+                  label={t('create.entries')}
+                  entries={f.value}
+                  onChange={f.onChange}
+                  issues={issues}
+                  basePath="ipPool.entries"
+                  template={lastEntry}
+                  persistentDisksAllowed={persistentDisks}
+                />
+                {f.value.length === 0 && lastEntry && (
+                  <Typography variant="body2">
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => {
+                        f.onChange(
+                          suggestEntries([lastEntry], Math.max(1, replicas)).map((e) => ({
+                            ...e,
+                          })),
+                        );
+                      }}
+                      style={{
+                        background: 'none',
+                        border: 0,
+                        padding: 0,
+                        color: 'inherit',
+                        textDecoration: 'underline',
+                        cursor: 'pointer',
+                      }}
+                    >
+                      {t('create.suggestEntries', { n: Math.max(1, replicas) })}
+                    </button>
+                  </Typography>
+                )}
+              </>
+            )}
+          />
+          {text(field('ipPool.entries').helperText)}
+        </Stack>
+      )}
+    </Section>
+  );
+}
+
+const text = (s: string | undefined) =>
+  s ? (
+    <Typography variant="body2" color="error" role="alert">
+      {s}
+    </Typography>
+  ) : null;
