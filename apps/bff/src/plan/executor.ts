@@ -60,7 +60,7 @@ export interface ExecutorOptions {
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
   /** Called before each real write, for the audit log and tests. */
-  onWrite?: (step: PlanStep, phase: 'dry-run' | 'write' | 'undo') => void;
+  onWrite?: (step: PlanStep, phase: 'dry-run' | 'write' | 'undo') => void | Promise<void>;
 }
 
 /** Step i depends on an earlier one when it touches the same object or waits for a deletion. */
@@ -178,7 +178,7 @@ export async function executePlan(
   for (const [i, step] of steps.entries()) {
     if (dependent[i]) continue;
     try {
-      options.onWrite?.(step, 'dry-run');
+      await options.onWrite?.(step, 'dry-run');
       await runStep(client, step, true);
     } catch (error) {
       const { e, conflict } = fail(i, error, 'dry-run');
@@ -194,11 +194,11 @@ export async function executePlan(
       await waitUntilDeleted(client, step, opts);
       if (dependent[i]) {
         phase = 'dry-run';
-        options.onWrite?.(step, 'dry-run');
+        await options.onWrite?.(step, 'dry-run');
         await runStep(client, step, true);
       }
       phase = 'write';
-      options.onWrite?.(step, 'write');
+      await options.onWrite?.(step, 'write');
       const result = await runStep(client, step, false);
       const o = outcomes[i];
       if (o) {
@@ -238,7 +238,7 @@ async function rollback(
       continue;
     }
     try {
-      options.onWrite?.(undo, 'undo');
+      await options.onWrite?.(undo, 'undo');
       await runStep(client, undo, false, createdUids.get(i));
       o.status = 'undone';
     } catch (error) {
