@@ -87,6 +87,31 @@ function sharedLine(ev: StoreEvent, type: EventType): Buffer {
   return line;
 }
 
+const CRLF = Buffer.from('\r\n', 'latin1');
+
+/**
+ * The last HTTP chunk framed, for the next watcher whose queue holds the very same lines: the
+ * watchers of one kind and namespace receive the same events in the same flush, so one chunk is
+ * built per flush and written as it is to every socket.
+ */
+let framedLines: readonly Buffer[] = [];
+let framed: Buffer | undefined;
+
+function sameLines(a: readonly Buffer[], b: readonly Buffer[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** `<size hex>\r\n<lines>\r\n`: one chunk of the chunked transfer encoding. */
+function chunkOf(lines: readonly Buffer[], bytes: number): Buffer {
+  if (framed && sameLines(lines, framedLines)) return framed;
+  const head = Buffer.from(`${bytes.toString(16)}\r\n`, 'latin1');
+  framed = Buffer.concat([head, ...lines, CRLF], head.length + bytes + CRLF.length);
+  framedLines = lines;
+  return framed;
+}
+
 export function serveWatch(
   res: ServerResponse,
   store: Store,
@@ -118,10 +143,17 @@ export function serveWatch(
 
   const writeOut = () => {
     if (pending.length === 0) return;
-    const chunk = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
+    const lines = pending;
+    const bytes = pendingBytes;
     pending = [];
     pendingBytes = 0;
-    if (chunk) res.write(chunk);
+    const socket = res.socket;
+    // The response is in chunked mode with its headers out and nothing buffered in it: a framed
+    // chunk goes straight to the socket, shared with the other watchers (no per-watcher copy,
+    // framing or cork/uncork tick in ServerResponse). Otherwise ServerResponse frames it.
+    if (socket && !socket.destroyed && res.headersSent && res.writableLength === socket.writableLength)
+      socket.write(chunkOf(lines, bytes));
+    else res.write(lines.length === 1 ? lines[0] : Buffer.concat(lines, bytes));
   };
   const flush = () => {
     if (closed) return;
