@@ -21,6 +21,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   BENCH_NAMESPACE,
+  BENCH_TOKEN,
+  MACHINES,
   WATCH_NAMESPACE,
   percentile,
   type CreateResult,
@@ -41,6 +43,10 @@ export interface BenchRow {
   target: string;
 }
 
+interface Timed {
+  cpuMs?: number;
+}
+
 export interface BenchOptions {
   /** Directory for one CPU profile of the server per phase. */
   profileDir?: string;
@@ -49,6 +55,8 @@ export interface BenchOptions {
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const SERVER_SCRIPT = fileURLToPath(new URL('server-process.ts', import.meta.url));
 const LOAD_SCRIPT = fileURLToPath(new URL('load.ts', import.meta.url));
+/** Processes the 100 watchers are spread over. */
+const READER_PROCESSES = 4;
 
 function forkTs(script: string, nodeFlags: string[], env: NodeJS.ProcessEnv = process.env) {
   return fork(script, [], {
@@ -56,13 +64,16 @@ function forkTs(script: string, nodeFlags: string[], env: NodeJS.ProcessEnv = pr
     // Explicit flags: under Vitest this process's execArgv belongs to the test runner.
     execArgv: [...nodeFlags, '--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Typed arrays (the readers' latencies) cross as they are.
+    serialization: 'advanced',
     env,
   });
 }
 
 function exited(child: ChildProcess, what: string): Promise<never> {
   return new Promise((_, reject) => {
-    child.once('exit', (code, signal) => {
+    // 'close', not 'exit': messages still in the IPC pipe when the process exits are read first.
+    child.once('close', (code, signal) => {
       reject(new Error(`${what} exited (${String(code ?? signal)}) before answering`));
     });
   });
@@ -179,8 +190,8 @@ function startLoad(task: LoadTask) {
   };
 }
 
-async function runLoad<R extends LoadResult>(task: LoadTask): Promise<R> {
-  return (await startLoad(task).result) as R;
+async function runLoad<R extends LoadResult>(task: LoadTask): Promise<R & Timed> {
+  return (await startLoad(task).result) as R & Timed;
 }
 
 export async function runBenchmark(
@@ -225,6 +236,7 @@ export async function runBenchmark(
       '>= 1000',
     );
     row('  server CPU per create', created.cpuMs / creates, 'ms');
+    row('  client CPU per create', (created.out.cpuMs ?? 0) / creates, 'ms');
 
     // 2. list latency
     const runs = n(20, 5);
@@ -280,39 +292,57 @@ export async function runBenchmark(
       role: 'writer',
       url,
       namespace: WATCH_NAMESPACE,
-      lanes: 4,
+      lanes: 16,
       events,
       rate,
     });
     await writer.ready;
-    const readers = startLoad({
-      role: 'readers',
-      url,
-      namespace: WATCH_NAMESPACE,
-      watchers,
-      events,
-    });
-    await readers.ready;
+    // The watchers are spread over a few processes, as the clients of 100 watches would be.
+    const resourceVersion = await currentResourceVersion(url);
+    const perProcess = Math.ceil(watchers / READER_PROCESSES);
+    const readers = Array.from({ length: Math.ceil(watchers / perProcess) }, (_, i) =>
+      startLoad({
+        role: 'readers',
+        url,
+        namespace: WATCH_NAMESPACE,
+        first: i * perProcess,
+        watchers: Math.min(perProcess, watchers - i * perProcess),
+        events,
+        resourceVersion,
+      }),
+    );
+    await Promise.all(readers.map((r) => r.ready));
     const watched = await phase('watch', async () => {
       writer.send({ type: 'go' });
-      const w = (await writer.result) as WriterResult;
-      readers.send({ type: 'stop', graceMs: 10_000 });
-      return { w, r: (await readers.result) as ReadersResult };
+      const w = (await writer.result) as WriterResult & Timed;
+      for (const r of readers) r.send({ type: 'stop', graceMs: 10_000 });
+      const rs = (await Promise.all(readers.map((r) => r.result))) as (ReadersResult & Timed)[];
+      return { w, rs };
     });
-    const { w, r } = watched.out;
-    for (const p of r.problems) log(`watch: ${p}`);
+    const { w, rs } = watched.out;
+    const latencies = new Float64Array(rs.reduce((sum, r) => sum + r.latencies.length, 0));
+    let at = 0;
+    for (const r of rs) {
+      latencies.set(r.latencies, at);
+      at += r.latencies.length;
+    }
+    latencies.sort();
+    for (const p of rs.flatMap((r) => r.problems)) log(`watch: ${p}`);
     row(
       `watch: ${watchers} watchers x ${events} events at ${w.achievedRate.toFixed(0)}/s, all delivered`,
-      r.complete ? 1 : 0,
+      rs.every((r) => r.complete) ? 1 : 0,
       'yes=1',
       '1',
     );
-    row(`watch delivery p50 (${r.latencies.n} deliveries)`, r.latencies.p50, 'ms');
-    row('watch delivery p95', r.latencies.p95, 'ms');
-    row('watch delivery p99', r.latencies.p99, 'ms', '<= 50');
-    row('watch delivery max', r.latencies.max, 'ms');
+    row(`watch delivery p50 (${latencies.length} deliveries)`, percentile(latencies, 50), 'ms');
+    row('watch delivery p95', percentile(latencies, 95), 'ms');
+    row('watch delivery p99', percentile(latencies, 99), 'ms', '<= 50');
+    row('watch delivery max', latencies[latencies.length - 1] ?? 0, 'ms');
     row('  writes sent > 10 ms after their slot', w.late, '');
     row(`  server CPU per event (${watchers} watchers)`, watched.cpuMs / events, 'ms');
+    row('  writer CPU per event', (w.cpuMs ?? 0) / events, 'ms');
+    const readersCpu = rs.reduce((sum, r) => sum + (r.cpuMs ?? 0), 0);
+    row(`  readers CPU per event (${rs.length} processes)`, readersCpu / events, 'ms');
   } finally {
     await server.close();
   }
@@ -323,6 +353,14 @@ export async function runBenchmark(
       `${r.figure.padEnd(64)} ${r.value.toFixed(1).padStart(10)} ${r.unit.padEnd(6)} ${r.target}`,
     );
   return rows;
+}
+
+async function currentResourceVersion(url: string): Promise<string> {
+  const res = await fetch(`${url}${MACHINES}/${WATCH_NAMESPACE}/machines?limit=1`, {
+    headers: { authorization: `Bearer ${BENCH_TOKEN}` },
+  });
+  const list = (await res.json()) as { metadata: { resourceVersion: string } };
+  return list.metadata.resourceVersion;
 }
 
 function loadAverage(): string {

@@ -41,8 +41,12 @@ export interface WatchReadersTask {
   role: 'readers';
   url: string;
   namespace: string;
+  /** The watchers of this process are numbered from `first` (for messages). */
+  first: number;
   watchers: number;
   events: number;
+  /** The resourceVersion to watch from: every reader process sees the same events. */
+  resourceVersion: string;
 }
 export interface WatchWriterTask {
   role: 'writer';
@@ -71,7 +75,8 @@ export interface ReadersResult {
   complete: boolean;
   minReceived: number;
   problems: string[];
-  latencies: { p50: number; p95: number; p99: number; max: number; min: number; n: number };
+  /** receive − send of every event at every watcher of the process, in ms. */
+  latencies: Float64Array;
 }
 export interface WriterResult {
   role: 'writer';
@@ -79,7 +84,10 @@ export interface WriterResult {
   /** Sends that left more than 10 ms after their slot (the writer or the server fell behind). */
   late: number;
 }
-export type LoadResult = CreateResult | ListResult | ReadersResult | WriterResult;
+/** With the CPU time the load process used, to tell a starved client from a slow server. */
+export type LoadResult = (CreateResult | ListResult | ReadersResult | WriterResult) & {
+  cpuMs?: number;
+};
 
 /** Load process → orchestrator: `ready` once watches are open, then the result. */
 export type LoadMessage =
