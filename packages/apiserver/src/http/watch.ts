@@ -151,7 +151,12 @@ export function serveWatch(
     // The response is in chunked mode with its headers out and nothing buffered in it: a framed
     // chunk goes straight to the socket, shared with the other watchers (no per-watcher copy,
     // framing or cork/uncork tick in ServerResponse). Otherwise ServerResponse frames it.
-    if (socket && !socket.destroyed && res.headersSent && res.writableLength === socket.writableLength)
+    if (
+      socket &&
+      !socket.destroyed &&
+      res.headersSent &&
+      res.writableLength === socket.writableLength
+    )
       socket.write(chunkOf(lines, bytes));
     else res.write(lines.length === 1 ? lines[0] : Buffer.concat(lines, bytes));
   };
