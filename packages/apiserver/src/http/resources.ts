@@ -28,13 +28,13 @@ import {
   tooLargeResourceVersion,
 } from '../status';
 import type { Store } from '../store/store';
-import type { Stored } from '../store/stored';
+import { joinJson, type Stored } from '../store/stored';
 import { table, toPartial, type IncludeObject } from '../table';
 import type { KubeObject, UserInfo } from '../types';
 import { decodeBody, mediaType, readRaw } from './body';
 import type { ResourceRequest } from './request-info';
 import { decodeProtobuf, hasProtobuf } from './protobuf';
-import { negotiate, sendJson, sendObject, type Negotiated } from './respond';
+import { negotiate, sendJson, sendJsonBytes, sendObject, type Negotiated } from './respond';
 import { serveWatch, type WatchFlusher } from './watch';
 
 export interface HandlerContext {
@@ -242,9 +242,9 @@ function list(
     );
     return;
   }
-  // Stored bytes are concatenated, never re-serialized.
-  const body = `{"kind":${JSON.stringify(rt.listKind)},"apiVersion":${JSON.stringify(rt.apiVersion)},"metadata":${JSON.stringify(meta)},"items":[${items.map((s) => s.json).join(',')}]}`;
-  sendJson(res, 200, body, neg.encoding);
+  // Stored JSON is copied into the body, never re-serialized.
+  const head = `{"kind":${JSON.stringify(rt.listKind)},"apiVersion":${JSON.stringify(rt.apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`;
+  sendJsonBytes(res, 200, joinJson(head, items, ']}'), neg.encoding);
 }
 
 function sendOne(

@@ -73,6 +73,25 @@ export function sendJson(
   res.end(body);
 }
 
+/** Sends a JSON body that is already encoded (YAML re-encodes it). */
+export function sendJsonBytes(
+  res: ServerResponse,
+  code: number,
+  body: Buffer,
+  encoding: Encoding = 'json',
+): void {
+  if (encoding === 'yaml') {
+    sendJson(res, code, body.toString('utf8'), encoding);
+    return;
+  }
+  res.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Content-Length': body.length,
+    'Cache-Control': 'no-cache, private',
+  });
+  res.end(body);
+}
+
 export function sendObject(
   res: ServerResponse,
   code: number,

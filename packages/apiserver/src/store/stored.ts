@@ -16,6 +16,9 @@ export class Stored {
   readonly ownerUids: readonly string[];
   readonly finalizers: readonly string[];
   readonly deleting: boolean;
+  /** UTF-8 length of `json`, and whether it is ASCII (then it is copied, not encoded). */
+  readonly bytes: number;
+  readonly ascii: boolean;
   private readonly fieldValues: ReadonlyMap<string, string>;
   /** Raw printer-column values (dates unformatted), computed on first Table request. */
   cells?: unknown[];
@@ -26,6 +29,8 @@ export class Stored {
     readonly json: string,
     obj: KubeObject,
   ) {
+    this.bytes = Buffer.byteLength(json);
+    this.ascii = this.bytes === json.length;
     const m = obj.metadata;
     this.namespace = m.namespace ?? '';
     this.name = m.name ?? '';
@@ -58,6 +63,26 @@ export class Stored {
     if (name === 'metadata.namespace') return this.namespace;
     return this.fieldValues.get(name);
   }
+}
+
+/**
+ * Several stored versions' JSON, comma-separated, between `head` and `tail`, in one buffer of
+ * the exact size: no list-sized string is built and each object is copied once.
+ */
+export function joinJson(head: string, items: readonly Stored[], tail: string): Buffer {
+  let size = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, items.length - 1);
+  for (const s of items) size += s.bytes;
+  const out = Buffer.allocUnsafe(size);
+  let at = out.write(head, 0, 'utf8');
+  for (let i = 0; i < items.length; i++) {
+    const s = items[i];
+    if (!s) continue;
+    if (i > 0) out[at++] = 0x2c; // ','
+    // ASCII is the same in Latin-1 and UTF-8, and Latin-1 is a plain copy of a one-byte string.
+    at += out.write(s.json, at, s.bytes, s.ascii ? 'latin1' : 'utf8');
+  }
+  out.write(tail, at, 'utf8');
+  return out;
 }
 
 export function objectKey(namespace: string | undefined, name: string): string {
