@@ -200,6 +200,7 @@ export async function runBenchmark(
   options: BenchOptions = {},
 ): Promise<BenchRow[]> {
   const n = (full: number, min: number) => Math.max(min, Math.round(full * scale));
+  const loadAtStart = loadAverage();
   const server = await ServerProcess.start(options.profileDir);
   const url = server.url;
   const rows: BenchRow[] = [];
@@ -207,10 +208,20 @@ export async function runBenchmark(
     rows.push({ figure, value, unit, target });
   const phase = async <T>(name: string, body: () => Promise<T>) => {
     await server.ask({ type: 'phase-start', phase: name }, 'ok');
+    const machineBefore = machineCpu();
+    const started = performance.now();
     const out = await body();
+    const seconds = (performance.now() - started) / 1000;
+    const machineBusy = machineCpu() - machineBefore;
     const end = await server.ask({ type: 'phase-end' }, 'phase');
     if (end.profile) log(`cpu profile of the server (${name}): ${end.profile}`);
-    return { out, cpuMs: end.cpuMs };
+    return { out, cpuMs: end.cpuMs, seconds, machineBusy };
+  };
+  /** What the rest of the machine used meanwhile: the contention the figures were taken under. */
+  const others = (p: { cpuMs: number; seconds: number; machineBusy: number }, clientMs: number) => {
+    if (Number.isNaN(p.machineBusy)) return;
+    const ours = (p.cpuMs + clientMs) / 1000;
+    row('  CPU used by other processes meanwhile', (p.machineBusy - ours) / p.seconds, 'cores');
   };
   try {
     const idle = await server.ask({ type: 'memory' }, 'memory');
@@ -237,6 +248,7 @@ export async function runBenchmark(
     );
     row('  server CPU per create', created.cpuMs / creates, 'ms');
     row('  client CPU per create', (created.out.cpuMs ?? 0) / creates, 'ms');
+    others(created, created.out.cpuMs ?? 0);
 
     // 2. list latency
     const runs = n(20, 5);
@@ -256,6 +268,7 @@ export async function runBenchmark(
     row(`list ${creates} Machines (${mb} MB) p50`, percentile(lists, 50), 'ms', '<= 150');
     row(`list ${creates} Machines p95`, percentile(lists, 95), 'ms');
     row('  server CPU per list', listed.cpuMs / (runs + 1), 'ms');
+    others(listed, listed.out.cpuMs ?? 0);
 
     // 3. RSS holding 20,000 objects
     const total = n(20000, 100);
@@ -343,10 +356,13 @@ export async function runBenchmark(
     row('  writer CPU per event', (w.cpuMs ?? 0) / events, 'ms');
     const readersCpu = rs.reduce((sum, r) => sum + (r.cpuMs ?? 0), 0);
     row(`  readers CPU per event (${rs.length} processes)`, readersCpu / events, 'ms');
+    others(watched, readersCpu + (w.cpuMs ?? 0));
   } finally {
     await server.close();
   }
-  log(`apiserver benchmark (scale ${scale}, load average ${loadAverage()})`);
+  log(
+    `apiserver benchmark (scale ${scale}; load average ${loadAtStart} at start, ${loadAverage()} at end)`,
+  );
   log(`${'figure'.padEnd(64)} ${'value'.padStart(10)} unit   target`);
   for (const r of rows)
     log(
@@ -361,6 +377,20 @@ async function currentResourceVersion(url: string): Promise<string> {
   });
   const list = (await res.json()) as { metadata: { resourceVersion: string } };
   return list.metadata.resourceVersion;
+}
+
+/** CPU seconds the whole machine has been busy (all cores), from /proc/stat; NaN without it. */
+function machineCpu(): number {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1);
+    const ticks = (fields ?? []).map(Number);
+    const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0);
+    const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
+    // USER_HZ is 100 on every Linux build Node runs on.
+    return (total - idle) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function loadAverage(): string {
