@@ -98,6 +98,23 @@ export class StreamHub {
     return this.#rooms.size;
   }
 
+  /** Per-client figures: what each socket holds back, for metrics, tests and the benchmark. */
+  stats(): { blocked: number; queued: number; coalesced: number; overflows: number } {
+    let blocked = 0;
+    let queued = 0;
+    let coalesced = 0;
+    let overflows = 0;
+    for (const room of this.#rooms.values()) {
+      for (const c of room.clients) {
+        if (c.blocked) blocked++;
+        queued += c.queued;
+        coalesced += c.coalesced;
+        overflows += c.overflows;
+      }
+    }
+    return { blocked, queued, coalesced, overflows };
+  }
+
   /** Subscribes a tab; undefined when the process already serves its maximum of clients. */
   subscribe(req: SubscribeRequest): SseClient | undefined {
     if (this.#closing || this.#clients >= this.#o.maxClients) return undefined;
