@@ -1,22 +1,31 @@
 import { defineConfig } from '@playwright/test';
+import type { StackWorkerFixtures } from './fixtures/stack';
 
-/** Debian's Chromium: Playwright cannot download its own browser here (DEVELOPERS.md). */
+/** Debian's Chromium: Playwright cannot download its own browser here (README). */
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const port = Number(process.env.E2E_PORT ?? 41730);
 
-export default defineConfig({
+/**
+ * Each worker starts the whole stack on free ports (fixtures/stack.ts): the embedded management
+ * cluster at a high time scale and the BFF in token mode serving the SPA that globalSetup built.
+ */
+export default defineConfig<object, Pick<StackWorkerFixtures, 'providerVersion'>>({
   testDir: 'tests',
-  fullyParallel: true,
+  globalSetup: './support/global-setup.ts',
+  fullyParallel: false,
+  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
   forbidOnly: !!process.env.CI,
-  retries: 0,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   reporter: [
     ['list'],
     ['json', { outputFile: process.env.PLAYWRIGHT_JSON_REPORT ?? '.reports/playwright.json' }],
   ],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
-    screenshot: 'only-on-failure',
+    screenshot: 'on',
+    viewport: { width: 1440, height: 900 },
+    locale: 'en-US',
     launchOptions: {
       executablePath: chromium,
       args: [
@@ -29,10 +38,9 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `pnpm --filter @dcs/web build && pnpm --filter @dcs/web exec vite preview --host 127.0.0.1 --port ${port} --strictPort`,
-    url: `http://127.0.0.1:${port}`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 180_000,
-  },
+  projects: [
+    { name: 'journeys', testIgnore: /gated\.spec\.ts/ },
+    // R-VER-1: a management cluster whose DCS provider is older than 1.0.13.
+    { name: 'gated', testMatch: /gated\.spec\.ts/, use: { providerVersion: '1.0.12' } },
+  ],
 });

@@ -7,11 +7,23 @@ import { createTheme } from '@mui/material/styles';
  */
 export const theme = createTheme({
   colorSchemes: {
-    light: { palette: { primary: { main: '#1565c0' }, background: { default: '#f5f7fa' } } },
+    // Text and outlined chips in these colours on white reach WCAG AA (4.5:1); contrastThreshold
+    // makes filled chips pick the label colour that does too.
+    light: {
+      palette: {
+        primary: { main: '#1565c0' },
+        info: { main: '#01579b' },
+        warning: { main: '#b45309' },
+        success: { main: '#1b5e20' },
+        background: { default: '#f5f7fa' },
+        contrastThreshold: 4.5,
+      },
+    },
     dark: {
       palette: {
         primary: { main: '#90caf9' },
         background: { default: '#10141a', paper: '#171c24' },
+        contrastThreshold: 4.5,
       },
     },
   },

@@ -1,0 +1,43 @@
+/**
+ * Starts the BFF for a test stack: `tsx support/serve-bff.ts KUBECONFIG PORT STATIC_DIR [PROVIDER_VERSION]`.
+ * Token mode, as a real deployment runs it, so that sign-in and the viewer's rights are real.
+ */
+import { randomBytes } from 'node:crypto';
+import { buildApp } from '@dcs/bff/src/app';
+import { loadConfig } from '@dcs/bff/src/config/env';
+
+const [kubeconfig = '', port = '0', staticDir = '', providerVersion] = process.argv.slice(2);
+
+async function main() {
+  const config = loadConfig({
+    argv: [
+      '--kubeconfig',
+      kubeconfig,
+      '--port',
+      port,
+      '--host',
+      '127.0.0.1',
+      '--auth-mode',
+      'token',
+      ...(providerVersion ? ['--provider-version', providerVersion] : []),
+    ],
+    env: {
+      STATIC_DIR: staticDir,
+      LOG_LEVEL: 'warn',
+      SESSION_KEYS: randomBytes(32).toString('base64'),
+      // Journeys sign in and mutate far more often than a person would.
+      SIGNIN_RATE_PER_MINUTE: '1000',
+      MUTATION_RATE_PER_MINUTE: '1000',
+    },
+  });
+  const app = await buildApp({ config });
+  await app.listen({ host: config.host, port: config.port });
+  process.stdout.write(`bff: ready http://127.0.0.1:${config.port}\n`);
+  const stop = () => {
+    void app.close().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+void main();

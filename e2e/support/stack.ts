@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The whole stack for one Playwright worker: the embedded management cluster (simulator, at a
+ * high time scale, on a free port) and the BFF (token mode, on a free port) serving the built
+ * SPA. Stopped when the worker ends.
+ */
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repoRoot = resolve(here, '../..');
+const tsx = join(repoRoot, 'e2e/node_modules/.bin/tsx');
+export const webDist = join(repoRoot, 'apps/web/dist');
+
+export interface StackOptions {
+  /** Simulated seconds per real second. */
+  timeScale?: number;
+  /** The DCS provider version the simulator reports (R-VER-*). */
+  providerVersion?: string;
+  seed?: 'demo' | 'empty';
+}
+
+export interface Stack {
+  url: string;
+  tokens: { operator: string; viewer: string };
+  kubeconfig: string;
+  stop: () => Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => {
+        ok(port);
+      });
+    });
+  });
+}
+
+/** Resolves with the first match of `pattern` in the process's output, or fails on exit/timeout. */
+function waitFor(
+  child: ChildProcess,
+  pattern: RegExp,
+  what: string,
+  timeoutMs = 90_000,
+): Promise<RegExpMatchArray> {
+  return new Promise((ok, fail) => {
+    let out = '';
+    const timer = setTimeout(() => {
+      fail(new Error(`${what} did not start within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = pattern.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        ok(m);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`${what} exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  return new Promise((ok) => {
+    if (child.exitCode !== null || child.pid === undefined) {
+      ok();
+      return;
+    }
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+    }, 5000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      ok();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const dir = mkdtempSync(join(tmpdir(), 'dcs-e2e-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const sim = spawn(
+    tsx,
+    [
+      'src/cli/sim.ts',
+      '--port',
+      '0',
+      '--kubeconfig-out',
+      kubeconfig,
+      '--time-scale',
+      String(options.timeScale ?? 30),
+      '--seed',
+      options.seed ?? 'demo',
+      ...(options.providerVersion ? ['--provider-version', options.providerVersion] : []),
+    ],
+    { cwd: join(repoRoot, 'packages/simulator'), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const children: ChildProcess[] = [sim];
+  const stop = async () => {
+    await Promise.all(children.map(stopProcess));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const [, operator = '', viewer = ''] = await waitFor(
+      sim,
+      /operator token (\S+)\s+sim: viewer token\s+(\S+)/,
+      'the simulator',
+    );
+    const port = await freePort();
+    const bff = spawn(
+      tsx,
+      [
+        join(repoRoot, 'e2e/support/serve-bff.ts'),
+        kubeconfig,
+        String(port),
+        webDist,
+        ...(options.providerVersion ? [options.providerVersion] : []),
+      ],
+      {
+        cwd: join(repoRoot, 'e2e'),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    children.push(bff);
+    await waitFor(bff, /bff: ready/, 'the BFF');
+    return { url: `http://127.0.0.1:${port}`, tokens: { operator, viewer }, kubeconfig, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}

@@ -1,0 +1,33 @@
+import { expect, expectAccessible, snap, test } from '../fixtures';
+
+test('a viewer sees everything, and every mutating action is disabled with the reason', async ({
+  page,
+  signIn,
+  nodePools,
+  nodes,
+}, testInfo) => {
+  await signIn('viewer');
+  const pools = nodePools('prod-east');
+  await pools.goto();
+  const data = pools.card('prod-east-data');
+  await expect(pools.replicas(data, 'Replicas')).toHaveText('3');
+  for (const name of ['Scale', 'Upgrade']) {
+    const button = data.getByRole('button', { name, exact: true });
+    await expect(button).toBeDisabled();
+    await expect(button).toHaveAccessibleDescription(/needs patch MachineDeployment/);
+  }
+  await expect(data.getByRole('button', { name: 'Delete prod-east-data' })).toBeDisabled();
+  await expect(pools.addWorkerNodePool()).toBeDisabled();
+  await expect(pools.addWorkerNodePool()).toHaveAccessibleDescription(/access review/);
+  await snap(page, testInfo, 'viewer-node-pools');
+  await expectAccessible(page, testInfo, 'viewer-node-pools');
+
+  // Reading is not restricted: conditions, machines, YAML.
+  await data.getByRole('link', { name: 'Conditions' }).click();
+  await expect(
+    page.getByRole('table', { name: /^Conditions of MachineDeployment / }),
+  ).toBeVisible();
+  const tab = nodes('prod-east');
+  await tab.goto();
+  await expect(tab.rowsOfPool('prod-east-data')).toHaveCount(3);
+});
