@@ -1,11 +1,11 @@
 import { InformerFactory } from '@dcs/informer';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { DEFAULT_NAMESPACE } from '@dcs/domain';
+import { DEFAULT_NAMESPACE, LABEL_CONTROL_PLANE_NAME, LABEL_DEPLOYMENT_NAME } from '@dcs/domain';
 import type { SimClock } from '../logic/clock';
 import type { FailureRule } from '../logic/failures';
 import { DEFAULT_TIMINGS, type Timings } from '../logic/timings';
 import { Caches, WATCHED_KINDS } from '../runtime/caches';
-import { KubeClient } from '../runtime/client';
+import { KubeClient, type WriteCounters } from '../runtime/client';
 import type { Context } from '../runtime/context';
 import { EventRecorder } from '../runtime/events';
 import { Manager, type ControllerMetrics } from '../runtime/manager';
@@ -53,16 +53,29 @@ export interface StartControllersInput {
 export interface RunningControllers {
   /** Resolves when no controller has queued work (simulated timers may still be pending). */
   idle(): Promise<void>;
-  metrics(): {
+  metrics(): WriteCounters & {
     controllers: ControllerMetrics[];
-    requests: number;
-    conflicts: number;
-    errors: number;
     events: { emitted: number; dropped: number; failed: number };
+    /** Machines per MachineDeployment (or KubeadmControlPlane) and phase, from the cache. */
+    phases: Record<string, Record<string, number>>;
     /** Per kind: own writes the informer has not delivered yet, and those it had delivered before the response. */
     caches: Record<string, { pending: number; alreadySeen: number }>;
   };
   stop(): Promise<void>;
+}
+
+function machinePhases(caches: Caches): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const m of caches.get('Machine').informer.list()) {
+    const pool =
+      m.metadata.labels?.[LABEL_DEPLOYMENT_NAME] ??
+      m.metadata.labels?.[LABEL_CONTROL_PLANE_NAME] ??
+      '';
+    const phase = m.status?.phase ?? 'Pending';
+    const counts = (out[pool] ??= {});
+    counts[phase] = (counts[phase] ?? 0) + 1;
+  }
+  return out;
 }
 
 export async function startControllers(input: StartControllersInput): Promise<RunningControllers> {
@@ -119,6 +132,7 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
       controllers: manager.metrics(),
       ...client.counters,
       events: { ...events.counters },
+      phases: machinePhases(caches),
       caches: Object.fromEntries(
         WATCHED_KINDS.map((k) => [
           k,

@@ -51,10 +51,22 @@ export interface WriteCounters {
   requests: number;
   conflicts: number;
   errors: number;
+  /** Requests per `METHOD resource[/subresource]`. */
+  byVerb: Record<string, number>;
+  /** Sum of request latencies (ms), for the average. */
+  latencyMs: number;
+  maxLatencyMs: number;
 }
 
 export class KubeClient {
-  readonly counters: WriteCounters = { requests: 0, conflicts: 0, errors: 0 };
+  readonly counters: WriteCounters = {
+    requests: 0,
+    conflicts: 0,
+    errors: 0,
+    byVerb: {},
+    latencyMs: 0,
+    maxLatencyMs: 0,
+  };
   private readonly base: URL;
   private readonly agent: http.Agent;
   private options: Promise<https.RequestOptions> | undefined;
@@ -162,6 +174,9 @@ export class KubeClient {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const transport = url.protocol === 'https:' ? https : http;
     this.counters.requests++;
+    const verb = `${method} ${/\/([a-z]+)(?:\/[^/]+)?(\/status)?$/.exec(path)?.slice(1).join('') ?? path}`;
+    this.counters.byVerb[verb] = (this.counters.byVerb[verb] ?? 0) + 1;
+    const started = performance.now();
     return new Promise<T>((resolve, reject) => {
       const headers: Record<string, string> = {
         ...(options.headers as Record<string, string> | undefined),
@@ -179,6 +194,9 @@ export class KubeClient {
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('error', reject);
           res.on('end', () => {
+            const took = performance.now() - started;
+            this.counters.latencyMs += took;
+            this.counters.maxLatencyMs = Math.max(this.counters.maxLatencyMs, took);
             const text = Buffer.concat(chunks).toString('utf8');
             const code = res.statusCode ?? 0;
             let parsed: unknown;
