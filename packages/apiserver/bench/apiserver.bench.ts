@@ -1,7 +1,8 @@
 /**
  * Benchmark of the API server over loopback HTTP, printing a table of figures.
  *   pnpm --filter @dcs/apiserver bench [SCALE]     (SCALE 1 = the full targets; CI runs 0.02)
- *   BENCH_CPU_PROFILE=DIR ... writes one .cpuprofile of the server per phase into DIR.
+ *   BENCH_CPU_PROFILE=DIR ... writes one .cpuprofile of the server per phase into DIR;
+ *   BENCH_LOAD_CPU_PROFILE=DIR ... one of each load process.
  *
  * The server runs alone in a child process (bench/server-process.ts); every client runs in other
  * child processes (bench/load.ts), so the server's CPU time and RSS are its own. This process only
@@ -169,7 +170,9 @@ class ServerProcess {
 
 /** A load process running one task; `ready` resolves when it says so (watch roles). */
 function startLoad(task: LoadTask) {
-  const child = forkTs(LOAD_SCRIPT, []);
+  // BENCH_LOAD_CPU_PROFILE=DIR profiles the load processes too (to keep them cheap).
+  const dir = process.env.BENCH_LOAD_CPU_PROFILE;
+  const child = forkTs(LOAD_SCRIPT, dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []);
   let onReady: () => void = () => undefined;
   const ready = new Promise<void>((r) => (onReady = r));
   const result = new Promise<LoadResult>((resolve, reject) => {

@@ -24,6 +24,9 @@ const server = await startApiServer({
   kinds: [machineKind],
   tokens: [{ token: BENCH_TOKEN, user: 'bench' }],
   namespaces: [BENCH_NAMESPACE, WATCH_NAMESPACE],
+  ...(process.env.BENCH_WATCH_FLUSH_MS
+    ? { watchFlushIntervalMs: Number(process.env.BENCH_WATCH_FLUSH_MS) }
+    : {}),
 });
 // The load runs as an ordinary user, so every request goes through RBAC as a real client's does.
 for (const namespace of [BENCH_NAMESPACE, WATCH_NAMESPACE]) {
