@@ -1,11 +1,17 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { KubeConfig } from '@kubernetes/client-node';
+import { startControllers, type RunningControllers } from '../controllers/start';
 import { startEmbeddedCluster, writeFileAtomic } from '../embedded';
+import { createClock } from '../logic/clock';
+import { parseFailureRule, type FailureRule } from '../logic/failures';
+import { seed } from '../seed';
+import { seedClientInProcess } from '../seed/clients';
 
 /**
  * `pnpm sim`: the embedded management cluster. Prints its URL and writes a kubeconfig with the
  * contexts `sim-operator` (current, full rights) and `sim-viewer` (read-only). The kubeconfig is
- * written only once the server is ready, so a launcher may wait for the file.
+ * written only once the server is ready and seeded, so a launcher may wait for the file.
  */
 
 const { values } = parseArgs({
@@ -19,7 +25,9 @@ const { values } = parseArgs({
     'no-controllers': { type: 'boolean', default: false },
     'time-scale': { type: 'string', default: '1' },
     'provider-version': { type: 'string' },
+    fail: { type: 'string', multiple: true, default: [] },
     state: { type: 'string' },
+    quiet: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -36,17 +44,23 @@ const fromUser = (p: string) => (isAbsolute(p) ? p : resolve(userDir, p));
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535)
   fail(`--port must be 0–65535, got ${values.port}`);
-if (values.seed !== 'demo' && values.seed !== 'empty')
-  fail(`--seed must be demo or empty, got ${values.seed}`);
+const seedKind = values.seed;
+if (seedKind !== 'demo' && seedKind !== 'empty')
+  fail(`--seed must be demo or empty, got ${seedKind}`);
 const timeScale = Number(values['time-scale']);
 if (!(timeScale > 0)) fail(`--time-scale must be a positive number, got ${values['time-scale']}`);
 const randomSeed = Number(values['random-seed']);
 if (!Number.isInteger(randomSeed))
   fail(`--random-seed must be an integer, got ${values['random-seed']}`);
-if (!values['no-controllers'] || values.seed === 'demo') {
-  fail(
-    'the simulated controllers and demo data are not part of this build yet: use --no-controllers --seed empty',
-  );
+const providerVersion = values['provider-version'];
+if (providerVersion !== undefined && !/^v?\d+\.\d+\.\d+/.test(providerVersion)) {
+  fail(`--provider-version must look like 1.0.16, got ${providerVersion}`);
+}
+let failures: FailureRule[] = [];
+try {
+  failures = values.fail.map(parseFailureRule);
+} catch (e) {
+  fail((e as Error).message);
 }
 
 const cluster = await startEmbeddedCluster({
@@ -55,15 +69,39 @@ const cluster = await startEmbeddedCluster({
   tls: !values.http,
   ...(values.state ? { statePath: fromUser(values.state) } : {}),
 });
+const clock = createClock({ timeScale });
+const abort = new AbortController();
+const seeded = await seed(seedKind, seedClientInProcess(cluster.server.client), {
+  signal: abort.signal,
+});
+
+let controllers: RunningControllers | undefined;
+if (!values['no-controllers']) {
+  const kubeconfig = new KubeConfig();
+  kubeconfig.loadFromString(cluster.kubeconfig);
+  controllers = await startControllers({
+    kubeconfig,
+    clock,
+    options: {
+      randomSeed,
+      failures,
+      ...(providerVersion ? { providerVersion: providerVersion.replace(/^v/, '') } : {}),
+      ...(values.quiet ? { log: () => undefined } : {}),
+    },
+  });
+}
+
 const kubeconfigPath = fromUser(values['kubeconfig-out']);
 await writeFileAtomic(kubeconfigPath, cluster.kubeconfig);
 
 process.stdout.write(
   [
     `sim: ready ${cluster.url} kubeconfig=${kubeconfigPath}`,
+    `sim: seed ${seedKind}: ${String(seeded.created)} objects created, ${String(seeded.existing)} already there`,
+    `sim: controllers ${controllers ? `running at ${String(timeScale)}x simulated time` : 'off'}`,
     `sim: operator token ${cluster.operatorToken}`,
     `sim: viewer token   ${cluster.viewerToken}`,
-    `sim: try  kubectl --kubeconfig ${kubeconfigPath} get machines -A`,
+    `sim: try  kubectl --kubeconfig ${kubeconfigPath} get machines -A -w`,
     '',
   ].join('\n'),
 );
@@ -73,6 +111,10 @@ async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   process.stdout.write(`sim: ${signal}, stopping\n`);
+  abort.abort();
+  await controllers?.stop();
+  clock.stop();
+  await seeded.background.catch(() => undefined);
   await cluster.close();
   process.exit(0);
 }
