@@ -3,8 +3,10 @@ import { ConsolePage } from './ConsolePage';
 
 /** Add Worker Node Pool (U-4), located by its labels. */
 export class AddPoolPage extends ConsolePage {
-  field(label: string | RegExp): Locator {
-    return this.page.getByLabel(label, { exact: typeof label === 'string' });
+  /** A field by its label; a required field's label ends with an asterisk. */
+  field(label: string): Locator {
+    const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return this.page.getByLabel(new RegExp(`^${escaped}(\\s*\\*)?$`, 'u'));
   }
 
   section(name: string): Locator {

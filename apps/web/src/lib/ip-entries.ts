@@ -28,11 +28,16 @@ export function nextIp(ips: readonly string[]): string | undefined {
  * `n` entries to append after the pool's last one, copying its mask, gateway, dns, the shape of
  * its hostnames and machine names, and its persistent disks (the slots a machine expects).
  */
-export function suggestEntries(existing: readonly IpPoolEntry[], n: number): IpPoolEntry[] {
+export function suggestEntries(
+  existing: readonly IpPoolEntry[],
+  n: number,
+  /** Addresses held elsewhere (other pools of the namespace, R-POOL-2). */
+  taken: readonly string[] = [],
+): IpPoolEntry[] {
   const last = existing[existing.length - 1];
   const out: IpPoolEntry[] = [];
   for (let i = 0; i < n; i++) {
-    const ip = nextIp([...existing.map((e) => e.ip), ...out.map((e) => e.ip)]) ?? '';
+    const ip = nextIp([...taken, ...existing.map((e) => e.ip), ...out.map((e) => e.ip)]) ?? '';
     const k = existing.length + i + 1;
     const stem = (s: string) => s.replace(/-?\d+$/, '');
     out.push({

@@ -53,7 +53,14 @@ export function IpPoolSection({
       );
   };
   const existing = ip.mode === 'existing' ? ctx.ipPools.find((p) => p.name === ip.name) : undefined;
-  const lastEntry = ctx.ipPools.flatMap((p) => p.entries).at(-1);
+  // Suggestions continue after the highest address of the namespace, on its network settings.
+  const allIps = ctx.ipPools.flatMap((p) => p.entries.map((e) => e.ip));
+  const lastEntry = ctx.ipPools
+    .flatMap((p) => p.entries)
+    .reduce<(typeof ctx.ipPools)[number]['entries'][number] | undefined>(
+      (best, e) => (best === undefined || ipValue(e.ip) > ipValue(best.ip) ? e : best),
+      undefined,
+    );
   return (
     <Section title={t('pool.ipPool')} id="section-ippool">
       <RadioGroup
@@ -161,10 +168,15 @@ export function IpPoolSection({
                       type="button"
                       className="link-button"
                       onClick={() => {
+                        const pool = form.getValues('name');
                         f.onChange(
-                          suggestEntries([lastEntry], Math.max(1, replicas)).map((e) => ({
-                            ...e,
-                          })),
+                          suggestEntries([lastEntry], Math.max(1, replicas), allIps).map(
+                            (e, i) => ({
+                              ...e,
+                              hostname: `${pool}-${i + 1}`,
+                              machineName: `${pool}-vm-${i + 1}`,
+                            }),
+                          ),
                         );
                       }}
                       style={{
@@ -196,3 +208,5 @@ const text = (s: string | undefined) =>
       {s}
     </Typography>
   ) : null;
+
+const ipValue = (ip: string) => ip.split('.').reduce((n, p) => n * 256 + (Number(p) || 0), 0);

@@ -1,0 +1,33 @@
+import { expect, snap, test } from '../fixtures';
+
+test('O-SCALE-UP with R-POOL-4: the pool is short, extend it inline, then the new machine runs', async ({
+  page,
+  signIn,
+  nodePools,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await signIn('operator');
+  const pools = nodePools('prod-east');
+  await pools.goto();
+  const card = pools.card('prod-east-data');
+  await expect(pools.replicas(card, 'Ready')).toHaveText('3');
+  await card.getByRole('button', { name: 'Scale', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Scale prod-east-data' });
+  await expect(dialog.getByRole('status')).toContainText('Free IP entries');
+  await dialog.getByRole('button', { name: 'One replica more' }).click();
+  await expect(dialog.getByLabel('Replicas')).toHaveValue('4');
+  // R-MD-1 / R-POOL-1: the rule's message at the field, and the way out beside it.
+  await expect(dialog.getByLabel('Replicas')).toHaveAttribute('aria-invalid', 'true');
+  await dialog.getByRole('button', { name: /^Extend IP pool by 1 entries/ }).click();
+  await expect(dialog.getByLabel('IP (Entry 1)')).not.toHaveValue('');
+  await expect(dialog.getByLabel('Replicas')).toHaveAttribute('aria-invalid', 'false');
+  await snap(page, testInfo, 'scale-extend');
+  await dialog.getByRole('button', { name: 'Preview plan' }).click();
+  await expect(dialog.getByRole('region', { name: 'Plan' })).toContainText('Append 1 entries');
+  await snap(page, testInfo, 'scale-plan');
+  await dialog.getByRole('button', { name: 'Scale', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(pools.replicas(card, 'Replicas')).toHaveText('4');
+  await expect(pools.replicas(card, 'Ready')).toHaveText('4', { timeout: 90_000 });
+  await expect(card).toContainText(/prod-east-data-ippool: 4\/4 used/);
+});
