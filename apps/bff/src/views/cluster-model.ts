@@ -178,11 +178,8 @@ export class ClusterModel {
       bootstrapTemplates: s.KubeadmConfigTemplate.inNamespace(ns),
       ipPools: s.DCSIpHostnamePool.inNamespace(ns),
     });
-    const views = buildClusterViews(
-      index,
-      { namespace: ns, name: this.name },
-      this.#viewContext(now),
-    );
+    const viewCtx = this.#viewContext(now);
+    const views = buildClusterViews(index, { namespace: ns, name: this.name }, viewCtx);
     const changes: ViewChange[] = [];
     if (!views) {
       this.#exists = false;
@@ -200,7 +197,8 @@ export class ClusterModel {
     this.#machinesByPool.clear();
     for (const m of views.machines) this.#indexMachine(m);
     this.#due.clear();
-    for (const m of s.Machine.byIndex('cluster', `${ns}/${this.name}`)) this.#trackDue(m, now);
+    for (const m of s.Machine.byIndex('cluster', `${ns}/${this.name}`))
+      this.#trackDue(m, now, viewCtx);
     this.#cluster = views.cluster;
     return changes;
   }
@@ -222,9 +220,9 @@ export class ClusterModel {
     );
   }
 
-  #trackDue(m: Cached<'Machine'>, now: Date): void {
+  #trackDue(m: Cached<'Machine'>, now: Date, ctx: ViewContext): void {
     const name = m.metadata.name ?? '';
-    const t = diagnosisDueAt(m, this.#dcsOf(m), now, this.#options.context().diagnosis ?? {});
+    const t = diagnosisDueAt(m, this.#dcsOf(m), now, ctx.diagnosis ?? {});
     if (t === undefined) this.#due.delete(name);
     else this.#due.set(name, t);
   }
@@ -261,8 +259,9 @@ export class ClusterModel {
 
     const cluster = s.Cluster.get(ns, this.name);
     const kcp = this.#controlPlane(cluster);
+    const viewCtx = this.#viewContext(now);
     const ctx: PoolViewContext = {
-      ...this.#viewContext(now),
+      ...viewCtx,
       ...(cluster ? { cluster } : {}),
       ...(kcp ? { controlPlaneVersion: controlPlaneVersionOf(kcp) } : {}),
     };
@@ -285,7 +284,7 @@ export class ClusterModel {
       for (const m of built.machines)
         changes.push(...upsertOne('machine', this.#machines, m.name, m));
       this.#machinesByPool.set(id, after);
-      for (const m of built.raw) this.#trackDue(m, now);
+      for (const m of built.raw) this.#trackDue(m, now, viewCtx);
     }
     this.#dirtyPools.clear();
     if (cluster) this.#cluster = clusterView(cluster, kcp, this.pools(), this.machines());

@@ -49,7 +49,15 @@ export default fp<{ sources?: SourceFactory }>(
         app.log.error({ err: error }, 'cache listener failed');
       },
     });
-    const globals = () => readGlobals(cache, app.config.providerVersion);
+    // Read once per version of the catalog and provider objects, not once per view or request.
+    let memo: { key: string; value: Globals } | undefined;
+    const globals = () => {
+      const cm = cache.stores.ConfigMap.list().map((o) => o.metadata.resourceVersion ?? '');
+      const dep = cache.stores.Deployment.list().map((o) => o.metadata.resourceVersion ?? '');
+      const key = `${cm.join(',')}|${dep.join(',')}`;
+      if (memo?.key !== key) memo = { key, value: readGlobals(cache, app.config.providerVersion) };
+      return memo.value;
+    };
     const views = new ModelRegistry(cache, {
       context: () => {
         const g = globals();

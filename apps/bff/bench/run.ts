@@ -1,0 +1,291 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+/**
+ * `pnpm bench`: the BFF's benchmark, each part in its own process — the embedded API server with
+ * the data and the event source (cluster.ts), the BFF (bff.ts), and the load (load.ts) — so that
+ * the BFF's RSS and latencies are its own. Prints a table; exits non-zero when a target is missed.
+ * `--scale 0.05` (or BENCH_SCALE) runs it small, as CI's correctness check.
+ *
+ * Targets (full scale, 50 pools / 5,000 machines): GET nodepools p95 ≤ 50 ms at 200 req/s;
+ * 2,000 SSE clients on one process, p99 ≤ 250 ms from API-server event to client at 50 events/s,
+ * RSS ≤ 512 MB; the upstream watches for 1 and for 2,000 clients, equal.
+ */
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values } = parseArgs({
+  options: { scale: { type: 'string' }, json: { type: 'boolean', default: false } },
+});
+const scale = Number(values.scale ?? process.env.BENCH_SCALE ?? '1');
+const full = scale >= 1;
+const pools = Math.max(2, Math.round(50 * scale));
+const perPool = 100;
+const clients = Math.max(4, Math.round(2000 * scale));
+const httpRate = 200;
+const httpSeconds = full ? 15 : 3;
+const eventRate = 50;
+const eventSeconds = full ? 20 : 4;
+
+interface Child {
+  proc: ChildProcess;
+  next(
+    pred: (o: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
+  send(o: unknown): void;
+}
+
+function child(script: string, args: string[]): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(here, script), ...args], {
+    cwd: join(here, '..'),
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const seen: Record<string, unknown>[] = [];
+  const waiters = new Set<{
+    pred: (o: Record<string, unknown>) => boolean;
+    done: (o: Record<string, unknown>) => void;
+  }>();
+  {
+    createInterface({ input: proc.stdout }).on('line', (line) => {
+      let o: Record<string, unknown>;
+      try {
+        o = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        process.stderr.write(`${script}: ${line}\n`);
+        return;
+      }
+      seen.push(o);
+      for (const w of [...waiters]) if (w.pred(o)) w.done(o);
+    });
+  }
+  return {
+    proc,
+    send: (o) => proc.stdin.write(`${JSON.stringify(o)}\n`),
+    next: (pred, timeoutMs = 600_000) => {
+      const hit = seen.find(pred);
+      if (hit) {
+        seen.splice(seen.indexOf(hit), 1);
+        return Promise.resolve(hit);
+      }
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          reject(new Error(`${script}: timed out`));
+        }, timeoutMs);
+        const w = {
+          pred,
+          done: (o: Record<string, unknown>) => {
+            clearTimeout(timer);
+            waiters.delete(w);
+            seen.splice(seen.indexOf(o), 1);
+            resolve(o);
+          },
+        };
+        waiters.add(w);
+        proc.once('exit', (code) => {
+          if (waiters.has(w)) reject(new Error(`${script} exited (${String(code)})`));
+        });
+      });
+    },
+  };
+}
+
+function rssMb(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${String(pid)}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : 0;
+}
+
+async function upstreamWatches(base: string): Promise<number> {
+  const res = await fetch(`${base}/metrics`);
+  const m = /^dcs_bff_upstream_watches (\d+)/m.exec(await res.text());
+  return m ? Number(m[1]) : -1;
+}
+
+const all: ChildProcess[] = [];
+const stopAll = () => {
+  for (const p of all) if (p.exitCode === null) p.kill('SIGTERM');
+};
+process.on('exit', stopAll);
+
+const t0 = Date.now();
+const log = (s: string) =>
+  process.stderr.write(`bench: ${s} (${String(Math.round((Date.now() - t0) / 1000))} s)\n`);
+
+log(
+  `scale ${String(scale)}: ${String(pools)} pools × ${String(perPool)} machines, ${String(clients)} SSE clients`,
+);
+const cluster = child('cluster.ts', ['--pools', String(pools), '--machines', String(perPool)]);
+all.push(cluster.proc);
+const ready = await cluster.next((o) => 'ready' in o);
+log(`cluster seeded in ${String(ready.seedSeconds)} s`);
+const bff = child('bff.ts', ['--kubeconfig', String(ready.kubeconfig)]);
+all.push(bff.proc);
+const bffReady = await bff.next((o) => 'ready' in o);
+const base = String(bffReady.ready);
+const bffPid = Number(bffReady.pid);
+log(`BFF synced at ${base}`);
+const nodepools = `${base}/api/v1/clusters/cpaas-system/demo/nodepools`;
+const stream = `${base}/api/v1/stream?cluster=cpaas-system/demo`;
+
+// Upstream watches with one client.
+const one = child('load.ts', ['--mode', 'sse', '--url', stream, '--clients', '1']);
+all.push(one.proc);
+await one.next((o) => 'connected' in o);
+const watchesOne = await upstreamWatches(base);
+one.send({ cmd: 'report' });
+await one.next((o) => 'sse' in o);
+
+// GET nodepools at 200 req/s.
+await fetch(nodepools);
+const httpLoad = child('load.ts', [
+  '--mode',
+  'http',
+  '--url',
+  nodepools,
+  '--rate',
+  String(httpRate),
+  '--seconds',
+  String(httpSeconds),
+]);
+all.push(httpLoad.proc);
+const httpResult = (await httpLoad.next((o) => 'http' in o)).http as {
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  count: number;
+  errors: number;
+  achievedRate: number;
+  bytesPerResponse: number;
+};
+log(`GET nodepools p95 ${httpResult.p95.toFixed(1)} ms`);
+
+// 2,000 streams in two load processes, then 50 events/s from the API server.
+const halves = [Math.ceil(clients / 2), Math.floor(clients / 2)].filter((n) => n > 0);
+const sse = halves.map((n) =>
+  child('load.ts', ['--mode', 'sse', '--url', stream, '--clients', String(n)]),
+);
+all.push(...sse.map((c) => c.proc));
+await Promise.all(sse.map((c) => c.next((o) => 'connected' in o)));
+const rssIdle = rssMb(bffPid);
+const watchesMany = await upstreamWatches(base);
+log(`${String(clients)} streams open; RSS ${rssIdle.toFixed(0)} MB`);
+let rssMax = rssIdle;
+const sampler = setInterval(() => {
+  rssMax = Math.max(rssMax, rssMb(bffPid));
+}, 250);
+cluster.send({ cmd: 'events', rate: eventRate, seconds: eventSeconds });
+const done = await cluster.next((o) => 'eventsDone' in o, (eventSeconds + 120) * 1000);
+await new Promise((r) => setTimeout(r, 1500));
+clearInterval(sampler);
+rssMax = Math.max(rssMax, rssMb(bffPid));
+for (const c of sse) c.send({ cmd: 'report' });
+const reports = (await Promise.all(sse.map((c) => c.next((o) => 'sse' in o)))).map(
+  (o) =>
+    o.sse as {
+      count: number;
+      p50: number;
+      p95: number;
+      p99: number;
+      max: number;
+      resyncs: number;
+      clients: number;
+    },
+);
+// Merge percentiles conservatively: the worst of the processes.
+const sseResult = {
+  delivered: reports.reduce((n, r) => n + r.count, 0),
+  p50: Math.max(...reports.map((r) => r.p50)),
+  p95: Math.max(...reports.map((r) => r.p95)),
+  p99: Math.max(...reports.map((r) => r.p99)),
+  max: Math.max(...reports.map((r) => r.max)),
+  resyncs: reports.reduce((n, r) => n + r.resyncs, 0),
+};
+const expected = Number(done.eventsDone) - Number(done.failed);
+const deliveredRatio = sseResult.delivered / (expected * clients);
+
+const targets = [
+  {
+    name: 'GET nodepools p95 at 200 req/s (ms)',
+    value: httpResult.p95,
+    target: 50,
+    ok: !full || httpResult.p95 <= 50,
+  },
+  {
+    name: 'GET nodepools errors',
+    value: httpResult.errors,
+    target: 0,
+    ok: httpResult.errors === 0,
+  },
+  {
+    name: 'SSE event→client p99 (ms)',
+    value: sseResult.p99,
+    target: 250,
+    ok: !full || sseResult.p99 <= 250,
+  },
+  {
+    name: 'BFF RSS max with all streams (MB)',
+    value: rssMax,
+    target: 512,
+    ok: !full || rssMax <= 512,
+  },
+  {
+    name: 'events delivered to every client (ratio)',
+    value: deliveredRatio,
+    target: 1,
+    ok: deliveredRatio >= 0.999,
+  },
+  {
+    name: 'upstream watches, 1 client',
+    value: watchesOne,
+    target: watchesMany,
+    ok: watchesOne > 0 && watchesOne === watchesMany,
+  },
+  {
+    name: `upstream watches, ${String(clients)} clients`,
+    value: watchesMany,
+    target: watchesOne,
+    ok: watchesOne === watchesMany,
+  },
+];
+
+const rows: [string, string][] = [
+  ['scale', `${String(scale)} (${String(pools)} pools, ${String(pools * perPool)} machines)`],
+  [
+    'GET nodepools',
+    `${httpResult.count} requests at ${httpResult.achievedRate.toFixed(0)}/s: p50 ${httpResult.p50.toFixed(1)} ms, p95 ${httpResult.p95.toFixed(1)} ms, p99 ${httpResult.p99.toFixed(1)} ms, max ${httpResult.max.toFixed(1)} ms, ${String(httpResult.bytesPerResponse)} B each`,
+  ],
+  ['SSE clients', `${String(clients)} on one BFF process`],
+  ['events', `${String(expected)} at ${String(eventRate)}/s over ${String(done.seconds)} s`],
+  [
+    'event → client',
+    `p50 ${String(sseResult.p50)} ms, p95 ${String(sseResult.p95)} ms, p99 ${String(sseResult.p99)} ms, max ${String(sseResult.max)} ms; ${String(sseResult.delivered)} deliveries (${(deliveredRatio * 100).toFixed(2)} %), ${String(sseResult.resyncs)} resyncs`,
+  ],
+  [
+    'BFF RSS',
+    `${rssIdle.toFixed(0)} MB with streams open, ${rssMax.toFixed(0)} MB max under events`,
+  ],
+  [
+    'upstream watches',
+    `${String(watchesOne)} with 1 client, ${String(watchesMany)} with ${String(clients)} clients`,
+  ],
+];
+const width = Math.max(...rows.map(([k]) => k.length));
+process.stdout.write(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n\n`);
+for (const t of targets) {
+  process.stdout.write(
+    `${t.ok ? 'PASS' : 'FAIL'}  ${t.name}: ${typeof t.value === 'number' ? String(Math.round(t.value * 1000) / 1000) : String(t.value)} (target ${String(t.target)})\n`,
+  );
+}
+if (values.json)
+  process.stdout.write(
+    `${JSON.stringify({ scale, http: httpResult, sse: sseResult, rssIdle, rssMax, watchesOne, watchesMany, deliveredRatio })}\n`,
+  );
+cluster.send({ cmd: 'stop' });
+bff.proc.kill('SIGTERM');
+stopAll();
+process.exit(targets.every((t) => t.ok) ? 0 : 1);
