@@ -6,6 +6,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Admission } from './admission';
+import { timestampNow } from './clock';
 import { clone, deepEqual, getPath, isObject, removeKey, setPath, type JsonObject } from './json';
 import { serverSideApply, trackUpdate } from './patch/apply';
 import { applyJsonPatch, parseJsonPatch } from './patch/json-patch';
@@ -118,9 +119,7 @@ function generateSuffix(): string {
   return out;
 }
 
-function timestamp(): string {
-  return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-}
+const timestamp = timestampNow;
 
 function nameRule(rt: ResourceType): NameRule {
   if (rt.kind === 'Namespace') return 'label';

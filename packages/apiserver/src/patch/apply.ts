@@ -7,13 +7,16 @@
  * the owner of what they changed. Left out: per-version field sets and structured-merge-diff's
  * handling of atomic maps and nested list reordering.
  */
+import { timestampNow } from '../clock';
 import { deepEqual, isObject, type JsonObject } from '../json';
 import { ApiError } from '../status';
 import type { JSONSchemaProps, KubeObject } from '../types';
 import {
   applyMerge,
   changedPaths,
+  fieldSet,
   fromFieldsV1,
+  isLeafIn,
   leafPaths,
   removeAt,
   renderPath,
@@ -37,9 +40,7 @@ interface Owned {
   paths: Map<string, FieldPath>;
 }
 
-function now(): string {
-  return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-}
+const now = timestampNow;
 
 function readEntries(obj: KubeObject | undefined): Owned[] {
   const raw = obj?.metadata.managedFields ?? [];
@@ -176,12 +177,30 @@ export function trackUpdate(
     subresource?: string;
   },
 ): void {
-  const owned = readEntries(old);
-  const oldCopy = old
-    ? { ...old, metadata: { ...old.metadata, managedFields: undefined } }
-    : undefined;
   const newCopy = { ...next, metadata: { ...next.metadata, managedFields: undefined } };
-  const changed = old ? changedPaths(oldCopy, newCopy, o.schema) : leafPaths(newCopy, o.schema);
+  if (!old) {
+    // A create: its manager owns every field it sets, and nobody else owns anything.
+    const fieldsV1 = fieldSet(newCopy, o.schema);
+    if (Object.keys(fieldsV1).length === 0) {
+      delete next.metadata.managedFields;
+      return;
+    }
+    const entry: Entry = {
+      manager: o.manager,
+      operation: 'Update',
+      apiVersion: o.apiVersion,
+      time: now(),
+      fieldsType: 'FieldsV1',
+      fieldsV1,
+    };
+    if (o.subresource) entry.subresource = o.subresource;
+    next.metadata.managedFields = [{ ...entry }];
+    return;
+  }
+  const oldCopy = { ...old, metadata: { ...old.metadata, managedFields: undefined } };
+  const changed = changedPaths(oldCopy, newCopy, o.schema);
+  if (changed.length > 0 && rewritesOwnFields(old, next, changed, o)) return;
+  const owned = readEntries(old);
   if (changed.length === 0) {
     writeEntries(next, owned);
     return;
@@ -210,6 +229,37 @@ export function trackUpdate(
   mine.entry.time = now();
   for (const [k, p] of keys) mine.paths.set(k, p);
   writeEntries(next, owned);
+}
+
+/**
+ * The common update: a manager changes fields it already owns and nobody else does. Ownership
+ * stays as it is but for that entry's time, so the stored entries are kept instead of being
+ * read into path sets and written back (what the general case does, with the same result).
+ */
+function rewritesOwnFields(
+  old: KubeObject,
+  next: KubeObject,
+  changed: FieldPath[],
+  o: { manager: string; subresource?: string },
+): boolean {
+  const entries = old.metadata.managedFields ?? [];
+  let mine = -1;
+  for (const [i, e] of entries.entries()) {
+    if (!isObject(e) || typeof e.manager !== 'string' || !isObject(e.fieldsV1)) return false;
+    const isMine =
+      e.manager === o.manager && e.operation === 'Update' && e.subresource === o.subresource;
+    if (isMine) mine = i;
+    const owns = isMine
+      ? changed.every((p) => isLeafIn(e.fieldsV1, p))
+      : !changed.some((p) => isLeafIn(e.fieldsV1, p));
+    if (!owns) return false;
+  }
+  const entry = entries[mine];
+  if (!entry) return false;
+  const updated = [...entries];
+  updated[mine] = { ...entry, time: now() };
+  next.metadata.managedFields = updated;
+  return true;
 }
 
 function conflictError(

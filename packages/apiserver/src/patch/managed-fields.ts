@@ -83,6 +83,82 @@ function listPaths(
   return [prefix];
 }
 
+const OWNED_METADATA = new Set(['labels', 'annotations', 'finalizers', 'ownerReferences']);
+
+/**
+ * The FieldsV1 tree of every field `value` sets: `toFieldsV1(leafPaths(value, schema))` built in
+ * one walk, without a path array per leaf. A create records this for its manager.
+ */
+export function fieldSet(value: unknown, schema: JSONSchemaProps | undefined): JsonObject {
+  return objectFields(value, schema, 'root') ?? {};
+}
+
+function objectFields(
+  value: unknown,
+  schema: JSONSchemaProps | undefined,
+  at: 'root' | 'metadata' | 'inner',
+): JsonObject | undefined {
+  if (!isObject(value)) return undefined;
+  let node: JsonObject | undefined;
+  for (const [k, v] of Object.entries(value)) {
+    if (at === 'root' && (k === 'apiVersion' || k === 'kind')) continue;
+    if (at === 'metadata' && !OWNED_METADATA.has(k)) continue;
+    const s = itemSchema(schema, k);
+    let child: JsonObject | undefined;
+    if (isObject(v) && Object.keys(v).length > 0)
+      child = objectFields(v, s, at === 'root' && k === 'metadata' ? 'metadata' : 'inner');
+    else if (Array.isArray(v)) child = listFields(v, s);
+    else child = {};
+    if (!child) continue;
+    node ??= {};
+    node[`f:${k}`] = child;
+  }
+  return node;
+}
+
+function listFields(list: unknown[], schema: JSONSchemaProps | undefined): JsonObject | undefined {
+  const keys = listKeys(schema);
+  if (keys && list.every(isObject)) {
+    if (list.length === 0) return undefined;
+    const node: JsonObject = {};
+    for (const item of list) {
+      const k = itemKey(item, keys);
+      // Items with the same key (invalid, but not yet validated here) merge, as paths would.
+      const itemNode = isObject(node[k]) ? node[k] : {};
+      itemNode['.'] = {};
+      mergeFields(itemNode, objectFields(item, schema?.items, 'inner'));
+      node[k] = itemNode;
+    }
+    return node;
+  }
+  if (isSet(schema)) {
+    if (list.length === 0) return undefined;
+    const node: JsonObject = {};
+    for (const v of list) node[`v:${JSON.stringify(v)}`] = {};
+    return node;
+  }
+  return {};
+}
+
+function mergeFields(into: JsonObject, from: JsonObject | undefined): void {
+  for (const [k, v] of Object.entries(from ?? {})) {
+    const cur = into[k];
+    if (isObject(cur) && isObject(v)) mergeFields(cur, v);
+    else into[k] = v;
+  }
+}
+
+/** Whether `path` is one of the leaves of a FieldsV1 tree (what fromFieldsV1 would list). */
+export function isLeafIn(fields: unknown, path: FieldPath): boolean {
+  let node: unknown = fields;
+  for (const seg of path) {
+    if (!isObject(node) || Object.keys(node).length === 0) return false;
+    node = node[seg];
+    if (node === undefined) return false;
+  }
+  return !isObject(node) || Object.keys(node).length === 0;
+}
+
 /** The value at a path in a live object, or undefined. */
 export function valueAt(obj: unknown, path: FieldPath): unknown {
   let cur: unknown = obj;

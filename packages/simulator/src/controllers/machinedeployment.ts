@@ -141,7 +141,9 @@ export function machineDeploymentController(ctx: Context): Controller {
     const state = deploymentState(md);
     let owned = md.metadata.uid ? sets.byIndex(BY_OWNER, md.metadata.uid) : [];
     let newMS = findNewMachineSet(md, owned);
-    const oldOf = () => owned.filter((ms) => ms !== newMS && !ms.metadata.deletionTimestamp);
+    // By uid, not by reference: a write replaces the object but not the set.
+    const isNew = (ms: MachineSet) => newMS !== undefined && ms.metadata.uid === newMS.metadata.uid;
+    const oldOf = () => owned.filter((ms) => !isNew(ms) && !ms.metadata.deletionTimestamp);
 
     if (newMS) {
       const updated = updatedMachineSet(md, newMS, oldOf());
@@ -212,18 +214,16 @@ export function machineDeploymentController(ctx: Context): Controller {
       for (const ms of targets) {
         const steps = plan.steps.filter((s) => s.machineSet === ms.metadata.name);
         // OnDelete: old sets stop creating machines; the new set may (cleanupDisableMachineCreateAnnotation).
-        const disable =
-          ms === newMS ? false : plan.disableCreation.includes(ms.metadata.name ?? '') || undefined;
+        const disable = isNew(ms)
+          ? false
+          : plan.disableCreation.includes(ms.metadata.name ?? '') || undefined;
         const written = await scale(md, ms, steps, disable);
-        if (ms === newMS) newMS = written;
-        owned = owned.map((x) => (x === ms ? written : x));
+        if (isNew(ms)) newMS = written;
+        owned = owned.map((x) => (x.metadata.uid === ms.metadata.uid ? written : x));
       }
     }
 
-    await cleanupOldSets(
-      md,
-      owned.filter((ms) => ms !== newMS),
-    );
+    await cleanupOldSets(md, oldOf());
 
     const status = deploymentStatus(md, state, owned, newMS, ctx.clock.nowISO());
     if (!same(status, md.status)) {

@@ -39,6 +39,8 @@ export interface ControllerOptions {
   providerNamespace?: string;
   /** Overrides of the lifecycle durations (simulated seconds). */
   timings?: Partial<Timings>;
+  /** Reconcile everything again this often, in real seconds (default 300; 0: never). */
+  resyncSeconds?: number;
   /** Write core/v1 Events (default true). */
   events?: boolean;
   log?: (line: string) => void;
@@ -51,7 +53,7 @@ export interface StartControllersInput {
 }
 
 export interface RunningControllers {
-  /** Resolves when no controller has queued work (simulated timers may still be pending). */
+  /** Resolves when no controller has queued work and every Event is written (simulated timers may still be pending). */
   idle(): Promise<void>;
   metrics(): WriteCounters & {
     controllers: ControllerMetrics[];
@@ -110,7 +112,7 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
       timings: { ...DEFAULT_TIMINGS, ...(o.timings ?? {}) },
     },
   };
-  const manager = new Manager(ctx, factory, caches);
+  const manager = new Manager(ctx, factory, caches, (o.resyncSeconds ?? 300) * 1000);
   for (const make of [
     clusterController,
     dcsClusterController,
@@ -127,7 +129,10 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
   await caches.synced();
 
   return {
-    idle: () => manager.idle(),
+    idle: async () => {
+      await manager.idle();
+      await events.flush();
+    },
     metrics: () => ({
       controllers: manager.metrics(),
       ...client.counters,

@@ -91,9 +91,16 @@ export class Cache<T extends KubeObject> {
   /** Records an object this process wrote (the API server's response). */
   wrote(obj: T, created = false): void {
     const key = keyOfObject(obj);
-    // Nothing more will be delivered for this version: do not wait for it.
     const known = this.informer.getByKey(key);
+    const previous = this.pending.get(key);
+    // Nothing more will be delivered for this version: do not wait for it.
     if (known && known.metadata.resourceVersion === obj.metadata.resourceVersion) {
+      this.pending.delete(key);
+      this.alreadySeen++;
+      return;
+    }
+    // An update of an object the informer no longer has: its deletion was delivered first.
+    if (!known && !created && !previous?.created) {
       this.pending.delete(key);
       this.alreadySeen++;
       return;
@@ -101,13 +108,17 @@ export class Cache<T extends KubeObject> {
     this.pending.set(key, {
       obj,
       resourceVersion: obj.metadata.resourceVersion,
-      created,
+      created: created || Boolean(previous?.created && !known),
       at: Date.now(),
     });
   }
 
   /** Records a deletion: the object with its deletionTimestamp, or gone. */
   deleted(key: string, after: T | undefined): void {
+    if (!this.informer.getByKey(key)) {
+      this.pending.delete(key);
+      return;
+    }
     this.pending.set(key, {
       obj: after,
       resourceVersion: after?.metadata.resourceVersion,

@@ -125,7 +125,7 @@ export class KubeClient {
     return this.request<T>('PATCH', path, patch, PATCH_CONTENT_TYPE[type]);
   }
 
-  /** DELETE; resolves to the object (still there with a deletionTimestamp when it has finalizers) or undefined when it is gone. */
+  /** DELETE; resolves to the object as the server answers (undefined for a bare Status). */
   async delete(
     info: KindInfo,
     namespace: string | undefined,

@@ -2,7 +2,7 @@ import type { InformerFactory } from '@dcs/informer';
 import type { ObjectOf } from '@dcs/domain';
 import { keyOfObject } from './cache';
 import type { Caches, WatchedKind } from './caches';
-import { isConflict } from './client';
+import { isConflict, isNotFound } from './client';
 import type { Context, Controller } from './context';
 import { WorkQueue } from './queue';
 
@@ -21,18 +21,25 @@ export interface ControllerMetrics {
 export class Manager {
   private readonly queues: WorkQueue[] = [];
   private readonly unsubscribe: (() => void)[] = [];
+  private readonly timers: ReturnType<typeof setInterval>[] = [];
 
+  /**
+   * @param resyncMs every so often (real time) every object is reconciled again, as
+   *   controller-runtime's SyncPeriod does: a safety net for anything an event could not say.
+   */
   constructor(
     private readonly ctx: Context,
     private readonly factory: InformerFactory,
     private readonly caches: Caches,
+    private readonly resyncMs = 5 * 60_000,
   ) {}
 
   add(controller: Controller): void {
     const queue = new WorkQueue(controller.name, (key) => controller.reconcile(key), {
       concurrency: controller.concurrency ?? 4,
       clock: this.ctx.clock,
-      isTransient: isConflict,
+      // A conflict means a stale read, a 404 an object deleted meanwhile: both are re-read at once.
+      isTransient: (e) => isConflict(e) || isNotFound(e),
       onError: (key, error) => {
         this.ctx.log(
           `${controller.name} ${key}: ${error instanceof Error ? error.message : String(error)}`,
@@ -55,6 +62,14 @@ export class Manager {
       );
     };
     on(controller.primary, (o) => [keyOfObject(o)]);
+    if (this.resyncMs > 0) {
+      const primary = this.caches.get(controller.primary);
+      const timer = setInterval(() => {
+        for (const o of primary.informer.list()) queue.add(keyOfObject(o));
+      }, this.resyncMs);
+      timer.unref();
+      this.timers.push(timer);
+    }
     for (const w of controller.watches)
       on(w.kind, w.map as (o: ObjectOf<WatchedKind>) => readonly string[]);
   }
@@ -74,6 +89,7 @@ export class Manager {
   }
 
   async stop(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
     for (const u of this.unsubscribe) u();
     for (const q of this.queues) q.stop();
     await this.factory.stop();

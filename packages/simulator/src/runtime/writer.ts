@@ -41,7 +41,13 @@ export class Writer {
         name ?? '',
         uid ? { uid } : {},
       );
-      this.caches.get(kind).deleted(keyOf(namespace, name), after as ObjectOf<K> | undefined);
+      // The server answers with the object in both cases: still there (finalizers pending, now
+      // with a deletionTimestamp) or already gone.
+      const finalizers = after?.metadata.finalizers;
+      const remains = Array.isArray(finalizers) && finalizers.length > 0;
+      this.caches
+        .get(kind)
+        .deleted(keyOf(namespace, name), remains ? (after as ObjectOf<K>) : undefined);
     } catch (e) {
       if (isNotFound(e)) {
         this.caches.get(kind).deleted(keyOf(namespace, name), undefined);

@@ -14,6 +14,7 @@ import {
   type RunningControllers,
 } from '../../src/controllers/start';
 import type { Obj } from '../../src/seed/objects';
+import { KubeClient, type PatchType } from '../../src/runtime/client';
 
 /**
  * A test's management cluster: the embedded API server (HTTPS on 127.0.0.1, a free port) with the
@@ -28,6 +29,22 @@ export interface Sim {
   controllers: RunningControllers;
   api: EmbeddedCluster['server']['client'];
   create(...objs: Obj[]): Promise<void>;
+  /** Requests as kubectl sends them, over HTTPS with the operator's token. */
+  kubectl: {
+    create(obj: Obj): Promise<unknown>;
+    patch(kind: ParsedKind, name: string, type: PatchType, body: unknown): Promise<unknown>;
+    annotate(
+      kind: ParsedKind,
+      name: string,
+      annotations: Record<string, string | null>,
+    ): Promise<unknown>;
+    delete(kind: ParsedKind, name: string): Promise<unknown>;
+  };
+  /** Reasons of the Events about an object, oldest first. */
+  events(
+    name: string,
+    kind?: string,
+  ): { reason: string; message: string; type: string; count: number }[];
   get<K extends ParsedKind>(kind: K, name: string, namespace?: string): ObjectOf<K> | undefined;
   list<K extends ParsedKind>(kind: K, namespace?: string): ObjectOf<K>[];
   /** A one-line-per-object picture of the clusters, for failure messages. */
@@ -91,6 +108,24 @@ export async function startSim(
           `DCSMachine ${d.metadata.name ?? ''}: ${d.status?.vmState ?? '-'} ip=${d.status?.networkConfig?.ip ?? '-'} ${conditionsText(d.status?.conditions)}`,
       ),
     ].join('\n');
+  const http = new KubeClient(kubeconfig, 'kubectl-client-side-apply');
+  const kubectl: Sim['kubectl'] = {
+    create: (obj) => http.create(kindTable[obj.kind as ParsedKind], obj),
+    patch: (kind, name, type, body) => http.patch(kindTable[kind], NS, name, type, body),
+    annotate: (kind, name, annotations) =>
+      http.patch(kindTable[kind], NS, name, 'merge', { metadata: { annotations } }),
+    delete: (kind, name) => http.delete(kindTable[kind], NS, name),
+  };
+  const events = (name: string, kind?: string) =>
+    list('Event')
+      .filter((e) => e.involvedObject.name === name && (!kind || e.involvedObject.kind === kind))
+      .sort((a, b) => (a.firstTimestamp ?? '').localeCompare(b.firstTimestamp ?? ''))
+      .map((e) => ({
+        reason: e.reason ?? '',
+        message: e.message ?? '',
+        type: e.type ?? '',
+        count: e.count ?? 1,
+      }));
   const sim: Sim = {
     cluster,
     kubeconfig,
@@ -100,6 +135,8 @@ export async function startSim(
     async create(...objs) {
       for (const obj of objs) await api.create(obj);
     },
+    kubectl,
+    events,
     get,
     list,
     logs,
@@ -119,6 +156,7 @@ export async function startSim(
     },
     async close() {
       await controllers.stop();
+      http.close();
       clock.stop();
       await cluster.close();
     },
