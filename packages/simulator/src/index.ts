@@ -1,3 +1,19 @@
 export * from './crds';
 export * from './embedded';
 export * from './admission';
+export { startControllers } from './controllers/start';
+export type {
+  ControllerOptions,
+  RunningControllers,
+  StartControllersInput,
+} from './controllers/start';
+export { DEFAULT_PROVIDER_VERSION, providerDeployment } from './controllers/provider';
+export { seed } from './seed';
+export type { SeedClient, SeedOptions, SeedResult } from './seed';
+export { seedClientInProcess, seedClientOverHttp } from './seed/clients';
+export { createClock } from './logic/clock';
+export type { SimClock, ClockOptions } from './logic/clock';
+export { ANNOTATION_FAIL, FAILURE_MODES, parseFailureRule } from './logic/failures';
+export type { FailureMode, FailureRule } from './logic/failures';
+export { DEFAULT_TIMINGS } from './logic/timings';
+export type { Timings } from './logic/timings';
