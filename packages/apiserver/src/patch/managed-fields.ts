@@ -295,7 +295,9 @@ export function changedPaths(
   schema: JSONSchemaProps | undefined,
   prefix: FieldPath = [],
 ): FieldPath[] {
-  if (deepEqual(before, after)) return [];
+  // Two objects are walked key by key (equal ones yield nothing), without first comparing them
+  // whole: that comparison at every level would read the object once per level of depth.
+  if (!(isObject(before) && isObject(after)) && deepEqual(before, after)) return [];
   if (isObject(before) && isObject(after)) {
     const out: FieldPath[] = [];
     for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
