@@ -393,6 +393,37 @@ export const en = {
   'create.apply': 'Create pool',
   'form.required': 'Required.',
   'form.atLeastOne': 'Add at least one.',
+  'ipPools.tableLabel': 'IP pools of {namespace}',
+  'ipPools.total': 'Entries',
+  'ipPools.used': 'Used',
+  'ipPools.free': 'Free',
+  'ipPools.demand': 'Demand (+ surge)',
+  'ipPools.consumers': 'Used by',
+  'ipPools.notFound': 'IP pool {name} does not exist in this namespace.',
+  'ipPools.usage': '{used}/{total} used, {free} free',
+  'ipPools.edit': 'Edit entries',
+  'ipPools.consumedBy': 'Used by: {list}',
+  'ipPools.entriesOf': 'Entries of {name}',
+  'ipPools.remove': 'Remove',
+  'ipPools.claimedBy': 'Claimed by',
+  'ipPools.nics': 'Extra NICs',
+  'ipPools.disks': 'Persistent disks',
+  'ipPools.cannotRemove': '{ip} is claimed by {machine} and cannot be removed (R-POOL-5)',
+  'ipPools.removeEntry': 'Remove entry {ip}',
+  'ipPools.freeEntry': 'free',
+  'ipPools.editEntry': 'Edit NICs and disks of {ip}',
+  'ipPools.nic2':
+    '{machine} holds this entry: NIC changes apply only when a VM is created, never to the running VM (R-NIC-2).',
+  'ipPools.disk6':
+    'A disk appended here is attached to the running VM on DCS but not formatted or mounted in the guest until the VM is replaced (R-DISK-6). Disks are never removed (R-DISK-2); format, options and pciType are fixed once created (R-DISK-3).',
+  'ipPools.append': 'Append entries',
+  'ipPools.pool6':
+    'Removing an unclaimed entry frees its address; volumes already created for its persistent disks stay on DCS: the console deletes no DCS volume (R-POOL-6).',
+  'ipPools.apply': 'Apply changes',
+  'ipPools.diskStatus': 'Persistent disk status',
+  'ipPools.volume': 'Volume',
+  'ipPools.attachedTo': 'Attached to',
+  'ipPools.editShort': 'NICs / disks',
 } as const;
 
 export type MessageKey = keyof typeof en;
