@@ -7,10 +7,10 @@
 
 export type Stripped = Record<string, unknown>;
 
+/** Kept as JSON text: one compact string per version, parsed only when a conflict asks. */
 interface Entry {
   rv: string;
   json: string;
-  object: Stripped;
 }
 
 export function stripForHistory(obj: Record<string, unknown>): Stripped {
@@ -39,12 +39,9 @@ export class VersionHistory {
     const list = this.#byKey.get(key) ?? [];
     const last = list[list.length - 1];
     if (last?.rv === rv) return;
-    const stripped = stripForHistory(obj);
-    const json = JSON.stringify(stripped);
-    // Consecutive versions with the same content share the copy; only the rv is new.
-    const entry =
-      last?.json === json ? { rv, json, object: last.object } : { rv, json, object: stripped };
-    list.push(entry);
+    const json = JSON.stringify(stripForHistory(obj));
+    // Consecutive versions with the same content share the string; only the rv is new.
+    list.push({ rv, json: last?.json === json ? last.json : json });
     if (list.length > this.#perObject) list.shift();
     this.#byKey.set(key, list);
   }
@@ -55,6 +52,7 @@ export class VersionHistory {
 
   /** The object as it was at `rv` (without status), if still remembered. */
   at(key: string, rv: string): Stripped | undefined {
-    return this.#byKey.get(key)?.find((e) => e.rv === rv)?.object;
+    const json = this.#byKey.get(key)?.find((e) => e.rv === rv)?.json;
+    return json === undefined ? undefined : (JSON.parse(json) as Stripped);
   }
 }

@@ -77,6 +77,20 @@ export class SseClient {
     }
   }
 
+  /**
+   * Several logged changes at once: one socket write of the frames joined (shared by every
+   * client of the room) when the client keeps up, else each queued as `send` does.
+   */
+  sendBatch(events: readonly LoggedEvent[], joined: string, resync: ResyncBuilder): void {
+    const last = events[events.length - 1];
+    if (this.#closed || this.#pendingResync || !last) return;
+    if (!this.#blocked && this.#queue.size === 0) {
+      this.#write(joined, last.id);
+      return;
+    }
+    for (const e of events) this.send(e, resync);
+  }
+
   /** Writes a control frame (resync, heartbeat) now, unless the socket or the queue is busy. */
   sendControl(frame: string, id: string, now = Date.now()): boolean {
     if (this.#closed || this.#blocked || this.#queue.size > 0 || this.#pendingResync) return false;

@@ -42,6 +42,7 @@ function setup(o: Partial<HubOptions> = {}) {
     clientBuffer: 4,
     maxClients: 10,
     flushDelayMs: 1,
+    minFlushIntervalMs: 0,
     ...o,
   });
   const subscribe = (lastEventId?: string, expiresAt?: number) => {

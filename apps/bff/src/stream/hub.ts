@@ -21,6 +21,11 @@ export interface HubOptions {
   maxClients: number;
   /** Changes arriving within this window are refreshed and sent together. */
   flushDelayMs?: number;
+  /**
+   * At most one refresh-and-send per room this often: under a burst, changes are batched into
+   * one socket write per client, which is what lets one process serve thousands of streams.
+   */
+  minFlushIntervalMs?: number;
   /** A client whose socket accepted nothing for this long is dropped. */
   stalledAfterMs?: number;
   now?: () => number;
@@ -48,6 +53,7 @@ interface Room {
   epoch: string;
   clients: Set<SseClient>;
   flushTimer: NodeJS.Timeout | undefined;
+  lastFlushAt: number;
   recheckTimer: NodeJS.Timeout | undefined;
   idleSince: number | undefined;
 }
@@ -72,6 +78,7 @@ export class StreamHub {
     this.#registry = registry;
     this.#o = {
       flushDelayMs: 10,
+      minFlushIntervalMs: 60,
       stalledAfterMs: Math.max(60_000, options.heartbeatMs * 3),
       now: Date.now,
       ...options,
@@ -185,6 +192,7 @@ export class StreamHub {
         log: new EventLog(this.#o.replayEvents, (seq) => formatEventId(epoch, seq)),
         clients: new Set(),
         flushTimer: undefined,
+        lastFlushAt: 0,
         recheckTimer: undefined,
         idleSince: undefined,
       };
@@ -232,11 +240,14 @@ export class StreamHub {
   #schedule(model: ClusterModel): void {
     const room = this.#rooms.get(`${model.namespace}/${model.name}`);
     if (!room || room.clients.size === 0 || room.flushTimer) return;
+    const sinceLast = this.#o.now() - room.lastFlushAt;
+    const delay = Math.max(this.#o.flushDelayMs, this.#o.minFlushIntervalMs - sinceLast);
     room.flushTimer = setTimeout(() => {
       room.flushTimer = undefined;
+      room.lastFlushAt = this.#o.now();
       this.#registry.refresh(room.model);
       this.#scheduleRecheck(room);
-    }, this.#o.flushDelayMs);
+    }, delay);
   }
 
   /** Views that change with the clock alone (T-1: a machine becoming stuck) need a timer. */
@@ -260,12 +271,12 @@ export class StreamHub {
     const room = this.#rooms.get(`${model.namespace}/${model.name}`);
     if (!room) return;
     const resync = this.#resyncOf(room, 'overflow');
-    for (const change of changes) {
-      const event = room.log.append(`${change.kind}/${change.id}`, (id) =>
-        frameOf(id, dataOf(change)),
-      );
-      for (const c of room.clients) c.send(event, resync);
-    }
+    const events = changes.map((change) =>
+      room.log.append(`${change.kind}/${change.id}`, (id) => frameOf(id, dataOf(change))),
+    );
+    // One write per client per refresh: the frames are joined once for the whole room.
+    const joined = events.map((e) => e.frame).join('');
+    for (const c of room.clients) c.sendBatch(events, joined, resync);
     this.#observer.onEvents?.(changes.length * room.clients.size);
   }
 

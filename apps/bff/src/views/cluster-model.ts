@@ -59,6 +59,10 @@ export class ClusterModel {
   /** Diagnosis due times of machines, whose minimum schedules a rebuild with no object changing. */
   readonly #due = new Map<string, number>();
   #cluster: ClusterView | undefined;
+  #clusterStale = false;
+  /** Bumped whenever a view changes: keys caches of serialized responses. */
+  #revision = 0;
+  #poolsJson: { revision: number; json: string } | undefined;
   #exists = false;
   #dirtyAll = true;
   readonly #dirtyPools = new Set<string>();
@@ -101,8 +105,28 @@ export class ClusterModel {
     return this.#exists;
   }
 
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** The cluster's row of the list, recomputed only when asked after a change. */
   cluster(): ClusterView | undefined {
+    if (this.#clusterStale) {
+      this.#clusterStale = false;
+      const cluster = this.#cache.stores.Cluster.get(this.namespace, this.name);
+      this.#cluster = cluster
+        ? clusterView(cluster, this.#controlPlane(cluster), this.pools(), this.machines())
+        : undefined;
+    }
     return this.#cluster;
+  }
+
+  /** `pools()` serialized, once per revision: the hot read of the console. */
+  poolsJson(): string {
+    if (this.#poolsJson?.revision !== this.#revision) {
+      this.#poolsJson = { revision: this.#revision, json: JSON.stringify(this.pools()) };
+    }
+    return this.#poolsJson.json;
   }
 
   /** The control-plane pool first, then worker pools by name (as buildClusterViews orders them). */
@@ -152,9 +176,12 @@ export class ClusterModel {
     const now = this.#options.now?.() ?? new Date();
     const due = this.recheckAt;
     if (due !== undefined && due <= now.getTime()) this.#dirtyAll = true;
-    if (this.#dirtyAll) return this.#rebuildAll(now);
-    if (this.#dirtyPools.size === 0 && this.#dirtyIpPools.size === 0) return [];
-    return this.#rebuildPartial(now);
+    let changes: ViewChange[];
+    if (this.#dirtyAll) changes = this.#rebuildAll(now);
+    else if (this.#dirtyPools.size === 0 && this.#dirtyIpPools.size === 0) return [];
+    else changes = this.#rebuildPartial(now);
+    if (changes.length) this.#revision++;
+    return changes;
   }
 
   #viewContext(now: Date): ViewContext {
@@ -287,7 +314,7 @@ export class ClusterModel {
       for (const m of built.raw) this.#trackDue(m, now, viewCtx);
     }
     this.#dirtyPools.clear();
-    if (cluster) this.#cluster = clusterView(cluster, kcp, this.pools(), this.machines());
+    this.#clusterStale = true;
     return changes;
   }
 
