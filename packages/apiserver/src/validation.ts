@@ -294,6 +294,18 @@ function quiet(value: unknown, schema: JSONSchemaProps, path: string): boolean {
   return errs.length === 0;
 }
 
+/** Compiled once per pattern: kinds are registered once, objects are validated on every write. */
+const patterns = new Map<string, RegExp>();
+
+function patternOf(source: string): RegExp {
+  let re = patterns.get(source);
+  if (!re) {
+    re = new RegExp(source, 'u');
+    patterns.set(source, re);
+  }
+  return re;
+}
+
 function checkString(
   value: string,
   schema: JSONSchemaProps,
@@ -312,7 +324,7 @@ function checkString(
       ),
     );
   }
-  if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) {
+  if (schema.pattern !== undefined && !patternOf(schema.pattern).test(value)) {
     errors.push(
       fieldError.invalid(path, value, `${path} in body should match '${schema.pattern}'`),
     );
