@@ -2,7 +2,8 @@
  * Benchmark of the API server over loopback HTTP, printing a table of figures.
  *   pnpm --filter @dcs/apiserver bench [SCALE]     (SCALE 1 = the full targets; CI runs 0.02)
  *   BENCH_CPU_PROFILE=DIR ... writes one .cpuprofile of the server per phase into DIR;
- *   BENCH_LOAD_CPU_PROFILE=DIR ... one of each load process.
+ *   BENCH_LOAD_CPU_PROFILE=DIR ... one of each load process;
+ *   BENCH_WATCH_FLUSH_MS=N ... the server's watchFlushIntervalMs (default 10).
  *
  * The server runs alone in a child process (bench/server-process.ts); every client runs in other
  * child processes (bench/load.ts), so the server's CPU time and RSS are its own. This process only
