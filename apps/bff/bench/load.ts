@@ -80,7 +80,8 @@ async function sseLoad(): Promise<void> {
   let resyncs = 0;
   let open = 0;
   const sockets: http.ClientRequest[] = [];
-  const STAMP = /bench:(\d+):(\d+)/g;
+  // Only a complete stamp (its closing quote seen): one split across chunks waits for the rest.
+  const STAMP = /bench:(\d+):(\d+)"/g;
   await new Promise<void>((allOpen) => {
     for (let i = 0; i < n; i++) {
       // Events of one refresh arrive in view order, not stamp order: remember each seq seen.

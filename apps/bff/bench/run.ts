@@ -39,8 +39,8 @@ interface Child {
   send(o: unknown): void;
 }
 
-function child(script: string, args: string[]): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(here, script), ...args], {
+function child(script: string, args: string[], nodeArgs: string[] = []): Child {
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(here, script), ...args], {
     cwd: join(here, '..'),
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -122,7 +122,9 @@ const cluster = child('cluster.ts', ['--pools', String(pools), '--machines', Str
 all.push(cluster.proc);
 const ready = await cluster.next((o) => 'ready' in o);
 log(`cluster seeded in ${String(ready.seedSeconds)} s`);
-const bff = child('bff.ts', ['--kubeconfig', String(ready.kubeconfig)]);
+// BENCH_PROFILE=DIR writes a CPU profile of the BFF there (node --cpu-prof).
+const profile = process.env.BENCH_PROFILE;
+const bff = child('bff.ts', ['--kubeconfig', String(ready.kubeconfig)], profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []);
 all.push(bff.proc);
 const bffReady = await bff.next((o) => 'ready' in o);
 const base = String(bffReady.ready);

@@ -56,6 +56,8 @@ const EnvSchema = z.object({
   SSE_REPLAY_EVENTS: z.coerce.number().int().min(0).default(2_000),
   SSE_CLIENT_BUFFER: z.coerce.number().int().min(1).default(512),
   SSE_MAX_CLIENTS: z.coerce.number().int().min(1).default(10_000),
+  /** At most one refresh-and-write per cluster this often: batches bursts into one write per tab. */
+  SSE_BATCH_MS: z.coerce.number().int().min(0).max(200).default(100),
   INFORMER_STALE_AFTER_MS: z.coerce.number().int().min(0).default(90_000),
   /** Only for a development API server with a self-signed certificate: never the default. */
   ALLOW_INSECURE_TLS: bool.default(false),
@@ -89,7 +91,13 @@ export interface Config {
   signInRatePerMinute: number;
   mutationRatePerMinute: number;
   bodyLimitBytes: number;
-  sse: { heartbeatMs: number; replayEvents: number; clientBuffer: number; maxClients: number };
+  sse: {
+    heartbeatMs: number;
+    replayEvents: number;
+    clientBuffer: number;
+    maxClients: number;
+    batchMs: number;
+  };
   informerStaleAfterMs: number;
   allowInsecureTls: boolean;
   shutdownGraceMs: number;
@@ -238,6 +246,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
       replayEvents: env.SSE_REPLAY_EVENTS,
       clientBuffer: env.SSE_CLIENT_BUFFER,
       maxClients: env.SSE_MAX_CLIENTS,
+      batchMs: env.SSE_BATCH_MS,
     },
     informerStaleAfterMs: env.INFORMER_STALE_AFTER_MS,
     allowInsecureTls: env.ALLOW_INSECURE_TLS,

@@ -22,6 +22,7 @@ export default fp<{ epoch?: string; flushDelayMs?: number }>(
         replayEvents: sse.replayEvents,
         clientBuffer: sse.clientBuffer,
         maxClients: sse.maxClients,
+        minFlushIntervalMs: sse.batchMs,
         ...(opts.flushDelayMs !== undefined ? { flushDelayMs: opts.flushDelayMs } : {}),
       },
       {
