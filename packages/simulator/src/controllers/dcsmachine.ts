@@ -41,8 +41,8 @@ import { keyFor, remaining, same, since } from './util';
  */
 
 const COMPONENT = 'dcsmachine-controller';
-/** How often a machine waiting for a free entry looks again (besides pool and claim changes). */
-const WAIT_FOR_ENTRY_MS = 60_000;
+/** How often a machine waiting for a free entry looks again; pool edits and released claims wake it sooner. */
+const WAIT_FOR_ENTRY_MS = 5 * 60_000;
 /** How often a failing ISO upload is retried. */
 const ISO_RETRY_MS = 60_000;
 

@@ -237,10 +237,12 @@ export function kcpController(ctx: Context): Controller {
     owned = kcp.metadata.uid ? machines.byIndex(BY_OWNER, kcp.metadata.uid) : [];
 
     // The workload cluster's kubeconfig exists once kubeadm init has run.
-    if (owned.some((m) => m.status?.nodeRef)) {
+    const kubeconfigKey = `${namespace ?? ''}/${cluster}-kubeconfig`;
+    if (!certificatesDone.has(kubeconfigKey) && owned.some((m) => m.status?.nodeRef)) {
       await ensureSecret(kcp, `${cluster}-kubeconfig`, {
         value: `apiVersion: v1\nkind: Config\nclusters: [{name: ${cluster}, cluster: {server: 'https://${cluster}.dcs.local:6443'}}]\n`,
       });
+      certificatesDone.add(kubeconfigKey);
     }
 
     const status = kcpStatus({

@@ -260,10 +260,10 @@ export function machineController(ctx: Context): Controller {
     const config = configOf(m);
 
     // 1. Drain the node, at most nodeDrainTimeout.
-    if (
-      status.nodeRef &&
-      m.status?.conditions?.find((c) => c.type === DRAINING_SUCCEEDED)?.status !== 'True'
-    ) {
+    // A drain that timed out is not tried again.
+    const draining = m.status?.conditions?.find((c) => c.type === DRAINING_SUCCEEDED);
+    const drainDone = draining?.status === 'True' || draining?.reason === 'DrainingFailed';
+    if (status.nodeRef && !drainDone) {
       const started = status.deletion?.nodeDrainStartTime
         ? Date.parse(status.deletion.nodeDrainStartTime)
         : undefined;

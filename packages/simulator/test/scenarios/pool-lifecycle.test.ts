@@ -145,7 +145,9 @@ describe('node pool operations, done the way the reference documents do them', (
     );
     const claimed = waiting.status?.conditions?.find((c) => c.type === 'IpHostnameClaimed');
     expect(claimed).toMatchObject({ status: 'False', severity: 'Warning' });
-    expect(claimed?.message).toMatch(/life-up-ippool has no free entry \(2 entries, 2 claimed\).*R-POOL-1/);
+    expect(claimed?.message).toMatch(
+      /life-up-ippool has no free entry \(2 entries, 2 claimed\).*R-POOL-1/,
+    );
     await sim.until('pool exhausted', () =>
       sim
         .get('DCSIpHostnamePool', 'life-up-ippool')

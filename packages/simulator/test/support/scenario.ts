@@ -94,3 +94,9 @@ export async function waitSettled(sim: Sim, md: string, timeoutMs = 60_000): Pro
 
 export const dcsMachineOf = (sim: Sim, machine: Machine) =>
   sim.get('DCSMachine', machine.spec?.infrastructureRef.name ?? '');
+
+/** The value, or a test failure naming what was missing. */
+export function must<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is missing`);
+  return value;
+}

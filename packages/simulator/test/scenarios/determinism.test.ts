@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import {
+  LABEL_APP_VERSION,
+  LABEL_PROVIDER,
+  PROVIDER_MIN_WEB_WORKFLOW,
+  compareProviderVersions,
+  providerVersionFrom,
+} from '@dcs/domain';
+import { clusterObjects, poolEntries, workerPoolObjects } from '../../src/seed/objects';
+import { since } from '../../src/controllers/util';
+import { startSim, type Sim } from '../support/sim';
+
+/** With a manual clock (time scale 0) nothing waits on the wall clock: the test moves time. */
+async function advanceUntil(
+  sim: Sim,
+  what: string,
+  done: () => boolean,
+  stepMs = 10_000,
+  maxSteps = 500,
+) {
+  for (let i = 0; i < maxSteps; i++) {
+    if (done()) return;
+    await sim.clock.advance(stepMs);
+    await sim.controllers.idle();
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  if (!done()) throw new Error(`not reached: ${what}\n${sim.dump()}`);
+}
+
+async function run(seed: number) {
+  const sim = await startSim({ timeScale: 0, controllers: { randomSeed: seed } });
+  try {
+    await sim.create(
+      ...clusterObjects({
+        name: 'det',
+        version: 'v1.34.1',
+        endpoint: '10.8.0.10',
+        replicas: 1,
+        controlPlaneEntries: poolEntries({
+          subnet: '10.8.0.',
+          first: 11,
+          count: 2,
+          hostnamePrefix: 'det-cp',
+        }),
+      }),
+      ...workerPoolObjects({
+        name: 'det-md',
+        cluster: 'det',
+        version: 'v1.34.1',
+        replicas: 3,
+        entries: poolEntries({ subnet: '10.8.1.', first: 11, count: 3, hostnamePrefix: 'det-w' }),
+      }),
+    );
+    const phases = new Set<string>();
+    await advanceUntil(sim, 'pool running', () => {
+      for (const m of sim.list('Machine')) phases.add(m.status?.phase ?? 'Pending');
+      return sim.get('MachineDeployment', 'det-md')?.status?.readyReplicas === 3;
+    });
+    const vmCreate = sim.list('DCSMachine').map((d) => {
+      const t = d.status?.conditions?.find((c) => c.type === 'VMProvisioned')?.lastTransitionTime;
+      const created = sim.events(d.metadata.name ?? '', 'DCSMachine');
+      return {
+        name: d.metadata.name ?? '',
+        runningAt: t ? Date.parse(t) : 0,
+        events: created.map((e) => e.reason),
+      };
+    });
+    return {
+      sets: sim
+        .list('MachineSet')
+        .map((s) => s.metadata.name ?? '')
+        .sort(),
+      machines: sim
+        .list('Machine')
+        .map((m) => m.metadata.name ?? '')
+        .sort(),
+      phases,
+      vmCreate,
+      sim,
+    };
+  } catch (e) {
+    await sim.close();
+    throw e;
+  }
+}
+
+describe('determinism: --random-seed and a test-driven clock', () => {
+  it('the same seed gives the same names; another seed other names; time only moves when the test advances it', async () => {
+    const a = await run(7);
+    const b = await run(7);
+    const c = await run(8);
+    try {
+      expect(a.sets).toEqual(b.sets);
+      expect(a.machines).toEqual(b.machines);
+      expect(c.machines).not.toEqual(a.machines);
+      // Machines went through the phases of the lifecycle.
+      expect([...a.phases]).toEqual(
+        expect.arrayContaining(['Pending', 'Provisioning', 'Provisioned', 'Running']),
+      );
+    } finally {
+      await Promise.all([a.sim.close(), b.sim.close(), c.sim.close()]);
+    }
+  }, 180_000);
+
+  it('durations are realistic in simulated time: a VM takes 45–120 s to create, a machine minutes to run', async () => {
+    const sim = await startSim({ timeScale: 0 });
+    try {
+      await sim.create(
+        ...clusterObjects({
+          name: 'dur',
+          version: 'v1.34.1',
+          endpoint: '10.8.0.10',
+          replicas: 1,
+          controlPlaneEntries: poolEntries({
+            subnet: '10.8.0.',
+            first: 11,
+            count: 2,
+            hostnamePrefix: 'dur-cp',
+          }),
+        }),
+      );
+      const started = sim.clock.now();
+      await advanceUntil(
+        sim,
+        'control plane running',
+        () => sim.list('Machine').some((m) => m.status?.phase === 'Running'),
+        5_000,
+      );
+      const elapsed = (sim.clock.now() - started) / 1000;
+      expect(elapsed).toBeGreaterThan(60);
+      expect(elapsed).toBeLessThan(600);
+      const dm = sim.list('DCSMachine')[0];
+      const conditions = dm?.status?.conditions;
+      const iso = since(conditions, 'BootstrapISOUploaded') ?? 0;
+      const vm = since(conditions, 'VMProvisioned') ?? 0;
+      expect((vm - iso) / 1000).toBeGreaterThanOrEqual(40);
+      expect((vm - iso) / 1000).toBeLessThanOrEqual(140);
+      // Without advancing, nothing moves.
+      const before = JSON.stringify(sim.list('Machine').map((m) => m.status?.conditions));
+      await new Promise((r) => setTimeout(r, 300));
+      await sim.controllers.idle();
+      expect(JSON.stringify(sim.list('Machine').map((m) => m.status?.conditions))).toBe(before);
+    } finally {
+      await sim.close();
+    }
+  }, 120_000);
+});
+
+describe('the DCS provider Deployment (R-VER-1, R-VER-2)', () => {
+  it('--provider-version sets the version label and the image tag, as clusterctl installs them', async () => {
+    const sim = await startSim({ timeScale: 1000, controllers: { providerVersion: '1.0.12' } });
+    try {
+      const deployments = sim.api.list('apps/v1', 'Deployment', 'cpaas-system') as {
+        metadata: { labels?: Record<string, string> };
+        spec?: { template?: { spec?: { containers?: { image?: string }[] } } };
+      }[];
+      const provider = deployments.find(
+        (d) => d.metadata.labels?.[LABEL_PROVIDER] === 'infrastructure-dcs',
+      );
+      expect(provider?.metadata.labels?.[LABEL_APP_VERSION]).toBe('1.0.12');
+      const image = provider?.spec?.template?.spec?.containers?.[0]?.image;
+      expect(image).toMatch(/:v1\.0\.12$/);
+      const version = providerVersionFrom(provider?.metadata.labels, image) ?? '';
+      expect(compareProviderVersions(version, PROVIDER_MIN_WEB_WORKFLOW)).toBeLessThan(0);
+    } finally {
+      await sim.close();
+    }
+  }, 60_000);
+});
