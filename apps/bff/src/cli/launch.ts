@@ -85,6 +85,12 @@ async function launch(argv: readonly string[]): Promise<void> {
     stopping = true;
     stopChild();
   });
+  // When whoever started us goes away without passing the signal on (pnpm under `timeout`),
+  // shut down too rather than leave the console and the simulator running orphaned.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.kill(process.pid, 'SIGTERM');
+  }, 1000).unref();
   await serveMain([...argv, '--kubeconfig', kubeconfig, '--embedded']);
 }
 
