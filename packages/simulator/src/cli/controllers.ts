@@ -1,0 +1,111 @@
+import { isAbsolute, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { KubeConfig } from '@kubernetes/client-node';
+import { startControllers } from '../controllers/start';
+import { createClock } from '../logic/clock';
+import { parseFailureRule, type FailureRule } from '../logic/failures';
+import { seed } from '../seed';
+import { seedClientOverHttp } from '../seed/clients';
+import { KubeClient } from '../runtime/client';
+
+/**
+ * `pnpm sim:controllers --kubeconfig FILE`: the simulated Cluster API, kubeadm and DCS controllers
+ * alone, against any API server that has the Cluster API CRDs and the DCS CRDs (`pnpm sim:crds`).
+ * They watch all namespaces (or `--namespace`) and need rights to read and write those kinds,
+ * Secrets, Events and the provider's Deployment in cpaas-system.
+ */
+
+const { values } = parseArgs({
+  options: {
+    kubeconfig: { type: 'string' },
+    context: { type: 'string' },
+    namespace: { type: 'string' },
+    'time-scale': { type: 'string', default: '1' },
+    'random-seed': { type: 'string', default: '1' },
+    'provider-version': { type: 'string' },
+    fail: { type: 'string', multiple: true, default: [] },
+    seed: { type: 'string', default: 'none' },
+    'no-events': { type: 'boolean', default: false },
+    quiet: { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+
+function fail(message: string): never {
+  process.stderr.write(`sim:controllers: ${message}\n`);
+  process.exit(2);
+}
+
+const userDir = process.env.INIT_CWD ?? process.cwd();
+const kubeconfigPath = values.kubeconfig ?? process.env.KUBECONFIG;
+if (!kubeconfigPath) fail('--kubeconfig FILE (or KUBECONFIG) is required');
+const timeScale = Number(values['time-scale']);
+if (!(timeScale > 0)) fail(`--time-scale must be a positive number, got ${values['time-scale']}`);
+const randomSeed = Number(values['random-seed']);
+if (!Number.isInteger(randomSeed))
+  fail(`--random-seed must be an integer, got ${values['random-seed']}`);
+const providerVersion = values['provider-version'];
+if (providerVersion !== undefined && !/^v?\d+\.\d+\.\d+/.test(providerVersion)) {
+  fail(`--provider-version must look like 1.0.16, got ${providerVersion}`);
+}
+if (!['none', 'demo', 'empty'].includes(values.seed))
+  fail(`--seed must be none, demo or empty, got ${values.seed}`);
+let failures: FailureRule[] = [];
+try {
+  failures = values.fail.map(parseFailureRule);
+} catch (e) {
+  fail(e instanceof Error ? e.message : String(e));
+}
+
+const kubeconfig = new KubeConfig();
+kubeconfig.loadFromFile(
+  isAbsolute(kubeconfigPath) ? kubeconfigPath : resolve(userDir, kubeconfigPath),
+);
+if (values.context) kubeconfig.setCurrentContext(values.context);
+const clock = createClock({ timeScale });
+const log = values.quiet
+  ? () => undefined
+  : (line: string) => process.stderr.write(`controllers: ${line}\n`);
+
+const controllers = await startControllers({
+  kubeconfig,
+  clock,
+  options: {
+    randomSeed,
+    failures,
+    log,
+    events: !values['no-events'],
+    ...(values.namespace ? { namespace: values.namespace } : {}),
+    ...(providerVersion ? { providerVersion: providerVersion.replace(/^v/, '') } : {}),
+  },
+});
+
+const abort = new AbortController();
+const client = new KubeClient(kubeconfig, 'sim-seed');
+let background: Promise<void> = Promise.resolve();
+if (values.seed === 'demo' || values.seed === 'empty') {
+  const seeded = await seed(values.seed, seedClientOverHttp(client), { signal: abort.signal });
+  background = seeded.background;
+  process.stdout.write(
+    `sim:controllers: seed ${values.seed}: ${String(seeded.created)} created, ${String(seeded.existing)} already there\n`,
+  );
+}
+
+process.stdout.write(
+  `sim:controllers: running against ${kubeconfig.getCurrentCluster()?.server ?? '?'} at ${String(timeScale)}x simulated time\n`,
+);
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  process.stdout.write(`sim:controllers: ${signal}, stopping\n`);
+  abort.abort();
+  await controllers.stop();
+  clock.stop();
+  await background.catch(() => undefined);
+  client.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
