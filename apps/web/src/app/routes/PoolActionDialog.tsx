@@ -47,7 +47,8 @@ export default function PoolActionDialog({
         onClose={onClose}
       />
     );
-  if (!context.data) return null;
+  // Dialogs start from a fresh context (a control plane upgraded a minute ago changes the offer).
+  if (!context.data || !context.isFetchedAfterMount) return null;
   const common = { namespace, cluster, pool, context: context.data, onClose };
   switch (open.action) {
     case 'scale':

@@ -132,7 +132,6 @@ export function UpgradeDialog({
     return undefined;
   })();
   const issues = req ? validateUpgrade(req, upgradePoolOf(pool), ctx) : [];
-  const shown = ['machineTemplate', 'bootstrap', 'version'];
   const reviewing = flow.stage === 'review' || flow.stage === 'applying';
 
   return (
@@ -309,7 +308,7 @@ export function UpgradeDialog({
                     ? ['machineTemplate']
                     : tab === 'bootstrap'
                       ? ['bootstrap']
-                      : shown,
+                      : ['version', 'machineTemplate.name', 'bootstrap.name'],
                 )}
               />
             </Box>

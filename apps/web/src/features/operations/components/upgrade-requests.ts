@@ -99,11 +99,11 @@ export function bootstrapForVersion(
     ...base,
     files: (base.files ?? []).map((f) => {
       if (f.path !== KUBELET_PATCH_PATH) return f;
-      if (f.contentFrom?.secret)
-        return secret
-          ? { ...f, contentFrom: { secret: { ...f.contentFrom.secret, name: secret } } }
-          : f;
-      return { ...f, content: defaultKubeletPatch(version) };
+      if (secret && f.contentFrom?.secret)
+        return { ...f, contentFrom: { secret: { ...f.contentFrom.secret, name: secret } } };
+      // No Secret for this version in the catalog: the patch is written inline for it.
+      const { contentFrom: _from, ...file } = f;
+      return { ...file, content: defaultKubeletPatch(version) };
     }),
   };
 }
