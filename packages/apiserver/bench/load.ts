@@ -102,7 +102,11 @@ async function writer(t: WatchWriterTask, go: Promise<void>): Promise<LoadResult
   const path = machinesPath(t.namespace);
   const lanes = Array.from({ length: t.lanes }, () => new Connection(t.url, HEADERS));
   for (const [l, c] of lanes.entries()) {
-    const res = await c.request('POST', path, JSON.stringify(machine(`w-${l}`, t.namespace)));
+    const base = machine(`w-${l}`, t.namespace);
+    // The stamps go first, so readers find them before the padding (merge patches keep the order).
+    const annotations = { 'bench/seq': '0', 'bench/sent': '0', ...base.metadata.annotations };
+    const obj = { ...base, metadata: { ...base.metadata, annotations } };
+    const res = await c.request('POST', path, JSON.stringify(obj));
     if (res.status !== 201) throw new Error(`create answered ${res.status}`);
   }
   send({ type: 'ready' });
@@ -145,18 +149,12 @@ const SENT = Buffer.from('"bench/sent":"');
 const RV = Buffer.from('"resourceVersion":"');
 const MODIFIED = Buffer.from('{"type":"MODIFIED","object":');
 
-/**
- * The number in quotes after the last `marker` inside [start, end), or NaN. From the end: the
- * three values sit after the 2.6 KB padding annotation (resourceVersion at the very end of the
- * metadata), so a backward search reads a few hundred bytes of the line instead of all of it.
- */
-function numberAfter(buf: Buffer, marker: Buffer, start: number, end: number): number {
-  const at = buf.lastIndexOf(marker, end - marker.length);
-  if (at < start) return Number.NaN;
+/** The number in quotes that starts at `from` (digits and one dot), or NaN. */
+function numberAt(buf: Buffer, from: number, end: number): number {
   let whole = 0;
   let fraction = 0;
   let scale = 0;
-  for (let i = at + marker.length; i < end; i++) {
+  for (let i = from; i < end; i++) {
     const c = buf[i] ?? 0;
     if (c === 0x22) return whole + fraction;
     if (c === 0x2e && scale === 0) scale = 1;
@@ -166,6 +164,22 @@ function numberAfter(buf: Buffer, marker: Buffer, start: number, end: number): n
     } else return Number.NaN;
   }
   return Number.NaN;
+}
+
+/**
+ * The number after the first `marker` in [start, end), searching from `start`: the writer's
+ * objects carry the sequence number and send time before their 2.6 KB padding annotation, so
+ * the search reads a few hundred bytes of the line, not all of it.
+ */
+function numberAfter(buf: Buffer, marker: Buffer, start: number, end: number): number {
+  const at = buf.indexOf(marker, start);
+  return at < 0 || at >= end ? Number.NaN : numberAt(buf, at + marker.length, end);
+}
+
+/** The same for the last `marker`, searching back from `end` (resourceVersion ends metadata). */
+function numberAfterLast(buf: Buffer, marker: Buffer, start: number, end: number): number {
+  const at = buf.lastIndexOf(marker, end - marker.length);
+  return at < start ? Number.NaN : numberAt(buf, at + marker.length, end);
 }
 
 interface WatchState {
@@ -202,7 +216,7 @@ async function readers(t: WatchReadersTask, stop: Promise<ReadersStop>): Promise
     }
     const seq = numberAfter(buf, SEQ, start, end);
     const sent = numberAfter(buf, SENT, start, end);
-    const objRv = numberAfter(buf, RV, start, end);
+    const objRv = numberAfterLast(buf, RV, start, end);
     if (!Number.isInteger(seq) || seq < 0 || seq >= t.events || Number.isNaN(sent)) {
       problem(`watcher ${idx}: event without a sequence number`);
       return;
