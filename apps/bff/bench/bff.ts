@@ -18,6 +18,16 @@ const app = await buildApp({ config });
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
 await app.cache.waitForSync();
 process.stdout.write(`${JSON.stringify({ ready: url, pid: process.pid })}\n`);
+// How busy the BFF's one thread is (event-loop utilization, 0..1), every second: on a shared
+// machine the latency figures also carry other processes' load; this one is the BFF's own.
+let last = performance.eventLoopUtilization();
+setInterval(() => {
+  const now = performance.eventLoopUtilization();
+  process.stdout.write(
+    `${JSON.stringify({ elu: performance.eventLoopUtilization(now, last).utilization, at: Date.now() })}\n`,
+  );
+  last = now;
+}, 1000).unref();
 process.on('SIGTERM', () => {
   void app.close().then(() => process.exit(0));
 });

@@ -40,10 +40,14 @@ interface Child {
 }
 
 function child(script: string, args: string[], nodeArgs: string[] = []): Child {
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(here, script), ...args], {
-    cwd: join(here, '..'),
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', join(here, script), ...args],
+    {
+      cwd: join(here, '..'),
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const seen: Record<string, unknown>[] = [];
   const waiters = new Set<{
     pred: (o: Record<string, unknown>) => boolean;
@@ -124,7 +128,11 @@ const ready = await cluster.next((o) => 'ready' in o);
 log(`cluster seeded in ${String(ready.seedSeconds)} s`);
 // BENCH_PROFILE=DIR writes a CPU profile of the BFF there (node --cpu-prof).
 const profile = process.env.BENCH_PROFILE;
-const bff = child('bff.ts', ['--kubeconfig', String(ready.kubeconfig)], profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []);
+const bff = child(
+  'bff.ts',
+  ['--kubeconfig', String(ready.kubeconfig)],
+  profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+);
 all.push(bff.proc);
 const bffReady = await bff.next((o) => 'ready' in o);
 const base = String(bffReady.ready);
@@ -180,10 +188,23 @@ let rssMax = rssIdle;
 const sampler = setInterval(() => {
   rssMax = Math.max(rssMax, rssMb(bffPid));
 }, 250);
+const eventsStart = Date.now();
+const elu: number[] = [];
+const eluWatch = setInterval(() => {
+  void bff
+    .next((o) => 'elu' in o && Number(o.at) > eventsStart, 1500)
+    .then(
+      (o) => elu.push(Number(o.elu)),
+      () => undefined,
+    );
+}, 1000);
 cluster.send({ cmd: 'events', rate: eventRate, seconds: eventSeconds });
 const done = await cluster.next((o) => 'eventsDone' in o, (eventSeconds + 120) * 1000);
 await new Promise((r) => setTimeout(r, 1500));
 clearInterval(sampler);
+clearInterval(eluWatch);
+const eluAvg = elu.length ? elu.reduce((a, b) => a + b, 0) / elu.length : 0;
+const loadAvg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 rssMax = Math.max(rssMax, rssMb(bffPid));
 for (const c of sse) c.send({ cmd: 'report' });
 const reports = (await Promise.all(sse.map((c) => c.next((o) => 'sse' in o)))).map(
@@ -270,6 +291,10 @@ const rows: [string, string][] = [
   [
     'BFF RSS',
     `${rssIdle.toFixed(0)} MB with streams open, ${rssMax.toFixed(0)} MB max under events`,
+  ],
+  [
+    'BFF busy',
+    `event loop ${(eluAvg * 100).toFixed(0)} % busy on average under events; machine load average ${loadAvg}`,
   ],
   [
     'upstream watches',

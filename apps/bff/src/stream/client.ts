@@ -10,7 +10,7 @@ import type { LoggedEvent } from './events';
 
 export interface SseWriter {
   /** Writes a chunk; false = the socket is full, wait for `onDrain`. */
-  write(chunk: string): boolean;
+  write(chunk: string | Buffer): boolean;
   onDrain(listener: () => void): void;
   end(): void;
 }
@@ -81,7 +81,7 @@ export class SseClient {
    * Several logged changes at once: one socket write of the frames joined (shared by every
    * client of the room) when the client keeps up, else each queued as `send` does.
    */
-  sendBatch(events: readonly LoggedEvent[], joined: string, resync: ResyncBuilder): void {
+  sendBatch(events: readonly LoggedEvent[], joined: Buffer, resync: ResyncBuilder): void {
     const last = events[events.length - 1];
     if (this.#closed || this.#pendingResync || !last) return;
     if (!this.#blocked && this.#queue.size === 0) {
@@ -116,7 +116,7 @@ export class SseClient {
     this.onClose?.();
   }
 
-  #write(frame: string, id: string, now = Date.now()): void {
+  #write(frame: string | Buffer, id: string, now = Date.now()): void {
     this.lastId = id;
     this.#lastWriteAt = now;
     if (!this.#writer.write(frame)) this.#blocked = true;

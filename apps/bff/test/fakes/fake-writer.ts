@@ -13,8 +13,8 @@ export class FakeWriter implements SseWriter {
   ended = false;
   #drain: (() => void) | undefined;
 
-  write(chunk: string): boolean {
-    this.chunks.push(chunk);
+  write(chunk: string | Buffer): boolean {
+    this.chunks.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
     return !this.full;
   }
   onDrain(listener: () => void): void {
