@@ -1,7 +1,12 @@
 import { createBrowserRouter, Navigate } from 'react-router';
+import { clusterContextQueryOptions } from '../api/get-cluster-context';
+import { clustersQueryOptions } from '../features/clusters/api/get-clusters';
 import { ClustersPage } from '../features/clusters/components/ClustersPage';
+import { nodePoolsQueryOptions } from '../features/node-pools/api/get-node-pools';
+import { sessionQueryOptions } from '../features/session/api/get-session';
 import { RequireSession } from '../features/session/components/RequireSession';
 import { AppLayout } from './AppLayout';
+import { queryClient } from './query-client';
 import { RouteError } from './routes/RouteError';
 
 /**
@@ -23,11 +28,23 @@ export const router = createBrowserRouter([
       </RequireSession>
     ),
     errorElement: <RouteError />,
+    loader: () => {
+      void queryClient.prefetchQuery(sessionQueryOptions());
+      return null;
+    },
     children: [
       { index: true, element: <ClustersPage /> },
       {
         path: 'clusters/:namespace/:cluster',
         lazy: async () => ({ Component: (await import('./routes/ClusterLayout')).ClusterLayout }),
+        // The tab's data loads while its code does.
+        loader: ({ params }) => {
+          const { namespace = '', cluster = '' } = params;
+          void queryClient.prefetchQuery(clustersQueryOptions());
+          void queryClient.prefetchQuery(nodePoolsQueryOptions(namespace, cluster));
+          void queryClient.prefetchQuery(clusterContextQueryOptions(namespace, cluster));
+          return null;
+        },
         children: [
           { index: true, element: <Navigate to="node-pools" replace /> },
           {

@@ -16,6 +16,9 @@ export const ipPoolsQueryOptions = (namespace: string) =>
     queryKey: queryKeys.ipPools(namespace),
     queryFn: ({ signal }) => getIpPools(namespace, signal),
     staleTime: 10_000,
+    // The stream's reducer keeps unchanged items' identity itself; a deep compare of thousands
+    // of views on every batch would cost more than it saves.
+    structuralSharing: false,
   });
 
 export const useIpPools = (namespace: string) => useQuery(ipPoolsQueryOptions(namespace));

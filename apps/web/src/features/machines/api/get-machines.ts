@@ -32,6 +32,9 @@ export const machinesQueryOptions = (namespace: string, cluster: string) =>
     queryKey: queryKeys.machines(namespace, cluster),
     queryFn: ({ signal }) => getMachines(namespace, cluster, signal),
     staleTime: Infinity,
+    // The stream's reducer keeps unchanged items' identity itself; a deep compare of thousands
+    // of views on every batch would cost more than it saves.
+    structuralSharing: false,
   });
 
 export const useMachines = (namespace: string, cluster: string) =>

@@ -22,6 +22,9 @@ export const poolMachinesQueryOptions = (namespace: string, cluster: string, poo
     queryKey: queryKeys.poolMachines(namespace, cluster, pool),
     queryFn: ({ signal }) => getPoolMachines(namespace, cluster, pool, signal),
     staleTime: Infinity,
+    // The stream's reducer keeps unchanged items' identity itself; a deep compare of thousands
+    // of views on every batch would cost more than it saves.
+    structuralSharing: false,
   });
 
 export const usePoolMachines = (namespace: string, cluster: string, pool: string) =>

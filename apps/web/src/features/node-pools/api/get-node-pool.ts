@@ -18,6 +18,9 @@ export const nodePoolQueryOptions = (namespace: string, cluster: string, pool: s
     queryKey: queryKeys.pool(namespace, cluster, pool),
     queryFn: ({ signal }) => getNodePool(namespace, cluster, pool, signal),
     staleTime: Infinity,
+    // The stream's reducer keeps unchanged items' identity itself; a deep compare of thousands
+    // of views on every batch would cost more than it saves.
+    structuralSharing: false,
   });
 
 export const useNodePool = (namespace: string, cluster: string, pool: string) =>

@@ -21,6 +21,9 @@ export const nodePoolsQueryOptions = (namespace: string, cluster: string) =>
     queryKey: queryKeys.pools(namespace, cluster),
     queryFn: ({ signal }) => getNodePools(namespace, cluster, signal),
     staleTime: Infinity,
+    // The stream's reducer keeps unchanged items' identity itself; a deep compare of thousands
+    // of views on every batch would cost more than it saves.
+    structuralSharing: false,
   });
 
 export const useNodePools = (namespace: string, cluster: string) =>

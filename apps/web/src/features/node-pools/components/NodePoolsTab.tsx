@@ -1,6 +1,7 @@
 import Add from '@mui/icons-material/Add';
 import type { NodePoolView } from '@dcs/domain';
 import { Alert, Box, Stack, Typography } from '@mui/material';
+import { useEffect, useState, useTransition } from 'react';
 import { useNavigate } from 'react-router';
 import { useClusterContext } from '../../../api/get-cluster-context';
 import { ActionButton } from '../../../components/ActionButton';
@@ -13,6 +14,9 @@ import { providerGates } from '../../../lib/provider-gates';
 import { useNodePools } from '../api/get-node-pools';
 import type { PoolAction } from './pool-actions';
 import { PoolCard } from './PoolCard';
+
+const FIRST_CARDS = 9;
+const CARDS_PER_BATCH = 6;
 
 /** U-1: every pool of the cluster as a card, live from the stream. */
 export function NodePoolsTab({
@@ -33,6 +37,17 @@ export function NodePoolsTab({
     ? undefined
     : t('gate.short', { version: gates.version ?? '?' });
   const permissions = context.data?.permissions;
+  // The first cards at once, the rest in small transitions: each batch renders and commits
+  // between frames, so that fifty pools never block the page with a long task.
+  const all = pools.data;
+  const [limit, setLimit] = useState(FIRST_CARDS);
+  const [, startTransition] = useTransition();
+  useEffect(() => {
+    if (all && limit < all.length)
+      startTransition(() => {
+        setLimit((l) => l + CARDS_PER_BATCH);
+      });
+  }, [all, limit]);
 
   return (
     <Box>
@@ -69,8 +84,13 @@ export function NodePoolsTab({
             gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 400px), 1fr))',
           }}
         >
-          {pools.data.map((pool) => (
-            <Box role="listitem" key={pool.id} sx={{ display: 'grid' }}>
+          {pools.data.slice(0, limit).map((pool) => (
+            <Box
+              role="listitem"
+              key={pool.id}
+              // Off-screen cards skip layout and paint until scrolled to.
+              sx={{ display: 'grid', contentVisibility: 'auto', containIntrinsicSize: 'auto 420px' }}
+            >
               <PoolCard
                 pool={pool}
                 permissions={permissions}

@@ -1,0 +1,211 @@
+import { readFileSync, statSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { buildClusterViews, indexObjects, type ClusterViews, type MachineView } from '@dcs/domain';
+import {
+  aCluster,
+  aDCSMachine,
+  aKubeadmControlPlane,
+  aMachine,
+  aMachineDeployment,
+  aMachineSet,
+  aMachineTemplate,
+  aBootstrapTemplate,
+  anIpPool,
+  aValidationContext,
+  controlPlaneLabels,
+  DEMO_CATALOG,
+} from '@dcs/domain/testing';
+
+/**
+ * The web app's performance harness: the built SPA with a BFF stand-in that answers the read
+ * routes with real view models (domain's view functions over domain's builders) for a cluster of
+ * `pools` worker pools × `perPool` machines, and a stream that sends machine upserts at `rate`
+ * per second on request. It measures the browser side alone; the BFF has its own benchmarks.
+ */
+
+export interface PerfCluster {
+  views: ClusterViews;
+  machines: MachineView[];
+}
+
+export function bigCluster(pools: number, perPool: number): PerfCluster {
+  const now = new Date();
+  const mds = [];
+  const sets = [];
+  const machines = [];
+  const dcs = [];
+  const templates = [];
+  const ipPools = [];
+  for (let p = 0; p < pools; p++) {
+    const name = `demo-pool-${String(p).padStart(2, '0')}`;
+    mds.push(aMachineDeployment({ metadata: { name }, spec: { replicas: perPool } }));
+    sets.push(
+      aMachineSet({
+        metadata: { name: `${name}-abc12`, labels: { 'cluster.x-k8s.io/deployment-name': name } },
+        spec: { replicas: perPool },
+      }),
+    );
+    templates.push(
+      aMachineTemplate({
+        metadata: { name: `${name}-template` },
+        spec: { template: { spec: { ipHostPoolRef: { name: `${name}-ippool` } } } },
+      }),
+    );
+    ipPools.push(anIpPool({ metadata: { name: `${name}-ippool` }, entries: 0 }));
+    for (let m = 0; m < perPool; m++) {
+      const mname = `${name}-abc12-m${String(m).padStart(3, '0')}`;
+      machines.push(
+        aMachine({
+          metadata: {
+            name: mname,
+            labels: {
+              'cluster.x-k8s.io/deployment-name': name,
+              'cluster.x-k8s.io/set-name': `${name}-abc12`,
+            },
+          },
+          spec: { infrastructureRef: { name: mname } },
+        }),
+      );
+      dcs.push(
+        aDCSMachine({
+          metadata: { name: mname },
+          spec: { ipHostPoolRef: { name: `${name}-ippool` } },
+        }),
+      );
+    }
+  }
+  const cp = [1, 2, 3].map((n) =>
+    aMachine({ metadata: { name: `demo-control-plane-${n}`, labels: controlPlaneLabels() } }),
+  );
+  const index = indexObjects({
+    clusters: [aCluster()],
+    kubeadmControlPlanes: [aKubeadmControlPlane()],
+    machineDeployments: mds,
+    machineSets: sets,
+    machines: [...machines, ...cp],
+    dcsMachines: dcs,
+    machineTemplates: templates,
+    bootstrapTemplates: [aBootstrapTemplate()],
+    ipPools,
+  });
+  const views = buildClusterViews(
+    index,
+    { namespace: 'cpaas-system', name: 'demo' },
+    { now, versions: DEMO_CATALOG, providerVersion: '1.0.16' },
+  );
+  if (!views) throw new Error('no views');
+  return { views, machines: views.machines };
+}
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.html': 'text/html',
+  '.css': 'text/css',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+};
+
+export function serve(
+  dist: string,
+  cluster: PerfCluster,
+  port: number,
+  rate: number,
+): Promise<{ close: () => Promise<void> }> {
+  const streams = new Set<ServerResponse>();
+  let seq = 0;
+  const json = (res: ServerResponse, body: unknown) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const burst = (seconds: number) => {
+    const perTick = Math.max(1, Math.round(rate / 20));
+    let ticks = seconds * 20;
+    const timer = setInterval(() => {
+      for (let i = 0; i < perTick; i++) {
+        const m = cluster.machines[seq % cluster.machines.length];
+        if (!m) continue;
+        seq++;
+        const view = {
+          ...m,
+          resourceVersion: String(seq),
+          phase: seq % 2 ? 'Running' : 'Provisioning',
+        };
+        const frame = `id: perf-${seq}\ndata: ${JSON.stringify({ type: 'upsert', kind: 'machine', id: m.id, view })}\n\n`;
+        for (const s of streams) s.write(frame);
+      }
+      if (--ticks <= 0) clearInterval(timer);
+    }, 50);
+  };
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const p = url.pathname;
+    const body: unknown =
+      p === '/api/v1/session'
+        ? {
+            authenticated: true,
+            mode: 'local',
+            user: { username: 'perf', groups: [] },
+            csrfToken: 'perf',
+            epoch: 'perf',
+          }
+        : p === '/api/v1/clusters'
+          ? [cluster.views.cluster]
+          : p.endsWith('/context')
+            ? {
+                ...aValidationContext(),
+                permissions: { createPool: true, scale: true, upgrade: true, deletePool: true },
+              }
+            : p.endsWith('/nodepools')
+              ? cluster.views.pools
+              : p.endsWith('/machines')
+                ? cluster.machines
+                : undefined;
+    if (body !== undefined) {
+      json(res, body);
+      return;
+    }
+    if (p === '/api/v1/stream') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      res.write(': hello\n\n');
+      streams.add(res);
+      req.on('close', () => {
+        streams.delete(res);
+      });
+      return;
+    }
+    if (p === '/perf/burst') {
+      burst(Number(url.searchParams.get('seconds') ?? '10'));
+      json(res, { ok: true });
+      return;
+    }
+    if (p.startsWith('/api/')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ code: 'NotFound', message: 'not in the perf harness', details: [] }),
+      );
+      return;
+    }
+    let file = join(dist, normalize(p));
+    try {
+      if (!statSync(file).isFile()) file = join(dist, 'index.html');
+    } catch {
+      file = join(dist, 'index.html');
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((ok) => {
+    server.listen(port, '127.0.0.1', () => {
+      ok({
+        close: () =>
+          new Promise<void>((done) => {
+            for (const s of streams) s.end();
+            server.close(() => {
+              done();
+            });
+          }),
+      });
+    });
+  });
+}
