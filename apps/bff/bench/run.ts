@@ -200,7 +200,8 @@ const eluWatch = setInterval(() => {
 }, 1000);
 cluster.send({ cmd: 'events', rate: eventRate, seconds: eventSeconds });
 const done = await cluster.next((o) => 'eventsDone' in o, (eventSeconds + 120) * 1000);
-await new Promise((r) => setTimeout(r, 1500));
+// Let the streams drain what is still on its way before the loaders report.
+await new Promise((r) => setTimeout(r, 5000));
 clearInterval(sampler);
 clearInterval(eluWatch);
 const eluAvg = elu.length ? elu.reduce((a, b) => a + b, 0) / elu.length : 0;
