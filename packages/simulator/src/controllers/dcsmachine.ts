@@ -260,33 +260,23 @@ export function dcsMachineController(ctx: Context): Controller {
         ctx.events.emit(dm, 'Warning', 'ISOUploadFailed', message, COMPONENT);
         return { requeueAfterMs: ISO_RETRY_MS };
       }
+      // The ISO is there: DCS starts creating the VM at once (one status write for both).
       status.cdRomFile = cdRomFileOf(datastore, vmName);
-      dm = await write(dm, status, [trueCondition(ISO_UPLOADED)]);
-      ctx.events.emit(
-        dm,
-        'Normal',
-        'ISOUploaded',
-        `Uploaded the bootstrap ISO to ${status.cdRomFile}`,
-        COMPONENT,
-      );
     }
 
     // The VM: cloned from the VM template, placed on a host, powered on.
     if (!status.vmState) {
+      const creating = `Creating VM ${vmName} from VM template ${dm.spec?.vmTemplateName ?? ''}`;
       Object.assign(status, vmStatusFields('creating'));
       dm = await write(dm, status, [
-        falseCondition(
-          VM_PROVISIONED,
-          REASON.vmCreating,
-          'Info',
-          `Creating VM ${vmName} from VM template ${dm.spec?.vmTemplateName ?? ''}`,
-        ),
+        trueCondition(ISO_UPLOADED),
+        falseCondition(VM_PROVISIONED, REASON.vmCreating, 'Info', creating),
       ]);
       ctx.events.emit(
         dm,
         'Normal',
         'VMCreating',
-        `Creating VM ${vmName} from VM template ${dm.spec?.vmTemplateName ?? ''}`,
+        `Uploaded the bootstrap ISO to ${status.cdRomFile ?? ''}; ${creating}`,
         COMPONENT,
       );
       return { requeueAfterMs: duration(name, 'vmCreate') };
@@ -407,7 +397,10 @@ export function dcsMachineController(ctx: Context): Controller {
       // The Machine's bootstrap data (dataSecretName) and its annotations.
       watch('Machine', (m) => {
         const ref = m.spec?.infrastructureRef;
-        return ref?.kind === 'DCSMachine' && ref.name
+        // Only what a waiting DCSMachine cares about: bootstrap data there, infrastructure not ready yet.
+        const relevant =
+          Boolean(m.spec?.bootstrap.dataSecretName) && !m.status?.infrastructureReady;
+        return relevant && ref?.kind === 'DCSMachine' && ref.name
           ? [`${m.metadata.namespace ?? ''}/${ref.name}`]
           : [];
       }),

@@ -152,13 +152,7 @@ export function kubeadmConfigController(ctx: Context): Controller {
     primary: 'KubeadmConfig',
     concurrency: 8,
     watches: [
-      // The Machine adopting its config (ownerRef) lets the config proceed.
-      watch('Machine', (m) => {
-        const ref = m.spec?.bootstrap.configRef;
-        return ref?.name && !m.spec?.bootstrap.dataSecretName
-          ? [`${m.metadata.namespace ?? ''}/${ref.name}`]
-          : [];
-      }),
+      // The Machine adopting its config is an update of the config itself: no Machine watch needed.
       // Cluster readiness gates every config of the cluster that is still waiting.
       watch('Cluster', (c) =>
         configs

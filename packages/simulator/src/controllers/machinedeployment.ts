@@ -270,6 +270,7 @@ export function machineDeploymentController(ctx: Context): Controller {
   return {
     name: 'machinedeployment',
     primary: 'MachineDeployment',
+    batchMs: 20,
     watches: [
       watch('MachineSet', (ms) => {
         const owner = ms.metadata.ownerReferences?.find(

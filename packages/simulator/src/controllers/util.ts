@@ -1,5 +1,5 @@
 import type { Condition, OwnerReference } from '@dcs/domain';
-import { canonicalJson } from '../logic/names';
+import { sameJson } from '../logic/names';
 import { keyOf } from '../runtime/cache';
 
 /** Small helpers shared by the controllers. */
@@ -9,7 +9,7 @@ export const keyFor = (o: {
 }) => keyOf(o.metadata.namespace, o.metadata.name);
 
 /** Equal as JSON with sorted keys: a status write is needed only when this is false. */
-export const same = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
+export const same = sameJson;
 
 export function hasOwner(
   refs: readonly OwnerReference[] | undefined,

@@ -180,3 +180,26 @@ describe('Machines of a MachineSet', () => {
     });
   });
 });
+
+describe('sameJson', () => {
+  it('agrees with canonical JSON: key order and undefined or null members do not matter', async () => {
+    const { sameJson, canonicalJson } = await import('./names');
+    const cases: [unknown, unknown][] = [
+      [
+        { a: 1, b: [1, { c: 2 }] },
+        { b: [1, { c: 2 }], a: 1 },
+      ],
+      [{ a: 1, b: undefined }, { a: 1 }],
+      [{ a: null }, {}],
+      [{ a: 1 }, { a: 2 }],
+      [
+        [1, 2],
+        [2, 1],
+      ],
+      [{ a: [] }, { a: {} }],
+      ['x', 'x'],
+      [undefined, null],
+    ];
+    for (const [x, y] of cases) expect(sameJson(x, y)).toBe(canonicalJson(x) === canonicalJson(y));
+  });
+});

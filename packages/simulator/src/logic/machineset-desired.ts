@@ -11,12 +11,7 @@ import {
   type MachineSet,
   type OwnerReference,
 } from '@dcs/domain';
-import {
-  canonicalJson,
-  newMachineSetIdentity,
-  sameRolloutFields,
-  type MachineTemplate,
-} from './names';
+import { sameJson, newMachineSetIdentity, sameRolloutFields, type MachineTemplate } from './names';
 import type { Random } from './random';
 import { maxSurgeOf, type DeploymentState } from './rollout';
 import type { Labels } from './selectors';
@@ -262,5 +257,5 @@ export function updatedMachineSet(
     },
   };
   if (next.spec) setOptional(next.spec, 'deletePolicy', f.deletePolicy);
-  return canonicalJson(next) === canonicalJson(ms) ? undefined : next;
+  return sameJson(next, ms) ? undefined : next;
 }

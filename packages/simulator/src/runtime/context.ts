@@ -48,6 +48,8 @@ export interface Controller {
   primary: WatchedKind;
   watches: readonly Watch[];
   concurrency?: number;
+  /** See QueueOptions.batchMs: for controllers that summarize many objects (sets, pools). */
+  batchMs?: number;
   reconcile(key: string): Promise<ReconcileResult | undefined>;
 }
 

@@ -37,6 +37,7 @@ export class Manager {
   add(controller: Controller): void {
     const queue = new WorkQueue(controller.name, (key) => controller.reconcile(key), {
       concurrency: controller.concurrency ?? 4,
+      ...(controller.batchMs ? { batchMs: controller.batchMs } : {}),
       clock: this.ctx.clock,
       // A conflict means a stale read, a 404 an object deleted meanwhile: both are re-read at once.
       isTransient: (e) => isConflict(e) || isNotFound(e),

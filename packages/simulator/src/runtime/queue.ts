@@ -22,6 +22,11 @@ export interface QueueOptions {
   onError: (key: string, error: unknown) => void;
   /** Errors that are retried at once without backoff (409 Conflict). */
   isTransient?: (error: unknown) => boolean;
+  /**
+   * Real milliseconds a new key waits before it is processed, so that a burst of changes (a
+   * hundred machines of one set changing at once) makes one reconcile, not a hundred.
+   */
+  batchMs?: number;
 }
 
 export class WorkQueue {
@@ -34,6 +39,8 @@ export class WorkQueue {
   private readonly failures = new Map<string, number>();
   private readonly backoffTimers = new Set<ReturnType<typeof setTimeout>>();
   private active = 0;
+  /** Keys waiting out batchMs. */
+  private delayed = 0;
   private stopped = false;
   private idleWaiters: (() => void)[] = [];
   reconciles = 0;
@@ -53,6 +60,20 @@ export class WorkQueue {
     }
     if (this.queued.has(key)) return;
     this.queued.add(key);
+    const batch = this.o.batchMs ?? 0;
+    if (batch > 0) {
+      this.delayed++;
+      const t = setTimeout(() => {
+        this.backoffTimers.delete(t);
+        this.delayed--;
+        if (this.stopped) return;
+        this.queue.push(key);
+        this.pump();
+      }, batch);
+      t.unref();
+      this.backoffTimers.add(t);
+      return;
+    }
     this.queue.push(key);
     this.pump();
   }
@@ -76,7 +97,7 @@ export class WorkQueue {
   }
 
   get length(): number {
-    return this.queue.length - this.head;
+    return this.queue.length - this.head + this.delayed;
   }
 
   /** Resolves when nothing is queued or being processed (timers may still be pending). */
@@ -97,7 +118,7 @@ export class WorkQueue {
   }
 
   private pump(): void {
-    while (!this.stopped && this.active < this.o.concurrency && this.length > 0) {
+    while (!this.stopped && this.active < this.o.concurrency && this.queue.length > this.head) {
       const key = this.queue[this.head++];
       if (this.head > 1024 && this.head * 2 > this.queue.length) {
         this.queue.splice(0, this.head);

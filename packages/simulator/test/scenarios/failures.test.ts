@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Condition } from '@dcs/domain';
 import { ANNOTATION_FAIL } from '../../src/logic/failures';
 import { clusterUp, createPool, dcsMachineOf, machinesOf, waitSettled } from '../support/scenario';
 import { startSim, type Sim } from '../support/sim';
@@ -16,7 +17,7 @@ afterAll(async () => {
   await sim.close();
 });
 
-const condition = (conditions: { type: string }[] | undefined, type: string) =>
+const condition = (conditions: Condition[] | undefined, type: string) =>
   conditions?.find((c) => c.type === type);
 const ipOf = (subnet: string, n: number) => `${subnet}${String(10 + n)}`;
 

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANNOTATION_REVISION, LABEL_CONTROL_PLANE_NAME, LABEL_SET_NAME } from '@dcs/domain';
 import { bootstrapTemplate, machineTemplate, type Obj } from '../../src/seed/objects';
 import { RolloutMonitor } from '../support/monitor';
-import { clusterUp, createPool, dcsMachineOf, machinesOf, must, waitSettled } from '../support/scenario';
+import {
+  clusterUp,
+  createPool,
+  dcsMachineOf,
+  machinesOf,
+  must,
+  waitSettled,
+} from '../support/scenario';
 import { startSim, type Sim } from '../support/sim';
 
 let sim: Sim;
