@@ -13,6 +13,9 @@ import { RouteError } from './routes/RouteError';
  * Every screen has a URL (support staff paste them into tickets): a cluster, its tabs, a pool,
  * a machine, their conditions. Everything past the cluster list is loaded on first visit.
  */
+/** A prefetch that fails is retried by the screen's own query, which shows the error. */
+const ignore = () => undefined;
+
 export const router = createBrowserRouter([
   {
     path: '/sign-in',
@@ -29,7 +32,7 @@ export const router = createBrowserRouter([
     ),
     errorElement: <RouteError />,
     loader: () => {
-      void queryClient.prefetchQuery(sessionQueryOptions());
+      queryClient.query(sessionQueryOptions()).catch(ignore);
       return null;
     },
     children: [
@@ -40,9 +43,9 @@ export const router = createBrowserRouter([
         // The tab's data loads while its code does.
         loader: ({ params }) => {
           const { namespace = '', cluster = '' } = params;
-          void queryClient.prefetchQuery(clustersQueryOptions());
-          void queryClient.prefetchQuery(nodePoolsQueryOptions(namespace, cluster));
-          void queryClient.prefetchQuery(clusterContextQueryOptions(namespace, cluster));
+          queryClient.query(clustersQueryOptions()).catch(ignore);
+          queryClient.query(nodePoolsQueryOptions(namespace, cluster)).catch(ignore);
+          queryClient.query(clusterContextQueryOptions(namespace, cluster)).catch(ignore);
           return null;
         },
         children: [
