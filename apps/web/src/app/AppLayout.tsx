@@ -1,6 +1,7 @@
 import { AppBar, Box, Link, Toolbar, Typography } from '@mui/material';
 import { Suspense } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router';
+import { ClusterRights } from '../components/ClusterRights';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { PageLoading } from '../components/PageLoading';
 import { ThemeSwitch } from '../components/ThemeSwitch';
@@ -35,7 +36,7 @@ export function AppLayout() {
           </Typography>
           <LanguageSwitch />
           <ThemeSwitch />
-          <SessionMenu />
+          <SessionMenu rights={<ClusterRights />} />
         </Toolbar>
       </AppBar>
       <Box

@@ -424,6 +424,12 @@ export const en = {
   'ipPools.volume': 'Volume',
   'ipPools.attachedTo': 'Attached to',
   'ipPools.editShort': 'NICs / disks',
+  'right.createPool': 'Add worker node pools',
+  'right.scalePool': 'Scale pools and delete machines',
+  'right.upgradePool': 'Upgrade pools',
+  'right.deletePool': 'Delete pools',
+  'right.upgradeControlPlane': 'Upgrade the control plane',
+  'right.editIpPool': 'Edit IP pools',
 } as const;
 
 export type MessageKey = keyof typeof en;

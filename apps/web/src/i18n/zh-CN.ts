@@ -411,4 +411,10 @@ export const zhCN: Messages = {
   'ipPools.volume': '卷',
   'ipPools.attachedTo': '挂接到',
   'ipPools.editShort': '网卡 / 磁盘',
+  'right.createPool': '添加工作节点池',
+  'right.scalePool': '扩缩容节点池、删除 machine',
+  'right.upgradePool': '升级节点池',
+  'right.deletePool': '删除节点池',
+  'right.upgradeControlPlane': '升级控制平面',
+  'right.editIpPool': '编辑 IP 池',
 };

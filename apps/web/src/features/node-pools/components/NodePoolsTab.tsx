@@ -89,7 +89,11 @@ export function NodePoolsTab({
               role="listitem"
               key={pool.id}
               // Off-screen cards skip layout and paint until scrolled to.
-              sx={{ display: 'grid', contentVisibility: 'auto', containIntrinsicSize: 'auto 420px' }}
+              sx={{
+                display: 'grid',
+                contentVisibility: 'auto',
+                containIntrinsicSize: 'auto 420px',
+              }}
             >
               <PoolCard
                 pool={pool}

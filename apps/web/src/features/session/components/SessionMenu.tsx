@@ -1,12 +1,12 @@
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import { Box, Button, Chip, Divider, Menu, MenuItem, Typography } from '@mui/material';
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useI18n } from '../../../i18n/context';
 import { useSession } from '../api/get-session';
 import { useSignOut } from '../api/sign-out';
 
 /** Who you are, how you signed in, what you may do; sign out (token mode). */
-export function SessionMenu() {
+export function SessionMenu({ rights }: { rights?: ReactNode }) {
   const { t } = useI18n();
   const session = useSession();
   const signOut = useSignOut();
@@ -61,6 +61,7 @@ export function SessionMenu() {
               ))}
             </Box>
           )}
+          {rights}
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
             {t('session.rightsHelp')}
           </Typography>

@@ -1,0 +1,40 @@
+import { Box, Typography } from '@mui/material';
+import { useMatch } from 'react-router';
+import { useClusterContext, type Action } from '../api/get-cluster-context';
+import { useI18n } from '../i18n/context';
+
+const SHOWN = [
+  'createPool',
+  'scalePool',
+  'upgradePool',
+  'deletePool',
+  'upgradeControlPlane',
+  'editIpPool',
+] as const satisfies readonly Action[];
+
+/** The user's rights in the cluster on screen, as the BFF's access reviews decided them. */
+export function ClusterRights() {
+  const match = useMatch('/clusters/:namespace/:cluster/*');
+  const namespace = match?.params.namespace ?? '';
+  const cluster = match?.params.cluster ?? '';
+  return match ? <Rights namespace={namespace} cluster={cluster} /> : null;
+}
+
+function Rights({ namespace, cluster }: { namespace: string; cluster: string }) {
+  const { t } = useI18n();
+  const context = useClusterContext(namespace, cluster);
+  const p = context.data?.permissions;
+  if (!p) return null;
+  return (
+    <Box sx={{ mt: 1 }}>
+      <Typography variant="subtitle2">{t('session.rights', { cluster })}</Typography>
+      <Box component="ul" sx={{ m: 0, pl: 2, fontSize: 13 }}>
+        {SHOWN.map((a) => (
+          <li key={a}>
+            {t(`right.${a}`)}: {p[a]?.allowed ? t('session.allowed') : t('session.denied')}
+          </li>
+        ))}
+      </Box>
+    </Box>
+  );
+}
