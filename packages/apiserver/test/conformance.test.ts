@@ -477,6 +477,37 @@ describe('watch', () => {
     expect(events.slice(0, 7).every((e) => e.type === 'ADDED')).toBe(true);
   });
 
+  it('streams an initial state of several megabytes whole and in order, then what follows', async () => {
+    await t.server.client.create({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'big' },
+    });
+    const cm = (name: string) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'big' },
+      data: { pad: 'x'.repeat(4000) },
+    });
+    const names = Array.from({ length: 600 }, (_, i) => `cm-${String(i).padStart(3, '0')}`);
+    for (const name of names) await t.server.client.create(cm(name));
+    let more = false;
+    const { events } = await readWatch(
+      `${t.server.url}/api/v1/namespaces/big/configmaps?watch=1`,
+      ADMIN,
+      (ev) => {
+        if (ev.length === names.length && !more) {
+          more = true;
+          void t.server.client.create(cm('after'));
+        }
+        return ev.length > names.length;
+      },
+    );
+    expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(
+      [...names, 'after'].map((n) => `ADDED ${n}`),
+    );
+  });
+
   it('answers an expired resourceVersion with an ERROR event (410 Expired) on a 200 stream', async () => {
     const first = await t.api('POST', '/api/v1/namespaces/default/configmaps', {
       body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'churn' }, data: { n: '0' } },

@@ -89,6 +89,9 @@ function sharedLine(ev: StoreEvent, type: EventType): Buffer {
 
 const CRLF = Buffer.from('\r\n', 'latin1');
 
+/** Batches up to this size are framed into one shared buffer; larger ones are written as they are. */
+const SHARED_CHUNK_BYTES = 1024 * 1024;
+
 /**
  * The last HTTP chunk framed, for the next watcher whose queue holds the very same lines: the
  * watchers of one kind and namespace receive the same events in the same flush, so one chunk is
@@ -151,14 +154,25 @@ export function serveWatch(
     // The response is in chunked mode with its headers out and nothing buffered in it: a framed
     // chunk goes straight to the socket, shared with the other watchers (no per-watcher copy,
     // framing or cork/uncork tick in ServerResponse). Otherwise ServerResponse frames it.
-    if (
-      socket &&
+    const direct =
+      socket !== null &&
       !socket.destroyed &&
+      res.chunkedEncoding &&
       res.headersSent &&
-      res.writableLength === socket.writableLength
-    )
+      res.req.method !== 'HEAD' &&
+      res.writableLength === socket.writableLength;
+    if (direct && bytes <= SHARED_CHUNK_BYTES) {
       socket.write(chunkOf(lines, bytes));
-    else res.write(lines.length === 1 ? lines[0] : Buffer.concat(lines, bytes));
+      return;
+    }
+    // A large batch (the initial state of a big kind) is not copied into one buffer: its lines
+    // are gathered into one writev.
+    const out = direct ? socket : res;
+    out.cork();
+    if (direct) socket.write(`${bytes.toString(16)}\r\n`, 'latin1');
+    for (const line of lines) out.write(line);
+    if (direct) socket.write(CRLF);
+    out.uncork();
   };
   const flush = () => {
     if (closed) return;
