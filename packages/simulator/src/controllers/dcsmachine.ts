@@ -30,7 +30,7 @@ import { stepDuration } from '../logic/timings';
 import { BY_POOL, indexKey } from '../runtime/caches';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
-import { keyFor, remaining, same, since } from './util';
+import { controlPlaneFirst, keyFor, remaining, same, since } from './util';
 
 /**
  * The DCS infrastructure provider's DCSMachine controller, simulated: claims a free entry of the
@@ -392,6 +392,7 @@ export function dcsMachineController(ctx: Context): Controller {
   return {
     name: 'dcsmachine',
     primary: 'DCSMachine',
+    isPriority: controlPlaneFirst(dms),
     concurrency: 16,
     watches: [
       // The Machine's bootstrap data (dataSecretName) and its annotations.

@@ -213,7 +213,7 @@ export function ipPoolController(ctx: Context): Controller {
   return {
     name: 'dcsiphostnamepool',
     primary: 'DCSIpHostnamePool',
-    batchMs: 20,
+    batchMs: 50,
     watches: [
       watch('DCSMachine', (dm) =>
         dm.spec?.ipHostPoolRef.name

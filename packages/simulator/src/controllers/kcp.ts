@@ -268,7 +268,7 @@ export function kcpController(ctx: Context): Controller {
   return {
     name: 'kubeadmcontrolplane',
     primary: 'KubeadmControlPlane',
-    batchMs: 20,
+    batchMs: 50,
     watches: [
       watch('Machine', (m) => {
         const owner = m.metadata.ownerReferences?.find(

@@ -16,7 +16,7 @@ import { isAlreadyExists } from '../runtime/client';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import { BY_CLUSTER, indexKey } from '../runtime/caches';
 import type { ReconcileResult } from '../runtime/queue';
-import { same } from './util';
+import { controlPlaneFirst, same } from './util';
 
 /**
  * The kubeadm bootstrap provider (CABPK): once the cluster's infrastructure is ready (and, for
@@ -150,6 +150,7 @@ export function kubeadmConfigController(ctx: Context): Controller {
   return {
     name: 'kubeadmconfig',
     primary: 'KubeadmConfig',
+    isPriority: controlPlaneFirst(configs),
     concurrency: 8,
     watches: [
       // The Machine adopting its config is an update of the config itself: no Machine watch needed.

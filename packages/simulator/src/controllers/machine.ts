@@ -21,7 +21,7 @@ import { stepDuration } from '../logic/timings';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
 import { nodeInfoOf, nodeRefOf } from './node';
-import { remaining, same, since, withOwner } from './util';
+import { controlPlaneFirst, remaining, same, since, withOwner } from './util';
 
 /**
  * Cluster API's Machine controller (v1.10, v1beta1 status) together with the simulated workload
@@ -365,6 +365,7 @@ export function machineController(ctx: Context): Controller {
   return {
     name: 'machine',
     primary: 'Machine',
+    isPriority: controlPlaneFirst(machines),
     concurrency: 16,
     // The bootstrap config and the infrastructure machine carry the Machine's name.
     watches: [watch('KubeadmConfig', byName), watch('DCSMachine', byName)],

@@ -185,7 +185,7 @@ export function machineSetController(ctx: Context): Controller {
   return {
     name: 'machineset',
     primary: 'MachineSet',
-    batchMs: 20,
+    batchMs: 50,
     concurrency: 8,
     watches: [
       watch('Machine', (m) => {

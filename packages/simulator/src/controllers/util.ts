@@ -1,6 +1,8 @@
 import type { Condition, OwnerReference } from '@dcs/domain';
 import { sameJson } from '../logic/names';
+import { LABEL_CONTROL_PLANE } from '@dcs/domain';
 import { keyOf } from '../runtime/cache';
+import { splitKey } from '../runtime/context';
 
 /** Small helpers shared by the controllers. */
 
@@ -45,4 +47,17 @@ export const remaining = (start: number, duration: number, now: number) =>
 
 export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** Work-queue priority for the control plane's objects (they carry the control-plane label). */
+export function controlPlaneFirst(cache: {
+  get(
+    namespace: string | undefined,
+    name: string,
+  ): { metadata: { labels?: Record<string, string> | undefined } } | undefined;
+}): (key: string) => boolean {
+  return (key) => {
+    const { namespace, name } = splitKey(key);
+    return cache.get(namespace, name)?.metadata.labels?.[LABEL_CONTROL_PLANE] !== undefined;
+  };
 }

@@ -50,6 +50,8 @@ export interface Controller {
   concurrency?: number;
   /** See QueueOptions.batchMs: for controllers that summarize many objects (sets, pools). */
   batchMs?: number;
+  /** See QueueOptions.isPriority. */
+  isPriority?: (key: string) => boolean;
   reconcile(key: string): Promise<ReconcileResult | undefined>;
 }
 

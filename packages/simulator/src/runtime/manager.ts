@@ -38,6 +38,7 @@ export class Manager {
     const queue = new WorkQueue(controller.name, (key) => controller.reconcile(key), {
       concurrency: controller.concurrency ?? 4,
       ...(controller.batchMs ? { batchMs: controller.batchMs } : {}),
+      ...(controller.isPriority ? { isPriority: controller.isPriority } : {}),
       clock: this.ctx.clock,
       // A conflict means a stale read, a 404 an object deleted meanwhile: both are re-read at once.
       isTransient: (e) => isConflict(e) || isNotFound(e),

@@ -27,11 +27,17 @@ export interface QueueOptions {
    * hundred machines of one set changing at once) makes one reconcile, not a hundred.
    */
   batchMs?: number;
+  /**
+   * Keys served before all others: the control plane's machines, whose progress every worker
+   * waits for, must not queue behind thousands of workers created at the same moment.
+   */
+  isPriority?: (key: string) => boolean;
 }
 
 export class WorkQueue {
   private readonly queue: string[] = [];
   private head = 0;
+  private readonly urgent: string[] = [];
   private readonly queued = new Set<string>();
   private readonly processing = new Set<string>();
   private readonly dirty = new Set<string>();
@@ -67,15 +73,20 @@ export class WorkQueue {
         this.backoffTimers.delete(t);
         this.delayed--;
         if (this.stopped) return;
-        this.queue.push(key);
+        this.enqueue(key);
         this.pump();
       }, batch);
       t.unref();
       this.backoffTimers.add(t);
       return;
     }
-    this.queue.push(key);
+    this.enqueue(key);
     this.pump();
+  }
+
+  private enqueue(key: string): void {
+    if (this.o.isPriority?.(key)) this.urgent.push(key);
+    else this.queue.push(key);
   }
 
   /** Adds the key after `ms` simulated milliseconds; an earlier pending request wins. */
@@ -97,7 +108,7 @@ export class WorkQueue {
   }
 
   get length(): number {
-    return this.queue.length - this.head + this.delayed;
+    return this.queue.length - this.head + this.urgent.length + this.delayed;
   }
 
   /** Resolves when nothing is queued or being processed (timers may still be pending). */
@@ -113,13 +124,18 @@ export class WorkQueue {
     for (const t of this.backoffTimers) clearTimeout(t);
     this.backoffTimers.clear();
     this.queue.length = 0;
+    this.urgent.length = 0;
     this.head = 0;
     this.queued.clear();
   }
 
   private pump(): void {
-    while (!this.stopped && this.active < this.o.concurrency && this.queue.length > this.head) {
-      const key = this.queue[this.head++];
+    while (
+      !this.stopped &&
+      this.active < this.o.concurrency &&
+      (this.urgent.length > 0 || this.queue.length > this.head)
+    ) {
+      const key = this.urgent.length > 0 ? this.urgent.shift() : this.queue[this.head++];
       if (this.head > 1024 && this.head * 2 > this.queue.length) {
         this.queue.splice(0, this.head);
         this.head = 0;
