@@ -66,10 +66,20 @@ export function PlanPreview({ plan }: { plan: Plan }) {
       <Box component="ol" sx={{ mt: 0.5, pl: 3 }}>
         {plan.steps.map((s, i) => (
           <li key={`${s.verb}-${s.kind}-${s.name}-${i}`}>
-            <Typography variant="body2">
-              <Chip size="small" variant="outlined" label={s.verb} sx={{ mr: 1 }} />
+            <Typography variant="body2" component="div">
+              <Chip
+                size="small"
+                variant="outlined"
+                label={t(`plan.change.${s.verb}`)}
+                sx={{ mr: 1 }}
+              />
               {localize(s.description)}
             </Typography>
+            {s.verb === 'delete' && s.irreversible && (
+              <Typography variant="caption" color="text.secondary">
+                {localize(s.irreversible)}
+              </Typography>
+            )}
           </li>
         ))}
       </Box>
@@ -102,7 +112,7 @@ function DiffView({ diff }: { diff: ObjectDiff }) {
       sx={{ mt: 1 }}
     >
       <AccordionSummary>
-        <Typography>
+        <Typography component="div">
           <Chip
             size="small"
             label={t(`plan.change.${diff.change}`)}

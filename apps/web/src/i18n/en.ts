@@ -279,6 +279,7 @@ export const en = {
   'plan.change.create': 'create',
   'plan.change.update': 'update',
   'plan.change.delete': 'delete',
+  'plan.change.patch': 'patch',
   'plan.clonedFrom': '(copy of {name})',
   'plan.fieldCount': '{count} fields',
   'plan.before': 'Before',

@@ -270,6 +270,7 @@ export const zhCN: Messages = {
   'plan.change.create': '创建',
   'plan.change.update': '更新',
   'plan.change.delete': '删除',
+  'plan.change.patch': '修补',
   'plan.clonedFrom': '（复制自 {name}）',
   'plan.fieldCount': '{count} 个字段',
   'plan.before': '之前',
