@@ -91,7 +91,11 @@ async function launch(argv: readonly string[]): Promise<void> {
   setInterval(() => {
     if (process.ppid !== parent) process.kill(process.pid, 'SIGTERM');
   }, 1000).unref();
-  await serveMain([...argv, '--kubeconfig', kubeconfig, '--embedded']);
+  // The simulator stamps objects on the wall clock and `--time-scale X` shortens its durations:
+  // a machine counts as stuck after 10 simulated minutes, 10m / X on the BFF's (wall) clock.
+  const stuckAfter =
+    settings.stuckAfter !== undefined ? ['--stuck-after', settings.stuckAfter] : [];
+  await serveMain([...argv, '--kubeconfig', kubeconfig, '--embedded', ...stuckAfter]);
 }
 
 try {

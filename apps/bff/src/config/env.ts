@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { formatDuration, parseDuration } from './duration';
 
 /**
  * The one module that reads the environment and the command line. Everything else receives a
@@ -18,6 +19,19 @@ const csv = z.string().transform((v) =>
     .map((s) => s.trim())
     .filter((s) => s !== ''),
 );
+
+/** A duration such as `10m`, `90s` or `1m30s`, as milliseconds. */
+const duration = z.string().transform((v, ctx) => {
+  const ms = parseDuration(v);
+  if (ms === undefined || ms <= 0) {
+    ctx.addIssue({ code: 'custom', message: `a positive duration such as 10m or 90s, got ${v}` });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+/** T-1: how long a machine may stay Provisioning before the console calls it stuck. */
+export const DEFAULT_STUCK_AFTER = '10m';
 
 const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -43,6 +57,11 @@ const EnvSchema = z.object({
   WATCH_NAMESPACES: csv.default([]),
   STATIC_DIR: z.string().optional(),
   PROVIDER_VERSION: z.string().optional(),
+  /**
+   * T-1's threshold, on the wall clock. The embedded simulator writes wall-clock timestamps and
+   * `--time-scale X` only shortens its durations, so the launcher passes 10m / X for it.
+   */
+  STUCK_AFTER: duration.prefault(DEFAULT_STUCK_AFTER),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ACCESS_REVIEW_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(60),
   SIGNIN_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(10),
@@ -86,6 +105,8 @@ export interface Config {
   namespaces: string[];
   staticDir: string | undefined;
   providerVersion: string | undefined;
+  /** T-1: a machine Provisioning this long is diagnosed as stuck (domain's `stuckAfterMs`). */
+  stuckAfterMs: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   accessReviewTtlMs: number;
   signInRatePerMinute: number;
@@ -135,7 +156,7 @@ export interface LoadOptions {
 
 /**
  * Reads the command line (`--kubeconfig FILE`, `--context NAME`, `--auth-mode`, `--host`,
- * `--port`, `--embedded`) over the environment, validates both and derives the defaults:
+ * `--port`, `--embedded`, `--provider-version`, `--stuck-after`) over the environment, validates both and derives the defaults:
  * - local auth by default with the embedded cluster or a kubeconfig when bound to loopback;
  *   token auth otherwise (in a pod);
  * - local auth is refused on any address but loopback: it acts with the kubeconfig's identity;
@@ -157,6 +178,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
       port: { type: 'string' },
       embedded: { type: 'boolean' },
       'provider-version': { type: 'string' },
+      'stuck-after': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -171,6 +193,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
     ...(values['provider-version'] !== undefined
       ? { PROVIDER_VERSION: values['provider-version'] }
       : {}),
+    ...(values['stuck-after'] !== undefined ? { STUCK_AFTER: values['stuck-after'] } : {}),
   };
   // Empty strings in the environment mean "unset", as shells and manifests write them.
   for (const [k, v] of Object.entries(merged)) if (v === '') merged[k] = undefined;
@@ -236,6 +259,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
     namespaces: env.WATCH_NAMESPACES,
     staticDir: env.STATIC_DIR ? resolve(cwd, env.STATIC_DIR) : undefined,
     providerVersion: env.PROVIDER_VERSION,
+    stuckAfterMs: env.STUCK_AFTER,
     logLevel: env.LOG_LEVEL,
     accessReviewTtlMs: env.ACCESS_REVIEW_TTL_SECONDS * 1000,
     signInRatePerMinute: env.SIGNIN_RATE_PER_MINUTE,
@@ -262,19 +286,46 @@ export interface LauncherSettings {
   simArgs: string[];
   /** How long to wait for the simulator's `sim: ready` line. */
   simReadyTimeoutMs: number;
+  /**
+   * `--stuck-after` for the BFF on the embedded cluster: 10 simulated minutes on the wall clock
+   * (10m / X for `--time-scale X` in SIM_ARGS), unless the user gave one; undefined otherwise.
+   */
+  stuckAfter: string | undefined;
+}
+
+/** The value of `--name V` or `--name=V` in argv (the last one wins, as parseArgs does). */
+function flagValue(argv: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (const [i, a] of argv.entries()) {
+    if (a === `--${name}`) value = argv[i + 1];
+    else if (a.startsWith(`--${name}=`)) value = a.slice(name.length + 3);
+  }
+  return value;
+}
+
+/** T-1's threshold for a simulator running `timeScale` simulated seconds per real second. */
+export function stuckAfterForTimeScale(timeScale: number): string {
+  const ms = parseDuration(DEFAULT_STUCK_AFTER) ?? 600_000;
+  return formatDuration(ms / timeScale);
 }
 
 export function launcherSettings(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): LauncherSettings {
-  const i = argv.indexOf('--kubeconfig');
-  const fromArgs =
-    i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--kubeconfig='))?.slice(13);
+  const fromArgs = flagValue(argv, 'kubeconfig');
   const timeout = Number(env.SIM_READY_TIMEOUT_MS ?? '120000');
+  const simArgs = (env.SIM_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
+  const timeScale = Number(flagValue(simArgs, 'time-scale') ?? '1');
+  const userGaveOne =
+    flagValue(argv, 'stuck-after') !== undefined || (env.STUCK_AFTER ?? '') !== '';
   return {
     kubeconfig: fromArgs ?? (env.KUBECONFIG === '' ? undefined : env.KUBECONFIG),
-    simArgs: (env.SIM_ARGS ?? '').split(/\s+/).filter((a) => a !== ''),
+    simArgs,
     simReadyTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 120_000,
+    stuckAfter:
+      userGaveOne || !(timeScale > 0) || timeScale === 1
+        ? undefined
+        : stuckAfterForTimeScale(timeScale),
   };
 }

@@ -13,12 +13,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeCluster } from '../../test/fakes/fake-source';
 import { FakeWriter } from '../../test/fakes/fake-writer';
 import { ObjectCache } from '../cache/object-cache';
+import type { ModelOptions } from '../views/cluster-model';
 import { ModelRegistry } from '../views/model-registry';
 import { StreamHub, type HubOptions } from './hub';
 
 const NOW = new Date('2026-01-01T01:00:00Z');
 
-function setup(o: Partial<HubOptions> = {}) {
+function setup(o: Partial<HubOptions> = {}, model: Partial<ModelOptions> = {}) {
   const fake = new FakeCluster();
   const cache = new ObjectCache(fake.factory, []);
   cache.start();
@@ -34,7 +35,11 @@ function setup(o: Partial<HubOptions> = {}) {
     const name = `demo-md-0-abc12-m${i}`;
     fake.put(aMachine({ metadata: { name } }), aDCSMachine({ metadata: { name } }));
   }
-  const registry = new ModelRegistry(cache, { context: () => ({ versions: [] }), now: () => NOW });
+  const registry = new ModelRegistry(cache, {
+    context: () => ({ versions: [] }),
+    now: () => NOW,
+    ...model,
+  });
   const hub = new StreamHub(registry, {
     epoch: 'E1',
     heartbeatMs: 20_000,
@@ -195,6 +200,40 @@ describe('StreamHub', () => {
     hub.closeAll();
     expect(a.writer.ended).toBe(true);
     expect(a.writer.frames().at(-1)?.event).toBe('shutdown');
+    hub.stop();
+  });
+
+  it('T-1: sends the diagnosis when a machine becomes stuck after stuckAfterMs, with no object changing', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const stuckAfterMs = 20_000;
+    const { fake, subscribe, hub } = setup(
+      {},
+      {
+        context: () => ({ versions: [], diagnosis: { stuckAfterMs } }),
+        now: () => new Date(Date.now()),
+      },
+    );
+    const name = 'demo-md-0-abc12-m1';
+    fake.put(
+      aMachine({
+        metadata: { name },
+        status: { phase: 'Provisioning', lastUpdated: NOW.toISOString(), nodeRef: undefined },
+      }),
+      aDCSMachine({ metadata: { name }, status: { vmState: 'creating', ready: false } }),
+    );
+    const { writer } = subscribe();
+    const diagnosisOf = () =>
+      writer
+        .data()
+        .flatMap((d) =>
+          d.kind === 'machine' && d.id === name
+            ? [(d as { view?: { diagnosis?: { code: string } } }).view?.diagnosis?.code]
+            : [],
+        );
+    await vi.advanceTimersByTimeAsync(stuckAfterMs - 1_000);
+    expect(diagnosisOf()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(diagnosisOf()).toEqual(['placement-stall']);
     hub.stop();
   });
 });

@@ -64,6 +64,8 @@ export default fp<{ sources?: SourceFactory }>(
         return {
           versions: g.versions,
           ...(g.providerVersion !== undefined ? { providerVersion: g.providerVersion } : {}),
+          // T-1 on the wall clock; also what the stream's recheck timers are computed from.
+          diagnosis: { stuckAfterMs: app.config.stuckAfterMs },
         };
       },
     });

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { formatDuration, parseDuration } from './duration';
+import { ConfigError, launcherSettings, loadConfig } from './env';
+
+const base = { HOST: '127.0.0.1', KUBECONFIG: '/tmp/kubeconfig' };
+
+describe('durations', () => {
+  it('parses what operators write: 10m, 90s, 20s, 1m30s, 250ms', () => {
+    expect(parseDuration('10m')).toBe(600_000);
+    expect(parseDuration('90s')).toBe(90_000);
+    expect(parseDuration('20s')).toBe(20_000);
+    expect(parseDuration('1m30s')).toBe(90_000);
+    expect(parseDuration('1.5h')).toBe(5_400_000);
+    expect(parseDuration('250ms')).toBe(250);
+    for (const bad of ['', '10', 'm', '10 m', '10x', '-5s', '10m ago']) {
+      expect(parseDuration(bad), bad).toBeUndefined();
+    }
+  });
+
+  it('formats exactly, in the largest whole unit', () => {
+    expect(formatDuration(600_000)).toBe('10m');
+    expect(formatDuration(20_000)).toBe('20s');
+    expect(formatDuration(37_500)).toBe('37500ms');
+    for (const ms of [600_000, 20_000, 37_500, 1])
+      expect(parseDuration(formatDuration(ms))).toBe(ms);
+  });
+});
+
+describe('T-1 threshold: --stuck-after / STUCK_AFTER', () => {
+  it('defaults to 10 minutes', () => {
+    expect(loadConfig({ env: base }).stuckAfterMs).toBe(600_000);
+  });
+
+  it('reads STUCK_AFTER, and --stuck-after over it', () => {
+    expect(loadConfig({ env: { ...base, STUCK_AFTER: '90s' } }).stuckAfterMs).toBe(90_000);
+    expect(
+      loadConfig({ env: { ...base, STUCK_AFTER: '90s' }, argv: ['--stuck-after', '20s'] })
+        .stuckAfterMs,
+    ).toBe(20_000);
+  });
+
+  it('refuses what is not a positive duration', () => {
+    for (const bad of ['10', 'soon', '0s']) {
+      expect(() => loadConfig({ env: { ...base, STUCK_AFTER: bad } }), bad).toThrow(ConfigError);
+    }
+  });
+});
+
+describe('launcher settings', () => {
+  it('passes 10 simulated minutes for the embedded simulator’s --time-scale X (10m / X)', () => {
+    expect(launcherSettings([], { SIM_ARGS: '--time-scale 30' }).stuckAfter).toBe('20s');
+    expect(launcherSettings([], { SIM_ARGS: '--seed demo --time-scale=20' }).stuckAfter).toBe(
+      '30s',
+    );
+    expect(launcherSettings([], { SIM_ARGS: '--time-scale 7' }).stuckAfter).toBe('85714ms');
+  });
+
+  it('leaves the default alone without a time scale, and the user’s own value always', () => {
+    expect(launcherSettings([], {}).stuckAfter).toBeUndefined();
+    expect(launcherSettings([], { SIM_ARGS: '--time-scale 1' }).stuckAfter).toBeUndefined();
+    expect(
+      launcherSettings(['--stuck-after', '5m'], { SIM_ARGS: '--time-scale 30' }).stuckAfter,
+    ).toBeUndefined();
+    expect(
+      launcherSettings([], { SIM_ARGS: '--time-scale 30', STUCK_AFTER: '5m' }).stuckAfter,
+    ).toBeUndefined();
+  });
+
+  it('starts no simulator for a kubeconfig given as a flag or in the environment', () => {
+    expect(launcherSettings(['--kubeconfig', 'k']).kubeconfig).toBe('k');
+    expect(launcherSettings(['--kubeconfig=k2'], {}).kubeconfig).toBe('k2');
+    expect(launcherSettings([], { KUBECONFIG: 'k3' }).kubeconfig).toBe('k3');
+  });
+});
