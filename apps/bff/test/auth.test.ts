@@ -52,6 +52,7 @@ const READS = [
   `${BASE}/context`,
   `${BASE}/nodepools`,
   `${BASE}/nodepools/demo-md-0`,
+  `${BASE}/machines`,
   `${BASE}/nodepools/demo-md-0/machines`,
   `${BASE}/nodepools/demo-md-0/events`,
   `${BASE}/nodepools/demo-md-0/diagnostics`,

@@ -52,6 +52,26 @@ describe('read routes against the embedded cluster (local mode)', () => {
     expect(diag.json<{ objects: { machines: unknown[] } }>().objects.machines).toHaveLength(3);
   });
 
+  it('lists every machine of the cluster, as the pools list theirs', async () => {
+    const res = await app.inject('/api/v1/clusters/cpaas-system/demo/machines');
+    expect(res.statusCode, res.body).toBe(200);
+    const machines = res.json<{ name: string; poolId?: string }[]>();
+    expect(machines.map((m) => m.name)).toEqual([
+      'demo-control-plane-c0',
+      'demo-control-plane-c1',
+      'demo-control-plane-c2',
+      'demo-md-0-abc12-m0',
+      'demo-md-0-abc12-m1',
+      'demo-md-0-abc12-m2',
+    ]);
+    const ofPool = await app.inject(
+      '/api/v1/clusters/cpaas-system/demo/nodepools/demo-md-0/machines',
+    );
+    expect(machines.filter((m) => m.poolId === 'demo-md-0')).toEqual(ofPool.json());
+    const missing = await app.inject('/api/v1/clusters/cpaas-system/nope/machines');
+    expect(missing.statusCode).toBe(404);
+  });
+
   it('answers 404 with the error shape for an unknown cluster or pool', async () => {
     const res = await app.inject('/api/v1/clusters/cpaas-system/nope/nodepools');
     expect(res.statusCode).toBe(404);
@@ -107,6 +127,7 @@ describe('read routes against the embedded cluster (local mode)', () => {
         '/api/v1/clusters',
         '/api/v1/clusters/{namespace}/{cluster}/context',
         '/api/v1/clusters/{namespace}/{cluster}/nodepools',
+        '/api/v1/clusters/{namespace}/{cluster}/machines',
         '/api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}',
         '/api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/scale',
         '/api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/upgrade',

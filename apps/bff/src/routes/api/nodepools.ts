@@ -14,7 +14,10 @@ import {
 import { diagnosticsOf, eventsOfPool } from '../../views/pool-details';
 import { readerOf } from './access';
 
-/** The read routes of node pools: views from the shared cache, after the user's access review. */
+/**
+ * The read routes of node pools and their machines: views from the shared cache, after the
+ * user's access review.
+ */
 const nodepools: FastifyPluginAsync = (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
 
@@ -49,6 +52,24 @@ const nodepools: FastifyPluginAsync = (base) => {
         .type('application/json; charset=utf-8')
         .serializer((payload) => payload as string)
         .send(json as unknown as NodePoolView[]);
+    },
+  );
+
+  app.get(
+    '/clusters/:namespace/:cluster/machines',
+    {
+      schema: {
+        tags: ['nodepools'],
+        summary:
+          'Every machine of the cluster (the Nodes tab), pools’ and unpooled alike, by name; the same views as a pool’s machines',
+        params: ClusterParams,
+        response: { 200: z.array(MachineViewSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { namespace, cluster } = request.params;
+      await readerOf(app, request, namespace);
+      return modelOf(namespace, cluster).machines();
     },
   );
 
