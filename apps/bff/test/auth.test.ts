@@ -126,6 +126,30 @@ describe('auth in token mode', () => {
     }
   });
 
+  it('tells a viewer which access review refused each right, and why', async () => {
+    const s = new TestSession(app);
+    await s.signIn(t.cluster.viewerToken);
+    const res = await s.request('GET', `${BASE}/context`);
+    expect(res.statusCode, res.body).toBe(200);
+    const { permissions } = res.json<{
+      permissions: Record<string, { allowed: boolean; denied?: unknown[] }>;
+    }>();
+    expect(permissions.scale).toEqual({
+      allowed: false,
+      denied: [
+        {
+          verb: 'patch',
+          kind: 'MachineDeployment',
+          group: 'cluster.x-k8s.io',
+          resource: 'machinedeployments',
+          namespace: 'cpaas-system',
+        },
+      ],
+    });
+    expect(permissions.createPool?.denied).toHaveLength(3);
+    expect(Object.values(permissions).some((p) => p.allowed)).toBe(false);
+  });
+
   it('answers 403 to a mutation without the CSRF token, or with a wrong one', async () => {
     const s = new TestSession(app);
     await s.signIn(t.cluster.operatorToken);

@@ -87,13 +87,14 @@ describe('read routes against the embedded cluster (local mode)', () => {
     const ctx = res.json<{
       namesInUse: { machineDeployments: string[] };
       providerVersion: string;
-      permissions: { createPool: boolean };
+      permissions: Record<string, { allowed: boolean }>;
       versions: unknown[];
     }>();
     expect(ctx.namesInUse.machineDeployments).toEqual(['demo-md-0']);
     expect(ctx.providerVersion).toBe('1.0.16');
     expect(ctx.versions.length).toBeGreaterThan(0);
-    expect(ctx.permissions.createPool).toBe(true);
+    expect(ctx.permissions.createPool).toEqual({ allowed: true });
+    expect(Object.values(ctx.permissions).every((p) => p.allowed)).toBe(true);
   });
 
   it('lists IP pools and serves one', async () => {

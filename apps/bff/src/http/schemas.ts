@@ -7,6 +7,7 @@ import type {
   RuleIssue,
 } from '@dcs/domain';
 import { z } from 'zod';
+import { RIGHTS, type RightName } from '../auth/rights';
 import type { Rebase } from '../mutations/service';
 import type { ExecutionResult } from '../plan/executor';
 
@@ -124,6 +125,36 @@ export const MutationResultSchema = viewSchema<{
   rebased: z.array(
     z.looseObject({ kind: z.string(), name: z.string(), from: z.string(), to: z.string() }),
   ),
+});
+
+const DeniedCheckSchema = z.object({
+  verb: z.enum(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete']),
+  kind: z.string(),
+  group: z.string(),
+  resource: z.string(),
+  namespace: z.string(),
+  reason: z.string().optional(),
+});
+
+/** A right: allowed, or refused with every access review that said no. */
+export const RightSchema = z.discriminatedUnion('allowed', [
+  z.object({ allowed: z.literal(true) }),
+  z.object({ allowed: z.literal(false), denied: z.array(DeniedCheckSchema).min(1) }),
+]);
+
+const rightNames = Object.keys(RIGHTS) as [RightName, ...RightName[]];
+
+/** `GET …/context`: the ValidationContext (passed through whole) and the user's rights. */
+export const ClusterContextSchema = z.looseObject({
+  namespace: z.string(),
+  clusterName: z.string(),
+  permissions: z.object(
+    Object.fromEntries(rightNames.map((n) => [n, RightSchema])) as Record<
+      RightName,
+      typeof RightSchema
+    >,
+  ),
+  user: z.object({ username: z.string(), groups: z.array(z.string()) }),
 });
 
 export const SessionSchema = z.object({

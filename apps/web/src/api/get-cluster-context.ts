@@ -21,11 +21,22 @@ export type Action =
   | 'editIpPool'
   | 'exportDiagnostics';
 
+/** An access review that said no, as kubectl names it: verb, resource (of its API group), namespace. */
+export interface DeniedCheck {
+  verb: string;
+  kind: string;
+  group: string;
+  resource: string;
+  namespace: string;
+  /** The review's own reason text, when the API server's authorizer gave one. */
+  reason?: string;
+}
+
 export interface Permission {
   allowed: boolean;
-  /** Why not, in words the user can act on, when the BFF says. */
-  reason?: string;
-  /** What the action needs (verbs on kinds), to explain a refusal. */
+  /** The access reviews that refused it (the BFF says which, so the UI can say why). */
+  denied?: readonly DeniedCheck[];
+  /** What the action needs (verbs on kinds), to explain a refusal when the BFF names none. */
   needs: string;
 }
 
@@ -37,32 +48,33 @@ export interface ClusterContext {
 }
 
 /**
- * The BFF's permission names (access reviews of the user's own credential) and what each of the
- * console's actions needs of them.
+ * The BFF's rights (access reviews of the user's own credential) each action reads, the first
+ * one present winning (an older BFF knows fewer), and what the action needs of them.
  */
-const ACTIONS: Record<Action, { from: string; needs: string }> = {
+const ACTIONS: Record<Action, { from: readonly string[]; needs: string }> = {
   createPool: {
-    from: 'createPool',
+    from: ['createPool'],
     needs: 'create MachineDeployment, DCSMachineTemplate, KubeadmConfigTemplate',
   },
-  scalePool: { from: 'scale', needs: 'patch MachineDeployment' },
-  deleteMachines: { from: 'scale', needs: 'patch MachineDeployment, Machine' },
-  upgradePool: { from: 'upgrade', needs: 'patch MachineDeployment, create DCSMachineTemplate' },
+  scalePool: { from: ['scale'], needs: 'patch MachineDeployment' },
+  deleteMachines: { from: ['deleteMachines', 'scale'], needs: 'patch MachineDeployment, Machine' },
+  upgradePool: { from: ['upgrade'], needs: 'patch MachineDeployment, create DCSMachineTemplate' },
   editBootstrap: {
-    from: 'upgrade',
+    from: ['editBootstrap', 'upgrade'],
     needs: 'patch MachineDeployment, create KubeadmConfigTemplate',
   },
-  deletePool: { from: 'deletePool', needs: 'delete MachineDeployment' },
+  deletePool: { from: ['deletePool'], needs: 'delete MachineDeployment' },
   upgradeControlPlane: {
-    from: 'upgradeControlPlane',
+    from: ['upgradeControlPlane'],
     needs: 'patch KubeadmControlPlane, create DCSMachineTemplate',
   },
-  createIpPool: { from: 'createIpPool', needs: 'create DCSIpHostnamePool' },
-  editIpPool: { from: 'editIpPool', needs: 'patch DCSIpHostnamePool' },
-  exportDiagnostics: { from: 'exportDiagnostics', needs: 'list' },
+  createIpPool: { from: ['createIpPool'], needs: 'create DCSIpHostnamePool' },
+  editIpPool: { from: ['editIpPool'], needs: 'patch DCSIpHostnamePool' },
+  exportDiagnostics: { from: ['exportDiagnostics'], needs: 'list' },
 };
 
-type PermissionWire = boolean | { allowed: boolean; reason?: string };
+/** A right on the wire: `{allowed, denied}`; a bare boolean from an older BFF. */
+type PermissionWire = boolean | { allowed: boolean; denied?: readonly DeniedCheck[] };
 type ContextWire = ValidationContext & {
   permissions?: Record<string, PermissionWire>;
   user?: { username: string; groups: string[] };
@@ -75,12 +87,12 @@ export function toClusterContext(w: ContextWire): ClusterContext {
     Action,
     (typeof ACTIONS)[Action],
   ][]) {
-    const v = wire[from];
+    const v = from.map((name) => wire[name]).find((p) => p !== undefined);
     if (v === undefined) continue;
     permissions[action] =
       typeof v === 'boolean'
         ? { allowed: v, needs }
-        : { allowed: v.allowed, needs, ...(v.reason ? { reason: v.reason } : {}) };
+        : { allowed: v.allowed, needs, ...(v.denied?.length ? { denied: v.denied } : {}) };
   }
   return { validation, permissions, ...(user ? { user } : {}) };
 }

@@ -1,7 +1,24 @@
 import { Button, IconButton, Tooltip, type ButtonProps } from '@mui/material';
 import { useId, type ReactNode } from 'react';
 import type { Permission } from '../api/get-cluster-context';
-import { useI18n } from '../i18n/context';
+import { useI18n, type I18n } from '../i18n/context';
+
+/**
+ * Why the user may not do it, in their language: each access review that refused (verb,
+ * resource.group, namespace) with the review's own reason text; what the action needs when the
+ * BFF named no review. Undefined when it is allowed.
+ */
+export function refusalText(permission: Permission, t: I18n['t']): string | undefined {
+  if (permission.allowed) return undefined;
+  if (!permission.denied?.length) return t('access.denied', { needs: permission.needs });
+  return permission.denied
+    .map((d) => {
+      const resource = d.group ? `${d.resource}.${d.group}` : d.resource;
+      const refused = t('access.deniedBy', { verb: d.verb, resource, namespace: d.namespace });
+      return d.reason ? `${refused} ${t('access.reviewReason', { reason: d.reason })}` : refused;
+    })
+    .join(' ');
+}
 
 interface ActionButtonProps extends Omit<ButtonProps, 'disabled'> {
   /** The access review's verdict; undefined while it is loading. */
@@ -28,12 +45,7 @@ export function ActionButton({
   const { t } = useI18n();
   const reasonId = useId();
   const reason =
-    blockedReason ??
-    (permission === undefined
-      ? undefined
-      : permission.allowed
-        ? undefined
-        : (permission.reason ?? t('access.denied', { needs: permission.needs })));
+    blockedReason ?? (permission === undefined ? undefined : refusalText(permission, t));
   const disabled = reason !== undefined || permission === undefined;
   const common = {
     'aria-disabled': disabled ? ('true' as const) : undefined,

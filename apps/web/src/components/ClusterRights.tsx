@@ -2,6 +2,7 @@ import { Box, Typography } from '@mui/material';
 import { useMatch } from 'react-router';
 import { useClusterContext, type Action } from '../api/get-cluster-context';
 import { useI18n } from '../i18n/context';
+import { refusalText } from './ActionButton';
 
 const SHOWN = [
   'createPool',
@@ -29,11 +30,20 @@ function Rights({ namespace, cluster }: { namespace: string; cluster: string }) 
     <Box sx={{ mt: 1 }}>
       <Typography variant="subtitle2">{t('session.rights', { cluster })}</Typography>
       <Box component="ul" sx={{ m: 0, pl: 2, fontSize: 13 }}>
-        {SHOWN.map((a) => (
-          <li key={a}>
-            {t(`right.${a}`)}: {p[a]?.allowed ? t('session.allowed') : t('session.denied')}
-          </li>
-        ))}
+        {SHOWN.map((a) => {
+          const right = p[a];
+          const why = right ? refusalText(right, t) : undefined;
+          return (
+            <li key={a}>
+              {t(`right.${a}`)}: {right?.allowed ? t('session.allowed') : t('session.denied')}
+              {why && (
+                <Typography component="span" variant="caption" sx={{ display: 'block' }}>
+                  {why}
+                </Typography>
+              )}
+            </li>
+          );
+        })}
       </Box>
     </Box>
   );

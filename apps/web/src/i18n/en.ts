@@ -431,6 +431,9 @@ export const en = {
   'right.deletePool': 'Delete pools',
   'right.upgradeControlPlane': 'Upgrade the control plane',
   'right.editIpPool': 'Edit IP pools',
+  'access.deniedBy':
+    'Not allowed: the API server’s access review refused {verb} on {resource} in namespace {namespace}.',
+  'access.reviewReason': 'Reason given: {reason}',
 } as const;
 
 export type MessageKey = keyof typeof en;

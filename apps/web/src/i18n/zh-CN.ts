@@ -418,4 +418,7 @@ export const zhCN: Messages = {
   'right.deletePool': '删除节点池',
   'right.upgradeControlPlane': '升级控制平面',
   'right.editIpPool': '编辑 IP 池',
+  'access.deniedBy':
+    '不允许：API Server 的访问审查拒绝了在命名空间 {namespace} 中对 {resource} 执行 {verb}。',
+  'access.reviewReason': '审查给出的原因：{reason}',
 };

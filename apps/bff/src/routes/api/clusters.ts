@@ -3,7 +3,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../http/errors';
-import { ClusterParams, ClusterViewSchema, errorResponses } from '../../http/schemas';
+import { rightsIn } from '../../auth/rights';
+import {
+  ClusterContextSchema,
+  ClusterParams,
+  ClusterViewSchema,
+  errorResponses,
+} from '../../http/schemas';
 import { listChecks, readerOf, VIEW_KINDS } from './access';
 
 /** `GET /api/v1/clusters` and `GET /api/v1/clusters/{namespace}/{cluster}/context`. */
@@ -47,12 +53,9 @@ const clusters: FastifyPluginAsync = (base) => {
       schema: {
         tags: ['clusters'],
         summary:
-          'What forms need to validate in the browser (the ValidationContext) and the user’s permissions',
+          'What forms need to validate in the browser (the ValidationContext) and the user’s rights, each refused one with the access reviews that said no',
         params: ClusterParams,
-        response: {
-          200: z.looseObject({ namespace: z.string(), clusterName: z.string() }),
-          ...errorResponses,
-        },
+        response: { 200: ClusterContextSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -61,36 +64,15 @@ const clusters: FastifyPluginAsync = (base) => {
       if (!app.cache.stores.Cluster.get(namespace, cluster)) {
         throw notFound(`cluster ${namespace}/${cluster} not found`, 'cluster');
       }
-      const ctx = await app.mutations.context(principal, namespace, cluster);
-      const can = async (
-        verb: 'create' | 'patch' | 'delete',
-        kind: Parameters<typeof app.authorizer.allowed>[1]['kind'],
-      ) => app.authorizer.allowed(principal, { verb, kind, namespace });
-      const [createMd, patchMd, deleteMd, patchKcp, createTpl, createKct, createPool, patchPool] =
-        await Promise.all([
-          can('create', 'MachineDeployment'),
-          can('patch', 'MachineDeployment'),
-          can('delete', 'MachineDeployment'),
-          can('patch', 'KubeadmControlPlane'),
-          can('create', 'DCSMachineTemplate'),
-          can('create', 'KubeadmConfigTemplate'),
-          can('create', 'DCSIpHostnamePool'),
-          can('patch', 'DCSIpHostnamePool'),
-        ]);
+      const [ctx, permissions] = await Promise.all([
+        app.mutations.context(principal, namespace, cluster),
+        rightsIn(app.authorizer, principal, namespace),
+      ]);
       const g = app.globals();
       return {
         ...ctx,
         ...(g.versionsError !== undefined ? { versionsError: g.versionsError } : {}),
-        permissions: {
-          createPool: createMd && createTpl && createKct,
-          scale: patchMd,
-          upgrade: patchMd && createTpl,
-          deletePool: deleteMd,
-          upgradeControlPlane: patchKcp && createTpl,
-          createIpPool: createPool,
-          editIpPool: patchPool,
-          readSecrets: ctx.bootstrapSecrets.length > 0,
-        },
+        permissions,
         user: { username: principal.username, groups: principal.groups },
       };
     },

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useClusterContext, type ClusterContext } from '../../../api/get-cluster-context';
+import { refusalText } from '../../../components/ActionButton';
 import { PageLoading } from '../../../components/PageLoading';
 import { PlanPreview } from '../../../components/PlanPreview';
 import { ProblemList } from '../../../components/ProblemList';
@@ -114,7 +115,7 @@ function AddPoolForm({
       <ProviderGateNotice gates={gates} />
       {!allowed && (
         <Alert severity="warning" sx={{ mb: 2 }}>
-          {t('access.denied', { needs: context.permissions.createPool?.needs ?? '' })}
+          {context.permissions.createPool && refusalText(context.permissions.createPool, t)}
         </Alert>
       )}
       {reviewing && flow.plan ? (
