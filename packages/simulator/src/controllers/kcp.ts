@@ -268,7 +268,6 @@ export function kcpController(ctx: Context): Controller {
   return {
     name: 'kubeadmcontrolplane',
     primary: 'KubeadmControlPlane',
-    batchMs: 50,
     watches: [
       watch('Machine', (m) => {
         const owner = m.metadata.ownerReferences?.find(

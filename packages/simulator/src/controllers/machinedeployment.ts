@@ -270,7 +270,6 @@ export function machineDeploymentController(ctx: Context): Controller {
   return {
     name: 'machinedeployment',
     primary: 'MachineDeployment',
-    batchMs: 50,
     watches: [
       watch('MachineSet', (ms) => {
         const owner = ms.metadata.ownerReferences?.find(

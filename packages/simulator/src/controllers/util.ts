@@ -1,6 +1,5 @@
-import type { Condition, OwnerReference } from '@dcs/domain';
+import { LABEL_CONTROL_PLANE, type Condition, type OwnerReference } from '@dcs/domain';
 import { sameJson } from '../logic/names';
-import { LABEL_CONTROL_PLANE } from '@dcs/domain';
 import { keyOf } from '../runtime/cache';
 import { splitKey } from '../runtime/context';
 

@@ -23,10 +23,15 @@ export interface QueueOptions {
   /** Errors that are retried at once without backoff (409 Conflict). */
   isTransient?: (error: unknown) => boolean;
   /**
-   * Real milliseconds a new key waits before it is processed, so that a burst of changes (a
-   * hundred machines of one set changing at once) makes one reconcile, not a hundred.
+   * A key is reconciled at most once per this many real milliseconds: a change arriving when the
+   * key has not run for that long is reconciled at once (a lone change is never delayed, so a
+   * summary such as a pool's R-POOL-1 condition follows its machines without lag); changes
+   * arriving within the window wait for its end and make one reconcile, so that a burst (a
+   * hundred machines of one set changing at once) makes two reconciles, not a hundred.
    */
   batchMs?: number;
+  /** Real time source, for tests of the queue (default Date.now). */
+  realNow?: () => number;
   /**
    * Keys served before all others: the control plane's machines, whose progress every worker
    * waits for, must not queue behind thousands of workers created at the same moment.
@@ -47,6 +52,8 @@ export class WorkQueue {
   private active = 0;
   /** Keys waiting out batchMs. */
   private delayed = 0;
+  /** When each key last started (real ms), for batchMs; pruned as it grows. */
+  private readonly lastStart = new Map<string, number>();
   private stopped = false;
   private idleWaiters: (() => void)[] = [];
   reconciles = 0;
@@ -66,8 +73,8 @@ export class WorkQueue {
     }
     if (this.queued.has(key)) return;
     this.queued.add(key);
-    const batch = this.o.batchMs ?? 0;
-    if (batch > 0) {
+    const wait = this.throttle(key);
+    if (wait > 0) {
       this.delayed++;
       const t = setTimeout(() => {
         this.backoffTimers.delete(t);
@@ -75,13 +82,34 @@ export class WorkQueue {
         if (this.stopped) return;
         this.enqueue(key);
         this.pump();
-      }, batch);
+      }, wait);
       t.unref();
       this.backoffTimers.add(t);
       return;
     }
     this.enqueue(key);
     this.pump();
+  }
+
+  /** Real milliseconds the key must still wait under batchMs (0: run now). */
+  private throttle(key: string): number {
+    const batch = this.o.batchMs ?? 0;
+    if (batch <= 0) return 0;
+    const last = this.lastStart.get(key);
+    return last === undefined ? 0 : Math.max(0, last + batch - this.realNow());
+  }
+
+  private realNow(): number {
+    return (this.o.realNow ?? Date.now)();
+  }
+
+  private noteStart(key: string): void {
+    if (!this.o.batchMs) return;
+    const now = this.realNow();
+    if (this.lastStart.size > 4096) {
+      for (const [k, t] of this.lastStart) if (t + this.o.batchMs < now) this.lastStart.delete(k);
+    }
+    this.lastStart.set(key, now);
   }
 
   private enqueue(key: string): void {
@@ -142,6 +170,7 @@ export class WorkQueue {
       }
       if (key === undefined) continue;
       this.queued.delete(key);
+      this.noteStart(key);
       this.processing.add(key);
       this.active++;
       void this.run(key);

@@ -1,0 +1,217 @@
+import { fork } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { createClock } from '../src/logic/clock';
+import { startControllers, type RunningControllers } from '../src/controllers/start';
+import { KubeClient } from '../src/runtime/client';
+import { seedClientOverHttp } from '../src/seed/clients';
+import { platformObjects } from '../src/seed/demo';
+import { clusterObjects, poolEntries, workerPoolObjects, type Obj } from '../src/seed/objects';
+
+/**
+ * The controllers' benchmark: `pools` worker pools of `machines / pools` machines each (half of
+ * them with pool-managed persistent disks), created at once with one cluster on the embedded API
+ * server, which runs in a child process so that the controllers' CPU is measured apart from the
+ * server's, and reconciled until every machine is Running.
+ */
+
+export interface BenchOptions {
+  machines: number;
+  pools?: number;
+  timeScale: number;
+  timeoutS: number;
+  randomSeed?: number;
+  /** Progress lines while it runs. */
+  progress?: (line: string) => void;
+}
+
+export interface BenchResult {
+  pools: number;
+  perPool: number;
+  total: number;
+  running: number;
+  wallS: number;
+  seedS: number;
+  controllerCores: number;
+  serverCores: number;
+  controllerRssMiB: number;
+  serverRssMiB: number;
+  metrics: ReturnType<RunningControllers['metrics']>;
+  objects: number;
+  logTail: string[];
+}
+
+interface CpuReport {
+  cpu: NodeJS.CpuUsage;
+  memory: number;
+}
+
+export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
+  const pools = o.pools ?? Math.max(1, Math.round(o.machines / 100));
+  const perPool = Math.ceil(o.machines / pools);
+  const total = pools * perPool;
+  const dir = await mkdtemp(join(tmpdir(), 'sim-bench-'));
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  const server = fork(join(import.meta.dirname, 'server.ts'), [kubeconfigPath], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ask = <T>(msg: string, key: string): Promise<T> =>
+    new Promise((resolve) => {
+      const on = (m: unknown) => {
+        if (typeof m === 'object' && m !== null && key in m) {
+          server.off('message', on);
+          resolve(m as T);
+        }
+      };
+      server.on('message', on);
+      if (msg) server.send(msg);
+    });
+  try {
+    await ask<{ ready: string }>('', 'ready');
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfigPath);
+    const clock = createClock({ timeScale: o.timeScale });
+    const logs: string[] = [];
+    const controllers = await startControllers({
+      kubeconfig: kc,
+      clock,
+      options: { randomSeed: o.randomSeed ?? 1, log: (l) => logs.push(l) },
+    });
+    const client = new KubeClient(kc, 'bench');
+    try {
+      const serverCpu0 = (await ask<CpuReport>('cpu', 'cpu')).cpu;
+      const cpu0 = process.cpuUsage();
+      const t0 = Date.now();
+      const objects: Obj[] = [
+        ...platformObjects(),
+        ...clusterObjects({
+          name: 'bench',
+          version: 'v1.34.1',
+          endpoint: '10.99.0.10',
+          controlPlaneEntries: poolEntries({
+            subnet: '10.99.0.',
+            first: 11,
+            count: 4,
+            hostnamePrefix: 'bench-cp',
+          }),
+        }),
+      ];
+      for (let p = 0; p < pools; p++) {
+        objects.push(
+          ...workerPoolObjects({
+            name: `bench-pool-${String(p).padStart(3, '0')}`,
+            cluster: 'bench',
+            version: 'v1.34.1',
+            replicas: perPool,
+            maxSurge: 0,
+            maxUnavailable: 1,
+            entries: poolEntries({
+              subnet: `10.${String(100 + Math.floor(p / 200))}.${String(p % 200)}.`,
+              first: 10,
+              count: perPool,
+              hostnamePrefix: `bench-${String(p)}`,
+              persistentCpaas: p % 2 === 0,
+            }),
+          }),
+        );
+      }
+      const seed = seedClientOverHttp(client);
+      for (const obj of objects) await seed.create(obj);
+      const seedS = (Date.now() - t0) / 1000;
+
+      let running = 0;
+      let lastPrint = 0;
+      for (;;) {
+        const phases = controllers.metrics().phases;
+        const workers: Record<string, number> = {};
+        for (const [pool, counts] of Object.entries(phases)) {
+          if (!pool.startsWith('bench-pool')) continue;
+          for (const [phase, n] of Object.entries(counts))
+            workers[phase] = (workers[phase] ?? 0) + n;
+        }
+        running = workers.Running ?? 0;
+        const elapsed = (Date.now() - t0) / 1000;
+        if (o.progress && Date.now() - lastPrint > 5000) {
+          lastPrint = Date.now();
+          o.progress(
+            `${elapsed.toFixed(0)} s: ${String(running)} / ${String(total)} Running; workers ${JSON.stringify(workers)}; control plane ${JSON.stringify(phases['bench-control-plane'] ?? {})}`,
+          );
+        }
+        if (running >= total || elapsed > o.timeoutS) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const wallS = (Date.now() - t0) / 1000;
+      const cpu = process.cpuUsage(cpu0);
+      const serverReport = await ask<CpuReport>('cpu', 'cpu');
+      const serverCpu =
+        serverReport.cpu.user + serverReport.cpu.system - serverCpu0.user - serverCpu0.system;
+      return {
+        pools,
+        perPool,
+        total,
+        running,
+        wallS,
+        seedS,
+        controllerCores: (cpu.user + cpu.system) / 1e6 / wallS,
+        serverCores: serverCpu / 1e6 / wallS,
+        controllerRssMiB: process.memoryUsage().rss / 2 ** 20,
+        serverRssMiB: serverReport.memory / 2 ** 20,
+        metrics: controllers.metrics(),
+        objects: objects.length,
+        logTail: logs.slice(-10),
+      };
+    } finally {
+      await controllers.stop();
+      clock.stop();
+      client.close();
+    }
+  } finally {
+    server.send('stop');
+    await new Promise((r) => server.once('exit', r));
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The figures as a two-column table. */
+export function formatBenchmark(r: BenchResult, o: BenchOptions & { maxCpu: number }): string {
+  const m = r.metrics;
+  const rows: [string, string][] = [
+    ['pools × machines', `${String(r.pools)} × ${String(r.perPool)} = ${String(r.total)}`],
+    ['time scale', String(o.timeScale)],
+    ['objects created by the benchmark', `${String(r.objects)} in ${r.seedS.toFixed(1)} s`],
+    ['machines Running', `${String(r.running)} / ${String(r.total)}`],
+    ['wall time to all Running', `${r.wallS.toFixed(1)} s (limit ${String(o.timeoutS)} s)`],
+    ['simulated time', `${((r.wallS * o.timeScale) / 60).toFixed(1)} min`],
+    [
+      'controllers CPU (average cores)',
+      `${r.controllerCores.toFixed(2)} (limit ${String(o.maxCpu)})`,
+    ],
+    ['API server CPU (average cores)', r.serverCores.toFixed(2)],
+    ['controllers RSS', `${r.controllerRssMiB.toFixed(0)} MiB`],
+    ['API server RSS', `${r.serverRssMiB.toFixed(0)} MiB`],
+    [
+      'API requests by controllers',
+      `${String(m.requests)} (${(m.requests / r.total).toFixed(1)} per machine)`,
+    ],
+    [
+      'request latency (average / max)',
+      `${(m.latencyMs / Math.max(1, m.requests)).toFixed(1)} / ${m.maxLatencyMs.toFixed(0)} ms`,
+    ],
+    ['409 conflicts / errors', `${String(m.conflicts)} / ${String(m.errors)}`],
+    ['events emitted / dropped', `${String(m.events.emitted)} / ${String(m.events.dropped)}`],
+    [
+      'requests by verb',
+      Object.entries(m.byVerb)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 12)
+        .map(([k, v]) => `${k} ${String(v)}`)
+        .join(', '),
+    ],
+    ['reconciles', m.controllers.map((c) => `${c.name} ${String(c.reconciles)}`).join(', ')],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n');
+}

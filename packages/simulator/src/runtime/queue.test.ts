@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createClock } from '../logic/clock';
+import { WorkQueue } from './queue';
+
+const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function queueOf(o: {
+  batchMs?: number;
+  isPriority?: (key: string) => boolean;
+  concurrency?: number;
+}) {
+  const runs: { key: string; at: number }[] = [];
+  const t0 = Date.now();
+  const queue = new WorkQueue(
+    'test',
+    (key) => {
+      runs.push({ key, at: Date.now() - t0 });
+      return Promise.resolve(undefined);
+    },
+    {
+      concurrency: o.concurrency ?? 1,
+      clock: createClock({ timeScale: 0 }),
+      onError: () => undefined,
+      ...(o.batchMs ? { batchMs: o.batchMs } : {}),
+      ...(o.isPriority ? { isPriority: o.isPriority } : {}),
+    },
+  );
+  return { queue, runs };
+}
+
+describe('work queue', () => {
+  it('batchMs: a lone change is reconciled at once, a burst within the window makes one more reconcile', async () => {
+    const { queue, runs } = queueOf({ batchMs: 200 });
+    queue.add('ns/pool');
+    expect(runs.map((r) => r.key)).toEqual(['ns/pool']);
+    await queue.idle();
+    for (let i = 0; i < 50; i++) queue.add('ns/pool');
+    expect(runs).toHaveLength(1);
+    await settle(300);
+    await queue.idle();
+    expect(runs).toHaveLength(2);
+    expect(runs[1]?.at).toBeGreaterThanOrEqual(190);
+    // Long after the last run, a change is reconciled at once again.
+    await settle(250);
+    queue.add('ns/pool');
+    expect(runs).toHaveLength(3);
+    queue.stop();
+  });
+
+  it('priority keys are served before the others', async () => {
+    const { queue, runs } = queueOf({ isPriority: (k) => k.startsWith('cp/') });
+    queue.add('w/block');
+    for (let i = 0; i < 3; i++) queue.add(`w/${String(i)}`);
+    queue.add('cp/0');
+    await queue.idle();
+    expect(runs.map((r) => r.key)).toEqual(['w/block', 'cp/0', 'w/0', 'w/1', 'w/2']);
+    queue.stop();
+  });
+});
