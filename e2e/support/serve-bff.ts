@@ -1,12 +1,15 @@
 /**
- * Starts the BFF for a test stack: `tsx support/serve-bff.ts KUBECONFIG PORT STATIC_DIR [PROVIDER_VERSION]`.
- * Token mode, as a real deployment runs it, so that sign-in and the viewer's rights are real.
+ * Starts the BFF for a test stack:
+ * `tsx support/serve-bff.ts KUBECONFIG PORT STATIC_DIR TIME_SCALE [PROVIDER_VERSION]`.
+ * Token mode, as a real deployment runs it, so that sign-in and the viewer's rights are real. A
+ * machine counts as stuck (T-1) after 10 simulated minutes, as the launcher sets it for `pnpm start`.
  */
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '@dcs/bff/src/app';
-import { loadConfig } from '@dcs/bff/src/config/env';
+import { loadConfig, stuckAfterForTimeScale } from '@dcs/bff/src/config/env';
 
-const [kubeconfig = '', port = '0', staticDir = '', providerVersion] = process.argv.slice(2);
+const [kubeconfig = '', port = '0', staticDir = '', timeScale = '1', providerVersion] =
+  process.argv.slice(2);
 
 async function main() {
   const config = loadConfig({
@@ -19,6 +22,8 @@ async function main() {
       '127.0.0.1',
       '--auth-mode',
       'token',
+      '--stuck-after',
+      stuckAfterForTimeScale(Number(timeScale)),
       ...(providerVersion ? ['--provider-version', providerVersion] : []),
     ],
     env: {

@@ -94,6 +94,7 @@ function stopProcess(child: ChildProcess): Promise<void> {
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'dcs-e2e-'));
   const kubeconfig = join(dir, 'kubeconfig');
+  const timeScale = options.timeScale ?? 30;
   const sim = spawn(
     tsx,
     [
@@ -103,7 +104,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       '--kubeconfig-out',
       kubeconfig,
       '--time-scale',
-      String(options.timeScale ?? 30),
+      String(timeScale),
       '--seed',
       options.seed ?? 'demo',
       ...(options.providerVersion ? ['--provider-version', options.providerVersion] : []),
@@ -129,6 +130,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         kubeconfig,
         String(port),
         webDist,
+        String(timeScale),
         ...(options.providerVersion ? [options.providerVersion] : []),
       ],
       {
