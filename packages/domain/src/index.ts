@@ -9,6 +9,7 @@ export * from './intstr';
 export * from './requests';
 export * from './views';
 export * from './planners';
+export * from './stream-events';
 export * from './rules';
 export {
   LOCALES,

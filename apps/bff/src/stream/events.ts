@@ -1,19 +1,9 @@
-import type { ViewChange, ViewKind } from '../views/cluster-model';
+import type { StreamControlEventName, StreamControlEvents, StreamEvent } from '@dcs/domain';
 
 /**
- * The stream's wire format (ARCHITECTURE.md): Server-Sent Events whose data are view-model changes
- * keyed as REST returns them, `{type: "upsert"|"delete", kind, id, view}`, plus `resync` when the
- * client must reload (first connection, a gap that cannot be replayed, a foreign epoch, a buffer
- * overflow). `id:` is on every event, heartbeats included; heartbeats are named `heartbeat` so
- * that the default handler sees data only.
+ * How the hub writes domain's stream events (packages/domain/src/stream-events.ts has the
+ * format): each frame is encoded once and shared by every client of a room.
  */
-
-export type StreamData =
-  | { type: 'upsert'; kind: ViewKind; id: string; view: NonNullable<ViewChange['view']> }
-  | { type: 'delete'; kind: ViewKind; id: string }
-  | { type: 'resync'; reason: ResyncReason };
-
-export type ResyncReason = 'initial' | 'gap' | 'epoch' | 'overflow' | 'unknown-id';
 
 /** One logged change, serialized once and shared by every client. */
 export interface LoggedEvent {
@@ -26,11 +16,13 @@ export interface LoggedEvent {
   frame: string;
 }
 
-export const frameOf = (id: string, data: unknown, event?: string): string =>
-  `${event ? `event: ${event}\n` : ''}id: ${id}\ndata: ${JSON.stringify(data)}\n\n`;
-
-export function dataOf(change: ViewChange): StreamData {
-  return change.type === 'upsert' && change.view
-    ? { type: 'upsert', kind: change.kind, id: change.id, view: change.view }
-    : { type: 'delete', kind: change.kind, id: change.id };
+/** An SSE frame: a view change or resync (unnamed), or a named control event. */
+export function frameOf(id: string, data: StreamEvent): string;
+export function frameOf<E extends StreamControlEventName>(
+  id: string,
+  data: StreamControlEvents[E],
+  event: E,
+): string;
+export function frameOf(id: string, data: unknown, event?: StreamControlEventName): string {
+  return `${event ? `event: ${event}\n` : ''}id: ${id}\ndata: ${JSON.stringify(data)}\n\n`;
 }

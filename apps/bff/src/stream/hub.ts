@@ -1,9 +1,10 @@
+import type { ResyncReason } from '@dcs/domain';
 import type { ClusterModel, ViewChange } from '../views/cluster-model';
 import type { ModelRegistry } from '../views/model-registry';
 import { SseClient, type ResyncBuilder, type SseWriter } from './client';
 import { formatEventId, parseEventId } from './event-id';
 import { EventLog } from './event-log';
-import { dataOf, frameOf, type ResyncReason } from './events';
+import { frameOf } from './events';
 
 /**
  * The SSE hub: one room per cluster, fed by the shared cluster model (so by the one shared watch
@@ -272,7 +273,7 @@ export class StreamHub {
     if (!room) return;
     const resync = this.#resyncOf(room, 'overflow');
     const events = changes.map((change) =>
-      room.log.append(`${change.kind}/${change.id}`, (id) => frameOf(id, dataOf(change))),
+      room.log.append(`${change.kind}/${change.id}`, (id) => frameOf(id, change)),
     );
     // One write per client per refresh, of bytes encoded once for the whole room (encoding the
     // same text for each of 2,000 sockets was the largest cost of a stream).

@@ -13,6 +13,10 @@ import {
   type MachineView,
   type NodePoolView,
   type PoolViewContext,
+  type StreamDelete,
+  type StreamUpsert,
+  type StreamViewKind,
+  type StreamViews,
   type ViewContext,
 } from '@dcs/domain';
 import type { ObjectCache } from '../cache/object-cache';
@@ -26,14 +30,8 @@ import type { Cached } from '../cache/watched-kinds';
  * domain's own grouping, so the incremental path is always checked against the full one (tests).
  */
 
-export type ViewKind = 'pool' | 'machine' | 'ipPool';
-
-export interface ViewChange {
-  type: 'upsert' | 'delete';
-  kind: ViewKind;
-  id: string;
-  view?: NodePoolView | MachineView | IpPoolView;
-}
+/** A view that changed, as the stream sends it (domain's wire format). */
+export type ViewChange = StreamUpsert | StreamDelete;
 
 interface Stored<T> {
   view: T;
@@ -395,23 +393,24 @@ export class ClusterModel {
 
 const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function upsertOne<T>(
-  kind: ViewKind,
-  map: Map<string, Stored<T>>,
+function upsertOne<K extends StreamViewKind>(
+  kind: K,
+  map: Map<string, Stored<StreamViews[K]>>,
   id: string,
-  view: T,
+  view: StreamViews[K],
 ): ViewChange[] {
   const json = JSON.stringify(view);
   if (map.get(id)?.json === json) return [];
   map.set(id, { view, json });
-  return [{ type: 'upsert', kind, id, view: view as ViewChange['view'] }];
+  // TypeScript cannot correlate `kind` and `view` through the generic; they match by signature.
+  return [{ type: 'upsert', kind, id, view } as StreamUpsert];
 }
 
-function sync<T>(
-  kind: ViewKind,
-  map: Map<string, Stored<T>>,
-  views: readonly T[],
-  idOf: (v: T) => string,
+function sync<K extends StreamViewKind>(
+  kind: K,
+  map: Map<string, Stored<StreamViews[K]>>,
+  views: readonly StreamViews[K][],
+  idOf: (v: StreamViews[K]) => string,
 ): ViewChange[] {
   const changes: ViewChange[] = [];
   const seen = new Set<string>();
@@ -428,7 +427,7 @@ function sync<T>(
   return changes;
 }
 
-function deleteAll<T>(kind: ViewKind, map: Map<string, Stored<T>>): ViewChange[] {
+function deleteAll<T>(kind: StreamViewKind, map: Map<string, Stored<T>>): ViewChange[] {
   const changes = [...map.keys()].map((id) => ({ type: 'delete' as const, kind, id }));
   map.clear();
   return changes;

@@ -1,3 +1,4 @@
+import { parseStreamEvent, type StreamEvent } from '@dcs/domain';
 import type { SseWriter } from '../../src/stream/client';
 
 export interface Frame {
@@ -49,9 +50,12 @@ export class FakeWriter implements SseWriter {
   }
 
   /** The data of default (unnamed) events. */
-  data(): { type: string; kind?: string; id?: string; reason?: string }[] {
-    return this.frames()
-      .filter((f) => f.event === undefined)
-      .map((f) => f.data as { type: string });
+  /** The data of unnamed events (view changes and resyncs), as domain's parser reads them. */
+  data(): StreamEvent[] {
+    return this.frames().flatMap((f) => {
+      if (f.event !== undefined) return [];
+      const e = parseStreamEvent(JSON.stringify(f.data));
+      return e ? [e] : [];
+    });
   }
 }

@@ -1,5 +1,5 @@
+import { parseStreamEvent, type StreamEvent } from '@dcs/domain';
 import { apiUrl } from '../api-client';
-import { parseStreamEvent, type StreamEvent } from './events';
 
 /**
  * One SSE connection per open cluster page. Events are buffered and handed over in batches (at

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aMachineView, demoClusterViews } from '../../test/fixtures';
-import { parseStreamEvent, type StreamEvent } from './events';
+import { parseStreamEvent, type StreamEvent } from '@dcs/domain';
 import { applyToList, collectChanges, compareMachines, comparePools } from './reducer';
 
 describe('stream reducer', () => {

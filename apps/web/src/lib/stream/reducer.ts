@@ -1,5 +1,4 @@
-import type { IpPoolView, MachineView, NodePoolView } from '@dcs/domain';
-import type { StreamEvent } from './events';
+import type { IpPoolView, MachineView, NodePoolView, StreamEvent } from '@dcs/domain';
 
 /**
  * The pure part of live updates, after Headlamp's KubeList reducer: a batch of stream events

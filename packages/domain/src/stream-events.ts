@@ -1,0 +1,93 @@
+import type { IpPoolView } from './views/ippool';
+import type { MachineView } from './views/machine';
+import type { NodePoolView } from './views/nodepool';
+
+/**
+ * The live stream's wire format (ARCHITECTURE.md), shared by the BFF that writes it and the
+ * browser that reads it: Server-Sent Events whose data are view-model changes keyed as REST
+ * returns them, `{type: "upsert"|"delete", kind, id, view}`, plus `resync` when the client must
+ * reload (first connection, a gap that cannot be replayed, a foreign epoch, a buffer overflow).
+ * Every event has an `id:`. Control events are named (`event: heartbeat|expired|shutdown`), so
+ * that the default `message` handler sees view changes and resyncs only.
+ */
+
+/** The view models a stream carries, by the `kind` of its events. */
+export interface StreamViews {
+  pool: NodePoolView;
+  machine: MachineView;
+  ipPool: IpPoolView;
+}
+
+export type StreamViewKind = keyof StreamViews;
+
+export const STREAM_VIEW_KINDS: readonly StreamViewKind[] = ['pool', 'machine', 'ipPool'];
+
+export type StreamUpsert = {
+  [K in StreamViewKind]: { type: 'upsert'; kind: K; id: string; view: StreamViews[K] };
+}[StreamViewKind];
+
+export interface StreamDelete {
+  type: 'delete';
+  kind: StreamViewKind;
+  id: string;
+}
+
+/** Why the client must reload what it shows. */
+export type ResyncReason = 'initial' | 'gap' | 'epoch' | 'overflow' | 'unknown-id';
+
+export const RESYNC_REASONS: readonly ResyncReason[] = [
+  'initial',
+  'gap',
+  'epoch',
+  'overflow',
+  'unknown-id',
+];
+
+export interface StreamResync {
+  type: 'resync';
+  /** Always sent; absent only when a newer server gave a reason this version does not know. */
+  reason?: ResyncReason;
+}
+
+/** The data of an unnamed (`message`) event. */
+export type StreamEvent = StreamUpsert | StreamDelete | StreamResync;
+
+/** Named events: liveness, the end of the user's session, the server's graceful shutdown. */
+export interface StreamControlEvents {
+  heartbeat: { at: string };
+  expired: { type: 'expired' };
+  shutdown: { type: 'shutdown' };
+}
+
+export type StreamControlEventName = keyof StreamControlEvents;
+
+const isViewKind = (v: unknown): v is StreamViewKind =>
+  typeof v === 'string' && (STREAM_VIEW_KINDS as readonly string[]).includes(v);
+
+const isResyncReason = (v: unknown): v is ResyncReason =>
+  typeof v === 'string' && (RESYNC_REASONS as readonly string[]).includes(v);
+
+/**
+ * One `data:` payload of a `message` event, checked by its envelope (the view inside is the
+ * server's own view model, not re-validated: thousands arrive a second). Anything else, such as
+ * a newer server's event, is undefined and ignored.
+ */
+export function parseStreamEvent(data: string): StreamEvent | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  if (typeof v !== 'object' || v === null) return undefined;
+  const e = v as Record<string, unknown>;
+  if (e.type === 'resync') {
+    return { type: 'resync', ...(isResyncReason(e.reason) ? { reason: e.reason } : {}) };
+  }
+  if (!isViewKind(e.kind) || typeof e.id !== 'string') return undefined;
+  if (e.type === 'delete') return { type: 'delete', kind: e.kind, id: e.id };
+  if (e.type === 'upsert' && typeof e.view === 'object' && e.view !== null) {
+    return v as StreamUpsert;
+  }
+  return undefined;
+}
