@@ -13,11 +13,11 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
+import type { ReactNode } from 'react';
 import { useI18n } from '../i18n/context';
-import { issuesAt } from '../lib/issues';
 import { nextIp } from '../lib/ip-entries';
 import { compact, without } from '../lib/objects';
-import { useIssueText } from './FieldIssues';
+import { useFieldIssues } from './FieldIssues';
 
 /**
  * An editor of IP-hostname pool entries (R-POOL-*), each with its extra NICs (R-NIC-*) and
@@ -110,38 +110,28 @@ function EntryEditor({
   onRemove: () => void;
 }) {
   const { t } = useI18n();
-  const text = useIssueText();
+  const issuesOf = useFieldIssues(issues);
   const field = (
     name: 'ip' | 'mask' | 'gateway' | 'dns' | 'hostname' | 'machineName',
     labelKey: Parameters<typeof t>[0],
     width: number,
     required = false,
-  ) => {
-    const here = issuesAt(issues, `${basePath}.${name}`);
-    const hasError = here.some((i) => i.severity === 'error');
-    return (
-      <TextField
-        label={t(labelKey)}
-        value={entry[name] ?? ''}
-        required={required}
-        error={hasError}
-        helperText={text(here)}
-        sx={{
-          width,
-          '& .MuiFormHelperText-root': {
-            color: !hasError && here.length > 0 ? 'warning.main' : undefined,
-          },
-        }}
-        slotProps={{
-          htmlInput: { 'aria-label': `${t(labelKey)} (${t('ip.entryN', { n: index + 1 })})` },
-        }}
-        onChange={(e) => {
-          const v = e.target.value;
-          onChange(v === '' && !required ? without(entry, name) : { ...entry, [name]: v });
-        }}
-      />
-    );
-  };
+  ) => (
+    <TextField
+      label={t(labelKey)}
+      value={entry[name] ?? ''}
+      required={required}
+      {...issuesOf(`${basePath}.${name}`)}
+      sx={{ width }}
+      slotProps={{
+        htmlInput: { 'aria-label': `${t(labelKey)} (${t('ip.entryN', { n: index + 1 })})` },
+      }}
+      onChange={(e) => {
+        const v = e.target.value;
+        onChange(v === '' && !required ? without(entry, name) : { ...entry, [name]: v });
+      }}
+    />
+  );
   return (
     <Paper variant="outlined" sx={{ p: 1.5 }}>
       <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>
@@ -198,6 +188,69 @@ function withList<K extends 'additionNic' | 'persistentDisk'>(
   return list.length === 0 ? without(entry, key) : { ...entry, [key]: list };
 }
 
+/**
+ * Rows of one kind under an entry (its NICs, its disks): each a labelled group of fields with a
+ * remove button, and an add button below. The first `lockedCount` rows exist already and
+ * cannot be removed.
+ */
+function Rows<T>({
+  items,
+  lockedCount,
+  groupLabel,
+  removeLabel,
+  addLabel,
+  newItem,
+  onChange,
+  children,
+}: {
+  items: readonly T[];
+  lockedCount: number;
+  groupLabel: (i: number) => string;
+  removeLabel: (i: number) => string;
+  addLabel: string;
+  newItem: () => T;
+  onChange: (items: T[]) => void;
+  children: (item: T, i: number, locked: boolean) => ReactNode;
+}) {
+  return (
+    <Box sx={{ mt: 1 }}>
+      {items.map((item, i) => (
+        <Stack
+          key={i}
+          direction="row"
+          sx={{ flexWrap: 'wrap', gap: 1, mt: 1, alignItems: 'flex-start' }}
+          role="group"
+          aria-label={groupLabel(i)}
+        >
+          {children(item, i, i < lockedCount)}
+          {i >= lockedCount && (
+            <IconButton
+              size="small"
+              aria-label={removeLabel(i)}
+              onClick={() => {
+                onChange(items.filter((_x, j) => j !== i));
+              }}
+            >
+              <DeleteOutlined fontSize="small" />
+            </IconButton>
+          )}
+        </Stack>
+      ))}
+      <Button
+        size="small"
+        startIcon={<Add />}
+        onClick={() => {
+          onChange([...items, newItem()]);
+        }}
+      >
+        {addLabel}
+      </Button>
+    </Box>
+  );
+}
+
+const NIC_FIELDS = ['dvSwitchName', 'portGroupName', 'ip', 'mask', 'gateway', 'dns'] as const;
+
 /** R-NIC-1: each extra NIC needs its switch and port group; ip and mask are recommended. */
 export function NicsEditor({
   nics,
@@ -215,68 +268,49 @@ export function NicsEditor({
   lockedCount?: number;
 }) {
   const { t } = useI18n();
-  const text = useIssueText();
-  const keys = ['dvSwitchName', 'portGroupName', 'ip', 'mask', 'gateway', 'dns'] as const;
+  const issuesOf = useFieldIssues(issues);
+  const nicN = (i: number) => t('ip.nicN', { n: i + 1, entry: entryN });
   return (
-    <Box sx={{ mt: 1 }}>
-      {nics.map((nic, i) => (
-        <Stack
-          key={i}
-          direction="row"
-          sx={{ flexWrap: 'wrap', gap: 1, mt: 1, alignItems: 'flex-start' }}
-          role="group"
-          aria-label={t('ip.nicN', { n: i + 1, entry: entryN })}
-        >
-          {keys.map((k) => {
-            const here = issuesAt(issues, `${basePath}.${i}.${k}`);
-            return (
-              <TextField
-                key={k}
-                label={t(`ip.nic.${k}`)}
-                value={nic[k] ?? ''}
-                required={k === 'dvSwitchName' || k === 'portGroupName'}
-                error={here.some((x) => x.severity === 'error')}
-                helperText={text(here)}
-                sx={{ width: k === 'dns' ? 170 : 140 }}
-                slotProps={{
-                  htmlInput: {
-                    'aria-label': `${t(`ip.nic.${k}`)} (${t('ip.nicN', { n: i + 1, entry: entryN })})`,
-                  },
-                }}
-                onChange={(e) => {
-                  const v = e.target.value;
-                  onChange(
-                    nics.map((x, j) => (j === i ? { ...x, [k]: v === '' ? undefined : v } : x)),
-                  );
-                }}
-              />
-            );
-          })}
-          {i >= lockedCount && (
-            <IconButton
-              size="small"
-              aria-label={t('ip.removeNic', { n: i + 1 })}
-              onClick={() => {
-                onChange(nics.filter((_x, j) => j !== i));
-              }}
-            >
-              <DeleteOutlined fontSize="small" />
-            </IconButton>
-          )}
-        </Stack>
-      ))}
-      <Button
-        size="small"
-        startIcon={<Add />}
-        onClick={() => {
-          onChange([...nics, {}]);
-        }}
-      >
-        {t('ip.addNic')}
-      </Button>
-    </Box>
+    <Rows
+      items={nics}
+      lockedCount={lockedCount}
+      groupLabel={nicN}
+      removeLabel={(i) => t('ip.removeNic', { n: i + 1 })}
+      addLabel={t('ip.addNic')}
+      newItem={(): AdditionNic => ({})}
+      onChange={onChange}
+    >
+      {(nic, i) =>
+        NIC_FIELDS.map((k) => (
+          <TextField
+            key={k}
+            label={t(`ip.nic.${k}`)}
+            value={nic[k] ?? ''}
+            required={k === 'dvSwitchName' || k === 'portGroupName'}
+            {...issuesOf(`${basePath}.${i}.${k}`)}
+            sx={{ width: k === 'dns' ? 170 : 140 }}
+            slotProps={{ htmlInput: { 'aria-label': `${t(`ip.nic.${k}`)} (${nicN(i)})` } }}
+            onChange={(e) => {
+              const v = e.target.value;
+              onChange(nics.map((x, j) => (j === i ? { ...x, [k]: v === '' ? undefined : v } : x)));
+            }}
+          />
+        ))
+      }
+    </Rows>
   );
 }
+
+/** A disk's text fields; `fixed` ones cannot change once the disk exists (R-DISK-3). */
+const DISK_FIELDS = [
+  { key: 'slot', width: 80, number: true, fixed: true },
+  { key: 'quantityGB', width: 110, number: true, fixed: false },
+  { key: 'datastoreClusterName', width: 160, number: false, fixed: false },
+  { key: 'path', width: 140, number: false, fixed: true },
+  { key: 'format', width: 90, number: false, fixed: true },
+  { key: 'options', width: 110, number: false, fixed: true },
+  { key: 'pciType', width: 100, number: false, fixed: true },
+] as const;
 
 /**
  * Persistent disks: appended, never removed (R-DISK-2); format, options and pciType fixed once
@@ -299,135 +333,58 @@ export function DisksEditor({
   lockedCount?: number;
 }) {
   const { t } = useI18n();
-  const text = useIssueText();
+  const issuesOf = useFieldIssues(issues);
+  const diskN = (i: number) => t('ip.diskN', { n: i + 1, entry: entryN });
   const set = (i: number, patch: Partial<PersistentDisk>) => {
     onChange(disks.map((d, j) => (j === i ? clean({ ...d, ...patch }) : d)));
   };
   return (
-    <Box sx={{ mt: 1 }}>
-      {disks.map((d, i) => {
-        const locked = i < lockedCount;
-        const at = (k: string) => issuesAt(issues, `${basePath}.${i}.${k}`);
-        const label = (k: string) =>
-          `${t(`ip.disk.${k}` as Parameters<typeof t>[0])} (${t('ip.diskN', { n: i + 1, entry: entryN })})`;
-        return (
-          <Stack
-            key={i}
-            direction="row"
-            sx={{ flexWrap: 'wrap', gap: 1, mt: 1, alignItems: 'flex-start' }}
-            role="group"
-            aria-label={t('ip.diskN', { n: i + 1, entry: entryN })}
-          >
+    <Rows
+      items={disks}
+      lockedCount={lockedCount}
+      groupLabel={diskN}
+      removeLabel={(i) => t('ip.removeDisk', { n: i + 1 })}
+      addLabel={t('ip.addDisk')}
+      newItem={() => ({ slot: nextSlot(disks), quantityGB: 40, path: '', format: 'xfs' })}
+      onChange={onChange}
+    >
+      {(d, i, locked) => (
+        <>
+          {DISK_FIELDS.map((f) => (
             <TextField
-              label={t('ip.disk.slot')}
-              type="number"
-              value={d.slot}
-              error={at('slot').length > 0}
-              helperText={text(at('slot'))}
-              sx={{ width: 80 }}
-              slotProps={{ htmlInput: { 'aria-label': label('slot'), readOnly: locked } }}
+              key={f.key}
+              label={t(`ip.disk.${f.key}`)}
+              type={f.number ? 'number' : 'text'}
+              value={d[f.key] ?? ''}
+              {...issuesOf(`${basePath}.${i}.${f.key}`)}
+              sx={{ width: f.width }}
+              slotProps={{
+                htmlInput: {
+                  'aria-label': `${t(`ip.disk.${f.key}`)} (${diskN(i)})`,
+                  readOnly: locked && f.fixed,
+                },
+              }}
               onChange={(e) => {
-                set(i, { slot: Number(e.target.value) });
+                set(i, { [f.key]: f.number ? Number(e.target.value) : e.target.value });
               }}
             />
-            <TextField
-              label={t('ip.disk.quantityGB')}
-              type="number"
-              value={d.quantityGB}
-              error={at('quantityGB').some((x) => x.severity === 'error')}
-              helperText={text(at('quantityGB'))}
-              sx={{ width: 110 }}
-              slotProps={{ htmlInput: { 'aria-label': label('quantityGB') } }}
-              onChange={(e) => {
-                set(i, { quantityGB: Number(e.target.value) });
-              }}
-            />
-            <TextField
-              label={t('ip.disk.datastoreClusterName')}
-              value={d.datastoreClusterName ?? ''}
-              helperText={text(at('datastoreClusterName'))}
-              sx={{ width: 160 }}
-              slotProps={{ htmlInput: { 'aria-label': label('datastoreClusterName') } }}
-              onChange={(e) => {
-                set(i, { datastoreClusterName: e.target.value });
-              }}
-            />
-            <TextField
-              label={t('ip.disk.path')}
-              value={d.path ?? ''}
-              error={at('path').some((x) => x.severity === 'error')}
-              helperText={text(at('path'))}
-              sx={{ width: 140 }}
-              slotProps={{ htmlInput: { 'aria-label': label('path'), readOnly: locked } }}
-              onChange={(e) => {
-                set(i, { path: e.target.value });
-              }}
-            />
-            <TextField
-              label={t('ip.disk.format')}
-              value={d.format ?? ''}
-              helperText={text(at('format'))}
-              sx={{ width: 90 }}
-              slotProps={{ htmlInput: { 'aria-label': label('format'), readOnly: locked } }}
-              onChange={(e) => {
-                set(i, { format: e.target.value });
-              }}
-            />
-            <TextField
-              label={t('ip.disk.options')}
-              value={d.options ?? ''}
-              sx={{ width: 110 }}
-              slotProps={{ htmlInput: { 'aria-label': label('options'), readOnly: locked } }}
-              onChange={(e) => {
-                set(i, { options: e.target.value });
-              }}
-            />
-            <TextField
-              label={t('ip.disk.pciType')}
-              value={d.pciType ?? ''}
-              sx={{ width: 100 }}
-              slotProps={{ htmlInput: { 'aria-label': label('pciType'), readOnly: locked } }}
-              onChange={(e) => {
-                set(i, { pciType: e.target.value });
-              }}
-            />
-            <FormControlLabel
-              label={t('ip.disk.isThin')}
-              control={
-                <Checkbox
-                  checked={d.isThin === true}
-                  disabled={locked}
-                  onChange={(e) => {
-                    set(i, { isThin: e.target.checked ? true : undefined });
-                  }}
-                  slotProps={{ input: { 'aria-label': label('isThin') } }}
-                />
-              }
-            />
-            {!locked && (
-              <IconButton
-                size="small"
-                aria-label={t('ip.removeDisk', { n: i + 1 })}
-                onClick={() => {
-                  onChange(disks.filter((_x, j) => j !== i));
+          ))}
+          <FormControlLabel
+            label={t('ip.disk.isThin')}
+            control={
+              <Checkbox
+                checked={d.isThin === true}
+                disabled={locked}
+                onChange={(e) => {
+                  set(i, { isThin: e.target.checked ? true : undefined });
                 }}
-              >
-                <DeleteOutlined fontSize="small" />
-              </IconButton>
-            )}
-          </Stack>
-        );
-      })}
-      <Button
-        size="small"
-        startIcon={<Add />}
-        onClick={() => {
-          onChange([...disks, { slot: nextSlot(disks), quantityGB: 40, path: '', format: 'xfs' }]);
-        }}
-      >
-        {t('ip.addDisk')}
-      </Button>
-    </Box>
+                slotProps={{ input: { 'aria-label': `${t('ip.disk.isThin')} (${diskN(i)})` } }}
+              />
+            }
+          />
+        </>
+      )}
+    </Rows>
   );
 }
 

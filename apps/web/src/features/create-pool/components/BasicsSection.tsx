@@ -3,7 +3,8 @@ import { MenuItem, Stack, TextField } from '@mui/material';
 import { Controller } from 'react-hook-form';
 import { useI18n } from '../../../i18n/context';
 import { filesSecretOf, offeredVersions, vmTemplateOf } from './form-defaults';
-import { Section, useFieldIssues, type SectionProps } from './section';
+import { useFieldIssues } from '../../../components/FieldIssues';
+import { Section, type SectionProps } from './section';
 import { defaultBootstrapSpec } from '@dcs/domain';
 
 /** Name (cluster-name prefix suggested, R-MD-5), replicas, Kubernetes version (catalog, ≤ control plane). */

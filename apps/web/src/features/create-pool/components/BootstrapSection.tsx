@@ -4,20 +4,13 @@ import {
   needsImagePullCredentialsPolicy,
   type ValidationContext,
 } from '@dcs/domain';
-import {
-  Alert,
-  FormControlLabel,
-  MenuItem,
-  Radio,
-  RadioGroup,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
-import { Controller, useWatch } from 'react-hook-form';
+import { Alert, TextField, Typography } from '@mui/material';
+import { useWatch } from 'react-hook-form';
 import { useI18n } from '../../../i18n/context';
 import { filesSecretOf } from './form-defaults';
-import { Section, useFieldIssues, type SectionProps } from './section';
+import { useFieldIssues } from '../../../components/FieldIssues';
+import { PickOrDefineSection, type PickMode } from './PickOrDefineSection';
+import type { SectionProps } from './section';
 
 /**
  * The bootstrap template: pick one, or generate the reference's defaults with an SSH key. The
@@ -40,7 +33,7 @@ export function BootstrapSection({ form, issues, ctx }: SectionProps & { ctx: Va
       { shouldValidate: true },
     );
   };
-  const setMode = (mode: 'existing' | 'new') => {
+  const setMode = (mode: PickMode) => {
     if (mode === 'existing')
       form.setValue(
         'bootstrap',
@@ -66,75 +59,40 @@ export function BootstrapSection({ form, issues, ctx }: SectionProps & { ctx: Va
   };
   const keys = boot.mode === 'new' ? (boot.spec.users?.[0]?.sshAuthorizedKeys ?? []) : [];
   return (
-    <Section title={t('pool.bootstrapTemplate')} id="section-bootstrap">
-      <RadioGroup
-        row
-        value={boot.mode}
+    <PickOrDefineSection
+      form={form}
+      issues={issues}
+      base="bootstrap"
+      id="section-bootstrap"
+      title={t('pool.bootstrapTemplate')}
+      mode={boot.mode}
+      onMode={setMode}
+      order={['new', 'existing']}
+      newLabel={t('create.generateDefaults')}
+      nameLabel={t('create.bootstrapName')}
+      choices={ctx.bootstrapTemplates.map((b) => ({ value: b.name, label: b.name }))}
+    >
+      <TextField
+        label={t('boot.sshKeys')}
+        multiline
+        minRows={2}
+        value={keys.join('\n')}
         onChange={(e) => {
-          setMode(e.target.value as 'existing' | 'new');
+          regenerate(e.target.value.split('\n').filter((l) => l.trim() !== ''));
         }}
-        aria-label={t('pool.bootstrapTemplate')}
-      >
-        <FormControlLabel value="new" control={<Radio />} label={t('create.generateDefaults')} />
-        <FormControlLabel value="existing" control={<Radio />} label={t('create.pickExisting')} />
-      </RadioGroup>
-      {boot.mode === 'existing' ? (
-        <Controller
-          control={form.control}
-          name="bootstrap.name"
-          render={({ field: f }) => (
-            <TextField
-              {...f}
-              select
-              label={t('pool.bootstrapTemplate')}
-              sx={{ minWidth: 420, mt: 1 }}
-              {...field('bootstrap.name')}
-            >
-              {ctx.bootstrapTemplates.map((b) => (
-                <MenuItem key={b.name} value={b.name}>
-                  {b.name}
-                </MenuItem>
-              ))}
-            </TextField>
-          )}
-        />
-      ) : (
-        <Stack spacing={2} sx={{ mt: 1 }}>
-          <Controller
-            control={form.control}
-            name="bootstrap.name"
-            render={({ field: f }) => (
-              <TextField
-                {...f}
-                label={t('create.bootstrapName')}
-                sx={{ maxWidth: 420 }}
-                {...field('bootstrap.name')}
-              />
-            )}
-          />
-          <TextField
-            label={t('boot.sshKeys')}
-            multiline
-            minRows={2}
-            value={keys.join('\n')}
-            onChange={(e) => {
-              regenerate(e.target.value.split('\n').filter((l) => l.trim() !== ''));
-            }}
-            {...field('bootstrap.spec.users.0.sshAuthorizedKeys', t('create.sshHelp'))}
-            slotProps={{ htmlInput: { style: { fontFamily: 'monospace', fontSize: 12 } } }}
-          />
-          <Typography variant="body2" color="text.secondary">
-            {needsImagePullCredentialsPolicy(version)
-              ? t('create.boot1New', { version })
-              : t('create.boot1Old', { version })}
-          </Typography>
-          {filesSecretOf(ctx, version) && (
-            <Alert severity="info">
-              {t('create.filesSecret', { secret: filesSecretOf(ctx, version) ?? '' })}
-            </Alert>
-          )}
-        </Stack>
+        {...field('bootstrap.spec.users.0.sshAuthorizedKeys', t('create.sshHelp'))}
+        slotProps={{ htmlInput: { style: { fontFamily: 'monospace', fontSize: 12 } } }}
+      />
+      <Typography variant="body2" color="text.secondary">
+        {needsImagePullCredentialsPolicy(version)
+          ? t('create.boot1New', { version })
+          : t('create.boot1Old', { version })}
+      </Typography>
+      {filesSecretOf(ctx, version) && (
+        <Alert severity="info">
+          {t('create.filesSecret', { secret: filesSecretOf(ctx, version) ?? '' })}
+        </Alert>
       )}
-    </Section>
+    </PickOrDefineSection>
   );
 }

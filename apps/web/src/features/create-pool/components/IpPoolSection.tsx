@@ -1,19 +1,12 @@
 import { defaultPoolObjectNames, type ValidationContext } from '@dcs/domain';
-import {
-  Alert,
-  FormControlLabel,
-  MenuItem,
-  Radio,
-  RadioGroup,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, Typography } from '@mui/material';
 import { Controller, useWatch } from 'react-hook-form';
 import { IpEntriesEditor } from '../../../components/IpEntriesEditor';
 import { useI18n } from '../../../i18n/context';
 import { suggestEntries } from '../../../lib/ip-entries';
-import { Section, useFieldIssues, type SectionProps } from './section';
+import { useFieldIssues } from '../../../components/FieldIssues';
+import { PickOrDefineSection, type PickMode } from './PickOrDefineSection';
+import type { SectionProps } from './section';
 
 /** The IP-hostname pool: pick one (showing its free entries) and optionally extend it, or create one. */
 export function IpPoolSection({
@@ -32,7 +25,7 @@ export function IpPoolSection({
     const demand = p.consumers.reduce((n, c) => n + c.replicas, 0);
     return Math.max(0, p.entries.length - Math.max(p.claims.length, demand));
   };
-  const setMode = (mode: 'existing' | 'new') => {
+  const setMode = (mode: PickMode) => {
     if (mode === 'existing') {
       const first = ctx.ipPools[0];
       form.setValue(
@@ -62,55 +55,40 @@ export function IpPoolSection({
       undefined,
     );
   return (
-    <Section title={t('pool.ipPool')} id="section-ippool">
-      <RadioGroup
-        row
-        value={ip.mode}
-        onChange={(e) => {
-          setMode(e.target.value as 'existing' | 'new');
-        }}
-        aria-label={t('pool.ipPool')}
-      >
-        <FormControlLabel value="new" control={<Radio />} label={t('create.newIpPool')} />
-        <FormControlLabel value="existing" control={<Radio />} label={t('create.pickExisting')} />
-      </RadioGroup>
-      {!persistentDisks && (
-        <Alert severity="info" sx={{ my: 1 }}>
-          {t('gate.persistentDisks', { min: '1.0.16', version: ctx.providerVersion ?? '?' })}
-        </Alert>
-      )}
-      {ip.mode === 'existing' ? (
-        <Stack spacing={2} sx={{ mt: 1 }}>
-          <Controller
-            control={form.control}
-            name="ipPool.name"
-            render={({ field: f }) => (
-              <TextField
-                {...f}
-                select
-                label={t('pool.ipPool')}
-                sx={{ minWidth: 420 }}
-                {...field('ipPool.name')}
-                onChange={(e) => {
-                  f.onChange(e.target.value);
-                  form.setValue(
-                    'ipPool.resourceVersion',
-                    ctx.ipPools.find((p) => p.name === e.target.value)?.resourceVersion ?? '',
-                  );
-                }}
-              >
-                {ctx.ipPools.map((p) => (
-                  <MenuItem key={p.name} value={p.name}>
-                    {t('create.ipPoolOption', {
-                      name: p.name,
-                      free: free(p.name),
-                      total: p.entries.length,
-                    })}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
+    <PickOrDefineSection
+      form={form}
+      issues={issues}
+      base="ipPool"
+      id="section-ippool"
+      title={t('pool.ipPool')}
+      mode={ip.mode}
+      onMode={setMode}
+      order={['new', 'existing']}
+      newLabel={t('create.newIpPool')}
+      nameLabel={t('create.ipPoolName')}
+      choices={ctx.ipPools.map((p) => ({
+        value: p.name,
+        label: t('create.ipPoolOption', {
+          name: p.name,
+          free: free(p.name),
+          total: p.entries.length,
+        }),
+      }))}
+      onPick={(name) => {
+        form.setValue(
+          'ipPool.resourceVersion',
+          ctx.ipPools.find((p) => p.name === name)?.resourceVersion ?? '',
+        );
+      }}
+      notice={
+        !persistentDisks && (
+          <Alert severity="info" sx={{ my: 1 }}>
+            {t('gate.persistentDisks', { min: '1.0.16', version: ctx.providerVersion ?? '?' })}
+          </Alert>
+        )
+      }
+      existingExtra={
+        <>
           <Typography variant="body2" color="text.secondary">
             {t('create.appendHelp')}
           </Typography>
@@ -130,75 +108,59 @@ export function IpPoolSection({
               />
             )}
           />
-        </Stack>
-      ) : (
-        <Stack spacing={2} sx={{ mt: 1 }}>
-          <Controller
-            control={form.control}
-            name="ipPool.name"
-            render={({ field: f }) => (
-              <TextField
-                {...f}
-                label={t('create.ipPoolName')}
-                sx={{ maxWidth: 420 }}
-                {...field('ipPool.name')}
-              />
+        </>
+      }
+    >
+      <Typography variant="body2" color="text.secondary">
+        {t('create.entriesHelp', { replicas })}
+      </Typography>
+      <Controller
+        control={form.control}
+        name="ipPool.entries"
+        render={({ field: f }) => (
+          <>
+            <IpEntriesEditor
+              label={t('create.entries')}
+              entries={f.value}
+              onChange={f.onChange}
+              issues={issues}
+              basePath="ipPool.entries"
+              template={lastEntry}
+              persistentDisksAllowed={persistentDisks}
+            />
+            {f.value.length === 0 && lastEntry && (
+              <Typography variant="body2">
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => {
+                    const pool = form.getValues('name');
+                    f.onChange(
+                      suggestEntries([lastEntry], Math.max(1, replicas), allIps).map((e, i) => ({
+                        ...e,
+                        hostname: `${pool}-${i + 1}`,
+                        machineName: `${pool}-vm-${i + 1}`,
+                      })),
+                    );
+                  }}
+                  style={{
+                    background: 'none',
+                    border: 0,
+                    padding: 0,
+                    color: 'inherit',
+                    textDecoration: 'underline',
+                    cursor: 'pointer',
+                  }}
+                >
+                  {t('create.suggestEntries', { n: Math.max(1, replicas) })}
+                </button>
+              </Typography>
             )}
-          />
-          <Typography variant="body2" color="text.secondary">
-            {t('create.entriesHelp', { replicas })}
-          </Typography>
-          <Controller
-            control={form.control}
-            name="ipPool.entries"
-            render={({ field: f }) => (
-              <>
-                <IpEntriesEditor
-                  label={t('create.entries')}
-                  entries={f.value}
-                  onChange={f.onChange}
-                  issues={issues}
-                  basePath="ipPool.entries"
-                  template={lastEntry}
-                  persistentDisksAllowed={persistentDisks}
-                />
-                {f.value.length === 0 && lastEntry && (
-                  <Typography variant="body2">
-                    <button
-                      type="button"
-                      className="link-button"
-                      onClick={() => {
-                        const pool = form.getValues('name');
-                        f.onChange(
-                          suggestEntries([lastEntry], Math.max(1, replicas), allIps).map(
-                            (e, i) => ({
-                              ...e,
-                              hostname: `${pool}-${i + 1}`,
-                              machineName: `${pool}-vm-${i + 1}`,
-                            }),
-                          ),
-                        );
-                      }}
-                      style={{
-                        background: 'none',
-                        border: 0,
-                        padding: 0,
-                        color: 'inherit',
-                        textDecoration: 'underline',
-                        cursor: 'pointer',
-                      }}
-                    >
-                      {t('create.suggestEntries', { n: Math.max(1, replicas) })}
-                    </button>
-                  </Typography>
-                )}
-              </>
-            )}
-          />
-          {text(field('ipPool.entries').helperText)}
-        </Stack>
-      )}
-    </Section>
+          </>
+        )}
+      />
+      {text(field('ipPool.entries').helperText)}
+    </PickOrDefineSection>
   );
 }
 

@@ -2,7 +2,8 @@ import { Stack, TextField } from '@mui/material';
 import { Controller } from 'react-hook-form';
 import { useI18n } from '../../../i18n/context';
 import { parseIntOrString } from './form-defaults';
-import { Section, useFieldIssues, type SectionProps } from './section';
+import { useFieldIssues } from '../../../components/FieldIssues';
+import { Section, type SectionProps } from './section';
 
 /** maxSurge / maxUnavailable (R-MD-2, R-MD-3) and the drain and deletion timeouts. */
 export function StrategySection({ form, issues }: SectionProps) {

@@ -2,8 +2,6 @@ import type { CreatePoolRequest, CreatePoolRequestInput, RuleIssue } from '@dcs/
 import { Paper, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
-import { useIssueText } from '../../../components/FieldIssues';
-import { issuesAt } from '../../../lib/issues';
 
 export type PoolForm = UseFormReturn<CreatePoolRequestInput, unknown, CreatePoolRequest>;
 
@@ -34,19 +32,4 @@ export function Section({
       {children}
     </Paper>
   );
-}
-
-/** `error` and `helperText` of a field from the issues at its path; warnings shown, not red. */
-export function useFieldIssues(issues: readonly RuleIssue[]) {
-  const text = useIssueText();
-  return (path: string, help?: string) => {
-    const here = issuesAt(issues, path);
-    const error = here.some((i) => i.severity === 'error');
-    return {
-      error,
-      helperText: text(here) ?? help,
-      // Warnings do not block: shown in the warning colour (theme.ts), not red.
-      className: here.length > 0 && !error ? 'field-warning' : undefined,
-    };
-  };
 }

@@ -4,11 +4,9 @@ import {
   type MachineView,
   type NodePoolView,
 } from '@dcs/domain';
-import { Alert, Box, Dialog, DialogContent, DialogTitle, Typography } from '@mui/material';
-import { useId } from 'react';
+import { Alert, Box, Typography } from '@mui/material';
 import type { ClusterContext } from '../../../api/get-cluster-context';
-import { PlanFlowActions } from '../../../components/PlanFlowActions';
-import { PlanPreview } from '../../../components/PlanPreview';
+import { PlanFlowDialog } from '../../../components/PlanFlowDialog';
 import { ProblemList } from '../../../components/ProblemList';
 import { useI18n } from '../../../i18n/context';
 import { errorsOf } from '../../../lib/issues';
@@ -37,7 +35,6 @@ export function DeleteMachinesDialog({
   onClose: () => void;
 }) {
   const { t } = useI18n();
-  const titleId = useId();
   const send = useScalePool(namespace, cluster, pool.id);
   const flow = usePlanFlow(send, onClose);
   const req: DeleteMachinesRequest = {
@@ -59,50 +56,41 @@ export function DeleteMachinesDialog({
   );
   const to = pool.replicas.desired - machines.length;
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="md" fullWidth>
-      <DialogTitle id={titleId}>
-        {t('deleteMachines.title', { count: machines.length, name: pool.name })}
-      </DialogTitle>
-      <DialogContent dividers>
-        {flow.stage === 'review' || flow.stage === 'applying' ? (
-          flow.plan && <PlanPreview plan={flow.plan} />
-        ) : (
-          <>
-            <Typography sx={{ mb: 1 }}>
-              {t('deleteMachines.explain', {
-                count: machines.length,
-                from: pool.replicas.desired,
-                to,
-              })}
-            </Typography>
-            <Box
-              component="ul"
-              aria-label={t('deleteMachines.list')}
-              sx={{ fontFamily: 'monospace', fontSize: 13, maxHeight: 200, overflow: 'auto' }}
-            >
-              {machines.map((m) => (
-                <li key={m.name}>
-                  {m.name} {m.nodeName ? `(${m.nodeName}, ${m.ip ?? '—'})` : ''}
-                </li>
-              ))}
-            </Box>
-            <Alert severity="info" sx={{ mb: 1 }}>
-              {t('deleteMachines.guards')}
-            </Alert>
-            <ProblemList items={issues} />
-          </>
-        )}
-      </DialogContent>
-      <PlanFlowActions
-        flow={flow}
-        onCancel={onClose}
-        onPreview={() => {
-          void flow.preview(req);
-        }}
-        applyLabel={t('nodes.deleteSelected')}
-        previewDisabled={errorsOf(issues).length > 0}
-        danger
-      />
-    </Dialog>
+    <PlanFlowDialog
+      title={t('deleteMachines.title', { count: machines.length, name: pool.name })}
+      flow={flow}
+      onClose={onClose}
+      onPreview={() => {
+        void flow.preview(req);
+      }}
+      applyLabel={t('nodes.deleteSelected')}
+      previewDisabled={errorsOf(issues).length > 0}
+      danger
+    >
+      <>
+        <Typography sx={{ mb: 1 }}>
+          {t('deleteMachines.explain', {
+            count: machines.length,
+            from: pool.replicas.desired,
+            to,
+          })}
+        </Typography>
+        <Box
+          component="ul"
+          aria-label={t('deleteMachines.list')}
+          sx={{ fontFamily: 'monospace', fontSize: 13, maxHeight: 200, overflow: 'auto' }}
+        >
+          {machines.map((m) => (
+            <li key={m.name}>
+              {m.name} {m.nodeName ? `(${m.nodeName}, ${m.ip ?? '—'})` : ''}
+            </li>
+          ))}
+        </Box>
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {t('deleteMachines.guards')}
+        </Alert>
+        <ProblemList items={issues} />
+      </>
+    </PlanFlowDialog>
   );
 }

@@ -6,25 +6,13 @@ import {
 } from '@dcs/domain';
 import Add from '@mui/icons-material/Add';
 import Remove from '@mui/icons-material/Remove';
-import {
-  Alert,
-  Box,
-  Button,
-  Dialog,
-  DialogContent,
-  DialogTitle,
-  IconButton,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, IconButton, Stack, TextField, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { ClusterContext } from '../../../api/get-cluster-context';
 import { IpEntriesEditor } from '../../../components/IpEntriesEditor';
 import { useIssueText } from '../../../components/FieldIssues';
-import { PlanFlowActions } from '../../../components/PlanFlowActions';
-import { PlanPreview } from '../../../components/PlanPreview';
+import { PlanFlowDialog } from '../../../components/PlanFlowDialog';
 import { ProblemList } from '../../../components/ProblemList';
 import { useI18n } from '../../../i18n/context';
 import { errorsOf, issuesAt, issuesOutside } from '../../../lib/issues';
@@ -52,7 +40,7 @@ export function ScaleDialog({
   onClose: () => void;
 }) {
   const { t } = useI18n();
-  const titleId = useId();
+  const freeId = useId();
   const text = useIssueText();
   const client = useQueryClient();
   const [replicas, setReplicas] = useState(pool.replicas.desired);
@@ -104,118 +92,109 @@ export function ScaleDialog({
   };
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="md" fullWidth>
-      <DialogTitle id={titleId}>{t('scale.title', { name: pool.name })}</DialogTitle>
-      <DialogContent dividers>
-        {flow.stage === 'review' || flow.stage === 'applying' ? (
-          flow.plan && <PlanPreview plan={flow.plan} />
-        ) : (
-          <>
-            <Stack
-              direction="row"
-              spacing={1}
-              sx={{ alignItems: 'flex-start', mb: 2, flexWrap: 'wrap', rowGap: 1 }}
-            >
-              <IconButton
-                aria-label={t('scale.decrease')}
-                onClick={() => {
-                  setReplicas((r) => Math.max(0, r - 1));
-                }}
-                disabled={replicas <= 0}
-                sx={{ mt: 0.5 }}
-              >
-                <Remove />
-              </IconButton>
-              <TextField
-                label={t('pool.replicas')}
-                type="number"
-                value={replicas}
-                onChange={(e) => {
-                  setReplicas(Math.max(0, Math.floor(Number(e.target.value) || 0)));
-                }}
-                slotProps={{ htmlInput: { min: 0, 'aria-describedby': `${titleId}-free` } }}
-                error={errorsOf(replicaIssues).length > 0}
-                helperText={text(replicaIssues) ?? t('scale.current', { n: pool.replicas.desired })}
-                sx={{ width: 320 }}
-              />
-              <IconButton
-                aria-label={t('scale.increase')}
-                onClick={() => {
-                  setReplicas((r) => r + 1);
-                }}
-                sx={{ mt: 0.5 }}
-              >
-                <Add />
-              </IconButton>
-              <Box id={`${titleId}-free`} sx={{ ml: 2, mt: 1 }} role="status">
-                {pool.ipPool ? (
-                  <Typography>
-                    {t('scale.freeEntries', {
-                      free: pool.ipPool.free,
-                      total: pool.ipPool.total,
-                      name: pool.ipPool.name,
-                    })}
-                  </Typography>
-                ) : (
-                  <Typography color="text.secondary">{t('scale.noIpPool')}</Typography>
-                )}
-              </Box>
-            </Stack>
-            {replicas < pool.replicas.desired && (
-              <Alert severity="info" sx={{ mb: 2 }}>
-                {t('scale.downRandom')}
-              </Alert>
+    <PlanFlowDialog
+      title={t('scale.title', { name: pool.name })}
+      flow={flow}
+      onClose={onClose}
+      onPreview={() => {
+        void flow.preview(req);
+      }}
+      onReapply={() => {
+        void reapply();
+      }}
+      applyLabel={t('action.scale')}
+      previewDisabled={
+        errorsOf(issues).length > 0 || (replicas === pool.replicas.desired && extend.length === 0)
+      }
+    >
+      <>
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{ alignItems: 'flex-start', mb: 2, flexWrap: 'wrap', rowGap: 1 }}
+        >
+          <IconButton
+            aria-label={t('scale.decrease')}
+            onClick={() => {
+              setReplicas((r) => Math.max(0, r - 1));
+            }}
+            disabled={replicas <= 0}
+            sx={{ mt: 0.5 }}
+          >
+            <Remove />
+          </IconButton>
+          <TextField
+            label={t('pool.replicas')}
+            type="number"
+            value={replicas}
+            onChange={(e) => {
+              setReplicas(Math.max(0, Math.floor(Number(e.target.value) || 0)));
+            }}
+            slotProps={{ htmlInput: { min: 0, 'aria-describedby': freeId } }}
+            error={errorsOf(replicaIssues).length > 0}
+            helperText={text(replicaIssues) ?? t('scale.current', { n: pool.replicas.desired })}
+            sx={{ width: 320 }}
+          />
+          <IconButton
+            aria-label={t('scale.increase')}
+            onClick={() => {
+              setReplicas((r) => r + 1);
+            }}
+            sx={{ mt: 0.5 }}
+          >
+            <Add />
+          </IconButton>
+          <Box id={freeId} sx={{ ml: 2, mt: 1 }} role="status">
+            {pool.ipPool ? (
+              <Typography>
+                {t('scale.freeEntries', {
+                  free: pool.ipPool.free,
+                  total: pool.ipPool.total,
+                  name: pool.ipPool.name,
+                })}
+              </Typography>
+            ) : (
+              <Typography color="text.secondary">{t('scale.noIpPool')}</Typography>
             )}
-            {(short !== undefined || extend.length > 0) && ipPoolName && (
-              <Box sx={{ mb: 2 }}>
-                <Typography variant="h4" component="h3" sx={{ mb: 1 }}>
-                  {t('scale.extendTitle', { name: ipPoolName })}
-                </Typography>
-                <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-                  {missing !== undefined
-                    ? t('scale.extendHelp', { missing })
-                    : t('scale.extendKeep')}
-                </Typography>
-                <IpEntriesEditor
-                  label={t('scale.extendTitle', { name: ipPoolName })}
-                  entries={extend}
-                  onChange={setExtend}
-                  issues={issues}
-                  basePath="ipPoolAppend.entries"
-                  existingIps={ipCtx?.entries.map((e) => e.ip) ?? []}
-                  template={ipCtx?.entries[ipCtx.entries.length - 1]}
-                />
-                {extend.length === 0 && missing !== undefined && (
-                  <Button
-                    variant="outlined"
-                    sx={{ mt: 1 }}
-                    onClick={() => {
-                      setExtend(suggestEntries(ipCtx?.entries ?? [], missing));
-                    }}
-                  >
-                    {t('scale.extendIpPool', { n: missing })}
-                  </Button>
-                )}
-              </Box>
-            )}
-            <ProblemList items={issuesOutside(issues, shown)} />
-          </>
+          </Box>
+        </Stack>
+        {replicas < pool.replicas.desired && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {t('scale.downRandom')}
+          </Alert>
         )}
-      </DialogContent>
-      <PlanFlowActions
-        flow={flow}
-        onCancel={onClose}
-        onPreview={() => {
-          void flow.preview(req);
-        }}
-        onReapply={() => {
-          void reapply();
-        }}
-        applyLabel={t('action.scale')}
-        previewDisabled={
-          errorsOf(issues).length > 0 || (replicas === pool.replicas.desired && extend.length === 0)
-        }
-      />
-    </Dialog>
+        {(short !== undefined || extend.length > 0) && ipPoolName && (
+          <Box sx={{ mb: 2 }}>
+            <Typography variant="h4" component="h3" sx={{ mb: 1 }}>
+              {t('scale.extendTitle', { name: ipPoolName })}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+              {missing !== undefined ? t('scale.extendHelp', { missing }) : t('scale.extendKeep')}
+            </Typography>
+            <IpEntriesEditor
+              label={t('scale.extendTitle', { name: ipPoolName })}
+              entries={extend}
+              onChange={setExtend}
+              issues={issues}
+              basePath="ipPoolAppend.entries"
+              existingIps={ipCtx?.entries.map((e) => e.ip) ?? []}
+              template={ipCtx?.entries[ipCtx.entries.length - 1]}
+            />
+            {extend.length === 0 && missing !== undefined && (
+              <Button
+                variant="outlined"
+                sx={{ mt: 1 }}
+                onClick={() => {
+                  setExtend(suggestEntries(ipCtx?.entries ?? [], missing));
+                }}
+              >
+                {t('scale.extendIpPool', { n: missing })}
+              </Button>
+            )}
+          </Box>
+        )}
+        <ProblemList items={issuesOutside(issues, shown)} />
+      </>
+    </PlanFlowDialog>
   );
 }

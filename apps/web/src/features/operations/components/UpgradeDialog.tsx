@@ -10,25 +10,22 @@ import {
   Alert,
   Box,
   Checkbox,
-  Dialog,
-  DialogContent,
-  DialogTitle,
   FormControlLabel,
   MenuItem,
+  Stack,
   Tab,
   Tabs,
   TextField,
   Typography,
 } from '@mui/material';
-import { useId, useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { ClusterContext } from '../../../api/get-cluster-context';
-import { useIssueText } from '../../../components/FieldIssues';
+import { useFieldIssues, type FieldIssueProps } from '../../../components/FieldIssues';
 import { MachineTemplateEditor } from '../../../components/MachineTemplateEditor';
-import { PlanFlowActions } from '../../../components/PlanFlowActions';
-import { PlanPreview } from '../../../components/PlanPreview';
+import { PlanFlowDialog } from '../../../components/PlanFlowDialog';
 import { ProblemList } from '../../../components/ProblemList';
 import { useI18n } from '../../../i18n/context';
-import { errorsOf, issuesAt, issuesOutside } from '../../../lib/issues';
+import { errorsOf, issuesOutside } from '../../../lib/issues';
 import { usePlanFlow } from '../../../lib/use-plan-flow';
 import { useUpgradePool } from '../api/upgrade-pool';
 import { BootstrapEditor } from './BootstrapEditor';
@@ -67,8 +64,6 @@ export function UpgradeDialog({
   onClose: () => void;
 }) {
   const { t } = useI18n();
-  const titleId = useId();
-  const text = useIssueText();
   const ctx = context.validation;
   const isCp = pool.kind === 'control-plane';
   const [tab, setTab] = useState<UpgradeTab>(isCp ? 'kubernetes' : initialTab);
@@ -132,198 +127,214 @@ export function UpgradeDialog({
     return undefined;
   })();
   const issues = req ? validateUpgrade(req, upgradePoolOf(pool), ctx) : [];
-  const reviewing = flow.stage === 'review' || flow.stage === 'applying';
+  const field = useFieldIssues(issues);
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="lg" fullWidth>
-      <DialogTitle id={titleId}>
-        {isCp ? t('upgrade.cpTitle') : t('upgrade.title', { name: pool.name })}
-      </DialogTitle>
-      <DialogContent dividers>
-        {reviewing ? (
-          flow.plan && <PlanPreview plan={flow.plan} />
-        ) : (
-          <>
-            {!isCp && (
-              <Tabs
-                value={tab}
-                onChange={(_e, v: UpgradeTab) => {
-                  setTab(v);
-                }}
-                sx={{ mb: 2 }}
-                aria-label={t('upgrade.kinds')}
-              >
-                <Tab value="infrastructure" label={t('upgrade.infrastructure')} />
-                <Tab value="kubernetes" label={t('upgrade.kubernetes')} />
-                <Tab value="bootstrap" label={t('upgrade.bootstrap')} />
-              </Tabs>
+    <PlanFlowDialog
+      title={isCp ? t('upgrade.cpTitle') : t('upgrade.title', { name: pool.name })}
+      maxWidth="lg"
+      flow={flow}
+      onClose={onClose}
+      onPreview={() => {
+        if (req) void flow.preview(req);
+      }}
+      applyLabel={t('action.upgrade')}
+      previewDisabled={!req || errorsOf(issues).length > 0}
+    >
+      <>
+        {!isCp && (
+          <Tabs
+            value={tab}
+            onChange={(_e, v: UpgradeTab) => {
+              setTab(v);
+            }}
+            sx={{ mb: 2 }}
+            aria-label={t('upgrade.kinds')}
+          >
+            <Tab value="infrastructure" label={t('upgrade.infrastructure')} />
+            <Tab value="kubernetes" label={t('upgrade.kubernetes')} />
+            <Tab value="bootstrap" label={t('upgrade.bootstrap')} />
+          </Tabs>
+        )}
+        {tab === 'infrastructure' && (
+          <CloneTab
+            intro={
+              <Typography variant="body2" color="text.secondary">
+                {t('upgrade.infraHelp', { replicas: pool.replicas.desired })}
+              </Typography>
+            }
+            nameLabel={t('upgrade.newTemplateName')}
+            name={templateName}
+            onName={setTemplateName}
+            nameIssues={field(
+              'machineTemplate.name',
+              t('upgrade.clonedFrom', { name: pool.machineTemplate.name }),
             )}
-            {tab === 'infrastructure' && (
-              <Box>
-                <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-                  {t('upgrade.infraHelp', { replicas: pool.replicas.desired })}
-                </Typography>
+            missing={t('pool.templateMissing', { name: pool.machineTemplate.name })}
+          >
+            {infra ? (
+              <MachineTemplateEditor
+                value={infra}
+                onChange={setInfra}
+                issues={issues}
+                basePath="machineTemplate.spec"
+                vmTemplates={ctx.versions.map((v) => v.vmTemplateName)}
+                label={t('pool.machineTemplate')}
+              />
+            ) : undefined}
+          </CloneTab>
+        )}
+        {tab === 'kubernetes' && (
+          <Box>
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+              {isCp
+                ? t('upgrade.cpHelp')
+                : t('upgrade.k8sHelp', { cp: ctx.controlPlaneVersion ?? '—' })}
+            </Typography>
+            {targets.length === 0 ? (
+              <Alert severity="info">
+                {t('upgrade.noTargets', { version: pool.version ?? '—' })}
+              </Alert>
+            ) : (
+              <>
+                <TextField
+                  select
+                  label={t('upgrade.targetVersion')}
+                  value={version}
+                  onChange={(e) => {
+                    setVersion(e.target.value);
+                    setNewBootstrap(
+                      pool.version !== undefined &&
+                        needsImagePullCredentialsPolicy(e.target.value) !==
+                          needsImagePullCredentialsPolicy(pool.version),
+                    );
+                  }}
+                  {...field(
+                    'version',
+                    t('upgrade.currentVersion', { version: pool.version ?? '—' }),
+                  )}
+                  sx={{ minWidth: 240, mr: 2 }}
+                >
+                  {targets.map((v) => (
+                    <MenuItem key={v} value={v}>
+                      {v}
+                    </MenuItem>
+                  ))}
+                </TextField>
                 <TextField
                   label={t('upgrade.newTemplateName')}
                   value={templateName}
                   onChange={(e) => {
                     setTemplateName(e.target.value);
                   }}
-                  error={errorsOf(issuesAt(issues, 'machineTemplate.name')).length > 0}
-                  helperText={
-                    text(issuesAt(issues, 'machineTemplate.name')) ??
-                    t('upgrade.clonedFrom', { name: pool.machineTemplate.name })
-                  }
-                  sx={{ mb: 2, minWidth: 360 }}
+                  {...field(
+                    'machineTemplate.name',
+                    t('upgrade.vmTemplateIs', {
+                      vm:
+                        baseTemplate && version
+                          ? templateForVersion(ctx, baseTemplate, version).vmTemplateName
+                          : '—',
+                    }),
+                  )}
+                  sx={{ minWidth: 320 }}
                 />
-                {infra ? (
-                  <MachineTemplateEditor
-                    value={infra}
-                    onChange={setInfra}
-                    issues={issues}
-                    basePath="machineTemplate.spec"
-                    vmTemplates={ctx.versions.map((v) => v.vmTemplateName)}
-                    label={t('pool.machineTemplate')}
-                  />
-                ) : (
-                  <Alert severity="error">
-                    {t('pool.templateMissing', { name: pool.machineTemplate.name })}
-                  </Alert>
-                )}
-              </Box>
-            )}
-            {tab === 'kubernetes' && (
-              <Box>
-                <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-                  {isCp
-                    ? t('upgrade.cpHelp')
-                    : t('upgrade.k8sHelp', { cp: ctx.controlPlaneVersion ?? '—' })}
-                </Typography>
-                {targets.length === 0 ? (
-                  <Alert severity="info">
-                    {t('upgrade.noTargets', { version: pool.version ?? '—' })}
-                  </Alert>
-                ) : (
-                  <>
-                    <TextField
-                      select
-                      label={t('upgrade.targetVersion')}
-                      value={version}
-                      onChange={(e) => {
-                        setVersion(e.target.value);
-                        setNewBootstrap(
-                          pool.version !== undefined &&
-                            needsImagePullCredentialsPolicy(e.target.value) !==
-                              needsImagePullCredentialsPolicy(pool.version),
-                        );
-                      }}
-                      error={errorsOf(issuesAt(issues, 'version')).length > 0}
-                      helperText={
-                        text(issuesAt(issues, 'version')) ??
-                        t('upgrade.currentVersion', { version: pool.version ?? '—' })
-                      }
-                      sx={{ minWidth: 240, mr: 2 }}
-                    >
-                      {targets.map((v) => (
-                        <MenuItem key={v} value={v}>
-                          {v}
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                    <TextField
-                      label={t('upgrade.newTemplateName')}
-                      value={templateName}
-                      onChange={(e) => {
-                        setTemplateName(e.target.value);
-                      }}
-                      error={errorsOf(issuesAt(issues, 'machineTemplate.name')).length > 0}
-                      helperText={
-                        text(issuesAt(issues, 'machineTemplate.name')) ??
-                        t('upgrade.vmTemplateIs', {
-                          vm:
-                            baseTemplate && version
-                              ? templateForVersion(ctx, baseTemplate, version).vmTemplateName
-                              : '—',
-                        })
-                      }
-                      sx={{ minWidth: 320 }}
-                    />
-                    {!isCp && (
-                      <Box sx={{ mt: 2 }}>
-                        <FormControlLabel
-                          control={
-                            <Checkbox
-                              checked={newBootstrap}
-                              onChange={(e) => {
-                                setNewBootstrap(e.target.checked);
-                              }}
-                            />
-                          }
-                          label={t('upgrade.alsoBootstrap', { name: bootstrapName })}
+                {!isCp && (
+                  <Box sx={{ mt: 2 }}>
+                    <FormControlLabel
+                      control={
+                        <Checkbox
+                          checked={newBootstrap}
+                          onChange={(e) => {
+                            setNewBootstrap(e.target.checked);
+                          }}
                         />
-                        <Typography variant="body2" color="text.secondary">
-                          {t('upgrade.boot1Help')}
-                        </Typography>
-                      </Box>
-                    )}
-                  </>
+                      }
+                      label={t('upgrade.alsoBootstrap', { name: bootstrapName })}
+                    />
+                    <Typography variant="body2" color="text.secondary">
+                      {t('upgrade.boot1Help')}
+                    </Typography>
+                  </Box>
                 )}
-              </Box>
+              </>
             )}
-            {tab === 'bootstrap' && (
-              <Box>
-                <Alert severity="info" sx={{ mb: 2 }}>
-                  {t('upgrade.boot3')}
-                </Alert>
-                <TextField
-                  label={t('upgrade.newBootstrapName')}
-                  value={bootstrapName}
-                  onChange={(e) => {
-                    setBootstrapName(e.target.value);
-                  }}
-                  error={errorsOf(issuesAt(issues, 'bootstrap.name')).length > 0}
-                  helperText={
-                    text(issuesAt(issues, 'bootstrap.name')) ??
-                    t('upgrade.clonedFrom', { name: pool.bootstrapTemplate ?? '—' })
-                  }
-                  sx={{ mb: 2, minWidth: 360 }}
-                />
-                {bootstrap ? (
-                  <BootstrapEditor
-                    value={bootstrap}
-                    onChange={setBootstrap}
-                    issues={issues}
-                    basePath="bootstrap.spec"
-                  />
-                ) : (
-                  <Alert severity="error">{t('upgrade.noBootstrap')}</Alert>
-                )}
-              </Box>
-            )}
-            <Box sx={{ mt: 2 }}>
-              <ProblemList
-                items={issuesOutside(
-                  issues,
-                  tab === 'infrastructure'
-                    ? ['machineTemplate']
-                    : tab === 'bootstrap'
-                      ? ['bootstrap']
-                      : ['version', 'machineTemplate.name', 'bootstrap.name'],
-                )}
-              />
-            </Box>
-          </>
+          </Box>
         )}
-      </DialogContent>
-      <PlanFlowActions
-        flow={flow}
-        onCancel={onClose}
-        onPreview={() => {
-          if (req) void flow.preview(req);
+        {tab === 'bootstrap' && (
+          <CloneTab
+            intro={<Alert severity="info">{t('upgrade.boot3')}</Alert>}
+            nameLabel={t('upgrade.newBootstrapName')}
+            name={bootstrapName}
+            onName={setBootstrapName}
+            nameIssues={field(
+              'bootstrap.name',
+              t('upgrade.clonedFrom', { name: pool.bootstrapTemplate ?? '—' }),
+            )}
+            missing={t('upgrade.noBootstrap')}
+          >
+            {bootstrap ? (
+              <BootstrapEditor
+                value={bootstrap}
+                onChange={setBootstrap}
+                issues={issues}
+                basePath="bootstrap.spec"
+              />
+            ) : undefined}
+          </CloneTab>
+        )}
+        <Box sx={{ mt: 2 }}>
+          <ProblemList
+            items={issuesOutside(
+              issues,
+              tab === 'infrastructure'
+                ? ['machineTemplate']
+                : tab === 'bootstrap'
+                  ? ['bootstrap']
+                  : ['version', 'machineTemplate.name', 'bootstrap.name'],
+            )}
+          />
+        </Box>
+      </>
+    </PlanFlowDialog>
+  );
+}
+
+/**
+ * An upgrade that clones the pool's template with edits (O-UPGRADE-INFRA, O-UPDATE-BOOTSTRAP):
+ * what it does, the new template's name, and the editor of the copy (`children`), or why there
+ * is nothing to copy.
+ */
+function CloneTab({
+  intro,
+  nameLabel,
+  name,
+  onName,
+  nameIssues,
+  missing,
+  children,
+}: {
+  intro: ReactNode;
+  nameLabel: string;
+  name: string;
+  onName: (name: string) => void;
+  nameIssues: FieldIssueProps;
+  /** Shown when there is no template to copy (`children` is empty). */
+  missing: string;
+  children: ReactNode;
+}) {
+  return (
+    <Stack spacing={2}>
+      {intro}
+      <TextField
+        label={nameLabel}
+        value={name}
+        onChange={(e) => {
+          onName(e.target.value);
         }}
-        applyLabel={t('action.upgrade')}
-        previewDisabled={!req || errorsOf(issues).length > 0}
+        {...nameIssues}
+        sx={{ minWidth: 360, alignSelf: 'flex-start' }}
       />
-    </Dialog>
+      {children ?? <Alert severity="error">{missing}</Alert>}
+    </Stack>
   );
 }
