@@ -65,7 +65,7 @@ export function clusterController(ctx: Context): Controller {
     }
 
     const before = cluster.status ?? {};
-    const status = clusterStatus(cluster, infra, kcp, ctx.clock.nowISO());
+    const status = clusterStatus(cluster, infra, kcp, ctx.clock.stamp());
     if (same(status, before)) return undefined;
     await ctx.writer.updateStatus('Cluster', { ...cluster, status });
     if (status.phase !== before.phase) {
@@ -133,7 +133,7 @@ export function dcsClusterController(ctx: Context): Controller {
     const { namespace, name } = splitKey(key);
     const dc = dcsClusters.get(namespace, name);
     if (!dc || dc.metadata.deletionTimestamp) return undefined;
-    const nowISO = ctx.clock.nowISO();
+    const nowISO = ctx.clock.stamp();
     const conditions = withSummary(
       setConditions(dc.status?.conditions, [trueCondition('DCSConnectionReady')], nowISO),
       { conditions: ['DCSConnectionReady'] },

@@ -30,7 +30,7 @@ import { stepDuration } from '../logic/timings';
 import { BY_POOL, indexKey } from '../runtime/caches';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
-import { controlPlaneFirst, keyFor, remaining, same, since } from './util';
+import { controlPlaneFirst, keyFor, remaining, same } from './util';
 
 /**
  * The DCS infrastructure provider's DCSMachine controller, simulated: claims a free entry of the
@@ -115,7 +115,7 @@ export function dcsMachineController(ctx: Context): Controller {
     status: Status,
     updates: readonly Condition[],
   ): Promise<DCSMachine> {
-    const nowISO = ctx.clock.nowISO();
+    const nowISO = ctx.clock.stamp();
     const conditions = withSummary(
       setConditions(dm.status?.conditions, updates, nowISO),
       {
@@ -245,7 +245,7 @@ export function dcsMachineController(ctx: Context): Controller {
         ]);
         return { requeueAfterMs: duration(name, 'isoUpload') };
       }
-      const started = since(status.conditions, ISO_UPLOADED) ?? now;
+      const started = ctx.timeline.since(dm, ISO_UPLOADED) ?? now;
       const wait = remaining(
         started,
         iso.reason === REASON.isoUploadFailed ? ISO_RETRY_MS : duration(name, 'isoUpload'),
@@ -284,7 +284,7 @@ export function dcsMachineController(ctx: Context): Controller {
     if (status.vmState === 'creating') {
       // T-1: the ISO is there, the VM is never placed on a host: it stays `creating`.
       if (modes.has('placement-stall')) return undefined;
-      const started = since(status.conditions, VM_PROVISIONED) ?? now;
+      const started = ctx.timeline.since(dm, VM_PROVISIONED) ?? now;
       const create = duration(name, 'vmCreate');
       if (modes.has('vm-create-error')) {
         const wait = remaining(started, Math.round(create / 3), now);
@@ -351,7 +351,7 @@ export function dcsMachineController(ctx: Context): Controller {
     }
     if (hadVm) {
       const wait = remaining(
-        since(status.conditions, VM_PROVISIONED) ?? now,
+        ctx.timeline.since(dm, VM_PROVISIONED) ?? now,
         duration(name, 'vmDelete'),
         now,
       );

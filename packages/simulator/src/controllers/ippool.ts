@@ -18,7 +18,7 @@ import { stepDuration } from '../logic/timings';
 import { BY_POOL, indexKey } from '../runtime/caches';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
-import { remaining, same, since } from './util';
+import { remaining, same } from './util';
 
 /**
  * The DCS provider's side of a DCSIpHostnamePool: which entries are claimed (status.total /
@@ -125,7 +125,7 @@ export function ipPoolController(ctx: Context): Controller {
         emit(pool, result.changes, true);
       }
       // Volumes being created become attached once DCS is done.
-      const vmSince = since(dm.status?.conditions, VM_PROVISIONED) ?? now;
+      const vmSince = ctx.timeline.since(dm, VM_PROVISIONED) ?? now;
       for (const r of records.filter(
         (x) => x.ip === ip && x.phase === 'Creating' && x.machineName === dmName,
       )) {
@@ -178,7 +178,7 @@ export function ipPoolController(ctx: Context): Controller {
     const waiting = machines
       .filter((m) => !m.status?.networkConfig?.ip && !m.metadata.deletionTimestamp)
       .map((m) => m.metadata.name ?? '');
-    const nowISO = ctx.clock.nowISO();
+    const nowISO = ctx.clock.stamp();
     const conditions = withSummary(
       setConditions(
         pool.status?.conditions,

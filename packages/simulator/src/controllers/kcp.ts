@@ -174,7 +174,7 @@ export function kcpController(ctx: Context): Controller {
 
   /** The workload cluster's view of each control-plane machine: static pods and etcd member health. */
   async function updateMachineHealth(owned: Machine[]): Promise<void> {
-    const nowISO = ctx.clock.nowISO();
+    const nowISO = ctx.clock.stamp();
     for (const m of owned) {
       if (m.metadata.deletionTimestamp) continue;
       const wanted = machineComponentConditions(m);
@@ -197,7 +197,8 @@ export function kcpController(ctx: Context): Controller {
       kcp.metadata.labels?.[LABEL_CLUSTER_NAME] ??
       kcp.metadata.ownerReferences?.find((r) => r.kind === 'Cluster')?.name;
     if (!cluster) return undefined; // waiting for the Cluster controller to set the owner and label
-    const now = ctx.clock.now();
+    // rolloutAfter and creationTimestamp are wall-clock times.
+    const now = ctx.clock.wallNow();
     await ensureCertificates(kcp, cluster);
 
     let owned = kcp.metadata.uid ? machines.byIndex(BY_OWNER, kcp.metadata.uid) : [];
@@ -254,7 +255,7 @@ export function kcpController(ctx: Context): Controller {
         [LABEL_CONTROL_PLANE]: '',
       }).replace(`${LABEL_CONTROL_PLANE}=`, LABEL_CONTROL_PLANE),
       now,
-      nowISO: ctx.clock.nowISO(),
+      nowISO: ctx.clock.stamp(),
     });
     if (!same(status, kcp.status))
       await ctx.writer.updateStatus('KubeadmControlPlane', { ...kcp, status });

@@ -59,7 +59,7 @@ export function kubeadmConfigController(ctx: Context): Controller {
     const { namespace, name } = splitKey(key);
     const config = configs.get(namespace, name);
     if (!config || config.metadata.deletionTimestamp || config.status?.ready) return undefined;
-    const nowISO = ctx.clock.nowISO();
+    const nowISO = ctx.clock.stamp();
     const owner = config.metadata.ownerReferences?.find((r) => r.kind === 'Machine');
     const machine = owner ? machines.get(namespace, owner.name) : undefined;
     if (!machine) return undefined; // "Waiting for Machine Controller to set OwnerRef on KubeadmConfig"

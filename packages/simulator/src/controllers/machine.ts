@@ -18,10 +18,11 @@ import {
   withMachineReady,
 } from '../logic/machine-status';
 import { stepDuration } from '../logic/timings';
+import { DRAIN_START_PATH } from '../logic/timeline';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
 import { nodeInfoOf, nodeRefOf } from './node';
-import { controlPlaneFirst, remaining, same, since, withOwner } from './util';
+import { controlPlaneFirst, remaining, same, withOwner } from './util';
 
 /**
  * Cluster API's Machine controller (v1.10, v1beta1 status) together with the simulated workload
@@ -122,7 +123,7 @@ export function machineController(ctx: Context): Controller {
     }
 
     const now = ctx.clock.now();
-    const nowISO = ctx.clock.nowISO();
+    const nowISO = ctx.clock.stamp();
     const before = current.status ?? {};
     const status: Status = { ...before };
     const updates: Condition[] = [];
@@ -172,7 +173,9 @@ export function machineController(ctx: Context): Controller {
       // Measured from when this Machine first saw its infrastructure ready.
       const wasReady =
         before.conditions?.find((c) => c.type === INFRASTRUCTURE_READY)?.status === 'True';
-      const infraSince = wasReady ? (since(before.conditions, INFRASTRUCTURE_READY) ?? now) : now;
+      const infraSince = wasReady
+        ? (ctx.timeline.since(current, INFRASTRUCTURE_READY) ?? now)
+        : now;
       const wait = remaining(
         infraSince,
         stepDuration(ctx.options.timings, seed, name, 'nodeJoin'),
@@ -206,7 +209,7 @@ export function machineController(ctx: Context): Controller {
       if (healthy?.status !== 'True') {
         const notReadySince =
           healthy?.reason === 'NodeConditionsFailed'
-            ? (since(before.conditions, NODE_HEALTHY) ?? now)
+            ? (ctx.timeline.since(current, NODE_HEALTHY) ?? now)
             : now;
         const wait = remaining(
           notReadySince,
@@ -253,7 +256,7 @@ export function machineController(ctx: Context): Controller {
   async function reconcileDelete(m: Machine): Promise<ReconcileResult | undefined> {
     const name = m.metadata.name ?? '';
     const now = ctx.clock.now();
-    const nowISO = ctx.clock.nowISO();
+    const nowISO = ctx.clock.stamp();
     const status: Status = { ...(m.status ?? {}) };
     const updates: Condition[] = [];
     const infra = infraOf(m);
@@ -264,9 +267,11 @@ export function machineController(ctx: Context): Controller {
     const draining = m.status?.conditions?.find((c) => c.type === DRAINING_SUCCEEDED);
     const drainDone = draining?.status === 'True' || draining?.reason === 'DrainingFailed';
     if (status.nodeRef && !drainDone) {
-      const started = status.deletion?.nodeDrainStartTime
-        ? Date.parse(status.deletion.nodeDrainStartTime)
-        : undefined;
+      const started = ctx.timeline.at(
+        m.metadata.uid,
+        DRAIN_START_PATH,
+        status.deletion?.nodeDrainStartTime,
+      );
       if (started === undefined) {
         status.deletion = { ...(status.deletion ?? {}), nodeDrainStartTime: nowISO };
         updates.push(

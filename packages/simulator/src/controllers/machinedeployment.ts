@@ -225,7 +225,7 @@ export function machineDeploymentController(ctx: Context): Controller {
 
     await cleanupOldSets(md, oldOf());
 
-    const status = deploymentStatus(md, state, owned, newMS, ctx.clock.nowISO());
+    const status = deploymentStatus(md, state, owned, newMS, ctx.clock.stamp());
     if (!same(status, md.status)) {
       await ctx.writer.updateStatus('MachineDeployment', { ...md, status });
     }

@@ -1,5 +1,5 @@
 import { LABEL_CLUSTER_NAME, type Machine, type MachineSet, type ObjectOf } from '@dcs/domain';
-import { machinesToDelete } from '../logic/deletion-order';
+import { NODE_HEALTHY, machinesToDelete } from '../logic/deletion-order';
 import {
   cloneFromTemplate,
   desiredMachine,
@@ -145,7 +145,8 @@ export function machineSetController(ctx: Context): Controller {
       }
       owned = [...owned, ...created];
     } else if (diff > 0) {
-      const victims = machinesToDelete(owned, diff, set.spec?.deletePolicy, ctx.clock.now());
+      // Ages come from creationTimestamp, which the API server writes on the wall clock.
+      const victims = machinesToDelete(owned, diff, set.spec?.deletePolicy, ctx.clock.wallNow());
       for (const m of victims) {
         if (m.metadata.deletionTimestamp) continue;
         await ctx.writer.delete('Machine', m);
@@ -161,11 +162,13 @@ export function machineSetController(ctx: Context): Controller {
     }
 
     const now = ctx.clock.now();
+    const readySince = (m: Machine) => ctx.timeline.since(m, NODE_HEALTHY);
     const status = machineSetStatus({
       ms: set,
       machines: owned,
       now,
-      nowISO: ctx.clock.nowISO(),
+      nowISO: ctx.clock.stamp(),
+      readySince,
       ...(creationError ? { creationError } : {}),
     });
     if (!same(status, set.status)) await ctx.writer.updateStatus('MachineSet', { ...set, status });
@@ -175,7 +178,7 @@ export function machineSetController(ctx: Context): Controller {
     const minReady = set.spec?.minReadySeconds ?? 0;
     if (
       minReady > 0 &&
-      owned.some((m) => isMachineReady(m) && !isMachineAvailable(m, minReady, now))
+      owned.some((m) => isMachineReady(m) && !isMachineAvailable(m, minReady, now, readySince))
     ) {
       return { requeueAfterMs: 1000 };
     }

@@ -3,6 +3,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { DEFAULT_NAMESPACE, LABEL_CONTROL_PLANE_NAME, LABEL_DEPLOYMENT_NAME } from '@dcs/domain';
 import type { SimClock } from '../logic/clock';
 import type { FailureRule } from '../logic/failures';
+import { Timeline } from '../logic/timeline';
 import { DEFAULT_TIMINGS, type Timings } from '../logic/timings';
 import { Caches, WATCHED_KINDS } from '../runtime/caches';
 import { KubeClient, type WriteCounters } from '../runtime/client';
@@ -98,11 +99,17 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
   const caches = new Caches(factory, o.namespace);
   for (const kind of WATCHED_KINDS) caches.get(kind);
   const events = new EventRecorder(client, input.clock, { enabled: o.events ?? true });
+  const clock = input.clock;
+  const timeline = new Timeline(
+    (wallMs) => clock.simAt(wallMs),
+    () => clock.wallNow(),
+  );
   const ctx: Context = {
-    clock: input.clock,
+    clock,
+    timeline,
     caches,
     client,
-    writer: new Writer(client, caches),
+    writer: new Writer(client, caches, clock, timeline),
     events,
     log,
     options: {

@@ -30,16 +30,6 @@ export function withOwner(
 export const conditionOf = (conditions: readonly Condition[] | undefined, type: string) =>
   conditions?.find((c) => c.type === type);
 
-/** When a condition last changed, in ms (its lastTransitionTime), or undefined. */
-export function since(
-  conditions: readonly Condition[] | undefined,
-  type: string,
-): number | undefined {
-  const t = conditionOf(conditions, type)?.lastTransitionTime;
-  const ms = t ? Date.parse(t) : NaN;
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
 /** Milliseconds left until `start + duration`, at least 0. */
 export const remaining = (start: number, duration: number, now: number) =>
   Math.max(0, start + duration - now);

@@ -16,7 +16,24 @@ describe('simulated clock', () => {
     await clock.advance(60_000);
     expect(fired).toEqual(['a@10000', 'c@15000', 'b@20000']);
     expect(clock.now()).toBe(Date.UTC(2026, 0, 1) + 60_000);
-    expect(clock.nowISO()).toBe('2026-01-01T00:01:00Z');
+  });
+
+  it('stamps are wall-clock time whatever the simulated clock says; simAt maps wall instants back', async () => {
+    let real = Date.UTC(2026, 5, 1, 12, 0, 0);
+    const clock = createClock({ timeScale: 60, realNow: () => real });
+    const start = clock.now();
+    real += 10_000;
+    expect(clock.now() - start).toBe(600_000);
+    expect(clock.stamp()).toBe('2026-06-01T12:00:10Z');
+    expect(clock.simAt(real) - start).toBe(600_000);
+    // An advance moves the simulated clock only from the real instant it happened.
+    await clock.advance(3_600_000);
+    expect(clock.simAt(real - 1) - start).toBe(600_000 - 60);
+    expect(clock.simAt(real) - start).toBe(4_200_000);
+    real += 1000;
+    expect(clock.simAt(real) - start).toBe(4_260_000);
+    expect(clock.stamp()).toBe('2026-06-01T12:00:11Z');
+    clock.stop();
   });
 
   it('timers due at the same instant fire in the order they were set', async () => {

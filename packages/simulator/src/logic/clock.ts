@@ -2,6 +2,11 @@
  * Simulated time. Every duration the controllers wait (a VM booting, a node draining, a requeue)
  * is measured on this clock, never on the wall clock, so that `--time-scale X` runs the same
  * story X times faster and a test can jump over minutes with `advance()`.
+ *
+ * Timestamps written to the API are the wall clock's (`stamp()`), as a real cluster's are: the
+ * simulated clock runs ahead of it at X > 1, and kubectl and the console compute ages as wall
+ * time minus timestamp. `simAt()` maps a wall-clock instant (a timestamp read back, or one the API
+ * server set) to the simulated clock, so that elapsed-time judgements stay on simulated time.
  */
 
 export type CancelTimer = () => void;
@@ -9,8 +14,12 @@ export type CancelTimer = () => void;
 export interface SimClock {
   /** Simulated milliseconds since the epoch. */
   now(): number;
-  /** `now()` as Kubernetes writes timestamps (RFC 3339, whole seconds, UTC). */
-  nowISO(): string;
+  /** Real (wall-clock) milliseconds since the epoch. */
+  wallNow(): number;
+  /** The timestamp to write now: the wall clock as Kubernetes writes it (RFC 3339, whole seconds). */
+  stamp(): string;
+  /** The simulated time at the wall-clock instant `wallMs` (monotonic in wallMs). */
+  simAt(wallMs: number): number;
   /** Simulated seconds per real second; 0 means time moves only through `advance()`. */
   readonly timeScale: number;
   /** Calls `fn` once `delayMs` simulated milliseconds have passed. */
@@ -126,6 +135,8 @@ class ScaledClock implements SimClock {
   private offset = 0;
   private readonly timers = new TimerHeap();
   private seq = 0;
+  /** (real time, offset) each time advance() moved the offset, in order: simAt() reads them. */
+  private readonly jumps: { real: number; offset: number }[] = [];
   private realTimer: ReturnType<typeof setTimeout> | undefined;
   private armedFor: number | undefined;
   private firing = false;
@@ -145,8 +156,41 @@ class ScaledClock implements SimClock {
     return this.simStart + elapsed + this.offset;
   }
 
-  nowISO(): string {
-    return toISO(this.now());
+  wallNow(): number {
+    return this.realNow();
+  }
+
+  stamp(): string {
+    return toISO(this.realNow());
+  }
+
+  simAt(wallMs: number): number {
+    const real = wallMs - this.realStart;
+    // Before the clock started, a manual clock counts wall time as it is.
+    const scale = real < 0 ? Math.max(1, this.timeScale) : this.timeScale;
+    return this.simStart + real * scale + this.offsetAt(wallMs);
+  }
+
+  /** The offset advance() had added by the real instant `wallMs`. */
+  private offsetAt(wallMs: number): number {
+    const j = this.jumps;
+    let lo = 0;
+    let hi = j.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((j[mid]?.real ?? 0) <= wallMs) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? 0 : (j[lo - 1]?.offset ?? 0);
+  }
+
+  private addOffset(ms: number): void {
+    if (ms <= 0) return;
+    this.offset += ms;
+    const real = this.realNow();
+    const last = this.jumps[this.jumps.length - 1];
+    if (last?.real === real) last.offset = this.offset;
+    else this.jumps.push({ real, offset: this.offset });
   }
 
   setTimer(delayMs: number, fn: () => void): CancelTimer {
@@ -176,10 +220,10 @@ class ScaledClock implements SimClock {
       await yieldToEventLoop();
       const next = this.timers.peek();
       if (!next || next.at > target) break;
-      this.offset += Math.max(0, next.at - this.now());
+      this.addOffset(next.at - this.now());
       this.fireDue();
     }
-    this.offset += Math.max(0, target - this.now());
+    this.addOffset(target - this.now());
     this.fireDue();
     await yieldToEventLoop();
   }

@@ -25,11 +25,26 @@ export function isMachineReady(m: Machine): boolean {
   return Boolean(m.status?.nodeRef) && isTrue(m.status?.conditions, NODE_HEALTHY);
 }
 
-export function isMachineAvailable(m: Machine, minReadySeconds: number, now: number): boolean {
+/** When the machine's node became ready, in ms: by default its NodeHealthy lastTransitionTime. */
+export type ReadySince = (m: Machine) => number | undefined;
+
+const stampedReadySince: ReadySince = (m) => {
+  const t = getCondition(m.status?.conditions, NODE_HEALTHY)?.lastTransitionTime;
+  const ms = t ? Date.parse(t) : NaN;
+  return Number.isNaN(ms) ? undefined : ms;
+};
+
+/** Ready for minReadySeconds by `now`, both on the clock `readySince` answers on. */
+export function isMachineAvailable(
+  m: Machine,
+  minReadySeconds: number,
+  now: number,
+  readySince: ReadySince = stampedReadySince,
+): boolean {
   if (!isMachineReady(m)) return false;
   if (minReadySeconds <= 0) return true;
-  const since = getCondition(m.status?.conditions, NODE_HEALTHY)?.lastTransitionTime;
-  return since !== undefined && Date.parse(since) + minReadySeconds * 1000 <= now;
+  const since = readySince(m);
+  return since !== undefined && since + minReadySeconds * 1000 <= now;
 }
 
 export interface MachineSetStatusInput {
@@ -37,7 +52,10 @@ export interface MachineSetStatusInput {
   /** Machines the set owns, including those being deleted. */
   machines: readonly Machine[];
   now: number;
+  /** The timestamp written for transitions (wall clock). */
   nowISO: string;
+  /** On the clock of `now`; default: parsed from NodeHealthy's lastTransitionTime. */
+  readySince?: ReadySince;
   /** Set when creating machines failed in this reconcile. */
   creationError?: string;
 }
@@ -61,7 +79,8 @@ export function machineSetStatus(input: MachineSetStatusInput): MachineSetStatus
       // Cluster API v1.10 still counts a machine being deleted as available while its node is
       // Ready; the simulation does not: a draining node is cordoned and about to go, and counting
       // it lets a roll-over scale old sets below replicas - maxUnavailable (see rollout.test.ts).
-      if (!m.metadata.deletionTimestamp && isMachineAvailable(m, minReady, now)) available++;
+      if (!m.metadata.deletionTimestamp && isMachineAvailable(m, minReady, now, input.readySince))
+        available++;
     }
   }
   const replicas = machines.length;

@@ -1,5 +1,6 @@
 import type { ObjectOf } from '@dcs/domain';
 import type { SimClock } from '../logic/clock';
+import type { Timeline } from '../logic/timeline';
 import type { FailureRule } from '../logic/failures';
 import type { Timings } from '../logic/timings';
 import type { Caches, WatchedKind } from './caches';
@@ -19,6 +20,8 @@ export interface SimulationOptions {
 
 export interface Context {
   clock: SimClock;
+  /** When, in simulated time, the transitions this process wrote happened. */
+  timeline: Timeline;
   caches: Caches;
   writer: Writer;
   client: KubeClient;

@@ -5,7 +5,9 @@ import type { KubeClient, KubeObject } from './client';
 /**
  * core/v1 Events as client-go's recorder writes them: one Event per (object, type, reason,
  * message), named `<object>.<hex time>`; a repeat within ten minutes bumps `count` and
- * `lastTimestamp` instead of adding an Event. Times are simulated. Recording never blocks a
+ * `lastTimestamp` instead of adding an Event. Timestamps are wall-clock time, as a real
+ * recorder's; the ten minutes are simulated (a repeat ten simulated minutes later is a new
+ * Event, whatever --time-scale). Recording never blocks a
  * reconcile: events go out in the background, at most `concurrency` at a time, and when the API
  * server cannot keep up the oldest pending ones are dropped (and counted), as client-go does.
  */
@@ -50,7 +52,8 @@ export class EventRecorder {
     const name = obj.metadata.name ?? '';
     const uid = obj.metadata.uid ?? `${obj.kind}/${namespace}/${name}`;
     const now = this.clock.now();
-    const nowISO = this.clock.nowISO();
+    const nowISO = this.clock.stamp();
+    const wall = this.clock.wallNow();
     const key = `${uid}\u0000${type}\u0000${reason}\u0000${message}`;
     const previous = this.seen.get(key);
     this.counters.emitted++;
@@ -69,7 +72,7 @@ export class EventRecorder {
       return;
     }
     // client-go names events <object>.<unix nanoseconds in hex>; a sequence number keeps them unique.
-    const eventName = `${name}.${Math.floor(now).toString(16)}${(this.seq++ % 0x100000).toString(16).padStart(5, '0')}`;
+    const eventName = `${name}.${Math.floor(wall).toString(16)}${(this.seq++ % 0x100000).toString(16).padStart(5, '0')}`;
     if (this.seen.size >= MAX_SEEN) {
       const oldest = this.seen.keys().next().value;
       if (oldest !== undefined) this.seen.delete(oldest);

@@ -1,4 +1,6 @@
 import { kindTable, type ObjectOf } from '@dcs/domain';
+import type { SimClock } from '../logic/clock';
+import type { Timeline } from '../logic/timeline';
 import type { Caches, WatchedKind } from './caches';
 import { isConflict, isNotFound, type KubeClient, type KubeObject } from './client';
 import { keyOf } from './cache';
@@ -7,11 +9,14 @@ import { keyOf } from './cache';
  * Writes through the API server and into the caches' overlay, so that the next reconcile reads
  * what was just written. On 409 Conflict the object is re-read into the cache and the error is
  * rethrown: the work queue retries at once, and the reconcile recomputes from the fresh object.
+ * A status write notes on the timeline the simulated instant of each stamp it changes.
  */
 export class Writer {
   constructor(
     readonly client: KubeClient,
     private readonly caches: Caches,
+    private readonly clock: SimClock,
+    private readonly timeline: Timeline,
   ) {}
 
   async create<K extends WatchedKind>(kind: K, obj: ObjectOf<K>): Promise<ObjectOf<K>> {
@@ -26,9 +31,14 @@ export class Writer {
   }
 
   async updateStatus<K extends WatchedKind>(kind: K, obj: ObjectOf<K>): Promise<ObjectOf<K>> {
-    return this.write(kind, obj, () =>
+    const { namespace, name, uid } = obj.metadata;
+    const base = this.caches.get(kind).get(namespace, name ?? '');
+    const sim = this.clock.now();
+    const out = await this.write(kind, obj, () =>
       this.client.updateStatus(kindTable[kind], obj as KubeObject),
     );
+    if (uid) this.timeline.recordWrite(uid, statusOf(base), statusOf(obj), sim);
+    return out;
   }
 
   /** Deletes (idempotent: a missing object is fine), guarded by the uid so a successor of the same name survives. */
@@ -83,3 +93,6 @@ export class Writer {
     }
   }
 }
+
+const statusOf = (o: unknown): unknown =>
+  typeof o === 'object' && o !== null ? (o as { status?: unknown }).status : undefined;

@@ -84,7 +84,7 @@ describe('scale-down order: deleting, then delete-machine, then unhealthy, then 
               status: 'False',
               severity: 'Warning',
               reason: 'UnhealthyNode',
-              lastTransitionTime: sim.clock.nowISO(),
+              lastTransitionTime: sim.clock.stamp(),
             },
           ],
         },

@@ -7,25 +7,8 @@ import {
   providerVersionFrom,
 } from '@dcs/domain';
 import { clusterObjects, poolEntries, workerPoolObjects } from '../../src/seed/objects';
-import { since } from '../../src/controllers/util';
-import { startSim, type Sim } from '../support/sim';
-
-/** With a manual clock (time scale 0) nothing waits on the wall clock: the test moves time. */
-async function advanceUntil(
-  sim: Sim,
-  what: string,
-  done: () => boolean,
-  stepMs = 10_000,
-  maxSteps = 500,
-) {
-  for (let i = 0; i < maxSteps; i++) {
-    if (done()) return;
-    await sim.clock.advance(stepMs);
-    await sim.controllers.idle();
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  if (!done()) throw new Error(`not reached: ${what}\n${sim.dump()}`);
-}
+import { advanceUntil } from '../support/scenario';
+import { startSim } from '../support/sim';
 
 async function run(seed: number) {
   const sim = await startSim({ timeScale: 0, controllers: { randomSeed: seed } });
@@ -120,19 +103,24 @@ describe('determinism: --random-seed and a test-driven clock', () => {
         }),
       );
       const started = sim.clock.now();
+      // Timestamps are wall-clock time (see clock.ts): the simulated instants are observed here,
+      // to the 5 s of an advance step.
+      const trueAt = new Map<string, number>();
       await advanceUntil(
         sim,
         'control plane running',
-        () => sim.list('Machine').some((m) => m.status?.phase === 'Running'),
+        () => {
+          for (const c of sim.list('DCSMachine')[0]?.status?.conditions ?? [])
+            if (c.status === 'True' && !trueAt.has(c.type)) trueAt.set(c.type, sim.clock.now());
+          return sim.list('Machine').some((m) => m.status?.phase === 'Running');
+        },
         5_000,
       );
       const elapsed = (sim.clock.now() - started) / 1000;
       expect(elapsed).toBeGreaterThan(60);
       expect(elapsed).toBeLessThan(600);
-      const dm = sim.list('DCSMachine')[0];
-      const conditions = dm?.status?.conditions;
-      const iso = since(conditions, 'BootstrapISOUploaded') ?? 0;
-      const vm = since(conditions, 'VMProvisioned') ?? 0;
+      const iso = trueAt.get('BootstrapISOUploaded') ?? NaN;
+      const vm = trueAt.get('VMProvisioned') ?? NaN;
       expect((vm - iso) / 1000).toBeGreaterThanOrEqual(40);
       expect((vm - iso) / 1000).toBeLessThanOrEqual(140);
       // Without advancing, nothing moves: once what was under way has landed, the picture stays.

@@ -100,3 +100,20 @@ export function must<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`${what} is missing`);
   return value;
 }
+
+/** With a manual clock (time scale 0) nothing waits on the wall clock: the test moves time. */
+export async function advanceUntil(
+  sim: Sim,
+  what: string,
+  done: () => boolean,
+  stepMs = 10_000,
+  maxSteps = 500,
+): Promise<void> {
+  for (let i = 0; i < maxSteps; i++) {
+    if (done()) return;
+    await sim.clock.advance(stepMs);
+    await sim.controllers.idle();
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  if (!done()) throw new Error(`not reached: ${what}\n${sim.dump()}`);
+}
