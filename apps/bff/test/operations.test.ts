@@ -206,6 +206,81 @@ describe('operations against the embedded cluster', () => {
     });
   });
 
+  /** Someone else patches demo-md-0 once, between our plan and the server's first look at it. */
+  function raceOnce(patch: Record<string, unknown>): void {
+    let done = false;
+    hooks.onWrite = async (step) => {
+      if (done || step.kind !== 'MachineDeployment') return;
+      done = true;
+      await server().patch(
+        {
+          apiVersion: 'cluster.x-k8s.io/v1beta1',
+          kind: 'MachineDeployment',
+          name: 'demo-md-0',
+          namespace: NS,
+        },
+        'merge',
+        patch,
+      );
+    };
+  }
+
+  it('a failed JSON-patch test op (422 from the server) is a conflict: re-read, re-planned, applied when the intent still applies', async () => {
+    await settle();
+    const seen = mdRv();
+    raceOnce({ metadata: { labels: { team: 'green' } } });
+    try {
+      const res = await s.request('POST', `${BASE}/nodepools/demo-md-0/scale`, {
+        replicas: 4,
+        resourceVersion: seen,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const applied = res.json<Applied>();
+      expect(applied.rebased).toMatchObject([{ kind: 'MachineDeployment', name: 'demo-md-0' }]);
+      const md = got('cluster.x-k8s.io/v1beta1', 'MachineDeployment', 'demo-md-0') as {
+        metadata: { labels: Record<string, string> };
+        spec: { replicas: number };
+      };
+      expect(md.spec.replicas).toBe(4);
+      expect(md.metadata.labels.team).toBe('green');
+    } finally {
+      hooks.onWrite = undefined;
+    }
+  });
+
+  it('a failed JSON-patch test op on a field both changed answers 409 with base, theirs and yours', async () => {
+    await settle();
+    const seen = mdRv();
+    raceOnce({ spec: { replicas: 6 } });
+    try {
+      const res = await s.request('POST', `${BASE}/nodepools/demo-md-0/scale`, {
+        replicas: 2,
+        resourceVersion: seen,
+      });
+      expect(res.statusCode, res.body).toBe(409);
+      const body = res.json<{
+        code: string;
+        conflict: {
+          base: { spec: { replicas: number } };
+          theirs: { spec: { replicas: number } };
+          yours: { spec: { replicas: number } };
+          fields: string[];
+        };
+      }>();
+      expect(body.code).toBe('Conflict');
+      expect(body.conflict.base.spec.replicas).toBe(4);
+      expect(body.conflict.theirs.spec.replicas).toBe(6);
+      expect(body.conflict.yours.spec.replicas).toBe(2);
+      expect(body.conflict.fields).toContain('/spec/replicas');
+    } finally {
+      hooks.onWrite = undefined;
+    }
+    await dryThenApply('POST', `${BASE}/nodepools/demo-md-0/scale`, {
+      replicas: 3,
+      resourceVersion: mdRv(),
+    });
+  });
+
   it('O-SCALE-DOWN-TARGETED: marks exactly the chosen machine, lowers replicas by one, and checks who goes', async () => {
     await settle();
     const machine = 'demo-md-0-abc12-m1';

@@ -18,12 +18,15 @@ export class KubeApiError extends Error {
   }
 
   /**
-   * A precondition failed: 409 Conflict (resourceVersion or uid), or a JSON patch `test` op that
-   * did not hold (422 / 500 depending on the server): the object changed since it was read.
+   * A precondition failed, as far as the response says: 409 Conflict (resourceVersion or uid),
+   * or a JSON patch `test` op that did not hold, when the message or a cause names it
+   * (kube-apiserver: 422 with the cause "testing value … failed"). A bare 422 to a JSON patch
+   * needs a look at the object to tell (the plan executor's `isConflict`).
    */
   get isConflict(): boolean {
     if (this.status === 409 && this.reason !== 'AlreadyExists') return true;
-    return /test operation|testing value|precondition/i.test(this.message);
+    const texts = [this.message, ...this.causes.map((c) => c.message ?? '')];
+    return texts.some((t) => /test operation|testing value|precondition/i.test(t));
   }
 }
 

@@ -3,6 +3,7 @@ import {
   defaultBootstrapSpec,
   planCreatePool,
   planDeleteMachines,
+  planScale,
 } from '@dcs/domain';
 import { aMachine, aMachineDeployment, anIpEntry, aValidationContext } from '@dcs/domain/testing';
 import { describe, expect, it } from 'vitest';
@@ -142,5 +143,45 @@ describe('executePlan', () => {
     expect(dependentSteps(plan.steps)).toEqual([false, false, false, false]);
     const twice = [...plan.steps, plan.steps[0]].filter((s) => s !== undefined);
     expect(dependentSteps(twice).at(-1)).toBe(true);
+  });
+
+  describe('a JSON patch refused with 422 (kube-apiserver’s answer to a failed `test` op)', () => {
+    function scalePlan(kube: FakeKube) {
+      const md = kube.put('MachineDeployment', aMachineDeployment());
+      const seen = md.metadata.resourceVersion ?? '';
+      return planScale(
+        { replicas: 4, resourceVersion: seen },
+        { machineDeployment: aMachineDeployment({ metadata: { resourceVersion: seen } }) },
+        ctx,
+      );
+    }
+
+    it('is a conflict when the object changed since the plan (its test ops no longer hold)', async () => {
+      const kube = new FakeKube();
+      const plan = scalePlan(kube);
+      // Someone else changes the pool between the plan and the write.
+      kube.put('MachineDeployment', aMachineDeployment({ metadata: { labels: { team: 'b' } } }));
+      const result = await executePlan(plan, kube);
+      expect(result.ok).toBe(false);
+      expect(result.error).toMatchObject({ status: 422, phase: 'dry-run' });
+      expect(result.conflict).toBe(true);
+      expect(kube.writes()).toHaveLength(0);
+    });
+
+    it('is not a conflict when the patch still applies to the object (the server refused its content)', async () => {
+      const kube = new FakeKube();
+      const plan = scalePlan(kube);
+      kube.failNext({
+        method: 'PATCH',
+        kind: 'MachineDeployment',
+        status: 422,
+        reason: 'Invalid',
+        message: 'MachineDeployment.cluster.x-k8s.io "demo-md-0" is invalid: spec.replicas',
+        dryRun: true,
+      });
+      const result = await executePlan(plan, kube);
+      expect(result.ok).toBe(false);
+      expect(result.conflict).toBe(false);
+    });
   });
 });

@@ -1,4 +1,10 @@
-import { deleteOptionsOf, type KindName, type Plan, type PlanStep } from '@dcs/domain';
+import {
+  deleteOptionsOf,
+  tryApplyJsonPatch,
+  type KindName,
+  type Plan,
+  type PlanStep,
+} from '@dcs/domain';
 import { KubeApiError } from '../kube/errors';
 import {
   createObject,
@@ -87,7 +93,28 @@ function toStepError(error: unknown, phase: StepError['phase']): StepError {
   return { status: 0, message: error instanceof Error ? error.message : String(error), phase };
 }
 
-const isConflict = (error: unknown): boolean => error instanceof KubeApiError && error.isConflict;
+/**
+ * Whether a step failed on its precondition, i.e. the object changed since it was planned.
+ * A 409 says so. A JSON patch whose `test` op does not hold gets 422 Invalid from kube-apiserver
+ * ("the server rejected our request due to an error in our request"; the cause naming the test
+ * is optional, and the embedded server sends none), the same status as a refusal by validation
+ * or admission. So on a 422 to a JSON patch the object is re-read and the patch applied to it
+ * locally, with the semantics the server uses: if it no longer applies (a `test` fails, a path
+ * it writes is gone), the object changed meanwhile and this is a conflict; if it applies, the
+ * server refused the content and this is not.
+ */
+async function isConflict(client: KubeClient, step: PlanStep, error: unknown): Promise<boolean> {
+  if (!(error instanceof KubeApiError)) return false;
+  if (error.isConflict) return true;
+  if (error.status !== 422 || step.verb !== 'patch' || step.patch.type !== 'json') return false;
+  try {
+    const live = await getObject(client, step.kind, step.namespace, step.name);
+    return !tryApplyJsonPatch(live, step.patch.ops).ok;
+  } catch (readError) {
+    // Deleted meanwhile: someone else changed it too. Unreadable: the 422 stands.
+    return readError instanceof KubeApiError && readError.status === 404;
+  }
+}
 
 /** One step, for real or as a dry run. `createdUid` fills an undo's `uidFromCreate`. */
 async function runStep(
@@ -163,14 +190,14 @@ export async function executePlan(
     name: s.name,
     status: 'not-run',
   }));
-  const fail = (index: number, error: unknown, phase: StepError['phase']) => {
+  const fail = async (index: number, step: PlanStep, error: unknown, phase: StepError['phase']) => {
     const e = toStepError(error, phase);
     const o = outcomes[index];
     if (o) {
       o.status = 'failed';
       o.error = e;
     }
-    return { e, conflict: isConflict(error) };
+    return { e, conflict: await isConflict(client, step, error) };
   };
 
   const dependent = dependentSteps(steps);
@@ -181,7 +208,7 @@ export async function executePlan(
       await options.onWrite?.(step, 'dry-run');
       await runStep(client, step, true);
     } catch (error) {
-      const { e, conflict } = fail(i, error, 'dry-run');
+      const { e, conflict } = await fail(i, step, error, 'dry-run');
       return { ok: false, steps: outcomes, failedStep: i, error: e, conflict, rolledBack: true };
     }
   }
@@ -209,7 +236,7 @@ export async function executePlan(
       const uid = result?.metadata.uid;
       if (step.verb === 'create' && uid !== undefined) createdUids.set(i, uid);
     } catch (error) {
-      const { e, conflict } = fail(i, error, phase);
+      const { e, conflict } = await fail(i, step, error, phase);
       const rolledBack = await rollback(client, steps, outcomes, i, createdUids, options);
       return { ok: false, steps: outcomes, failedStep: i, error: e, conflict, rolledBack };
     }
