@@ -1,6 +1,6 @@
 import { expect, snap, test } from '../fixtures';
 
-test('O-SCALE-UP with R-POOL-4: the pool is short, extend it inline, then the new machine runs', async ({
+test('O-SCALE-UP with R-POOL-4: the pool is short, extend it inline, then follow the new machine until it is Ready', async ({
   page,
   signIn,
   nodePools,
@@ -26,8 +26,19 @@ test('O-SCALE-UP with R-POOL-4: the pool is short, extend it inline, then the ne
   await expect(dialog.getByRole('region', { name: 'Plan' })).toContainText('Append 1 entries');
   await snap(page, testInfo, 'scale-plan');
   await dialog.getByRole('button', { name: 'Scale', exact: true }).click();
+  // Followed in the dialog, live from the stream, until the new machine is Running and Ready.
+  const newMachines = dialog.getByRole('table', { name: 'New machines' });
+  await expect(newMachines.getByRole('row')).toHaveCount(2);
+  await expect(newMachines).toContainText(/prod-east-data-/);
+  await snap(page, testInfo, 'scale-follow');
+  await expect(dialog.getByRole('status')).toContainText(
+    'Done: all 1 new machines are Running and their nodes Ready.',
+    { timeout: 90_000 },
+  );
+  await expect(newMachines).toContainText('Running');
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(dialog).toBeHidden();
   await expect(pools.replicas(card, 'Replicas')).toHaveText('4');
-  await expect(pools.replicas(card, 'Ready')).toHaveText('4', { timeout: 90_000 });
+  await expect(pools.replicas(card, 'Ready')).toHaveText('4');
   await expect(card).toContainText(/prod-east-data-ippool: 4\/4 used/);
 });

@@ -14,7 +14,7 @@ export function ConflictNotice({
   conflict: Conflict;
   onReapply?: (() => void) | undefined;
 }) {
-  const { t } = useI18n();
+  const { t, localize } = useI18n();
   const theirs =
     conflict.base !== undefined && conflict.theirs !== undefined
       ? diffObjects(conflict.base, conflict.theirs)
@@ -33,7 +33,7 @@ export function ConflictNotice({
       }
     >
       <AlertTitle>{t('conflict.title')}</AlertTitle>
-      {conflict.message}
+      {localize(conflict.reason)}
       {theirs.length > 0 && (
         <>
           <Box sx={{ mt: 1 }}>{t('conflict.theyChanged')}</Box>

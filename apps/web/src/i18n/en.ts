@@ -216,6 +216,9 @@ export const en = {
   'boot.kubeletArgs': 'kubelet extra args (name=value per line)',
   'boot.magicTokens':
     'PROVIDER_ID and NODE_IP are replaced by the provider at join time: keep them verbatim (R-BOOT-2).',
+  // The BFF's 409 (R-PLAN-STALE), by its messageKey: localize() finds it here.
+  'bff.conflict':
+    '{kind} {name} was changed by someone else since you loaded it (resourceVersion {seen} → {current}); your change touches the same fields.',
   'conflict.title': 'Someone else changed this meanwhile',
   'conflict.reapply': 'Re-apply my change',
   'conflict.theyChanged': 'They changed:',
@@ -297,6 +300,12 @@ export const en = {
     'The pool is {missing} entries short: add them here and they are appended in the same change, keeping every existing entry (R-POOL-4).',
   'scale.extendKeep': 'New entries are appended; every existing entry is kept as it is (R-POOL-4).',
   'scale.extendIpPool': 'Extend IP pool by {n} entries',
+  'scale.following':
+    'Following the new machines until they are Running and Ready: {ready} of {expected} ready.',
+  'scale.allReady': 'Done: all {count} new machines are Running and their nodes Ready.',
+  'scale.waitingForMachines': 'Applied. Waiting for Cluster API to create the new machines…',
+  'scale.newMachines': 'New machines',
+  'scale.ready': 'Ready',
   'tpl.vmTemplate': 'VM template',
   'tpl.cpu': 'CPU (cores)',
   'tpl.memory': 'Memory (MB)',

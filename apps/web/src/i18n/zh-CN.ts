@@ -210,6 +210,8 @@ export const zhCN: Messages = {
   'boot.patchFromSecret': 'Kubelet 补丁来自 Secret {secret} 的键 {key}（其内容不会显示）。',
   'boot.kubeletArgs': 'kubelet 额外参数（每行 name=value）',
   'boot.magicTokens': 'PROVIDER_ID 和 NODE_IP 会在加入时由 provider 替换：请保持原样（R-BOOT-2）。',
+  'bff.conflict':
+    '自你加载以来，{kind} {name} 已被其他人修改（resourceVersion {seen} → {current}）；你的修改涉及相同的字段。',
   'conflict.title': '在此期间其他人修改了该对象',
   'conflict.reapply': '重新应用我的修改',
   'conflict.theyChanged': '对方修改了：',
@@ -288,6 +290,12 @@ export const zhCN: Messages = {
     '该池还差 {missing} 个条目：在此添加，它们会在同一次修改中追加，并保留所有已有条目（R-POOL-4）。',
   'scale.extendKeep': '新条目将被追加；所有已有条目保持不变（R-POOL-4）。',
   'scale.extendIpPool': '为 IP 池扩展 {n} 个条目',
+  'scale.following':
+    '正在跟踪新的 machine，直到它们处于 Running 且节点就绪：已就绪 {ready} / {expected}。',
+  'scale.allReady': '完成：全部 {count} 台新 machine 均处于 Running，且其节点已就绪。',
+  'scale.waitingForMachines': '已应用。正在等待 Cluster API 创建新的 machine…',
+  'scale.newMachines': '新的 machine',
+  'scale.ready': '就绪',
   'tpl.vmTemplate': 'VM 模板',
   'tpl.cpu': 'CPU（核）',
   'tpl.memory': '内存（MB）',

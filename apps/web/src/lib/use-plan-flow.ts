@@ -1,6 +1,7 @@
 import type { Plan } from '@dcs/domain';
 import { useCallback, useState } from 'react';
 import { isApiError, type ApiError } from './api-client';
+import { conflictOf, type Conflict } from './conflict';
 
 /**
  * The two steps of every change: preview the Plan (dry run), then apply it. A 409 means someone
@@ -9,14 +10,7 @@ import { isApiError, type ApiError } from './api-client';
  */
 export type PlanStage = 'edit' | 'previewing' | 'review' | 'applying' | 'done';
 
-export interface Conflict {
-  message: string;
-  base?: unknown;
-  theirs?: unknown;
-  yours?: unknown;
-  /** The fields both changed. */
-  fields?: string[];
-}
+export type { Conflict } from './conflict';
 
 export interface PlanFlow<T> {
   stage: PlanStage;
@@ -41,15 +35,7 @@ export function usePlanFlow<T>(
   const [req, setReq] = useState<T | undefined>();
 
   const fail = useCallback((e: unknown, from: PlanStage) => {
-    if (isApiError(e) && e.status === 409) {
-      const body = (typeof e.body === 'object' && e.body !== null ? e.body : {}) as Record<
-        string,
-        unknown
-      >;
-      setConflict({ message: e.message, base: body.base, theirs: body.theirs, yours: body.yours });
-    } else {
-      setConflict(undefined);
-    }
+    setConflict(isApiError(e) && e.status === 409 ? conflictOf(e) : undefined);
     setError(e instanceof Error ? e : new Error(String(e)));
     setStage(from);
   }, []);

@@ -9,3 +9,4 @@ export * from './versions';
 export * from './nodepool';
 export * from './cluster';
 export * from './group';
+export * from './scale-follow';

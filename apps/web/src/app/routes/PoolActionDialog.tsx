@@ -52,7 +52,7 @@ export default function PoolActionDialog({
   const common = { namespace, cluster, pool, context: context.data, onClose };
   switch (open.action) {
     case 'scale':
-      return <ScaleDialog {...common} />;
+      return <ScaleDialog {...common} machines={machines.data} />;
     case 'delete':
       return <DeletePoolDialog {...common} machines={machines.data?.map((m) => m.name)} />;
     case 'upgrade':

@@ -14,6 +14,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { PhaseChip } from '../../../components/PhaseChip';
 import { useI18n } from '../../../i18n/context';
 import { formatAbsolute, formatAge } from '../../../i18n/format';
 import { machinePath, poolPath } from '../../../lib/paths';
@@ -130,15 +131,6 @@ export function NodesTable({
   );
 }
 
-const PHASE_COLOR: Record<string, 'success' | 'info' | 'warning' | 'error' | 'default'> = {
-  Running: 'success',
-  Provisioning: 'info',
-  Provisioned: 'info',
-  Pending: 'default',
-  Deleting: 'warning',
-  Failed: 'error',
-};
-
 const MachineRow = memo(function MachineRow({
   machine: m,
   index,
@@ -184,12 +176,7 @@ const MachineRow = memo(function MachineRow({
         )}
       </TableCell>
       <TableCell>
-        <Chip
-          size="small"
-          variant="outlined"
-          color={PHASE_COLOR[m.phase] ?? 'default'}
-          label={m.phase}
-        />
+        <PhaseChip phase={m.phase} />
       </TableCell>
       <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
         {m.nodeName ?? '—'}

@@ -1,6 +1,8 @@
 import {
+  scaleUpProgress,
   validateScale,
   type IpPoolEntry,
+  type MachineView,
   type NodePoolView,
   type ScaleReplicasRequest,
 } from '@dcs/domain';
@@ -11,42 +13,50 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { ClusterContext } from '../../../api/get-cluster-context';
 import { IpEntriesEditor } from '../../../components/IpEntriesEditor';
-import { useIssueText } from '../../../components/FieldIssues';
+import { useFieldIssues } from '../../../components/FieldIssues';
 import { PlanFlowDialog } from '../../../components/PlanFlowDialog';
 import { ProblemList } from '../../../components/ProblemList';
 import { useI18n } from '../../../i18n/context';
-import { errorsOf, issuesAt, issuesOutside } from '../../../lib/issues';
+import { errorsOf, issuesOutside } from '../../../lib/issues';
 import { queryKeys } from '../../../lib/query-keys';
 import { suggestEntries } from '../../../lib/ip-entries';
 import { usePlanFlow } from '../../../lib/use-plan-flow';
 import { useScalePool } from '../api/scale-pool';
+import { ScaleFollow } from './ScaleFollow';
 
 /**
  * Scale a worker pool (O-SCALE-UP, O-SCALE-DOWN-RANDOM): a stepper and a number, the free IP
  * entries beside them, and, when the pool is short, entries to append to it in the same change
- * (R-POOL-1, R-POOL-4). Every change is validated as typed by domain's validateScale.
+ * (R-POOL-1, R-POOL-4). Every change is validated as typed by domain's validateScale. Once a
+ * scale-up is applied the dialog follows the new machines (from the live `machines`) until they
+ * are ready; a scale-down closes it.
  */
 export function ScaleDialog({
   namespace,
   cluster,
   pool,
   context,
+  machines,
   onClose,
 }: {
   namespace: string;
   cluster: string;
   pool: NodePoolView;
   context: ClusterContext;
+  /** The pool's machines, kept live by the stream. */
+  machines: readonly MachineView[] | undefined;
   onClose: () => void;
 }) {
   const { t } = useI18n();
   const freeId = useId();
-  const text = useIssueText();
   const client = useQueryClient();
   const [replicas, setReplicas] = useState(pool.replicas.desired);
   const [extend, setExtend] = useState<IpPoolEntry[]>([]);
   const send = useScalePool(namespace, cluster, pool.id);
-  const flow = usePlanFlow(send, onClose);
+  // What the previewed change starts from: the machines there were and the replicas asked for.
+  const [start, setStart] = useState<{ machines: string[]; from: number; to: number }>();
+  const growing = start !== undefined && start.to > start.from;
+  const flow = usePlanFlow(send, growing ? undefined : onClose);
   const ipPoolName = pool.ipPool?.name;
   const ipCtx = context.validation.ipPools.find((p) => p.name === ipPoolName);
 
@@ -58,6 +68,14 @@ export function ScaleDialog({
       : {}),
   });
   const req = build(pool, ipCtx?.resourceVersion);
+  const preview = (p: NodePoolView, next: ScaleReplicasRequest) => {
+    setStart({
+      machines: (machines ?? []).map((m) => m.name),
+      from: p.replicas.desired,
+      to: next.replicas,
+    });
+    return flow.preview(next);
+  };
   // Validated on every keystroke: the rules are pure and fast.
   const issues = validateScale(
     req,
@@ -78,7 +96,7 @@ export function ScaleDialog({
   );
   const missing = typeof short?.params.missing === 'number' ? short.params.missing : undefined;
   const shown = ['replicas', 'ipPoolAppend'];
-  const replicaIssues = issuesAt(issues, 'replicas');
+  const field = useFieldIssues(issues);
 
   const reapply = async () => {
     await client.refetchQueries({ queryKey: queryKeys.cluster(namespace, cluster) });
@@ -88,7 +106,7 @@ export function ScaleDialog({
         ?.find((p) => p.id === pool.id) ?? pool;
     const freshCtx = client.getQueryData<ClusterContext>(queryKeys.context(namespace, cluster));
     const rv = freshCtx?.validation.ipPools.find((p) => p.name === ipPoolName)?.resourceVersion;
-    await flow.preview(build(fresh, rv));
+    await preview(fresh, build(fresh, rv));
   };
 
   return (
@@ -97,12 +115,19 @@ export function ScaleDialog({
       flow={flow}
       onClose={onClose}
       onPreview={() => {
-        void flow.preview(req);
+        void preview(pool, req);
       }}
       onReapply={() => {
         void reapply();
       }}
       applyLabel={t('action.scale')}
+      done={
+        growing ? (
+          <ScaleFollow
+            progress={scaleUpProgress(start.machines, machines ?? [], start.to - start.from)}
+          />
+        ) : undefined
+      }
       previewDisabled={
         errorsOf(issues).length > 0 || (replicas === pool.replicas.desired && extend.length === 0)
       }
@@ -131,8 +156,7 @@ export function ScaleDialog({
               setReplicas(Math.max(0, Math.floor(Number(e.target.value) || 0)));
             }}
             slotProps={{ htmlInput: { min: 0, 'aria-describedby': freeId } }}
-            error={errorsOf(replicaIssues).length > 0}
-            helperText={text(replicaIssues) ?? t('scale.current', { n: pool.replicas.desired })}
+            {...field('replicas', t('scale.current', { n: pool.replicas.desired }))}
             sx={{ width: 320 }}
           />
           <IconButton
