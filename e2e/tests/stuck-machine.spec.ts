@@ -1,9 +1,8 @@
 import { expect, expectAccessible, snap, test } from '../fixtures';
 
-// The simulator writes timestamps on its own fast clock while the BFF judges "stuck" on the wall
-// clock, so at a time scale above 1 no machine ever counts as stuck: fixme until the BFF follows
-// the cluster's clock (reported with issue 6).
-test.fixme('T-1: a machine stuck in Provisioning shows its diagnosis and checklist; its pool card flags it', async ({
+// The simulator writes wall-clock timestamps and the stack's BFF runs with `--stuck-after` scaled
+// to the simulator's time scale (10 simulated minutes), as `pnpm start` does.
+test('T-1: a machine stuck in Provisioning shows its diagnosis and checklist; its pool card flags it', async ({
   page,
   signIn,
   nodePools,
@@ -13,12 +12,13 @@ test.fixme('T-1: a machine stuck in Provisioning shows its diagnosis and checkli
   const pools = nodePools('dev-west');
   await pools.goto();
   const card = pools.card('dev-west-stall');
-  // Stuck after 10 simulated minutes (20 s here): the card flags it as soon as the view says so.
+  // Stuck after 10 simulated minutes (20 s at the stack's time scale of 30): the card flags it as
+  // soon as the view says so.
   await expect(card.getByText(/^\d+ stuck$/)).toBeVisible({ timeout: 90_000 });
   await expect(card).toContainText(/placement on DCS \(T-1\)/);
   await snap(page, testInfo, 'stuck-card');
 
-  await card.getByRole('link', { name: 'dev-west-stall' }).click();
+  await card.getByRole('link', { name: 'dev-west-stall', exact: true }).click();
   const machines = page.getByRole('table', { name: 'Machines of dev-west-stall' });
   const stuck = machines.getByRole('row').filter({ hasText: 'Placement stall on DCS' });
   await expect(stuck).toHaveCount(1);
