@@ -1,6 +1,7 @@
 /**
  * The built-in kinds this server serves besides the registered ones: core Namespace, ConfigMap,
- * Secret, Event, ServiceAccount; apps/v1 Deployment (stored only: no controller acts on it); RBAC;
+ * Secret, Event, ServiceAccount, Service (stored only: no cluster IP, no endpoints); apps/v1
+ * Deployment (stored only: no controller acts on it); RBAC;
  * the access reviews. Their schemas are abridged from the real ones but carry the strategic-merge
  * metadata that `kubectl apply` and strategic merge patches rely on.
  */
@@ -117,6 +118,26 @@ const container = obj(
       mergeBy('mountPath'),
     ),
     imagePullPolicy: s('Image pull policy.'),
+    workingDir: s("Container's working directory."),
+    envFrom: arr(
+      'Sources to populate environment variables in the container.',
+      preserved('EnvFromSource'),
+    ),
+    livenessProbe: preserved('Periodic probe of container liveness.'),
+    readinessProbe: preserved('Periodic probe of container service readiness.'),
+    startupProbe: preserved('StartupProbe indicates that the Pod has successfully initialized.'),
+    lifecycle: preserved(
+      'Actions that the management system should take in response to container lifecycle events.',
+    ),
+    securityContext: preserved(
+      'SecurityContext defines the security options the container should be run with.',
+    ),
+    terminationMessagePath: s(
+      "Path at which the file to which the container's termination message will be written is mounted.",
+    ),
+    terminationMessagePolicy: s('Indicate how the termination message should be populated.'),
+    stdin: bool('Whether this container should allocate a buffer for stdin.'),
+    tty: bool('Whether this container should allocate a TTY for itself.'),
   },
   ['name'],
 );
@@ -388,6 +409,171 @@ export function builtinKinds(): ResourceType[] {
             Array.isArray(o.secrets) ? o.secrets.length : 0,
             o.metadata.creationTimestamp,
           ],
+        },
+      },
+    ),
+    resolveKind(
+      {
+        group: '',
+        version: 'v1',
+        kind: 'Service',
+        plural: 'services',
+        scope: 'Namespaced',
+        shortNames: ['svc'],
+        categories: ['all'],
+        subresources: { status: true },
+        openAPIV3Schema: obj(
+          'Service is a named abstraction of software service consisting of a local port that the proxy listens on, and the selector that determines which pods will answer requests sent through the proxy.',
+          {
+            spec: obj('Spec defines the behavior of a service.', {
+              type: {
+                ...s('type determines how the Service is exposed.', {
+                  enum: ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'],
+                }),
+                default: 'ClusterIP',
+              },
+              selector: strMap(
+                'Route service traffic to pods with label keys and values matching this selector.',
+              ),
+              ports: arr(
+                'The list of ports that are exposed by this service.',
+                obj(
+                  'ServicePort contains information on service’s port.',
+                  {
+                    name: s('The name of this port within the service.'),
+                    protocol: {
+                      ...s('The IP protocol for this port.', { enum: ['TCP', 'UDP', 'SCTP'] }),
+                      default: 'TCP',
+                    },
+                    appProtocol: s('The application protocol for this port.'),
+                    port: int('The port that will be exposed by this service.'),
+                    targetPort: {
+                      'x-kubernetes-int-or-string': true,
+                      description:
+                        'Number or name of the port to access on the pods targeted by the service.',
+                    },
+                    nodePort: int('The port on each node on which this service is exposed.'),
+                  },
+                  ['port'],
+                ),
+                {
+                  'x-kubernetes-patch-strategy': 'merge',
+                  'x-kubernetes-patch-merge-key': 'port',
+                  'x-kubernetes-list-type': 'map',
+                  'x-kubernetes-list-map-keys': ['port', 'protocol'],
+                },
+              ),
+              clusterIP: s('clusterIP is the IP address of the service (not allocated here).'),
+              clusterIPs: arr('ClusterIPs', s('An IP address.'), {
+                'x-kubernetes-list-type': 'atomic',
+              }),
+              externalIPs: arr('externalIPs', s('An IP address.')),
+              externalName: s('The external reference of an ExternalName service.'),
+              loadBalancerIP: s('Deprecated: the load balancer IP.'),
+              loadBalancerSourceRanges: arr('Allowed client source ranges.', s('A CIDR.')),
+              sessionAffinity: {
+                ...s('Session affinity.', { enum: ['ClientIP', 'None'] }),
+                default: 'None',
+              },
+              sessionAffinityConfig: preserved('Configurations of session affinity.'),
+              externalTrafficPolicy: s('How external traffic is routed.'),
+              internalTrafficPolicy: s('How cluster-internal traffic is routed.'),
+              ipFamilies: arr('IPFamilies', s('An IP family.'), {
+                'x-kubernetes-list-type': 'atomic',
+              }),
+              ipFamilyPolicy: s('The dual-stack-ness requested or required by this Service.'),
+              publishNotReadyAddresses: bool('Publish addresses of endpoints not ready.'),
+              allocateLoadBalancerNodePorts: bool(
+                'Whether node ports are allocated for a load balancer.',
+              ),
+              healthCheckNodePort: int('The health check node port.'),
+              loadBalancerClass: s('The class of the load balancer implementation.'),
+              trafficDistribution: s('How traffic is distributed to endpoints.'),
+            }),
+            status: obj('Most recently observed status of the service.', {
+              loadBalancer: preserved(
+                'The current status of the load-balancer, if one is present.',
+              ),
+              conditions: arr('Current service state.', preserved('Condition'), mergeBy('type')),
+            }),
+          },
+        ),
+      },
+      {
+        // Stored only, like Deployment: no cluster IP is allocated and no endpoints are kept.
+        generation: false,
+        table: {
+          columns: [
+            {
+              name: 'Type',
+              type: 'string',
+              jsonPath: '.spec.type',
+              description: 'The type of the service.',
+            },
+            {
+              name: 'Cluster-IP',
+              type: 'string',
+              jsonPath: '.spec.clusterIP',
+              description: 'The IP address of the service.',
+            },
+            {
+              name: 'External-IP',
+              type: 'string',
+              jsonPath: '.status.loadBalancer.ingress',
+              description: 'External IP addresses of the service.',
+            },
+            {
+              name: 'Port(s)',
+              type: 'string',
+              jsonPath: '.spec.ports',
+              description: 'The ports of the service.',
+            },
+            ageColumn,
+            {
+              name: 'Selector',
+              type: 'string',
+              jsonPath: '.spec.selector',
+              priority: 1,
+              description: 'The label selector of the service.',
+            },
+          ],
+          row: (o) => {
+            const spec = isObject(o.spec) ? o.spec : {};
+            const status = isObject(o.status) ? o.status : {};
+            const lb = isObject(status.loadBalancer) ? status.loadBalancer : {};
+            const ingress = Array.isArray(lb.ingress) ? lb.ingress.filter(isObject) : [];
+            const external = [
+              ...(Array.isArray(spec.externalIPs) ? spec.externalIPs.map(String) : []),
+              ...ingress.map((i) =>
+                typeof i.ip === 'string' ? i.ip : typeof i.hostname === 'string' ? i.hostname : '',
+              ),
+            ].filter((x) => x !== '');
+            const ports = (Array.isArray(spec.ports) ? spec.ports.filter(isObject) : []).map(
+              (p) =>
+                `${String(p.port)}${typeof p.nodePort === 'number' ? `:${String(p.nodePort)}` : ''}/${typeof p.protocol === 'string' ? p.protocol : 'TCP'}`,
+            );
+            const selector = isObject(spec.selector) ? spec.selector : {};
+            return [
+              typeof spec.type === 'string' ? spec.type : 'ClusterIP',
+              typeof spec.clusterIP === 'string' && spec.clusterIP !== ''
+                ? spec.clusterIP
+                : '<none>',
+              spec.type === 'ExternalName' && typeof spec.externalName === 'string'
+                ? spec.externalName
+                : external.length > 0
+                  ? external.join(',')
+                  : spec.type === 'LoadBalancer'
+                    ? '<pending>'
+                    : '<none>',
+              ports.length > 0 ? ports.join(',') : '<none>',
+              o.metadata.creationTimestamp,
+              Object.keys(selector).length > 0
+                ? Object.entries(selector)
+                    .map(([k, v]) => `${k}=${String(v)}`)
+                    .join(',')
+                : '<none>',
+            ];
+          },
         },
       },
     ),

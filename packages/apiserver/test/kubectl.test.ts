@@ -89,6 +89,35 @@ describe.skipIf(!kubectl)('kubectl against the server', () => {
     await server.close();
   });
 
+  it('stores a Service and prints it as kubectl get svc does (no cluster IP is allocated)', async () => {
+    const svc = `apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector:
+    app: web
+  ports:
+    - name: http
+      port: 80
+      targetPort: http
+`;
+    writeFileSync(join(dir, 'svc.yaml'), svc);
+    const dry = await run(['apply', '--dry-run=server', '-f', join(dir, 'svc.yaml')]);
+    expect(dry.code, dry.err).toBe(0);
+    expect((await run(['get', 'svc'])).out).not.toContain('web');
+    expect((await run(['apply', '-f', join(dir, 'svc.yaml')])).out).toContain(
+      'service/web created',
+    );
+    const wide = await run(['get', 'svc', 'web', '-o', 'wide']);
+    expect(wide.out).toMatch(/NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\s+SELECTOR/);
+    expect(wide.out).toMatch(/web\s+ClusterIP\s+<none>\s+<none>\s+80\/TCP\s+\S+\s+app=web/);
+    expect((await run(['get', 'svc', 'web', '-o', 'jsonpath={.spec.ports[0].protocol}'])).out).toBe(
+      'TCP',
+    );
+    expect((await run(['delete', 'svc', 'web'])).code).toBe(0);
+  });
+
   it('applies, gets (yaml, wide), patches, scales and deletes', async () => {
     expect((await run(['apply', '-f', join(dir, 'm.yaml')])).out).toContain(
       'widget.example.com/k1 created',
