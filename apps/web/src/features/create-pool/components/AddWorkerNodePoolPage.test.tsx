@@ -1,0 +1,64 @@
+// @vitest-environment happy-dom
+import { formatMessage } from '@dcs/domain';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { contextWire, stubApi } from '../../../test/api';
+import { renderInApp } from '../../../test/render';
+import { AddWorkerNodePoolPage } from './AddWorkerNodePoolPage';
+
+beforeEach(() => {
+  stubApi({ '/clusters/cpaas-system/demo/context': contextWire() });
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const renderPage = (locale: 'en' | 'zh-CN') =>
+  renderInApp(
+    <MemoryRouter>
+      <AddWorkerNodePoolPage namespace="cpaas-system" cluster="demo" />
+    </MemoryRouter>,
+    { locale },
+  );
+
+/** The text under a field (its helper text), by the field's accessible description. */
+const helpOf = (input: HTMLElement) => {
+  const id = input.getAttribute('aria-describedby') ?? '';
+  return id
+    .split(' ')
+    .map((i) => document.getElementById(i)?.textContent ?? '')
+    .join(' ');
+};
+
+describe('Add Worker Node Pool (U-4)', () => {
+  it('R-MD-5: shows the rule’s message at the name field as it is typed', async () => {
+    renderPage('en');
+    const name = await screen.findByRole('textbox', { name: /^Name/ });
+    fireEvent.change(name, { target: { value: 'Demo_Pool' } });
+    await waitFor(() => {
+      expect(name.getAttribute('aria-invalid')).toBe('true');
+    });
+    expect(helpOf(name)).toContain(formatMessage('name.poolInvalid', { name: 'Demo_Pool' }, 'en'));
+    fireEvent.change(name, { target: { value: 'demo-md-0' } });
+    await waitFor(() => {
+      expect(helpOf(name)).toContain('already exists');
+    });
+    fireEvent.change(name, { target: { value: 'demo-gpu' } });
+    await waitFor(() => {
+      expect(name.getAttribute('aria-invalid')).toBe('false');
+    });
+  });
+
+  it('R-MD-5: says it in Chinese for a Chinese user', async () => {
+    renderPage('zh-CN');
+    const name = await screen.findByRole('textbox', { name: /^名称/ });
+    fireEvent.change(name, { target: { value: 'Demo_Pool' } });
+    await waitFor(() => {
+      expect(helpOf(name)).toContain(
+        formatMessage('name.poolInvalid', { name: 'Demo_Pool' }, 'zh-CN'),
+      );
+    });
+  });
+});

@@ -1,0 +1,67 @@
+import { aValidationContext } from '@dcs/domain/testing';
+import { vi } from 'vitest';
+import { toClusterContext, type ClusterContext } from '../api/get-cluster-context';
+
+/**
+ * Stands in for the BFF: `fetch` answers each API path (`/clusters/…/nodepools`, matched at
+ * the end of the URL's path) with its body as JSON, anything else with a 404. Undone by
+ * `vi.unstubAllGlobals()`.
+ */
+export function stubApi(routes: Record<string, unknown>): void {
+  vi.stubGlobal('fetch', (input: RequestInfo | URL) => {
+    const path = String(input instanceof Request ? input.url : input).split('?')[0] ?? '';
+    const hit = Object.entries(routes).find(([suffix]) => path.endsWith(suffix));
+    return Promise.resolve(
+      hit
+        ? new Response(JSON.stringify(hit[1]), {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          })
+        : new Response(JSON.stringify({ code: 'NotFound', message: path }), { status: 404 }),
+    );
+  });
+}
+
+const ACTIONS = [
+  'createPool',
+  'scale',
+  'upgrade',
+  'deletePool',
+  'deleteMachines',
+  'editBootstrap',
+  'upgradeControlPlane',
+  'createIpPool',
+  'editIpPool',
+  'exportDiagnostics',
+] as const;
+
+/**
+ * The `context` route's answer for the demo cluster (domain's aValidationContext): an operator
+ * may do everything; a viewer's access reviews refuse every change, as the BFF reports them.
+ */
+export function contextWire(role: 'operator' | 'viewer' = 'operator') {
+  const permissions = Object.fromEntries(
+    ACTIONS.map((a) => [
+      a,
+      role === 'operator' || a === 'exportDiagnostics'
+        ? { allowed: true }
+        : {
+            allowed: false,
+            denied: [
+              {
+                verb: 'patch',
+                kind: 'MachineDeployment',
+                group: 'cluster.x-k8s.io',
+                resource: 'machinedeployments',
+                namespace: 'cpaas-system',
+              },
+            ],
+          },
+    ]),
+  );
+  return { ...aValidationContext(), permissions };
+}
+
+/** The same, as the app holds it. */
+export const demoContext = (role: 'operator' | 'viewer' = 'operator'): ClusterContext =>
+  toClusterContext(contextWire(role));
