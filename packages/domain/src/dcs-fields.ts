@@ -23,6 +23,51 @@ export const dcsFieldPaths = {
   dcsClusterCredentials: '.spec.credentialSecretRef.name',
 } as const;
 
+/**
+ * Condition types the DCS provider reports on its objects (DCSMachine, DCSIpHostnamePool,
+ * DCSCluster). The public documents name none; these are the project's.
+ */
+export const DCS_CONDITIONS = {
+  /** DCSMachine: an entry of its DCSIpHostnamePool is claimed (ip, hostname, machineName). */
+  ipHostnameClaimed: 'IpHostnameClaimed',
+  /** DCSMachine: the bootstrap ISO is on DCS (status.cdRomFile). */
+  bootstrapIsoUploaded: 'BootstrapISOUploaded',
+  /** DCSMachine: the VM exists and runs. */
+  vmProvisioned: 'VMProvisioned',
+  /** DCSIpHostnamePool: no machine waits for an entry (R-POOL-1). */
+  freeEntriesAvailable: 'FreeEntriesAvailable',
+  /** DCSCluster: the provider reaches DCS with its credentials. */
+  dcsConnectionReady: 'DCSConnectionReady',
+} as const;
+
+/**
+ * Reasons of those conditions (False unless said otherwise), and of the Machine's
+ * InfrastructureReady, which mirrors the DCSMachine's Ready.
+ */
+export const DCS_REASONS = {
+  /** The DCSMachine waits for a free entry of its pool (R-POOL-1). */
+  noFreePoolEntry: 'NoFreePoolEntry',
+  /** DCSIpHostnamePool: every entry is claimed and machines wait (R-POOL-1). */
+  poolExhausted: 'PoolExhausted',
+  poolNotFound: 'PoolNotFound',
+  waitingForClusterInfrastructure: 'WaitingForClusterInfrastructure',
+  waitingForBootstrapData: 'WaitingForBootstrapData',
+  isoUploading: 'ISOUploading',
+  isoUploadFailed: 'ISOUploadFailed',
+  waitingForIso: 'WaitingForBootstrapISO',
+  vmCreating: 'VMCreating',
+  waitingForDisks: 'WaitingForPersistentDisks',
+  vmCreateFailed: 'VMCreateFailed',
+  vmDeleting: 'Deleting',
+  vmDeleted: 'VMDeleted',
+} as const;
+
+/**
+ * The reason a DCSMachine condition (or the Machine's InfrastructureReady, which mirrors it)
+ * carries while the machine waits for a free IP-hostname pool entry (R-POOL-1).
+ */
+export const REASON_NO_FREE_POOL_ENTRY = DCS_REASONS.noFreePoolEntry;
+
 /** VM states the simulated provider reports and the console interprets. */
 export const VM_STATES = ['creating', 'running', 'deleting', 'failed'] as const;
 export type VmState = (typeof VM_STATES)[number];

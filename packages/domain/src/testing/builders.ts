@@ -473,17 +473,24 @@ export function aVersionsCatalog(entries: VersionsCatalog = DEMO_CATALOG): Confi
   };
 }
 
+/** The provider's Deployment as clusterctl installs it: spec.selector matches the pod template's labels. */
 export function aProviderDeployment(version = '1.0.16'): Deployment {
+  const labels = {
+    [LABEL_PROVIDER]: PROVIDER_DCS,
+    [LABEL_APP_VERSION]: version,
+    'control-plane': 'controller-manager',
+  };
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: meta('capdcs-controller-manager', {
-      [LABEL_PROVIDER]: PROVIDER_DCS,
-      [LABEL_APP_VERSION]: version,
-    }),
+    metadata: meta('capdcs-controller-manager', { ...labels }),
     spec: {
       replicas: 1,
+      selector: {
+        matchLabels: { [LABEL_PROVIDER]: PROVIDER_DCS, 'control-plane': 'controller-manager' },
+      },
       template: {
+        metadata: { labels },
         spec: { containers: [{ name: 'manager', image: `registry.example/capdcs:v${version}` }] },
       },
     },

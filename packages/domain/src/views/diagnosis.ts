@@ -1,4 +1,4 @@
-import { failureOf, vmStateOf, type VmState } from '../dcs-fields';
+import { REASON_NO_FREE_POOL_ENTRY, failureOf, vmStateOf, type VmState } from '../dcs-fields';
 import type { Machine } from '../schemas/capi';
 import type { DCSMachine } from '../schemas/dcs';
 import type { Condition } from '../schemas/meta';
@@ -42,12 +42,7 @@ export interface DiagnosisOptions {
 export const DEFAULT_STUCK_AFTER_MS = 10 * MINUTE_MS;
 export const DEFAULT_NODE_UNHEALTHY_AFTER_MS = 10 * MINUTE_MS;
 
-/**
- * The reason a DCSMachine condition (or the Machine's InfrastructureReady, which mirrors it)
- * carries while the machine waits for a free IP-hostname pool entry (R-POOL-1). The public
- * documents name none; this is the project's choice.
- */
-export const REASON_NO_FREE_POOL_ENTRY = 'NoFreePoolEntry';
+export { REASON_NO_FREE_POOL_ENTRY } from '../dcs-fields';
 
 const VM_CREATING: VmState = 'creating';
 const VM_FAILED: VmState = 'failed';
