@@ -23,7 +23,8 @@ export interface BenchOptions {
   timeScale: number;
   timeoutS: number;
   randomSeed?: number;
-  /** Progress lines while it runs. */
+  /** Progress lines while it runs, every progressEveryMs (default 5000). */
+  progressEveryMs?: number;
   progress?: (line: string) => void;
 }
 
@@ -55,7 +56,13 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
   const dir = await mkdtemp(join(tmpdir(), 'sim-bench-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
   const server = fork(join(import.meta.dirname, 'server.ts'), [kubeconfigPath], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.SIM_BENCH_SERVER_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SIM_BENCH_SERVER_PROF}`]
+        : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ask = <T>(msg: string, key: string): Promise<T> =>
@@ -134,7 +141,7 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
         }
         running = workers.Running ?? 0;
         const elapsed = (Date.now() - t0) / 1000;
-        if (o.progress && Date.now() - lastPrint > 5000) {
+        if (o.progress && Date.now() - lastPrint > (o.progressEveryMs ?? 5000)) {
           lastPrint = Date.now();
           o.progress(
             `${elapsed.toFixed(0)} s: ${String(running)} / ${String(total)} Running; workers ${JSON.stringify(workers)}; control plane ${JSON.stringify(phases['bench-control-plane'] ?? {})}`,

@@ -1,4 +1,5 @@
 import {
+  DCS_CONDITIONS,
   LABEL_CLUSTER_NAME,
   type Cluster,
   type DCSCluster,
@@ -135,8 +136,12 @@ export function dcsClusterController(ctx: Context): Controller {
     if (!dc || dc.metadata.deletionTimestamp) return undefined;
     const nowISO = ctx.clock.stamp();
     const conditions = withSummary(
-      setConditions(dc.status?.conditions, [trueCondition('DCSConnectionReady')], nowISO),
-      { conditions: ['DCSConnectionReady'] },
+      setConditions(
+        dc.status?.conditions,
+        [trueCondition(DCS_CONDITIONS.dcsConnectionReady)],
+        nowISO,
+      ),
+      { conditions: [DCS_CONDITIONS.dcsConnectionReady] },
       nowISO,
     );
     const status = { ...(dc.status ?? {}), ready: true, conditions };

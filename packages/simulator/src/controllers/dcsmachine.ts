@@ -128,8 +128,41 @@ export function dcsMachineController(ctx: Context): Controller {
     return ctx.writer.updateStatus('DCSMachine', { ...dm, status: next });
   }
 
+  /**
+   * What follows a claim, or a machine that has its entry: waiting for the bootstrap data, or
+   * starting the ISO upload. Its conditions go out with the claim's in one status write, so the
+   * DCSMachine is never Ready between the two (no VMProvisioned condition yet).
+   */
+  function bootstrapStep(
+    name: string,
+    machine: Machine,
+    vmName: string,
+  ): { conditions: Condition[]; result: ReconcileResult | undefined } {
+    if (!machine.spec?.bootstrap.dataSecretName) {
+      return {
+        conditions: [
+          falseCondition(ISO_UPLOADED, REASON.waitingForBootstrapData, 'Info'),
+          falseCondition(VM_PROVISIONED, REASON.waitingForIso, 'Info'),
+        ],
+        result: undefined,
+      };
+    }
+    return {
+      conditions: [
+        falseCondition(
+          ISO_UPLOADED,
+          REASON.isoUploading,
+          'Info',
+          `Uploading the bootstrap ISO of VM ${vmName} to DCS`,
+        ),
+        falseCondition(VM_PROVISIONED, REASON.waitingForIso, 'Info'),
+      ],
+      result: { requeueAfterMs: duration(name, 'isoUpload') },
+    };
+  }
+
   /** R-POOL-1: take a free entry, or wait with a condition that says why. */
-  async function claim(dm: DCSMachine): Promise<ReconcileResult | undefined> {
+  async function claim(dm: DCSMachine, machine: Machine): Promise<ReconcileResult | undefined> {
     const poolName = dm.spec?.ipHostPoolRef.name ?? '';
     const ns = dm.metadata.namespace;
     return locks.with(indexKey(ns, poolName), async () => {
@@ -158,7 +191,7 @@ export function dcsMachineController(ctx: Context): Controller {
       if (!entry) {
         const message = noFreeEntryMessage(poolName, poolUsage(entries, claimed));
         const written = await write(fresh, { ...(fresh.status ?? {}) }, [
-          falseCondition(IP_CLAIMED, REASON.waitingForFreeEntry, 'Warning', message),
+          falseCondition(IP_CLAIMED, REASON.noFreePoolEntry, 'Warning', message),
         ]);
         if (written !== fresh)
           ctx.events.emit(fresh, 'Warning', 'WaitingForIPAddress', message, COMPONENT);
@@ -168,6 +201,8 @@ export function dcsMachineController(ctx: Context): Controller {
         { type: 'InternalIP', address: entry.ip },
         ...(entry.hostname ? [{ type: 'Hostname', address: entry.hostname }] : []),
       ];
+      const freshName = fresh.metadata.name ?? '';
+      const next = bootstrapStep(freshName, machine, vmNameOf(entry, freshName));
       await write(
         fresh,
         {
@@ -176,7 +211,7 @@ export function dcsMachineController(ctx: Context): Controller {
           additionalNic: additionalNicsOf(entry),
           addresses,
         },
-        [trueCondition(IP_CLAIMED)],
+        [trueCondition(IP_CLAIMED), ...next.conditions],
       );
       ctx.events.emit(
         fresh,
@@ -185,7 +220,7 @@ export function dcsMachineController(ctx: Context): Controller {
         `Claimed ${entry.ip}${entry.hostname ? ` (hostname ${entry.hostname})` : ''} from DCSIpHostnamePool ${poolName}`,
         COMPONENT,
       );
-      return { requeue: true };
+      return next.result;
     });
   }
 
@@ -215,16 +250,13 @@ export function dcsMachineController(ctx: Context): Controller {
       ]);
       return undefined;
     }
-    if (!status.networkConfig?.ip) return claim(dm);
-    if (!machine.spec?.bootstrap.dataSecretName) {
-      await write(dm, status, [
-        falseCondition(ISO_UPLOADED, REASON.waitingForBootstrapData, 'Info'),
-        falseCondition(VM_PROVISIONED, REASON.waitingForISO, 'Info'),
-      ]);
-      return undefined;
-    }
+    if (!status.networkConfig?.ip) return claim(dm, machine);
     const entry = entryOf(dm);
     const vmName = vmNameOf(entry, name);
+    if (!machine.spec?.bootstrap.dataSecretName) {
+      await write(dm, status, bootstrapStep(name, machine, vmName).conditions);
+      return undefined;
+    }
     const modes = failuresOf(dm, machine);
     const datastore = dm.spec?.vmConfig?.dcsMachineDiskSpec?.find(
       (d) => d.systemVolume,
@@ -234,16 +266,9 @@ export function dcsMachineController(ctx: Context): Controller {
     if (!status.cdRomFile) {
       const iso = getCondition(status.conditions, ISO_UPLOADED);
       if (iso?.reason !== REASON.isoUploading && iso?.reason !== REASON.isoUploadFailed) {
-        await write(dm, status, [
-          falseCondition(
-            ISO_UPLOADED,
-            REASON.isoUploading,
-            'Info',
-            `Uploading the bootstrap ISO of VM ${vmName} to DCS`,
-          ),
-          falseCondition(VM_PROVISIONED, REASON.waitingForISO, 'Info'),
-        ]);
-        return { requeueAfterMs: duration(name, 'isoUpload') };
+        const start = bootstrapStep(name, machine, vmName);
+        await write(dm, status, start.conditions);
+        return start.result;
       }
       const started = ctx.timeline.since(dm, ISO_UPLOADED) ?? now;
       const wait = remaining(
@@ -257,7 +282,7 @@ export function dcsMachineController(ctx: Context): Controller {
         await write(dm, status, [
           falseCondition(ISO_UPLOADED, REASON.isoUploadFailed, 'Error', message),
         ]);
-        ctx.events.emit(dm, 'Warning', 'ISOUploadFailed', message, COMPONENT);
+        ctx.events.emit(dm, 'Warning', REASON.isoUploadFailed, message, COMPONENT);
         return { requeueAfterMs: ISO_RETRY_MS };
       }
       // The ISO is there: DCS starts creating the VM at once (one status write for both).
@@ -275,7 +300,7 @@ export function dcsMachineController(ctx: Context): Controller {
       ctx.events.emit(
         dm,
         'Normal',
-        'VMCreating',
+        REASON.vmCreating,
         `Uploaded the bootstrap ISO to ${status.cdRomFile ?? ''}; ${creating}`,
         COMPONENT,
       );
@@ -296,7 +321,7 @@ export function dcsMachineController(ctx: Context): Controller {
         await write(dm, status, [
           falseCondition(VM_PROVISIONED, REASON.vmCreateFailed, 'Error', message),
         ]);
-        ctx.events.emit(dm, 'Warning', 'VMCreateFailed', message, COMPONENT);
+        ctx.events.emit(dm, 'Warning', REASON.vmCreateFailed, message, COMPONENT);
         return undefined;
       }
       const wait = remaining(started, create, now);
@@ -359,7 +384,7 @@ export function dcsMachineController(ctx: Context): Controller {
       await write(dm, status, [
         falseCondition(VM_PROVISIONED, REASON.vmDeleted, 'Info', `VM ${vmName} was deleted`),
       ]);
-      ctx.events.emit(dm, 'Normal', 'VMDeleted', `Deleted VM ${vmName}`, COMPONENT);
+      ctx.events.emit(dm, 'Normal', REASON.vmDeleted, `Deleted VM ${vmName}`, COMPONENT);
       return { requeue: true };
     }
     // The VM is gone; its persistent disks must be detached (by the pool controller) before the entry is free.

@@ -1,4 +1,10 @@
-import type { DCSIpHostnamePool, DCSMachine, PersistentDiskStatus } from '@dcs/domain';
+import {
+  DCS_CONDITIONS,
+  DCS_REASONS,
+  type DCSIpHostnamePool,
+  type DCSMachine,
+  type PersistentDiskStatus,
+} from '@dcs/domain';
 import {
   falseCondition,
   getCondition,
@@ -29,7 +35,7 @@ import { remaining, same } from './util';
  */
 
 const COMPONENT = 'dcsiphostnamepool-controller';
-export const POOL_ENTRIES_AVAILABLE = 'FreeEntriesAvailable';
+export const POOL_ENTRIES_AVAILABLE = DCS_CONDITIONS.freeEntriesAvailable;
 
 type Status = NonNullable<DCSIpHostnamePool['status']>;
 
@@ -94,15 +100,27 @@ export function ipPoolController(ctx: Context): Controller {
     let records: PersistentDiskStatus[] = [...(pool.status?.persistentDiskStatus ?? [])];
     let requeueAfterMs: number | undefined;
     const holders = new Set<string>();
+    // Lookups by ip (and slot): a pool has hundreds of entries and is reconciled often.
+    const entryByIp = new Map(entries.map((e) => [e.ip, e]));
+    let recordIndex: Map<string, PersistentDiskStatus> | undefined;
+    let recordsIndexed = records;
+    const recordAt = (ip: string, slot: number) => {
+      if (!recordIndex || recordsIndexed !== records) {
+        recordIndex = new Map(records.map((r) => [`${r.ip}#${String(r.slot)}`, r]));
+        recordsIndexed = records;
+      }
+      return recordIndex.get(`${ip}#${String(slot)}`);
+    };
 
     for (const dm of machines) {
       const ip = dm.status?.networkConfig?.ip;
-      const entry = ip ? entries.find((e) => e.ip === ip) : undefined;
+      const entry = ip ? entryByIp.get(ip) : undefined;
       const dmName = dm.metadata.name ?? '';
       if (!ip || !entry || !hasVm(dm)) continue;
       holders.add(dmName);
       const disks = entry.persistentDisk ?? [];
-      const recordOf = (slot: number) => records.find((r) => r.ip === ip && r.slot === slot);
+      if (!disks.length && !records.length) continue;
+      const recordOf = (slot: number) => recordAt(ip, slot);
       if (dm.status?.vmState === 'creating') {
         if (disks.some((d) => recordOf(d.slot)?.machineName !== dmName)) {
           const result = attachForNewVm(name, records, entry, dmName);
@@ -187,7 +205,7 @@ export function ipPoolController(ctx: Context): Controller {
             ? trueCondition(POOL_ENTRIES_AVAILABLE)
             : falseCondition(
                 POOL_ENTRIES_AVAILABLE,
-                'PoolExhausted',
+                DCS_REASONS.poolExhausted,
                 'Warning',
                 `all ${String(usage.total)} entries are claimed; ${String(waiting.length)} machine(s) wait for an entry: ${waiting.slice(0, 5).join(', ')}${waiting.length > 5 ? ', …' : ''} (R-POOL-1)`,
               ),

@@ -1,33 +1,20 @@
-import type { AdditionNic, IpPoolEntry } from '@dcs/domain';
+import { DCS_CONDITIONS, DCS_REASONS, type AdditionNic, type IpPoolEntry } from '@dcs/domain';
 
 /**
- * The simulated DCS provider's own vocabulary: the DCSMachine conditions it reports, its
- * finalizer, and how it names things on DCS. DOMAIN.md leaves these to the project; the fields
- * they live in (vmState, failure, persistentDiskStatus) go through domain's dcs-fields module.
+ * The simulated DCS provider's own vocabulary: its finalizer and how it names things on DCS.
+ * DOMAIN.md leaves these to the project; the conditions and reasons it reports and the fields
+ * they live in (vmState, failure, persistentDiskStatus) are named in domain's dcs-fields module.
  */
 
 export const DCS_MACHINE_FINALIZER = 'dcsmachine.infrastructure.cluster.x-k8s.io';
 
-/** DCSMachine condition types. */
-export const IP_CLAIMED = 'IpHostnameClaimed';
-export const ISO_UPLOADED = 'BootstrapISOUploaded';
-export const VM_PROVISIONED = 'VMProvisioned';
+/** DCSMachine condition types (named in domain's dcs-fields). */
+export const IP_CLAIMED = DCS_CONDITIONS.ipHostnameClaimed;
+export const ISO_UPLOADED = DCS_CONDITIONS.bootstrapIsoUploaded;
+export const VM_PROVISIONED = DCS_CONDITIONS.vmProvisioned;
 
 /** Reasons (False unless said otherwise). */
-export const REASON = {
-  poolNotFound: 'PoolNotFound',
-  waitingForFreeEntry: 'WaitingForFreeEntry',
-  waitingForClusterInfrastructure: 'WaitingForClusterInfrastructure',
-  waitingForBootstrapData: 'WaitingForBootstrapData',
-  isoUploading: 'ISOUploading',
-  isoUploadFailed: 'ISOUploadFailed',
-  waitingForISO: 'WaitingForBootstrapISO',
-  vmCreating: 'VMCreating',
-  waitingForDisks: 'WaitingForPersistentDisks',
-  vmCreateFailed: 'VMCreateFailed',
-  vmDeleting: 'Deleting',
-  vmDeleted: 'VMDeleted',
-} as const;
+export const REASON = DCS_REASONS;
 
 /** Cluster API's MachineStatusError for a VM DCS could not create. */
 export const FAILURE_CREATE_ERROR = 'CreateError';

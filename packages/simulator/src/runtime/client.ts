@@ -101,19 +101,34 @@ export class KubeClient {
     return this.request<T>('POST', resourcePath(info, obj.metadata.namespace), obj);
   }
 
-  /** PUT with the object's resourceVersion as precondition. */
+  /**
+   * PUT with the object's resourceVersion as precondition. Without metadata.managedFields: the
+   * API server keeps the live ones when an update omits them, so they need not travel back.
+   */
   update<T extends KubeObject>(info: KindInfo, obj: T): Promise<T> {
+    const { managedFields: _, ...metadata } = obj.metadata;
     return this.request<T>(
       'PUT',
       resourcePath(info, obj.metadata.namespace, obj.metadata.name),
-      obj,
+      { ...obj, metadata },
     );
   }
 
-  /** PUT …/status with the object's resourceVersion as precondition. */
+  /**
+   * PUT …/status with the object's resourceVersion as precondition. A status update takes the
+   * status from the request and everything else from the live object, so only the status and the
+   * identifying metadata travel.
+   */
   updateStatus<T extends KubeObject>(info: KindInfo, obj: T): Promise<T> {
-    const path = `${resourcePath(info, obj.metadata.namespace, obj.metadata.name)}/status`;
-    return this.request<T>('PUT', path, obj);
+    const { name, namespace, uid, resourceVersion } = obj.metadata;
+    const path = `${resourcePath(info, namespace, name)}/status`;
+    const body = {
+      apiVersion: obj.apiVersion,
+      kind: obj.kind,
+      metadata: { name, namespace, uid, resourceVersion },
+      status: obj.status,
+    };
+    return this.request<T>('PUT', path, body);
   }
 
   patch<T extends KubeObject>(

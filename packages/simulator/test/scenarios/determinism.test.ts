@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DCS_CONDITIONS,
   LABEL_APP_VERSION,
   LABEL_PROVIDER,
   PROVIDER_MIN_WEB_WORKFLOW,
@@ -40,7 +41,9 @@ async function run(seed: number) {
       return sim.get('MachineDeployment', 'det-md')?.status?.readyReplicas === 3;
     });
     const vmCreate = sim.list('DCSMachine').map((d) => {
-      const t = d.status?.conditions?.find((c) => c.type === 'VMProvisioned')?.lastTransitionTime;
+      const t = d.status?.conditions?.find(
+        (c) => c.type === DCS_CONDITIONS.vmProvisioned,
+      )?.lastTransitionTime;
       const created = sim.events(d.metadata.name ?? '', 'DCSMachine');
       return {
         name: d.metadata.name ?? '',
@@ -119,8 +122,8 @@ describe('determinism: --random-seed and a test-driven clock', () => {
       const elapsed = (sim.clock.now() - started) / 1000;
       expect(elapsed).toBeGreaterThan(60);
       expect(elapsed).toBeLessThan(600);
-      const iso = trueAt.get('BootstrapISOUploaded') ?? NaN;
-      const vm = trueAt.get('VMProvisioned') ?? NaN;
+      const iso = trueAt.get(DCS_CONDITIONS.bootstrapIsoUploaded) ?? NaN;
+      const vm = trueAt.get(DCS_CONDITIONS.vmProvisioned) ?? NaN;
       expect((vm - iso) / 1000).toBeGreaterThanOrEqual(40);
       expect((vm - iso) / 1000).toBeLessThanOrEqual(140);
       // Without advancing, nothing moves: once what was under way has landed, the picture stays.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Condition } from '@dcs/domain';
+import { DCS_CONDITIONS, DCS_REASONS, type Condition } from '@dcs/domain';
 import { ANNOTATION_FAIL } from '../../src/logic/failures';
 import { clusterUp, createPool, dcsMachineOf, machinesOf, waitSettled } from '../support/scenario';
 import { startSim, type Sim } from '../support/sim';
@@ -46,10 +46,12 @@ describe('failure injection: every troubleshooting path can be shown', () => {
     expect(dm?.status?.networkConfig?.ip).toBe(ipOf(subnet, 2));
     expect(dm?.status?.vmState).toBe('creating');
     expect(dm?.status?.cdRomFile).toBeTruthy();
-    expect(condition(dm?.status?.conditions, 'BootstrapISOUploaded')?.status).toBe('True');
-    expect(condition(dm?.status?.conditions, 'VMProvisioned')).toMatchObject({
+    expect(condition(dm?.status?.conditions, DCS_CONDITIONS.bootstrapIsoUploaded)?.status).toBe(
+      'True',
+    );
+    expect(condition(dm?.status?.conditions, DCS_CONDITIONS.vmProvisioned)).toMatchObject({
       status: 'False',
-      reason: 'VMCreating',
+      reason: DCS_REASONS.vmCreating,
     });
     expect(stalled?.status?.phase).toBe('Provisioning');
     await sim.until('the deployment reports one ready, scaling up', () => {
@@ -72,19 +74,20 @@ describe('failure injection: every troubleshooting path can be shown', () => {
         .find(
           (d) =>
             d.metadata.name?.startsWith('fail-iso') &&
-            condition(d.status?.conditions, 'BootstrapISOUploaded')?.reason === 'ISOUploadFailed',
+            condition(d.status?.conditions, DCS_CONDITIONS.bootstrapIsoUploaded)?.reason ===
+              DCS_REASONS.isoUploadFailed,
         ),
     );
     expect(dm.status?.cdRomFile).toBeUndefined();
     expect(dm.status?.vmState).toBeUndefined();
-    expect(condition(dm.status?.conditions, 'BootstrapISOUploaded')).toMatchObject({
+    expect(condition(dm.status?.conditions, DCS_CONDITIONS.bootstrapIsoUploaded)).toMatchObject({
       status: 'False',
       severity: 'Error',
     });
     await sim.until('ISOUploadFailed event', () =>
       sim
         .events(dm.metadata.name ?? '', 'DCSMachine')
-        .some((e) => e.reason === 'ISOUploadFailed' && e.type === 'Warning'),
+        .some((e) => e.reason === DCS_REASONS.isoUploadFailed && e.type === 'Warning'),
     );
     expect(sim.get('Machine', dm.metadata.name ?? '')?.status?.phase).toBe('Provisioning');
     await sim.kubectl.annotate('DCSIpHostnamePool', 'fail-iso-ippool', { [ANNOTATION_FAIL]: null });
@@ -99,9 +102,9 @@ describe('failure injection: every troubleshooting path can be shown', () => {
     const dm = dcsMachineOf(sim, m);
     expect(dm?.status).toMatchObject({ vmState: 'failed', failureReason: 'CreateError' });
     expect(dm?.status?.failureMessage).toMatch(/DCS task CreateVM .* failed/);
-    expect(condition(dm?.status?.conditions, 'VMProvisioned')).toMatchObject({
+    expect(condition(dm?.status?.conditions, DCS_CONDITIONS.vmProvisioned)).toMatchObject({
       status: 'False',
-      reason: 'VMCreateFailed',
+      reason: DCS_REASONS.vmCreateFailed,
       severity: 'Error',
     });
     expect(m.status?.failureReason).toBe('CreateError');
@@ -109,7 +112,9 @@ describe('failure injection: every troubleshooting path can be shown', () => {
       /^Failure detected from referenced resource infrastructure.cluster.x-k8s.io\/v1beta1, Kind=DCSMachine with name ".*": DCS task CreateVM/,
     );
     await sim.until('VMCreateFailed event', () =>
-      sim.events(dm?.metadata.name ?? '', 'DCSMachine').some((e) => e.reason === 'VMCreateFailed'),
+      sim
+        .events(dm?.metadata.name ?? '', 'DCSMachine')
+        .some((e) => e.reason === DCS_REASONS.vmCreateFailed),
     );
   }, 90_000);
 
@@ -198,7 +203,8 @@ describe('failure injection: every troubleshooting path can be shown', () => {
         .find(
           (d) =>
             d.metadata.name?.startsWith('fail-surge') &&
-            condition(d.status?.conditions, 'IpHostnameClaimed')?.reason === 'WaitingForFreeEntry',
+            condition(d.status?.conditions, DCS_CONDITIONS.ipHostnameClaimed)?.reason ===
+              DCS_REASONS.noFreePoolEntry,
         ),
     );
     await sim.until(
@@ -206,13 +212,14 @@ describe('failure injection: every troubleshooting path can be shown', () => {
       () =>
         sim
           .get('Machine', waiting.metadata.name ?? '')
-          ?.status?.conditions?.find((c) => c.type === 'Ready')?.reason === 'WaitingForFreeEntry',
+          ?.status?.conditions?.find((c) => c.type === 'Ready')?.reason ===
+        DCS_REASONS.noFreePoolEntry,
     );
     expect(
       sim
         .get('DCSIpHostnamePool', 'fail-surge-ippool')
-        ?.status?.conditions?.find((c) => c.type === 'FreeEntriesAvailable'),
-    ).toMatchObject({ status: 'False', reason: 'PoolExhausted' });
+        ?.status?.conditions?.find((c) => c.type === DCS_CONDITIONS.freeEntriesAvailable),
+    ).toMatchObject({ status: 'False', reason: DCS_REASONS.poolExhausted });
     expect(sim.get('MachineDeployment', 'fail-surge')?.status).toMatchObject({
       replicas: 3,
       availableReplicas: 2,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DCS_CONDITIONS,
+  DCS_REASONS,
   ANNOTATION_DELETE_MACHINE,
   LABEL_CLUSTER_NAME,
   LABEL_DEPLOYMENT_NAME,
@@ -139,11 +141,15 @@ describe('node pool operations, done the way the reference documents do them', (
           (d) =>
             d.metadata.name?.startsWith('life-up') &&
             d.status?.conditions?.some(
-              (c) => c.type === 'IpHostnameClaimed' && c.reason === 'WaitingForFreeEntry',
+              (c) =>
+                c.type === DCS_CONDITIONS.ipHostnameClaimed &&
+                c.reason === DCS_REASONS.noFreePoolEntry,
             ),
         ),
     );
-    const claimed = waiting.status?.conditions?.find((c) => c.type === 'IpHostnameClaimed');
+    const claimed = waiting.status?.conditions?.find(
+      (c) => c.type === DCS_CONDITIONS.ipHostnameClaimed,
+    );
     expect(claimed).toMatchObject({ status: 'False', severity: 'Warning' });
     expect(claimed?.message).toMatch(
       /life-up-ippool has no free entry \(2 entries, 2 claimed\).*R-POOL-1/,
@@ -152,7 +158,7 @@ describe('node pool operations, done the way the reference documents do them', (
       sim
         .get('DCSIpHostnamePool', 'life-up-ippool')
         ?.status?.conditions?.find(
-          (c) => c.type === 'FreeEntriesAvailable' && c.status === 'False',
+          (c) => c.type === DCS_CONDITIONS.freeEntriesAvailable && c.status === 'False',
         ),
     );
     await sim.until('WaitingForIPAddress event', () =>
