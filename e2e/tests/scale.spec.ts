@@ -32,7 +32,7 @@ test('O-SCALE-UP with R-POOL-4: the pool is short, extend it inline, then follow
   await expect(newMachines).toContainText(/prod-east-data-/);
   await snap(page, testInfo, 'scale-follow');
   await expect(dialog.getByRole('status')).toContainText(
-    'Done: all 1 new machines are Running and their nodes Ready.',
+    'Done: every new machine (1) is Running and its node Ready.',
     { timeout: 90_000 },
   );
   await expect(newMachines).toContainText('Running');

@@ -5,6 +5,7 @@ import { ClustersPage } from '../features/clusters/components/ClustersPage';
 import { nodePoolsQueryOptions } from '../features/node-pools/api/get-node-pools';
 import { sessionQueryOptions } from '../features/session/api/get-session';
 import { RequireSession } from '../features/session/components/RequireSession';
+import { PageLoading } from '../components/PageLoading';
 import { AppLayout } from './AppLayout';
 import { queryClient } from './query-client';
 import { RouteError } from './routes/RouteError';
@@ -19,6 +20,8 @@ const ignore = () => undefined;
 export const router = createBrowserRouter([
   {
     path: '/sign-in',
+    // The first load waits for the route's code: a spinner meanwhile, not a blank page.
+    HydrateFallback: PageLoading,
     lazy: async () => ({
       Component: (await import('../features/session/components/SignInPage')).SignInPage,
     }),
@@ -31,6 +34,7 @@ export const router = createBrowserRouter([
       </RequireSession>
     ),
     errorElement: <RouteError />,
+    HydrateFallback: PageLoading,
     loader: () => {
       queryClient.query(sessionQueryOptions()).catch(ignore);
       return null;

@@ -12,6 +12,7 @@ import {
   Button,
   Checkbox,
   FormControlLabel,
+  FormHelperText,
   IconButton,
   MenuItem,
   Stack,
@@ -19,6 +20,7 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
+import { useId } from 'react';
 import { useI18n } from '../i18n/context';
 import { issuesAt } from '../lib/issues';
 import { without } from '../lib/objects';
@@ -48,6 +50,7 @@ export function MachineTemplateEditor({
   label: string;
 }) {
   const { t } = useI18n();
+  const baseId = useId();
   const text = useIssueText();
   const at = (p: string) => issuesAt(issues, `${basePath}.${p}`);
   const err = (p: string) => at(p).some((i) => i.severity === 'error');
@@ -152,7 +155,7 @@ export function MachineTemplateEditor({
           value={value.location?.name ?? ''}
           error={err('location.name')}
           helperText={text(at('location.name'))}
-          sx={{ width: 180 }}
+          sx={{ width: 260 }}
           onChange={(e) => {
             onChange(withRef(value, 'location', { name: e.target.value }));
           }}
@@ -177,7 +180,7 @@ export function MachineTemplateEditor({
           value={value.resource?.name ?? ''}
           error={err('resource.name')}
           helperText={text(at('resource.name'))}
-          sx={{ width: 180 }}
+          sx={{ width: 260 }}
           onChange={(e) => {
             onChange(withRef(value, 'resource', { name: e.target.value }));
           }}
@@ -195,7 +198,8 @@ export function MachineTemplateEditor({
           {text(at('vmConfig.dcsMachineDiskSpec'))}
         </Typography>
       )}
-      {legacy && (
+      {/* The rule says the same at the disk when it applies (R-DISK-5). */}
+      {legacy && !issues.some((i) => i.rule === 'R-DISK-5') && (
         <Typography variant="body2" color="warning.main">
           {t('tpl.legacyLayout')}
         </Typography>
@@ -209,91 +213,121 @@ export function MachineTemplateEditor({
         const set = (patch: Partial<DiskSpec>) => {
           setDisks(disks.map((x, j) => (j === i ? { ...x, ...patch } : x)));
         };
+        // The row's messages go under the whole row: under a narrow field they would wrap to a
+        // column of single words.
+        const rowIssues = ['path', 'quantity', 'datastoreClusterName'].flatMap((f) =>
+          at(`${p}.${f}`),
+        );
+        const rowText =
+          text(rowIssues) ??
+          (d.systemVolume && d.quantity === 0 ? t('tpl.systemSizeHelp') : undefined);
+        const rowTextId = `${baseId}-disk-${i}-help`;
+        const described = rowText ? { 'aria-describedby': rowTextId } : {};
         return (
-          <Stack
-            key={i}
-            direction="row"
-            sx={{ flexWrap: 'wrap', gap: 1, mt: 1, alignItems: 'flex-start' }}
-            role="group"
-            aria-label={t('tpl.diskLabel', { name })}
-          >
-            <TextField
-              label={t('tpl.diskPath')}
-              value={d.path ?? ''}
-              disabled={d.systemVolume === true}
-              error={err(`${p}.path`)}
-              helperText={text(at(`${p}.path`))}
-              sx={{ width: 190 }}
-              slotProps={{
-                htmlInput: { readOnly: isLocked, 'aria-label': `${t('tpl.diskPath')} (${name})` },
-              }}
-              onChange={(e) => {
-                set({ path: e.target.value || undefined });
-              }}
-            />
-            <TextField
-              label={t('tpl.diskSize')}
-              type="number"
-              value={d.quantity}
-              error={err(`${p}.quantity`)}
-              helperText={
-                text(at(`${p}.quantity`)) ??
-                (d.systemVolume && d.quantity === 0 ? t('tpl.systemSizeHelp') : undefined)
-              }
-              sx={{ width: 130 }}
-              slotProps={{ htmlInput: { 'aria-label': `${t('tpl.diskSize')} (${name})` } }}
-              onChange={(e) => {
-                set({ quantity: Number(e.target.value) });
-              }}
-            />
-            <TextField
-              label={t('tpl.datastore')}
-              value={d.datastoreClusterName ?? ''}
-              error={err(`${p}.datastoreClusterName`)}
-              helperText={text(at(`${p}.datastoreClusterName`))}
-              sx={{ width: 170 }}
-              slotProps={{ htmlInput: { 'aria-label': `${t('tpl.datastore')} (${name})` } }}
-              onChange={(e) => {
-                set({ datastoreClusterName: e.target.value || undefined });
-              }}
-            />
-            <TextField
-              label={t('tpl.diskFormat')}
-              value={d.format ?? ''}
-              sx={{ width: 100 }}
-              slotProps={{ htmlInput: { 'aria-label': `${t('tpl.diskFormat')} (${name})` } }}
-              onChange={(e) => {
-                set({ format: e.target.value || undefined });
-              }}
-            />
-            <FormControlLabel
-              label={t('tpl.systemVolume')}
-              control={
-                <Checkbox
-                  checked={d.systemVolume === true}
-                  onChange={(e) => {
-                    set({ systemVolume: e.target.checked ? true : undefined });
-                  }}
-                  slotProps={{ input: { 'aria-label': `${t('tpl.systemVolume')} (${name})` } }}
-                />
-              }
-            />
-            {isLocked ? (
-              <Tooltip title={t('tpl.requiredMount')}>
-                <LockOutlined fontSize="small" sx={{ mt: 1 }} aria-label={t('tpl.requiredMount')} />
-              </Tooltip>
-            ) : (
-              <IconButton
-                size="small"
-                aria-label={t('tpl.removeDisk', { name })}
-                onClick={() => {
-                  setDisks(disks.filter((_x, j) => j !== i));
+          <Box key={i}>
+            <Stack
+              direction="row"
+              sx={{ flexWrap: 'wrap', gap: 1, mt: 1, alignItems: 'flex-start' }}
+              role="group"
+              aria-label={t('tpl.diskLabel', { name })}
+            >
+              <TextField
+                label={t('tpl.diskPath')}
+                value={d.path ?? ''}
+                disabled={d.systemVolume === true}
+                error={err(`${p}.path`)}
+                sx={{ width: 190 }}
+                slotProps={{
+                  htmlInput: {
+                    readOnly: isLocked,
+                    'aria-label': `${t('tpl.diskPath')} (${name})`,
+                    ...described,
+                  },
                 }}
+                onChange={(e) => {
+                  set({ path: e.target.value || undefined });
+                }}
+              />
+              <TextField
+                label={t('tpl.diskSize')}
+                type="number"
+                value={d.quantity}
+                error={err(`${p}.quantity`)}
+                sx={{ width: 130 }}
+                slotProps={{
+                  htmlInput: { 'aria-label': `${t('tpl.diskSize')} (${name})`, ...described },
+                }}
+                onChange={(e) => {
+                  set({ quantity: Number(e.target.value) });
+                }}
+              />
+              <TextField
+                label={t('tpl.datastore')}
+                value={d.datastoreClusterName ?? ''}
+                error={err(`${p}.datastoreClusterName`)}
+                sx={{ width: 170 }}
+                slotProps={{
+                  htmlInput: { 'aria-label': `${t('tpl.datastore')} (${name})`, ...described },
+                }}
+                onChange={(e) => {
+                  set({ datastoreClusterName: e.target.value || undefined });
+                }}
+              />
+              <TextField
+                label={t('tpl.diskFormat')}
+                value={d.format ?? ''}
+                sx={{ width: 100 }}
+                slotProps={{ htmlInput: { 'aria-label': `${t('tpl.diskFormat')} (${name})` } }}
+                onChange={(e) => {
+                  set({ format: e.target.value || undefined });
+                }}
+              />
+              <FormControlLabel
+                label={t('tpl.systemVolume')}
+                control={
+                  <Checkbox
+                    checked={d.systemVolume === true}
+                    onChange={(e) => {
+                      set({ systemVolume: e.target.checked ? true : undefined });
+                    }}
+                    slotProps={{ input: { 'aria-label': `${t('tpl.systemVolume')} (${name})` } }}
+                  />
+                }
+              />
+              {isLocked ? (
+                <Tooltip title={t('tpl.requiredMount')}>
+                  <LockOutlined
+                    fontSize="small"
+                    sx={{ mt: 1 }}
+                    aria-label={t('tpl.requiredMount')}
+                  />
+                </Tooltip>
+              ) : (
+                <IconButton
+                  size="small"
+                  aria-label={t('tpl.removeDisk', { name })}
+                  onClick={() => {
+                    setDisks(disks.filter((_x, j) => j !== i));
+                  }}
+                >
+                  <DeleteOutlined fontSize="small" />
+                </IconButton>
+              )}
+            </Stack>
+            {rowText && (
+              <FormHelperText
+                id={rowTextId}
+                error={rowIssues.some((x) => x.severity === 'error')}
+                sx={
+                  rowIssues.length > 0 && !rowIssues.some((x) => x.severity === 'error')
+                    ? { color: 'warning.main', mx: 1.75 }
+                    : { mx: 1.75 }
+                }
               >
-                <DeleteOutlined fontSize="small" />
-              </IconButton>
+                {rowText}
+              </FormHelperText>
             )}
-          </Stack>
+          </Box>
         );
       })}
       <Button

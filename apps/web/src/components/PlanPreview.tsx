@@ -1,4 +1,5 @@
 import type { FieldChange, ObjectDiff, Plan } from '@dcs/domain';
+import ExpandMore from '@mui/icons-material/ExpandMore';
 import {
   Accordion,
   AccordionDetails,
@@ -87,7 +88,7 @@ export function PlanPreview({ plan }: { plan: Plan }) {
         <DiffView key={`${d.kind}/${d.name}`} diff={d} />
       ))}
       <Accordion disableGutters variant="outlined" sx={{ mt: 1 }}>
-        <AccordionSummary>
+        <AccordionSummary expandIcon={<ExpandMore />}>
           <Typography>{t('plan.kubectl')}</Typography>
         </AccordionSummary>
         <AccordionDetails>
@@ -111,7 +112,7 @@ function DiffView({ diff }: { diff: ObjectDiff }) {
       }}
       sx={{ mt: 1 }}
     >
-      <AccordionSummary>
+      <AccordionSummary expandIcon={<ExpandMore />}>
         <Typography component="div">
           <Chip
             size="small"

@@ -284,7 +284,7 @@ export const en = {
   'plan.change.delete': 'delete',
   'plan.change.patch': 'patch',
   'plan.clonedFrom': '(copy of {name})',
-  'plan.fieldCount': '{count} fields',
+  'plan.fieldCount': 'fields changed: {count}',
   'plan.before': 'Before',
   'plan.after': 'After',
   'scale.title': 'Scale {name}',
@@ -302,7 +302,7 @@ export const en = {
   'scale.extendIpPool': 'Extend IP pool by {n} entries',
   'scale.following':
     'Following the new machines until they are Running and Ready: {ready} of {expected} ready.',
-  'scale.allReady': 'Done: all {count} new machines are Running and their nodes Ready.',
+  'scale.allReady': 'Done: every new machine ({count}) is Running and its node Ready.',
   'scale.waitingForMachines': 'Applied. Waiting for Cluster API to create the new machines…',
   'scale.newMachines': 'New machines',
   'scale.ready': 'Ready',

@@ -56,7 +56,7 @@ export function ScaleFollow({ progress }: { progress: ScaleUpProgress }) {
           <TableBody>
             {machines.map((m) => (
               <TableRow key={m.name}>
-                <TableCell sx={{ fontFamily: 'monospace' }}>{m.name}</TableCell>
+                <TableCell>{m.name}</TableCell>
                 <TableCell>
                   <PhaseChip phase={m.phase} />
                 </TableCell>
