@@ -1,31 +1,14 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../lib/api-client';
 import { conflictOf } from '../lib/conflict';
+import { aConflictError } from '../test/api';
 import { renderInApp } from '../test/render';
 import { ConflictNotice } from './ConflictNotice';
 
 afterEach(cleanup);
 
-const stale = {
-  rule: 'R-PLAN-STALE' as const,
-  path: 'resourceVersion',
-  severity: 'error' as const,
-  messageKey: 'bff.conflict',
-  params: { kind: 'MachineDeployment', name: 'demo-md-0', seen: '10', current: '11' },
-  message: 'MachineDeployment demo-md-0 was changed by someone else since you loaded it',
-};
-const conflict = conflictOf(
-  new ApiError(409, 'Conflict', stale.message, [stale], {
-    conflict: {
-      base: { spec: { replicas: 4 } },
-      theirs: { spec: { replicas: 5 } },
-      yours: { spec: { replicas: 6 } },
-      fields: ['/spec/replicas'],
-    },
-  }),
-);
+const conflict = conflictOf(aConflictError());
 
 describe('ConflictNotice', () => {
   it('R-POOL-4: shows what the other person changed and offers to re-apply', () => {

@@ -1,6 +1,8 @@
+import type { RuleIssue } from '@dcs/domain';
 import { aValidationContext } from '@dcs/domain/testing';
 import { vi } from 'vitest';
 import { toClusterContext, type ClusterContext } from '../api/get-cluster-context';
+import { ApiError } from '../lib/api-client';
 
 /**
  * Stands in for the BFF: `fetch` answers each API path (`/clusters/…/nodepools`, matched at
@@ -65,3 +67,28 @@ export function contextWire(role: 'operator' | 'viewer' = 'operator') {
 /** The same, as the app holds it. */
 export const demoContext = (role: 'operator' | 'viewer' = 'operator'): ClusterContext =>
   toClusterContext(contextWire(role));
+
+/** The BFF's 409 when someone else changed the pool's replicas meanwhile (R-POOL-4). */
+export function aConflictError(): ApiError {
+  const stale: RuleIssue = {
+    rule: 'R-PLAN-STALE',
+    path: 'resourceVersion',
+    severity: 'error',
+    messageKey: 'bff.conflict',
+    params: { kind: 'MachineDeployment', name: 'demo-md-0', seen: '10', current: '11' },
+    message: 'MachineDeployment demo-md-0 was changed by someone else since you loaded it',
+  };
+  return new ApiError(409, 'Conflict', stale.message, [stale], {
+    code: 'Conflict',
+    message: stale.message,
+    details: [stale],
+    conflict: {
+      kind: 'MachineDeployment',
+      name: 'demo-md-0',
+      base: { spec: { replicas: 4 } },
+      theirs: { spec: { replicas: 5 } },
+      yours: { spec: { replicas: 6 } },
+      fields: ['/spec/replicas'],
+    },
+  });
+}

@@ -73,50 +73,39 @@ export function PickOrDefineSection({
       </RadioGroup>
       {notice}
       <Stack spacing={2} sx={{ mt: 1 }}>
-        {mode === 'existing' ? (
-          <>
-            <Controller
-              control={form.control}
-              name={`${base}.name`}
-              render={({ field: f }) => (
-                <TextField
-                  {...f}
-                  select
-                  label={title}
-                  sx={{ minWidth: 420, alignSelf: 'flex-start' }}
-                  {...field(`${base}.name`)}
-                  onChange={(e) => {
-                    f.onChange(e.target.value);
-                    onPick?.(e.target.value);
-                  }}
-                >
-                  {choices.map((c) => (
-                    <MenuItem key={c.value} value={c.value}>
-                      {c.label}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-            />
-            {existingExtra}
-          </>
-        ) : (
-          <>
-            <Controller
-              control={form.control}
-              name={`${base}.name`}
-              render={({ field: f }) => (
-                <TextField
-                  {...f}
-                  label={nameLabel}
-                  sx={{ maxWidth: 420 }}
-                  {...field(`${base}.name`)}
-                />
-              )}
-            />
-            {children}
-          </>
-        )}
+        <Controller
+          control={form.control}
+          name={`${base}.name`}
+          render={({ field: f }) =>
+            mode === 'existing' ? (
+              <TextField
+                {...f}
+                select
+                label={title}
+                sx={{ minWidth: 420, alignSelf: 'flex-start' }}
+                {...field(`${base}.name`)}
+                onChange={(e) => {
+                  f.onChange(e.target.value);
+                  onPick?.(e.target.value);
+                }}
+              >
+                {choices.map((c) => (
+                  <MenuItem key={c.value} value={c.value}>
+                    {c.label}
+                  </MenuItem>
+                ))}
+              </TextField>
+            ) : (
+              <TextField
+                {...f}
+                label={nameLabel}
+                sx={{ maxWidth: 420 }}
+                {...field(`${base}.name`)}
+              />
+            )
+          }
+        />
+        {mode === 'existing' ? existingExtra : children}
       </Stack>
     </Section>
   );

@@ -59,8 +59,9 @@ export function NodesTable({
     <Box
       ref={scrollRef}
       sx={{
-        height: 'calc(100vh - 300px)',
-        minHeight: 320,
+        // As tall as its rows, up to the window: a pool of four machines leaves no blank box.
+        maxHeight: 'calc(100vh - 300px)',
+        minHeight: Math.min(320, (machines.length + 1) * ROW_HEIGHT + 2),
         overflow: 'auto',
         border: 1,
         borderColor: 'divider',
@@ -78,7 +79,7 @@ export function NodesTable({
         sx={{ tableLayout: 'fixed', minWidth: 980 }}
       >
         <TableHead>
-          <TableRow aria-rowindex={1}>
+          <TableRow aria-rowindex={1} sx={{ '& th': { whiteSpace: 'nowrap' } }}>
             <TableCell padding="checkbox" sx={{ width: 48 }}>
               <Checkbox
                 size="small"

@@ -45,7 +45,7 @@ export function PoolEvents({
                 <TableCell>{t('events.reason')}</TableCell>
                 <TableCell>{t('events.object')}</TableCell>
                 <TableCell>{t('conditions.message')}</TableCell>
-                <TableCell>{t('events.last')}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{t('events.last')}</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -59,7 +59,10 @@ export function PoolEvents({
                       {e.message ?? ''}
                       {e.count !== undefined && e.count > 1 ? ` (×${e.count})` : ''}
                     </TableCell>
-                    <TableCell title={formatAbsolute(time(e), locale)}>
+                    <TableCell
+                      title={formatAbsolute(time(e), locale)}
+                      sx={{ whiteSpace: 'nowrap' }}
+                    >
                       {formatRelative(time(e), now, locale)}
                     </TableCell>
                   </TableRow>
