@@ -12,38 +12,66 @@ const config = loadConfig({
     AUTH_MODE: 'local',
     LOG_LEVEL: 'warn',
     SSE_MAX_CLIENTS: '20000',
+    // Stream tuning to compare settings (`SSE_BATCH_MS=50 pnpm bench`); the defaults otherwise.
+    ...(process.env.SSE_BATCH_MS !== undefined ? { SSE_BATCH_MS: process.env.SSE_BATCH_MS } : {}),
   },
 });
 const app = await buildApp({ config });
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
 await app.cache.waitForSync();
+// The runner may go first (a failed target, ^C): then there is no one left to tell.
+process.stdout.on('error', () => process.exit(0));
 process.stdout.write(`${JSON.stringify({ ready: url, pid: process.pid })}\n`);
 // How busy the BFF's one thread is (event-loop utilization, 0..1), every second: on a shared
 // machine the latency figures also carry other processes' load; this one is the BFF's own.
 let last = performance.eventLoopUtilization();
+let lastCpu = process.cpuUsage();
+let lastAt = performance.now();
 setInterval(() => {
   const now = performance.eventLoopUtilization();
+  const cpu = process.cpuUsage(lastCpu);
+  const at = performance.now();
+  // CPU time is the BFF's own whatever else runs; elapsed time and utilization are not.
+  const cpuShare = (cpu.user + cpu.system) / 1000 / (at - lastAt);
   process.stdout.write(
-    `${JSON.stringify({ elu: performance.eventLoopUtilization(now, last).utilization, at: Date.now() })}\n`,
+    `${JSON.stringify({ elu: performance.eventLoopUtilization(now, last).utilization, cpu: cpuShare, heapMb: process.memoryUsage().heapUsed / 2 ** 20, at: Date.now() })}\n`,
   );
   last = now;
+  lastCpu = process.cpuUsage();
+  lastAt = at;
 }, 1000).unref();
 process.on('SIGTERM', () => {
+  // As `serve` does: a graceful close, bounded (streams whose peers are gone may not finish it).
+  setTimeout(() => process.exit(0), 3000).unref();
   void app.close().then(() => process.exit(0));
 });
 
-// Diagnostics: how long API-server events take to reach the cache (BENCH_TRACE=1).
+// Diagnostics (BENCH_TRACE=1): how long stamped API-server events take to reach the cache, and
+// to be written to every stream (the hub's listener runs first, so this one sees the end of it).
 if (process.env.BENCH_TRACE === '1') {
-  const lat: number[] = [];
+  const stampOf = (o: unknown) => /bench:\d+:(\d+)/.exec(JSON.stringify(o))?.[1];
+  const arrival: number[] = [];
+  const written: number[] = [];
+  const report = (name: string, xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
+    process.stderr.write(
+      `trace: ${name} p50 ${String(at(0.5))} p95 ${String(at(0.95))} p99 ${String(at(0.99))} max ${String(s.at(-1) ?? 0)} (${String(s.length)})\n`,
+    );
+  };
   app.cache.subscribe((c) => {
     if (c.kind !== 'Machine') return;
-    const m = /bench:\d+:(\d+)/.exec(JSON.stringify(c.object));
-    if (m) lat.push(Date.now() - Number(m[1]));
-    if (lat.length === 150) {
-      const s = [...lat].sort((a, b) => a - b);
-      process.stderr.write(
-        `trace: cache arrival p50 ${String(s[75])} p95 ${String(s[142])} max ${String(s[149])}\n`,
-      );
+    const t = stampOf(c.object);
+    if (t !== undefined) arrival.push(Date.now() - Number(t));
+    if (arrival.length === 900) report('cache arrival', arrival);
+  });
+  app.views.onChanges((_model, changes) => {
+    const now = Date.now();
+    for (const c of changes) {
+      const t = c.type === 'upsert' && c.kind === 'machine' ? stampOf(c.view) : undefined;
+      if (t !== undefined) written.push(now - Number(t));
     }
+    if (written.length >= 900 && written.length - changes.length < 900)
+      report('written to every stream', written);
   });
 }

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 
@@ -73,59 +74,97 @@ async function httpLoad(): Promise<void> {
   agent.destroy();
 }
 
+const STAMP = Buffer.from('bench:');
+const RESYNC = Buffer.from('"resync"');
+const DIGIT_0 = 0x30;
+const COLON = 0x3a;
+const QUOTE = 0x22;
+
+/**
+ * Every complete stamp `bench:<seq>:<ms>"` in `buf`, found on the bytes (no text decoding: with
+ * 2,000 streams the loaders read hundreds of MB/s, and decoding and regex-scanning all of it
+ * took CPU the BFF needs on the same machine). A stamp cut off at the end is left for the next
+ * chunk, which the caller prefixes with the tail of this one.
+ */
+function stampsIn(buf: Buffer, found: (seq: number, at: number) => void): void {
+  for (let i = buf.indexOf(STAMP); i >= 0; i = buf.indexOf(STAMP, i + STAMP.length)) {
+    let j = i + STAMP.length;
+    let seq = 0;
+    for (; j < buf.length && buf[j] !== COLON; j++) seq = seq * 10 + (buf[j] ?? 0) - DIGIT_0;
+    let at = 0;
+    for (j++; j < buf.length && buf[j] !== QUOTE; j++) at = at * 10 + (buf[j] ?? 0) - DIGIT_0;
+    if (j >= buf.length) return;
+    found(seq, at);
+  }
+}
+
 async function sseLoad(): Promise<void> {
   const n = Number(values.clients);
   const latencies: number[] = [];
-  let frames = 0;
   let resyncs = 0;
+  let bytes = 0;
   let open = 0;
-  const sockets: http.ClientRequest[] = [];
-  // Only a complete stamp (its closing quote seen): one split across chunks waits for the rest.
-  const STAMP = /bench:(\d+):(\d+)"/g;
+  const sockets: net.Socket[] = [];
+  const target = new URL(url);
+  // Raw TCP, like EventSource on the far side of a network: the request written by hand, the
+  // response read as bytes. Node's HTTP client would add a parser and a stream per chunk, CPU
+  // taken from the BFF on this shared machine and counted in its latency.
+  const request = Buffer.from(
+    `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\n\r\n`,
+  );
   await new Promise<void>((allOpen) => {
     for (let i = 0; i < n; i++) {
       // Events of one refresh arrive in view order, not stamp order: remember each seq seen.
       const seen = new Set<number>();
-      let tail = '';
+      let tail: Buffer = Buffer.alloc(0);
       let first = true;
-      const req = http.get(
-        url,
-        { agent: false, headers: { accept: 'text/event-stream' } },
-        (res) => {
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            const now = Date.now();
-            if (first) {
-              first = false;
-              if (++open === n) allOpen();
-            }
-            const text = tail + chunk;
-            frames += (chunk.match(/\n\n/g) ?? []).length;
-            if (chunk.includes('"resync"')) resyncs++;
-            STAMP.lastIndex = 0;
-            let m: RegExpExecArray | null;
-            while ((m = STAMP.exec(text)) !== null) {
-              const seq = Number(m[1]);
-              if (!seen.has(seq)) {
-                seen.add(seq);
-                latencies.push(now - Number(m[2]));
-              }
-            }
-            tail = text.slice(-48);
-          });
-        },
-      );
-      req.on('error', () => undefined);
-      sockets.push(req);
+      const socket = net.connect(Number(target.port), target.hostname, () => {
+        socket.write(request);
+      });
+      socket.on('data', (chunk: Buffer) => {
+        const now = Date.now();
+        bytes += chunk.length;
+        if (first) {
+          first = false;
+          if (!chunk.subarray(0, 12).toString('latin1').startsWith('HTTP/1.1 200')) {
+            throw new Error(`stream refused: ${chunk.subarray(0, 200).toString('utf8')}`);
+          }
+          if (++open === n) allOpen();
+        }
+        const buf = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
+        if (chunk.includes(RESYNC)) resyncs++;
+        stampsIn(buf, (seq, at) => {
+          if (seen.has(seq)) return;
+          seen.add(seq);
+          latencies.push(now - at);
+        });
+        tail = Buffer.from(buf.subarray(Math.max(0, buf.length - 48)));
+      });
+      socket.on('error', () => undefined);
+      sockets.push(socket);
     }
   });
   out({ connected: open });
+  // This process's own CPU while it measures: the load shares the machine with the BFF.
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  bytes = 0;
   const commands = createInterface({ input: process.stdin });
   commands.on('line', (line) => {
     const cmd = JSON.parse(line) as { cmd: string };
     if (cmd.cmd === 'reset') latencies.length = 0;
     if (cmd.cmd === 'report') {
-      out({ sse: { ...percentiles(latencies), frames, resyncs: resyncs - n, clients: open } });
+      const used = process.cpuUsage(cpu0);
+      const ms = performance.now() - t0;
+      out({
+        sse: {
+          ...percentiles(latencies),
+          resyncs: resyncs - n,
+          clients: open,
+          cpu: (used.user + used.system) / 1000 / ms,
+          bytesPerClientPerSecond: bytes / Math.max(1, open) / (ms / 1000),
+        },
+      });
       for (const s of sockets) s.destroy();
       process.exit(0);
     }

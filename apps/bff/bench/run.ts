@@ -76,22 +76,28 @@ function child(script: string, args: string[], nodeArgs: string[] = []): Child {
         return Promise.resolve(hit);
       }
       return new Promise((resolve, reject) => {
+        const exited = (code: number | null) => {
+          clearTimeout(timer);
+          waiters.delete(w);
+          reject(new Error(`${script} exited (${String(code)})`));
+        };
         const timer = setTimeout(() => {
+          waiters.delete(w);
+          proc.off('exit', exited);
           reject(new Error(`${script}: timed out`));
         }, timeoutMs);
         const w = {
           pred,
           done: (o: Record<string, unknown>) => {
             clearTimeout(timer);
+            proc.off('exit', exited);
             waiters.delete(w);
             seen.splice(seen.indexOf(o), 1);
             resolve(o);
           },
         };
         waiters.add(w);
-        proc.once('exit', (code) => {
-          if (waiters.has(w)) reject(new Error(`${script} exited (${String(code)})`));
-        });
+        proc.once('exit', exited);
       });
     },
   };
@@ -190,11 +196,17 @@ const sampler = setInterval(() => {
 }, 250);
 const eventsStart = Date.now();
 const elu: number[] = [];
+const cpu: number[] = [];
+const heap: number[] = [];
 const eluWatch = setInterval(() => {
   void bff
     .next((o) => 'elu' in o && Number(o.at) > eventsStart, 1500)
     .then(
-      (o) => elu.push(Number(o.elu)),
+      (o) => {
+        elu.push(Number(o.elu));
+        cpu.push(Number(o.cpu));
+        heap.push(Number(o.heapMb));
+      },
       () => undefined,
     );
 }, 1000);
@@ -204,7 +216,9 @@ const done = await cluster.next((o) => 'eventsDone' in o, (eventSeconds + 120) *
 await new Promise((r) => setTimeout(r, 5000));
 clearInterval(sampler);
 clearInterval(eluWatch);
-const eluAvg = elu.length ? elu.reduce((a, b) => a + b, 0) / elu.length : 0;
+const average = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const eluAvg = average(elu);
+const cpuAvg = average(cpu);
 const loadAvg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 rssMax = Math.max(rssMax, rssMb(bffPid));
 for (const c of sse) c.send({ cmd: 'report' });
@@ -218,8 +232,12 @@ const reports = (await Promise.all(sse.map((c) => c.next((o) => 'sse' in o)))).m
       max: number;
       resyncs: number;
       clients: number;
+      cpu: number;
+      bytesPerClientPerSecond: number;
     },
 );
+const loadCpu = reports.reduce((n, r) => n + r.cpu, 0);
+const perClientKBs = Math.max(...reports.map((r) => r.bytesPerClientPerSecond)) / 1024;
 // Merge percentiles conservatively: the worst of the processes.
 const sseResult = {
   delivered: reports.reduce((n, r) => n + r.count, 0),
@@ -283,7 +301,10 @@ const rows: [string, string][] = [
     'GET nodepools',
     `${httpResult.count} requests at ${httpResult.achievedRate.toFixed(0)}/s: p50 ${httpResult.p50.toFixed(1)} ms, p95 ${httpResult.p95.toFixed(1)} ms, p99 ${httpResult.p99.toFixed(1)} ms, max ${httpResult.max.toFixed(1)} ms, ${String(httpResult.bytesPerResponse)} B each`,
   ],
-  ['SSE clients', `${String(clients)} on one BFF process`],
+  [
+    'SSE clients',
+    `${String(clients)} on one BFF process, ${perClientKBs.toFixed(1)} KB/s each (${((perClientKBs * clients) / 1024).toFixed(0)} MB/s in all)`,
+  ],
   ['events', `${String(expected)} at ${String(eventRate)}/s over ${String(done.seconds)} s`],
   [
     'event → client',
@@ -291,11 +312,11 @@ const rows: [string, string][] = [
   ],
   [
     'BFF RSS',
-    `${rssIdle.toFixed(0)} MB with streams open, ${rssMax.toFixed(0)} MB max under events`,
+    `${rssIdle.toFixed(0)} MB with streams open, ${rssMax.toFixed(0)} MB max under events (JS heap ${Math.min(...heap).toFixed(0)}–${Math.max(...heap).toFixed(0)} MB)`,
   ],
   [
     'BFF busy',
-    `event loop ${(eluAvg * 100).toFixed(0)} % busy on average under events; machine load average ${loadAvg}`,
+    `event loop ${(eluAvg * 100).toFixed(0)} % busy, ${(cpuAvg * 100).toFixed(0)} % of a core on average under events; loaders ${(loadCpu * 100).toFixed(0)} % of a core; machine load average ${loadAvg}`,
   ],
   [
     'upstream watches',
