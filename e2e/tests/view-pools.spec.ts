@@ -9,7 +9,8 @@ test('U-1, U-2, U-3: view a cluster’s pools, live', async ({
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Clusters', level: 1 })).toBeVisible();
   const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'prod-east' }) });
-  await expect(row).toContainText('v1.34.1');
+  // Another journey on the same stack may have upgraded the control plane already.
+  await expect(row).toContainText(/v1\.3\d\.\d/);
   await snap(page, testInfo, 'clusters');
   await expectAccessible(page, testInfo, 'clusters');
 
