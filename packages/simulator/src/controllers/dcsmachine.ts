@@ -1,6 +1,7 @@
 import {
   vmStatusFields,
   type Condition,
+  type DCSIpHostnamePool,
   type DCSMachine,
   type IpPoolEntry,
   type Machine,
@@ -345,9 +346,13 @@ export function dcsMachineController(ctx: Context): Controller {
     return undefined;
   }
 
-  function disksAttached(dm: DCSMachine, entry: IpPoolEntry | undefined): boolean {
+  function disksAttached(
+    dm: DCSMachine,
+    entry: IpPoolEntry | undefined,
+    pool = poolOf(dm),
+  ): boolean {
     if (!entry?.persistentDisk?.length) return true;
-    const records = poolOf(dm)?.status?.persistentDiskStatus ?? [];
+    const records = pool?.status?.persistentDiskStatus ?? [];
     return entry.persistentDisk.every((d) =>
       records.some(
         (r) =>
@@ -407,6 +412,36 @@ export function dcsMachineController(ctx: Context): Controller {
     return undefined;
   }
 
+  /**
+   * Whether a change of its pool can let the machine go on: a free entry for one waiting to
+   * claim, its volumes attached for a VM being created, detached for one being deleted. Pools
+   * change with every claim, so waking every machine of the pool each time would flood the queue.
+   */
+  function unblockedBy(o: DCSMachine, pool: DCSIpHostnamePool, anyFree: () => boolean): boolean {
+    const ip = o.status?.networkConfig?.ip;
+    const name = o.metadata.name ?? '';
+    if (o.metadata.deletionTimestamp) {
+      return !(pool.status?.persistentDiskStatus ?? []).some(
+        (r) => r.ip === ip && r.machineName === name && r.phase !== 'Detached',
+      );
+    }
+    if (!ip) return anyFree();
+    if (o.status?.vmState !== 'creating') return false;
+    const entry = pool.spec?.pool?.find((e) => e.ip === ip);
+    return Boolean(entry?.persistentDisk?.length) && disksAttached(o, entry, pool);
+  }
+
+  /** The DCSMachine waits for its Machine's bootstrap data (it has not started the ISO upload). */
+  function waitsForBootstrapData(o: DCSMachine | undefined): boolean {
+    if (!o) return false;
+    const iso = getCondition(o.status?.conditions, ISO_UPLOADED);
+    return (
+      iso?.status !== 'True' &&
+      iso?.reason !== REASON.isoUploading &&
+      iso?.reason !== REASON.isoUploadFailed
+    );
+  }
+
   /** Machines waiting for an entry of this pool (claims are released and entries added). */
   const waitingOn = (ns: string | undefined, pool: string) =>
     dms
@@ -420,28 +455,30 @@ export function dcsMachineController(ctx: Context): Controller {
     isPriority: controlPlaneFirst(dms),
     concurrency: 16,
     watches: [
-      // The Machine's bootstrap data (dataSecretName) and its annotations.
+      // The Machine's bootstrap data (dataSecretName), for a DCSMachine that waits for it.
       watch('Machine', (m) => {
         const ref = m.spec?.infrastructureRef;
-        // Only what a waiting DCSMachine cares about: bootstrap data there, infrastructure not ready yet.
+        if (ref?.kind !== 'DCSMachine' || !ref.name) return [];
+        const ns = m.metadata.namespace;
         const relevant =
-          Boolean(m.spec?.bootstrap.dataSecretName) && !m.status?.infrastructureReady;
-        return relevant && ref?.kind === 'DCSMachine' && ref.name
-          ? [`${m.metadata.namespace ?? ''}/${ref.name}`]
-          : [];
+          Boolean(m.spec?.bootstrap.dataSecretName) &&
+          !m.status?.infrastructureReady &&
+          waitsForBootstrapData(dms.get(ns, ref.name));
+        return relevant ? [`${ns ?? ''}/${ref.name}`] : [];
       }),
-      // Entries added or disks attached: the machines of this pool that wait for either.
-      watch('DCSIpHostnamePool', (p) =>
-        dms
-          .byIndex(BY_POOL, indexKey(p.metadata.namespace, p.metadata.name ?? ''))
-          .filter(
-            (o) =>
-              !o.status?.networkConfig?.ip ||
-              o.status.vmState === 'creating' ||
-              o.metadata.deletionTimestamp,
-          )
-          .map(keyFor),
-      ),
+      // Entries added or released, disks attached or detached: the machines this unblocks.
+      watch('DCSIpHostnamePool', (p) => {
+        const members = dms.byIndex(BY_POOL, indexKey(p.metadata.namespace, p.metadata.name ?? ''));
+        let free: boolean | undefined;
+        const anyFree = () => {
+          if (free === undefined) {
+            const claimed = new Set(members.map((o) => o.status?.networkConfig?.ip));
+            free = (p.spec?.pool ?? []).some((e) => !claimed.has(e.ip));
+          }
+          return free;
+        };
+        return members.filter((o) => unblockedBy(o, p, anyFree)).map(keyFor);
+      }),
       // A released entry lets the next waiting machine claim it.
       watch('DCSMachine', (o) =>
         o.metadata.deletionTimestamp

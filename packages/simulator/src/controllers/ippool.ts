@@ -24,7 +24,7 @@ import { stepDuration } from '../logic/timings';
 import { BY_POOL, indexKey } from '../runtime/caches';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
-import { remaining, same } from './util';
+import { SUMMARY_BATCH_SIM_MS, remaining, same } from './util';
 
 /**
  * The DCS provider's side of a DCSIpHostnamePool: which entries are claimed (status.total /
@@ -231,7 +231,7 @@ export function ipPoolController(ctx: Context): Controller {
   return {
     name: 'dcsiphostnamepool',
     primary: 'DCSIpHostnamePool',
-    batchMs: 50,
+    batchSimMs: SUMMARY_BATCH_SIM_MS,
     watches: [
       watch('DCSMachine', (dm) =>
         dm.spec?.ipHostPoolRef.name

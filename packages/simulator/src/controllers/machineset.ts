@@ -14,7 +14,7 @@ import { BY_OWNER } from '../runtime/caches';
 import { isAlreadyExists } from '../runtime/client';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
-import { errorMessage, same } from './util';
+import { SUMMARY_BATCH_SIM_MS, errorMessage, same } from './util';
 
 /**
  * Cluster API's MachineSet controller (v1.10): creates machines with their bootstrap config and
@@ -188,7 +188,7 @@ export function machineSetController(ctx: Context): Controller {
   return {
     name: 'machineset',
     primary: 'MachineSet',
-    batchMs: 50,
+    batchSimMs: SUMMARY_BATCH_SIM_MS,
     concurrency: 8,
     watches: [
       watch('Machine', (m) => {

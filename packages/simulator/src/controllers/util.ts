@@ -5,6 +5,13 @@ import { splitKey } from '../runtime/context';
 
 /** Small helpers shared by the controllers. */
 
+/**
+ * The batch window of controllers that summarize many objects (a MachineSet's hundred machines,
+ * a pool's entries): their status follows the members within 15 simulated seconds (250 ms of
+ * real time at --time-scale 60), not once per member change.
+ */
+export const SUMMARY_BATCH_SIM_MS = 15_000;
+
 export const keyFor = (o: {
   metadata: { namespace?: string | undefined; name?: string | undefined };
 }) => keyOf(o.metadata.namespace, o.metadata.name);

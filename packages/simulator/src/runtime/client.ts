@@ -107,11 +107,10 @@ export class KubeClient {
    */
   update<T extends KubeObject>(info: KindInfo, obj: T): Promise<T> {
     const { managedFields: _, ...metadata } = obj.metadata;
-    return this.request<T>(
-      'PUT',
-      resourcePath(info, obj.metadata.namespace, obj.metadata.name),
-      { ...obj, metadata },
-    );
+    return this.request<T>('PUT', resourcePath(info, obj.metadata.namespace, obj.metadata.name), {
+      ...obj,
+      metadata,
+    });
   }
 
   /**

@@ -51,8 +51,11 @@ export interface Controller {
   primary: WatchedKind;
   watches: readonly Watch[];
   concurrency?: number;
-  /** See QueueOptions.batchMs: for controllers that summarize many objects (sets, pools). */
-  batchMs?: number;
+  /**
+   * Simulated ms of the queue's batch window (QueueOptions.batchMs), for controllers that
+   * summarize many objects; none on a manual clock, at most MAX_BATCH_REAL_MS of real time.
+   */
+  batchSimMs?: number;
   /** See QueueOptions.isPriority. */
   isPriority?: (key: string) => boolean;
   reconcile(key: string): Promise<ReconcileResult | undefined>;

@@ -11,6 +11,14 @@ import { WorkQueue } from './queue';
  * kind enqueue the object, changes of watched kinds enqueue what the controller maps them to.
  */
 
+/** The longest real batch window, whatever the time scale. */
+export const MAX_BATCH_REAL_MS = 250;
+
+/** Real ms of a batch window of `simMs` simulated ms: none on a manual clock (tests step it). */
+export function batchRealMs(simMs: number, timeScale: number): number {
+  return timeScale > 0 ? Math.min(MAX_BATCH_REAL_MS, simMs / timeScale) : 0;
+}
+
 export interface ControllerMetrics {
   name: string;
   reconciles: number;
@@ -37,7 +45,9 @@ export class Manager {
   add(controller: Controller): void {
     const queue = new WorkQueue(controller.name, (key) => controller.reconcile(key), {
       concurrency: controller.concurrency ?? 4,
-      ...(controller.batchMs ? { batchMs: controller.batchMs } : {}),
+      ...(controller.batchSimMs
+        ? { batchMs: batchRealMs(controller.batchSimMs, this.ctx.clock.timeScale) }
+        : {}),
       ...(controller.isPriority ? { isPriority: controller.isPriority } : {}),
       clock: this.ctx.clock,
       // A conflict means a stale read, a 404 an object deleted meanwhile: both are re-read at once.

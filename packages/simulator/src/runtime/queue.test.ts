@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createClock } from '../logic/clock';
+import { batchRealMs } from './manager';
 import { WorkQueue } from './queue';
 
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -55,5 +56,12 @@ describe('work queue', () => {
     await queue.idle();
     expect(runs.map((r) => r.key)).toEqual(['w/block', 'cp/0', 'w/0', 'w/1', 'w/2']);
     queue.stop();
+  });
+
+  it('a batch window is simulated time: none on a manual clock, capped in real time', () => {
+    expect(batchRealMs(15_000, 60)).toBe(250);
+    expect(batchRealMs(15_000, 1000)).toBe(15);
+    expect(batchRealMs(15_000, 0)).toBe(0);
+    expect(batchRealMs(15_000, 1)).toBe(250);
   });
 });
