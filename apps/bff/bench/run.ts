@@ -180,6 +180,7 @@ const httpResult = (await httpLoad.next((o) => 'http' in o)).http as {
 };
 log(`GET nodepools p95 ${httpResult.p95.toFixed(1)} ms`);
 
+const rssBefore = rssMb(bffPid);
 // 2,000 streams in two load processes, then 50 events/s from the API server.
 const halves = [Math.ceil(clients / 2), Math.floor(clients / 2)].filter((n) => n > 0);
 const sse = halves.map((n) =>
@@ -312,7 +313,7 @@ const rows: [string, string][] = [
   ],
   [
     'BFF RSS',
-    `${rssIdle.toFixed(0)} MB with streams open, ${rssMax.toFixed(0)} MB max under events (JS heap ${Math.min(...heap).toFixed(0)}–${Math.max(...heap).toFixed(0)} MB)`,
+    `${rssBefore.toFixed(0)} MB before the streams, ${rssIdle.toFixed(0)} MB with them open, ${rssMax.toFixed(0)} MB max under events (JS heap ${Math.min(...heap).toFixed(0)}–${Math.max(...heap).toFixed(0)} MB)`,
   ],
   [
     'BFF busy',
