@@ -67,30 +67,28 @@ export function DeleteMachinesDialog({
       previewDisabled={errorsOf(issues).length > 0}
       danger
     >
-      <>
-        <Typography sx={{ mb: 1 }}>
-          {t('deleteMachines.explain', {
-            count: machines.length,
-            from: pool.replicas.desired,
-            to,
-          })}
-        </Typography>
-        <Box
-          component="ul"
-          aria-label={t('deleteMachines.list')}
-          sx={{ fontFamily: 'monospace', fontSize: 13, maxHeight: 200, overflow: 'auto' }}
-        >
-          {machines.map((m) => (
-            <li key={m.name}>
-              {m.name} {m.nodeName ? `(${m.nodeName}, ${m.ip ?? '—'})` : ''}
-            </li>
-          ))}
-        </Box>
-        <Alert severity="info" sx={{ mb: 1 }}>
-          {t('deleteMachines.guards')}
-        </Alert>
-        <ProblemList items={issues} />
-      </>
+      <Typography sx={{ mb: 1 }}>
+        {t('deleteMachines.explain', {
+          count: machines.length,
+          from: pool.replicas.desired,
+          to,
+        })}
+      </Typography>
+      <Box
+        component="ul"
+        aria-label={t('deleteMachines.list')}
+        sx={{ fontFamily: 'monospace', fontSize: 13, maxHeight: 200, overflow: 'auto' }}
+      >
+        {machines.map((m) => (
+          <li key={m.name}>
+            {m.name} {m.nodeName ? `(${m.nodeName}, ${m.ip ?? '—'})` : ''}
+          </li>
+        ))}
+      </Box>
+      <Alert severity="info" sx={{ mb: 1 }}>
+        {t('deleteMachines.guards')}
+      </Alert>
+      <ProblemList items={issues} />
     </PlanFlowDialog>
   );
 }

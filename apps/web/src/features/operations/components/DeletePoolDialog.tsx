@@ -66,92 +66,90 @@ export function DeletePoolDialog({
       previewDisabled={!confirmed}
       danger
     >
-      <>
-        <Alert severity="warning" sx={{ mb: 2 }}>
-          {t('delete.warning', {
-            name: pool.name,
-            count: machines?.length ?? pool.replicas.current,
-          })}
-        </Alert>
-        <Typography variant="h4" component="h3">
-          {t('delete.machines')}
-        </Typography>
-        <Box
-          component="ul"
-          aria-label={t('delete.machines')}
-          sx={{
-            mt: 0.5,
-            maxHeight: 160,
-            overflow: 'auto',
-            fontFamily: 'monospace',
-            fontSize: 13,
-          }}
-        >
-          {(machines ?? []).map((m) => (
-            <li key={m}>{m}</li>
-          ))}
-          {machines?.length === 0 && <li>{t('common.none')}</li>}
-        </Box>
-        <Typography variant="h4" component="h3" sx={{ mt: 2 }}>
-          {t('delete.alsoRemove')}
-        </Typography>
-        <FormGroup>
+      <Alert severity="warning" sx={{ mb: 2 }}>
+        {t('delete.warning', {
+          name: pool.name,
+          count: machines?.length ?? pool.replicas.current,
+        })}
+      </Alert>
+      <Typography variant="h4" component="h3">
+        {t('delete.machines')}
+      </Typography>
+      <Box
+        component="ul"
+        aria-label={t('delete.machines')}
+        sx={{
+          mt: 0.5,
+          maxHeight: 160,
+          overflow: 'auto',
+          fontFamily: 'monospace',
+          fontSize: 13,
+        }}
+      >
+        {(machines ?? []).map((m) => (
+          <li key={m}>{m}</li>
+        ))}
+        {machines?.length === 0 && <li>{t('common.none')}</li>}
+      </Box>
+      <Typography variant="h4" component="h3" sx={{ mt: 2 }}>
+        {t('delete.alsoRemove')}
+      </Typography>
+      <FormGroup>
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={remove.machineTemplate}
+              onChange={(e) => {
+                setRemove((r) => ({ ...r, machineTemplate: e.target.checked }));
+              }}
+            />
+          }
+          label={t('delete.removeMachineTemplate', { name: pool.machineTemplate.name })}
+        />
+        {pool.bootstrapTemplate && (
           <FormControlLabel
             control={
               <Checkbox
-                checked={remove.machineTemplate}
+                checked={remove.bootstrapTemplate}
                 onChange={(e) => {
-                  setRemove((r) => ({ ...r, machineTemplate: e.target.checked }));
+                  setRemove((r) => ({ ...r, bootstrapTemplate: e.target.checked }));
                 }}
               />
             }
-            label={t('delete.removeMachineTemplate', { name: pool.machineTemplate.name })}
+            label={t('delete.removeBootstrapTemplate', { name: pool.bootstrapTemplate })}
           />
-          {pool.bootstrapTemplate && (
-            <FormControlLabel
-              control={
-                <Checkbox
-                  checked={remove.bootstrapTemplate}
-                  onChange={(e) => {
-                    setRemove((r) => ({ ...r, bootstrapTemplate: e.target.checked }));
-                  }}
-                />
-              }
-              label={t('delete.removeBootstrapTemplate', { name: pool.bootstrapTemplate })}
-            />
-          )}
-          {pool.ipPool && (
-            <FormControlLabel
-              control={
-                <Checkbox
-                  checked={remove.ipPool}
-                  disabled={ipShared}
-                  onChange={(e) => {
-                    setRemove((r) => ({ ...r, ipPool: e.target.checked }));
-                  }}
-                />
-              }
-              label={
-                ipShared
-                  ? t('delete.ipPoolShared', { name: pool.ipPool.name })
-                  : t('delete.removeIpPool', { name: pool.ipPool.name })
-              }
-            />
-          )}
-        </FormGroup>
-        <DialogContentText sx={{ mt: 1, fontSize: 13 }}>{t('delete.sharedHelp')}</DialogContentText>
-        <TextField
-          sx={{ mt: 2 }}
-          fullWidth
-          label={t('delete.typeName', { name: pool.name })}
-          value={typed}
-          onChange={(e) => {
-            setTyped(e.target.value);
-          }}
-          autoComplete="off"
-          error={typed !== '' && !confirmed}
-        />
-      </>
+        )}
+        {pool.ipPool && (
+          <FormControlLabel
+            control={
+              <Checkbox
+                checked={remove.ipPool}
+                disabled={ipShared}
+                onChange={(e) => {
+                  setRemove((r) => ({ ...r, ipPool: e.target.checked }));
+                }}
+              />
+            }
+            label={
+              ipShared
+                ? t('delete.ipPoolShared', { name: pool.ipPool.name })
+                : t('delete.removeIpPool', { name: pool.ipPool.name })
+            }
+          />
+        )}
+      </FormGroup>
+      <DialogContentText sx={{ mt: 1, fontSize: 13 }}>{t('delete.sharedHelp')}</DialogContentText>
+      <TextField
+        sx={{ mt: 2 }}
+        fullWidth
+        label={t('delete.typeName', { name: pool.name })}
+        value={typed}
+        onChange={(e) => {
+          setTyped(e.target.value);
+        }}
+        autoComplete="off"
+        error={typed !== '' && !confirmed}
+      />
     </PlanFlowDialog>
   );
 }

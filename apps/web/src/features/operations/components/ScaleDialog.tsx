@@ -132,93 +132,91 @@ export function ScaleDialog({
         errorsOf(issues).length > 0 || (replicas === pool.replicas.desired && extend.length === 0)
       }
     >
-      <>
-        <Stack
-          direction="row"
-          spacing={1}
-          sx={{ alignItems: 'flex-start', mb: 2, flexWrap: 'wrap', rowGap: 1 }}
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{ alignItems: 'flex-start', mb: 2, flexWrap: 'wrap', rowGap: 1 }}
+      >
+        <IconButton
+          aria-label={t('scale.decrease')}
+          onClick={() => {
+            setReplicas((r) => Math.max(0, r - 1));
+          }}
+          disabled={replicas <= 0}
+          sx={{ mt: 0.5 }}
         >
-          <IconButton
-            aria-label={t('scale.decrease')}
-            onClick={() => {
-              setReplicas((r) => Math.max(0, r - 1));
-            }}
-            disabled={replicas <= 0}
-            sx={{ mt: 0.5 }}
-          >
-            <Remove />
-          </IconButton>
-          <TextField
-            label={t('pool.replicas')}
-            type="number"
-            value={replicas}
-            onChange={(e) => {
-              setReplicas(Math.max(0, Math.floor(Number(e.target.value) || 0)));
-            }}
-            slotProps={{ htmlInput: { min: 0, 'aria-describedby': freeId } }}
-            {...field('replicas', t('scale.current', { n: pool.replicas.desired }))}
-            sx={{ width: 320 }}
+          <Remove />
+        </IconButton>
+        <TextField
+          label={t('pool.replicas')}
+          type="number"
+          value={replicas}
+          onChange={(e) => {
+            setReplicas(Math.max(0, Math.floor(Number(e.target.value) || 0)));
+          }}
+          slotProps={{ htmlInput: { min: 0, 'aria-describedby': freeId } }}
+          {...field('replicas', t('scale.current', { n: pool.replicas.desired }))}
+          sx={{ width: 320 }}
+        />
+        <IconButton
+          aria-label={t('scale.increase')}
+          onClick={() => {
+            setReplicas((r) => r + 1);
+          }}
+          sx={{ mt: 0.5 }}
+        >
+          <Add />
+        </IconButton>
+        <Box id={freeId} sx={{ ml: 2, mt: 1 }} role="status">
+          {pool.ipPool ? (
+            <Typography>
+              {t('scale.freeEntries', {
+                free: pool.ipPool.free,
+                total: pool.ipPool.total,
+                name: pool.ipPool.name,
+              })}
+            </Typography>
+          ) : (
+            <Typography color="text.secondary">{t('scale.noIpPool')}</Typography>
+          )}
+        </Box>
+      </Stack>
+      {replicas < pool.replicas.desired && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {t('scale.downRandom')}
+        </Alert>
+      )}
+      {(short !== undefined || extend.length > 0) && ipPoolName && (
+        <Box sx={{ mb: 2 }}>
+          <Typography variant="h4" component="h3" sx={{ mb: 1 }}>
+            {t('scale.extendTitle', { name: ipPoolName })}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            {missing !== undefined ? t('scale.extendHelp', { missing }) : t('scale.extendKeep')}
+          </Typography>
+          <IpEntriesEditor
+            label={t('scale.extendTitle', { name: ipPoolName })}
+            entries={extend}
+            onChange={setExtend}
+            issues={issues}
+            basePath="ipPoolAppend.entries"
+            existingIps={ipCtx?.entries.map((e) => e.ip) ?? []}
+            template={ipCtx?.entries[ipCtx.entries.length - 1]}
           />
-          <IconButton
-            aria-label={t('scale.increase')}
-            onClick={() => {
-              setReplicas((r) => r + 1);
-            }}
-            sx={{ mt: 0.5 }}
-          >
-            <Add />
-          </IconButton>
-          <Box id={freeId} sx={{ ml: 2, mt: 1 }} role="status">
-            {pool.ipPool ? (
-              <Typography>
-                {t('scale.freeEntries', {
-                  free: pool.ipPool.free,
-                  total: pool.ipPool.total,
-                  name: pool.ipPool.name,
-                })}
-              </Typography>
-            ) : (
-              <Typography color="text.secondary">{t('scale.noIpPool')}</Typography>
-            )}
-          </Box>
-        </Stack>
-        {replicas < pool.replicas.desired && (
-          <Alert severity="info" sx={{ mb: 2 }}>
-            {t('scale.downRandom')}
-          </Alert>
-        )}
-        {(short !== undefined || extend.length > 0) && ipPoolName && (
-          <Box sx={{ mb: 2 }}>
-            <Typography variant="h4" component="h3" sx={{ mb: 1 }}>
-              {t('scale.extendTitle', { name: ipPoolName })}
-            </Typography>
-            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-              {missing !== undefined ? t('scale.extendHelp', { missing }) : t('scale.extendKeep')}
-            </Typography>
-            <IpEntriesEditor
-              label={t('scale.extendTitle', { name: ipPoolName })}
-              entries={extend}
-              onChange={setExtend}
-              issues={issues}
-              basePath="ipPoolAppend.entries"
-              existingIps={ipCtx?.entries.map((e) => e.ip) ?? []}
-              template={ipCtx?.entries[ipCtx.entries.length - 1]}
-            />
-            {extend.length === 0 && missing !== undefined && (
-              <Button
-                variant="outlined"
-                sx={{ mt: 1 }}
-                onClick={() => {
-                  setExtend(suggestEntries(ipCtx?.entries ?? [], missing));
-                }}
-              >
-                {t('scale.extendIpPool', { n: missing })}
-              </Button>
-            )}
-          </Box>
-        )}
-        <ProblemList items={issuesOutside(issues, shown)} />
-      </>
+          {extend.length === 0 && missing !== undefined && (
+            <Button
+              variant="outlined"
+              sx={{ mt: 1 }}
+              onClick={() => {
+                setExtend(suggestEntries(ipCtx?.entries ?? [], missing));
+              }}
+            >
+              {t('scale.extendIpPool', { n: missing })}
+            </Button>
+          )}
+        </Box>
+      )}
+      <ProblemList items={issuesOutside(issues, shown)} />
     </PlanFlowDialog>
   );
 }

@@ -141,160 +141,155 @@ export function UpgradeDialog({
       applyLabel={t('action.upgrade')}
       previewDisabled={!req || errorsOf(issues).length > 0}
     >
-      <>
-        {!isCp && (
-          <Tabs
-            value={tab}
-            onChange={(_e, v: UpgradeTab) => {
-              setTab(v);
-            }}
-            sx={{ mb: 2 }}
-            aria-label={t('upgrade.kinds')}
-          >
-            <Tab value="infrastructure" label={t('upgrade.infrastructure')} />
-            <Tab value="kubernetes" label={t('upgrade.kubernetes')} />
-            <Tab value="bootstrap" label={t('upgrade.bootstrap')} />
-          </Tabs>
-        )}
-        {tab === 'infrastructure' && (
-          <CloneTab
-            intro={
-              <Typography variant="body2" color="text.secondary">
-                {t('upgrade.infraHelp', { replicas: pool.replicas.desired })}
-              </Typography>
-            }
-            nameLabel={t('upgrade.newTemplateName')}
-            name={templateName}
-            onName={setTemplateName}
-            nameIssues={field(
-              'machineTemplate.name',
-              t('upgrade.clonedFrom', { name: pool.machineTemplate.name }),
-            )}
-            missing={t('pool.templateMissing', { name: pool.machineTemplate.name })}
-          >
-            {infra ? (
-              <MachineTemplateEditor
-                value={infra}
-                onChange={setInfra}
-                issues={issues}
-                basePath="machineTemplate.spec"
-                vmTemplates={ctx.versions.map((v) => v.vmTemplateName)}
-                label={t('pool.machineTemplate')}
-              />
-            ) : undefined}
-          </CloneTab>
-        )}
-        {tab === 'kubernetes' && (
-          <Box>
-            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-              {isCp
-                ? t('upgrade.cpHelp')
-                : t('upgrade.k8sHelp', { cp: ctx.controlPlaneVersion ?? '—' })}
+      {!isCp && (
+        <Tabs
+          value={tab}
+          onChange={(_e, v: UpgradeTab) => {
+            setTab(v);
+          }}
+          sx={{ mb: 2 }}
+          aria-label={t('upgrade.kinds')}
+        >
+          <Tab value="infrastructure" label={t('upgrade.infrastructure')} />
+          <Tab value="kubernetes" label={t('upgrade.kubernetes')} />
+          <Tab value="bootstrap" label={t('upgrade.bootstrap')} />
+        </Tabs>
+      )}
+      {tab === 'infrastructure' && (
+        <CloneTab
+          intro={
+            <Typography variant="body2" color="text.secondary">
+              {t('upgrade.infraHelp', { replicas: pool.replicas.desired })}
             </Typography>
-            {targets.length === 0 ? (
-              <Alert severity="info">
-                {t('upgrade.noTargets', { version: pool.version ?? '—' })}
-              </Alert>
-            ) : (
-              <>
-                <TextField
-                  select
-                  label={t('upgrade.targetVersion')}
-                  value={version}
-                  onChange={(e) => {
-                    setVersion(e.target.value);
-                    setNewBootstrap(
-                      pool.version !== undefined &&
-                        needsImagePullCredentialsPolicy(e.target.value) !==
-                          needsImagePullCredentialsPolicy(pool.version),
-                    );
-                  }}
-                  {...field(
-                    'version',
-                    t('upgrade.currentVersion', { version: pool.version ?? '—' }),
-                  )}
-                  sx={{ minWidth: 240, mr: 2 }}
-                >
-                  {targets.map((v) => (
-                    <MenuItem key={v} value={v}>
-                      {v}
-                    </MenuItem>
-                  ))}
-                </TextField>
-                <TextField
-                  label={t('upgrade.newTemplateName')}
-                  value={templateName}
-                  onChange={(e) => {
-                    setTemplateName(e.target.value);
-                  }}
-                  {...field(
-                    'machineTemplate.name',
-                    t('upgrade.vmTemplateIs', {
-                      vm:
-                        baseTemplate && version
-                          ? templateForVersion(ctx, baseTemplate, version).vmTemplateName
-                          : '—',
-                    }),
-                  )}
-                  sx={{ minWidth: 320 }}
-                />
-                {!isCp && (
-                  <Box sx={{ mt: 2 }}>
-                    <FormControlLabel
-                      control={
-                        <Checkbox
-                          checked={newBootstrap}
-                          onChange={(e) => {
-                            setNewBootstrap(e.target.checked);
-                          }}
-                        />
-                      }
-                      label={t('upgrade.alsoBootstrap', { name: bootstrapName })}
-                    />
-                    <Typography variant="body2" color="text.secondary">
-                      {t('upgrade.boot1Help')}
-                    </Typography>
-                  </Box>
+          }
+          nameLabel={t('upgrade.newTemplateName')}
+          name={templateName}
+          onName={setTemplateName}
+          nameIssues={field(
+            'machineTemplate.name',
+            t('upgrade.clonedFrom', { name: pool.machineTemplate.name }),
+          )}
+          missing={t('pool.templateMissing', { name: pool.machineTemplate.name })}
+        >
+          {infra ? (
+            <MachineTemplateEditor
+              value={infra}
+              onChange={setInfra}
+              issues={issues}
+              basePath="machineTemplate.spec"
+              vmTemplates={ctx.versions.map((v) => v.vmTemplateName)}
+              label={t('pool.machineTemplate')}
+            />
+          ) : undefined}
+        </CloneTab>
+      )}
+      {tab === 'kubernetes' && (
+        <Box>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            {isCp
+              ? t('upgrade.cpHelp')
+              : t('upgrade.k8sHelp', { cp: ctx.controlPlaneVersion ?? '—' })}
+          </Typography>
+          {targets.length === 0 ? (
+            <Alert severity="info">
+              {t('upgrade.noTargets', { version: pool.version ?? '—' })}
+            </Alert>
+          ) : (
+            <>
+              <TextField
+                select
+                label={t('upgrade.targetVersion')}
+                value={version}
+                onChange={(e) => {
+                  setVersion(e.target.value);
+                  setNewBootstrap(
+                    pool.version !== undefined &&
+                      needsImagePullCredentialsPolicy(e.target.value) !==
+                        needsImagePullCredentialsPolicy(pool.version),
+                  );
+                }}
+                {...field('version', t('upgrade.currentVersion', { version: pool.version ?? '—' }))}
+                sx={{ minWidth: 240, mr: 2 }}
+              >
+                {targets.map((v) => (
+                  <MenuItem key={v} value={v}>
+                    {v}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <TextField
+                label={t('upgrade.newTemplateName')}
+                value={templateName}
+                onChange={(e) => {
+                  setTemplateName(e.target.value);
+                }}
+                {...field(
+                  'machineTemplate.name',
+                  t('upgrade.vmTemplateIs', {
+                    vm:
+                      baseTemplate && version
+                        ? templateForVersion(ctx, baseTemplate, version).vmTemplateName
+                        : '—',
+                  }),
                 )}
-              </>
-            )}
-          </Box>
-        )}
-        {tab === 'bootstrap' && (
-          <CloneTab
-            intro={<Alert severity="info">{t('upgrade.boot3')}</Alert>}
-            nameLabel={t('upgrade.newBootstrapName')}
-            name={bootstrapName}
-            onName={setBootstrapName}
-            nameIssues={field(
-              'bootstrap.name',
-              t('upgrade.clonedFrom', { name: pool.bootstrapTemplate ?? '—' }),
-            )}
-            missing={t('upgrade.noBootstrap')}
-          >
-            {bootstrap ? (
-              <BootstrapEditor
-                value={bootstrap}
-                onChange={setBootstrap}
-                issues={issues}
-                basePath="bootstrap.spec"
+                sx={{ minWidth: 320 }}
               />
-            ) : undefined}
-          </CloneTab>
-        )}
-        <Box sx={{ mt: 2 }}>
-          <ProblemList
-            items={issuesOutside(
-              issues,
-              tab === 'infrastructure'
-                ? ['machineTemplate']
-                : tab === 'bootstrap'
-                  ? ['bootstrap']
-                  : ['version', 'machineTemplate.name', 'bootstrap.name'],
-            )}
-          />
+              {!isCp && (
+                <Box sx={{ mt: 2 }}>
+                  <FormControlLabel
+                    control={
+                      <Checkbox
+                        checked={newBootstrap}
+                        onChange={(e) => {
+                          setNewBootstrap(e.target.checked);
+                        }}
+                      />
+                    }
+                    label={t('upgrade.alsoBootstrap', { name: bootstrapName })}
+                  />
+                  <Typography variant="body2" color="text.secondary">
+                    {t('upgrade.boot1Help')}
+                  </Typography>
+                </Box>
+              )}
+            </>
+          )}
         </Box>
-      </>
+      )}
+      {tab === 'bootstrap' && (
+        <CloneTab
+          intro={<Alert severity="info">{t('upgrade.boot3')}</Alert>}
+          nameLabel={t('upgrade.newBootstrapName')}
+          name={bootstrapName}
+          onName={setBootstrapName}
+          nameIssues={field(
+            'bootstrap.name',
+            t('upgrade.clonedFrom', { name: pool.bootstrapTemplate ?? '—' }),
+          )}
+          missing={t('upgrade.noBootstrap')}
+        >
+          {bootstrap ? (
+            <BootstrapEditor
+              value={bootstrap}
+              onChange={setBootstrap}
+              issues={issues}
+              basePath="bootstrap.spec"
+            />
+          ) : undefined}
+        </CloneTab>
+      )}
+      <Box sx={{ mt: 2 }}>
+        <ProblemList
+          items={issuesOutside(
+            issues,
+            tab === 'infrastructure'
+              ? ['machineTemplate']
+              : tab === 'bootstrap'
+                ? ['bootstrap']
+                : ['version', 'machineTemplate.name', 'bootstrap.name'],
+          )}
+        />
+      </Box>
     </PlanFlowDialog>
   );
 }
