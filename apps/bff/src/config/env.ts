@@ -156,7 +156,8 @@ export interface LoadOptions {
 
 /**
  * Reads the command line (`--kubeconfig FILE`, `--context NAME`, `--auth-mode`, `--host`,
- * `--port`, `--embedded`, `--provider-version`, `--stuck-after`) over the environment, validates both and derives the defaults:
+ * `--port`, `--embedded`, `--provider-version`, `--stuck-after`) over the environment, validates
+ * both and derives the defaults:
  * - local auth by default with the embedded cluster or a kubeconfig when bound to loopback;
  *   token auth otherwise (in a pod);
  * - local auth is refused on any address but loopback: it acts with the kubeconfig's identity;
