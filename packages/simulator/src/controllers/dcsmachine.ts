@@ -428,7 +428,20 @@ export function dcsMachineController(ctx: Context): Controller {
     if (!ip) return anyFree();
     if (o.status?.vmState !== 'creating') return false;
     const entry = pool.spec?.pool?.find((e) => e.ip === ip);
-    return Boolean(entry?.persistentDisk?.length) && disksAttached(o, entry, pool);
+    return (Boolean(entry?.persistentDisk?.length) && disksAttached(o, entry, pool)) || overdue(o);
+  }
+
+  /**
+   * A VM still creating after its creation time: held by a fault (placement stall) or waiting
+   * for disks. An annotation change (the fault removed) on its pool or Machine lets it go on.
+   */
+  function overdue(o: DCSMachine): boolean {
+    if (o.status?.vmState !== 'creating') return false;
+    const started = ctx.timeline.since(o, VM_PROVISIONED);
+    return (
+      started !== undefined &&
+      ctx.clock.now() >= started + duration(o.metadata.name ?? '', 'vmCreate')
+    );
   }
 
   /** The DCSMachine waits for its Machine's bootstrap data (it has not started the ISO upload). */
@@ -455,15 +468,18 @@ export function dcsMachineController(ctx: Context): Controller {
     isPriority: controlPlaneFirst(dms),
     concurrency: 16,
     watches: [
-      // The Machine's bootstrap data (dataSecretName), for a DCSMachine that waits for it.
+      // The Machine's bootstrap data (dataSecretName) for a DCSMachine that waits for it, and its
+      // annotations for one held by a fault.
       watch('Machine', (m) => {
         const ref = m.spec?.infrastructureRef;
         if (ref?.kind !== 'DCSMachine' || !ref.name) return [];
         const ns = m.metadata.namespace;
+        const dm = dms.get(ns, ref.name);
         const relevant =
           Boolean(m.spec?.bootstrap.dataSecretName) &&
           !m.status?.infrastructureReady &&
-          waitsForBootstrapData(dms.get(ns, ref.name));
+          dm !== undefined &&
+          (waitsForBootstrapData(dm) || overdue(dm));
         return relevant ? [`${ns ?? ''}/${ref.name}`] : [];
       }),
       // Entries added or released, disks attached or detached: the machines this unblocks.

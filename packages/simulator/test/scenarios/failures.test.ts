@@ -22,7 +22,7 @@ const condition = (conditions: Condition[] | undefined, type: string) =>
 const ipOf = (subnet: string, n: number) => `${subnet}${String(10 + n)}`;
 
 describe('failure injection: every troubleshooting path can be shown', () => {
-  it('T-1 placement stall (pool annotation MODE@IP): cdRomFile set, the VM stays creating, the Machine stays Provisioning', async () => {
+  it('T-1 placement stall (pool annotation MODE@IP): cdRomFile set, the VM stays creating, the Machine stays Provisioning; removing the fault lets it finish', async () => {
     const { subnet } = await createPool(sim, {
       name: 'fail-stall',
       cluster: 'fail',
@@ -58,6 +58,11 @@ describe('failure injection: every troubleshooting path can be shown', () => {
       const st = sim.get('MachineDeployment', 'fail-stall')?.status;
       return st?.readyReplicas === 1 && st.phase === 'ScalingUp';
     });
+    // Lifting the fault (the annotation removed from the pool) lets the VM be placed.
+    await sim.kubectl.annotate('DCSIpHostnamePool', 'fail-stall-ippool', {
+      [ANNOTATION_FAIL]: null,
+    });
+    await waitSettled(sim, 'fail-stall');
   }, 90_000);
 
   it('ISO upload failure (annotation on the pool): no cdRomFile, an Error condition and a Warning event; removing the fault lets it finish', async () => {
