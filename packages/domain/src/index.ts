@@ -13,6 +13,7 @@ export * from './stream-events';
 export * from './rules';
 export {
   LOCALES,
+  fillMessage,
   formatMessage,
   isMessageKey,
   localizeMessage,

@@ -1,1 +1,2 @@
+export * from './fill';
 export * from './messages';

@@ -6,6 +6,8 @@
  * Bootstrap 模板 …). Keys are `area.what`; the views' catalog uses `view.*`, so the two can merge.
  */
 
+import { fillMessage } from './fill';
+
 export type Locale = 'en' | 'zh-CN';
 export const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
 export type MessageParams = Record<string, string | number>;
@@ -17,17 +19,17 @@ export interface MessageText {
 const catalog = {
   /* R-POOL-1, R-MD-1: capacity */
   'pool.demandExceedsEntries': {
-    en: 'IP pool {pool} has {entries} entries, but the MachineDeployments using it need {demand} (the sum of their replicas): {missing} machines would wait without an address. Add at least {missing} entries to the pool, or lower replicas.',
+    en: 'IP pool {pool} has {entries, plural, one {# entry} other {# entries}}, but the MachineDeployments using it need {demand} (the sum of their replicas): {missing, plural, one {# machine} other {# machines}} would wait without an address. Add at least {missing, plural, one {# entry} other {# entries}} to the pool, or lower replicas.',
     'zh-CN':
       'IP 池 {pool} 只有 {entries} 个条目，但使用它的 MachineDeployment 共需要 {demand} 个（副本数之和）：将有 {missing} 台 machine 因没有 IP 地址而一直等待。请向该池添加至少 {missing} 个条目，或减少副本数。',
   },
   'pool.surgeExceedsEntries': {
-    en: 'IP pool {pool} has {entries} entries for {demand} replicas plus up to {surge} extra machines during a rolling update (maxSurge): the rolling update would wait for addresses. Add {missing} entries to the pool, or set maxSurge to 0.',
+    en: 'IP pool {pool} has {entries, plural, one {# entry} other {# entries}} for {demand, plural, one {# replica} other {# replicas}} plus up to {surge, plural, one {# extra machine} other {# extra machines}} during a rolling update (maxSurge): the rolling update would wait for addresses. Add {missing, plural, one {# entry} other {# entries}} to the pool, or set maxSurge to 0.',
     'zh-CN':
       'IP 池 {pool} 有 {entries} 个条目，需供 {demand} 个副本使用，滚动更新期间还可能额外创建最多 {surge} 台 machine（maxSurge）：滚动更新将因等待 IP 地址而停滞。请向该池添加 {missing} 个条目，或将 maxSurge 设为 0。',
   },
   'md.replicasExceedPool': {
-    en: 'replicas {replicas} is more than IP pool {pool} can serve: {available} of its {entries} entries are free ({used} are held by other machines). Lower replicas to {available}, or add {missing} entries to the pool first.',
+    en: 'replicas {replicas} is more than IP pool {pool} can serve: {available} of its {entries, plural, one {# entry} other {# entries}} are free ({used} are held by other machines). Lower replicas to {available}, or add {missing, plural, one {# entry} other {# entries}} to the pool first.',
     'zh-CN':
       '副本数 {replicas} 超出了 IP 池 {pool} 可提供的数量：其 {entries} 个条目中只有 {available} 个可用（{used} 个已被其他 machine 占用）。请将副本数降至 {available}，或先向该池添加 {missing} 个条目。',
   },
@@ -272,7 +274,7 @@ const catalog = {
       '没有任何磁盘设置 systemVolume: true：必须且只能有一个系统盘（其 quantity 为 0 表示使用 VM 模板的大小）。',
   },
   'tpl.systemDiskMultiple': {
-    en: '{count} disks have systemVolume: true: exactly one disk is the system disk. Clear systemVolume on the others.',
+    en: '{count, plural, one {# disk} other {# disks}} have systemVolume: true: exactly one disk is the system disk. Clear systemVolume on the others.',
     'zh-CN':
       '有 {count} 个磁盘设置了 systemVolume: true：只能有一个系统盘，请取消其他磁盘的 systemVolume。',
   },
@@ -573,7 +575,7 @@ const catalog = {
       'machine {machine} 已在删除中：请不要选择它，否则副本数会被多减一次，并随机删除另一台 machine。',
   },
   'md.deleteMoreThanReplicas': {
-    en: '{count} machines are selected but the pool has only {replicas} replicas.',
+    en: '{count, plural, one {# machine is} other {# machines are}} selected but the pool has only {replicas, plural, one {# replica} other {# replicas}}.',
     'zh-CN': '选择了 {count} 台 machine，但该节点池只有 {replicas} 个副本。',
   },
   'md.deleteDuringRollout': {
@@ -582,7 +584,7 @@ const catalog = {
       '节点池 {pool} 正在滚动更新：请等待其完成。只有在节点池稳定时，按已注解 machine 的数量减少副本数才会恰好删除这些 machine。',
   },
   'md.deleteWhileScaling': {
-    en: 'Pool {pool} has {live} machines for {replicas} replicas (it is still scaling): wait until they match, or other machines than the selected ones would be deleted.',
+    en: 'Pool {pool} has {live, plural, one {# machine} other {# machines}} for {replicas, plural, one {# replica} other {# replicas}} (it is still scaling): wait until they match, or other machines than the selected ones would be deleted.',
     'zh-CN':
       '节点池 {pool} 当前有 {live} 台 machine，副本数为 {replicas}（仍在扩缩容中）：请等待两者一致，否则可能删除所选之外的 machine。',
   },
@@ -619,9 +621,9 @@ export function isMessageKey(key: string): key is MessageKey {
   return Object.hasOwn(messages, key);
 }
 
-/** The `{param}` names of a text, in order of appearance, each once. */
+/** The `{param}` names of a text (plain and plural), in order of appearance, each once. */
 export function placeholdersOf(text: string): string[] {
-  return [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ''))];
+  return [...new Set([...text.matchAll(/\{(\w+)(?:\}|,\s*plural,)/g)].map((m) => m[1] ?? ''))];
 }
 
 /** The text of `key` in `locale` with its placeholders filled; an unknown param stays as `{name}`. */
@@ -630,10 +632,7 @@ export function formatMessage(
   params: MessageParams = {},
   locale: Locale = 'en',
 ): string {
-  return messages[key][locale].replace(/\{(\w+)\}/g, (whole, name: string) => {
-    const value = params[name];
-    return value === undefined ? whole : String(value);
-  });
+  return fillMessage(messages[key][locale], params, locale);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatViewMessage, viewMessages, type ViewMessageKey } from './messages';
+import { placeholdersOf } from '../i18n/messages';
 
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+const placeholders = (text: string) => placeholdersOf(text).sort();
 
 describe('view messages', () => {
   it('has English and Chinese for every key, with the same placeholders', () => {

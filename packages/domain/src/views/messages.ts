@@ -1,3 +1,5 @@
+import { fillMessage } from '../i18n/fill';
+
 /**
  * The texts of the view models (diagnoses, checklists, pool problems, statuses) in English and
  * Chinese. Same shape as the rules' catalog (`src/i18n/messages.ts`), so that the two can be
@@ -122,32 +124,32 @@ export const viewMessages = {
 
   // Problems of a node pool (NodePoolView.problems).
   'view.problem.placementStall': {
-    en: '{count} machine(s) stalled in placement on DCS (T-1): {machines}',
+    en: '{count, plural, one {# machine} other {# machines}} stalled in placement on DCS (T-1): {machines}',
     'zh-CN': '{count} 个 machine 在 DCS 上放置停滞（T-1）：{machines}',
   },
   'view.problem.earlyFailure': {
-    en: '{count} machine(s) stuck before VM placement (DCS credentials or bootstrap ISO upload): {machines}',
+    en: '{count, plural, one {# machine} other {# machines}} stuck before VM placement (DCS credentials or bootstrap ISO upload): {machines}',
     'zh-CN': '{count} 个 machine 卡在 VM 放置之前（DCS 凭据或 bootstrap ISO 上传）：{machines}',
   },
   'view.problem.waitingForIp': {
-    en: '{count} machine(s) waiting for a free IP-hostname pool entry: {machines}',
+    en: '{count, plural, one {# machine} other {# machines}} waiting for a free IP-hostname pool entry: {machines}',
     'zh-CN': '{count} 个 machine 正在等待空闲的 IP-Hostname 池条目：{machines}',
   },
   'view.problem.vmFailed': {
-    en: '{count} machine(s) failed: {machines}',
+    en: '{count, plural, one {# machine} other {# machines}} failed: {machines}',
     'zh-CN': '{count} 个 machine 失败：{machines}',
   },
   'view.problem.nodeNotHealthy': {
-    en: '{count} node(s) not healthy: {machines}',
+    en: '{count, plural, one {# node} other {# nodes}} not healthy: {machines}',
     'zh-CN': '{count} 个节点不健康：{machines}',
   },
   'view.problem.ipPoolShort': {
-    en: 'IP-hostname pool {pool} has {total} entries but its pools want {demand} machines: surplus machines would wait without an address (R-POOL-1).',
+    en: 'IP-hostname pool {pool} has {total, plural, one {# entry} other {# entries}} but its pools want {demand, plural, one {# machine} other {# machines}}: surplus machines would wait without an address (R-POOL-1).',
     'zh-CN':
       'IP-Hostname 池 {pool} 只有 {total} 个条目，但使用它的节点池需要 {demand} 台 machine：多出的 machine 将因没有地址而等待（R-POOL-1）。',
   },
   'view.problem.ipPoolShortForRollout': {
-    en: 'IP-hostname pool {pool} has {total} entries; a rolling update may need {demandWithSurge}: it would wait for addresses (R-POOL-1).',
+    en: 'IP-hostname pool {pool} has {total, plural, one {# entry} other {# entries}}; a rolling update may need {demandWithSurge}: it would wait for addresses (R-POOL-1).',
     'zh-CN':
       'IP-Hostname 池 {pool} 有 {total} 个条目；滚动更新最多可能需要 {demandWithSurge} 个：更新将等待地址（R-POOL-1）。',
   },
@@ -212,8 +214,5 @@ export function formatViewMessage(
   params: ViewMessageParams = {},
   locale: ViewLocale = 'en',
 ): string {
-  return viewMessages[key][locale].replace(/\{(\w+)\}/g, (whole, name: string) => {
-    const value = params[name];
-    return value === undefined ? whole : String(value);
-  });
+  return fillMessage(viewMessages[key][locale], params, locale);
 }
