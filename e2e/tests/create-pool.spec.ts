@@ -14,6 +14,9 @@ test('O-CREATE-POOL, U-4, U-7: through every validation error to a pool whose ma
   await expect(page.getByRole('heading', { name: 'Add Worker Node Pool' })).toBeVisible();
   const name = addPool.field('Name');
   await expect(name).toHaveValue(/^prod-east-worker-\d+$/);
+  // U-4: a fresh form shows no rule message before the user has edited a field or tried to submit.
+  await expect(page.getByText('Add at least one.')).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: /^Fill in the fields/ })).toBeVisible();
   await snap(page, testInfo, 'add-pool');
   await expectAccessible(page, testInfo, 'add-pool');
 
@@ -27,9 +30,12 @@ test('O-CREATE-POOL, U-4, U-7: through every validation error to a pool whose ma
   await name.fill(poolName);
   await expect(name).toHaveAttribute('aria-invalid', 'false');
 
-  // R-POOL-1: a new IP pool needs an entry per machine.
+  // R-POOL-1: a new IP pool needs an entry per machine; trying to preview shows every field's message.
   await addPool.field('Replicas').fill('2');
+  await expect(page.getByText('Add at least one.')).toBeHidden();
+  await addPool.previewButton().click();
   await expect(page.getByText('Add at least one.')).toBeVisible();
+  await expect(page.getByText(/needs? 2 \(the sum of their replicas\)/).first()).toBeVisible();
   await page.getByRole('button', { name: /^Suggest 2 entries/ }).click();
   await expect(page.getByLabel('IP (Entry 2)')).not.toHaveValue('');
 

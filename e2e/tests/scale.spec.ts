@@ -18,7 +18,7 @@ test('O-SCALE-UP with R-POOL-4: the pool is short, extend it inline, then follow
   await expect(dialog.getByLabel('Replicas')).toHaveValue('4');
   // R-MD-1 / R-POOL-1: the rule's message at the field, and the way out beside it.
   await expect(dialog.getByLabel('Replicas')).toHaveAttribute('aria-invalid', 'true');
-  await dialog.getByRole('button', { name: /^Extend IP pool by 1 entries/ }).click();
+  await dialog.getByRole('button', { name: /^Extend IP pool by 1 entry$/ }).click();
   await expect(dialog.getByLabel('IP (Entry 1)')).not.toHaveValue('');
   await expect(dialog.getByLabel('Replicas')).toHaveAttribute('aria-invalid', 'false');
   await snap(page, testInfo, 'scale-extend');

@@ -27,7 +27,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
   const value = useMemo<I18n>(() => {
     const dict = dictionaries[locale];
     const t = (key: MessageKey, params?: Record<string, string | number>) =>
-      fill(dict[key], params);
+      fill(dict[key], params, locale);
     return { locale, setLocale, t, localize: localizerFor(locale, dict) };
   }, [locale, setLocale]);
 

@@ -61,7 +61,7 @@ export const en = {
   'clusters.machines': 'Machines ready/total',
   'clusters.problems': 'Problems',
   'clusters.readyOfTotal': '{ready}/{total}',
-  'clusters.problemCount': '{count} problems',
+  'clusters.problemCount': '{count, plural, one {# problem} other {# problems}}',
   'clusters.noProblems': 'No problems',
 
   'cluster.namespaceIs': 'Namespace {namespace}',
@@ -115,8 +115,9 @@ export const en = {
   'pool.strategy': 'Rolling update',
   'pool.strategyValue': 'maxSurge {maxSurge}, maxUnavailable {maxUnavailable}',
   'pool.highAvailability': 'High availability',
-  'pool.fixedReplicas': '{n} replicas, fixed',
-  'pool.rollout': 'Rolling update: {updated} of {desired} machines updated, {ready} ready',
+  'pool.fixedReplicas': '{n, plural, one {# replica} other {# replicas}}, fixed',
+  'pool.rollout':
+    'Rolling update: {updated} of {desired, plural, one {# machine} other {# machines}} updated, {ready} ready',
   'pool.rolloutLimits':
     'surge {surge}/{surgeAllowed}, unavailable {unavailable}/{unavailableAllowed}',
   'pool.conditions': 'Conditions',
@@ -190,7 +191,8 @@ export const en = {
   'nodes.filter': 'Filter by name, node, IP, phase',
   'nodes.allPools': 'All pools',
   'nodes.problemsOnly': 'Problems only',
-  'nodes.count': '{shown} of {total} machines, {selected} selected',
+  'nodes.count':
+    '{shown} of {total, plural, one {# machine} other {# machines}}, {selected} selected',
   'nodes.tableLabel': 'Machines of {cluster}',
   'pool.machinesOf': 'Machines of {name}',
   'diagnosis.title': 'Diagnosis',
@@ -226,7 +228,7 @@ export const en = {
     'Nothing of yours was written. Re-apply reads the new state, applies your change to it and shows the plan again.',
   'delete.title': 'Delete worker node pool {name}',
   'delete.warning':
-    'Deleting {name} drains and deletes its {count} machines. This cannot be undone.',
+    'Deleting {name} drains and deletes its {count, plural, one {# machine} other {# machines}}. This cannot be undone.',
   'delete.machines': 'Machines that will be drained and deleted',
   'delete.alsoRemove': 'Also remove what only this pool uses',
   'delete.removeMachineTemplate': 'Machine template {name}',
@@ -236,9 +238,9 @@ export const en = {
   'delete.sharedHelp':
     'An object another pool still uses is never removed: the plan says which ones it keeps.',
   'delete.typeName': 'Type {name} to confirm',
-  'deleteMachines.title': 'Delete {count} machines of {name}',
+  'deleteMachines.title': 'Delete {count, plural, one {# machine} other {# machines}} of {name}',
   'deleteMachines.explain':
-    'These {count} machines are marked with cluster.x-k8s.io/delete-machine, then the pool’s replicas go from {from} to {to} in the same action: Cluster API drains and deletes exactly them (R-MD-6).',
+    '{count, plural, one {This machine is} other {These # machines are}} marked with cluster.x-k8s.io/delete-machine, then the pool’s replicas go from {from} to {to} in the same action: Cluster API drains and deletes exactly them (R-MD-6).',
   'deleteMachines.list': 'Selected machines',
   'deleteMachines.guards':
     'Guards: machines of one worker pool only; none already deleting; no rolling update in progress; the replicas drop by exactly the number selected, so that no other machine is picked at random. Their IP entries become free for reuse or removal (R-POOL-6).',
@@ -276,8 +278,9 @@ export const en = {
   'plan.steps': 'Steps, in order',
   'plan.kubectl': 'kubectl equivalents',
   'plan.replicas': 'Replicas: {from} → {to}',
-  'plan.rollout': 'Replaces {replaces} machines, at most {atATime} at a time.',
-  'plan.machinesDeleted': 'Drains and deletes {count} machines:',
+  'plan.rollout':
+    'Replaces {replaces, plural, one {# machine} other {# machines}}, at most {atATime} at a time.',
+  'plan.machinesDeleted': 'Drains and deletes {count, plural, one {# machine} other {# machines}}:',
   'plan.created': 'Creates {objects}',
   'plan.change.create': 'create',
   'plan.change.update': 'update',
@@ -297,9 +300,9 @@ export const en = {
     'Scaling down lets Cluster API pick the machines to delete. To choose them, select them in the Nodes tab and use “Delete selected machines”.',
   'scale.extendTitle': 'Extend IP pool {name}',
   'scale.extendHelp':
-    'The pool is {missing} entries short: add them here and they are appended in the same change, keeping every existing entry (R-POOL-4).',
+    'The pool is {missing, plural, one {# entry} other {# entries}} short: add them here and they are appended in the same change, keeping every existing entry (R-POOL-4).',
   'scale.extendKeep': 'New entries are appended; every existing entry is kept as it is (R-POOL-4).',
-  'scale.extendIpPool': 'Extend IP pool by {n} entries',
+  'scale.extendIpPool': 'Extend IP pool by {n, plural, one {# entry} other {# entries}}',
   'scale.following':
     'Following the new machines until they are Running and Ready: {ready} of {expected} ready.',
   'scale.allReady': 'Done: every new machine ({count}) is Running and its node Ready.',
@@ -338,7 +341,7 @@ export const en = {
   'upgrade.kubernetes': 'Kubernetes version',
   'upgrade.bootstrap': 'Bootstrap',
   'upgrade.infraHelp':
-    'Templates are never edited in place (R-TPL-4): a copy with your changes is created under a new name and the pool points at it; a rolling update replaces its {replicas} machines.',
+    'Templates are never edited in place (R-TPL-4): a copy with your changes is created under a new name and the pool points at it; a rolling update replaces its {replicas, plural, one {# machine} other {# machines}}.',
   'upgrade.newTemplateName': 'New machine template name',
   'upgrade.newBootstrapName': 'New bootstrap template name',
   'upgrade.clonedFrom': 'A copy of {name}',
@@ -387,7 +390,8 @@ export const en = {
   'create.entriesHelp':
     'One entry per machine: at least {replicas}, plus maxSurge for rolling updates (R-POOL-1).',
   'create.entries': 'Entries',
-  'create.suggestEntries': 'Suggest {n} entries after the last known address',
+  'create.suggestEntries':
+    'Suggest {n, plural, one {# entry} other {# entries}} after the last known address',
   'create.strategy': 'Rolling update and timeouts',
   'create.surgeHelp':
     'Extra machines during a rolling update: a number or a percentage; 0 with persistent disks (R-MD-3).',
@@ -396,7 +400,10 @@ export const en = {
   'create.drainTimeout': 'Node drain timeout',
   'create.deletionTimeout': 'Node deletion timeout',
   'create.durationHelp': 'A duration such as 1m or 5m',
-  'create.errorCount': '{count} problems to fix before the plan can be shown',
+  'create.errorCount':
+    '{count, plural, one {# problem} other {# problems}} to fix before the plan can be shown',
+  'create.fillIn':
+    'Fill in the fields: each is checked as you edit it, and all of them when you preview the plan.',
   'create.ready': 'Ready: the plan shows every object before anything is created.',
   'create.preview': 'Preview plan',
   'create.backToForm': 'Back to the form',

@@ -1,3 +1,5 @@
+import { fillMessage } from '@dcs/domain';
+
 export type Locale = 'en' | 'zh-CN';
 export const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
 
@@ -27,10 +29,14 @@ export function saveLocale(locale: Locale): void {
   }
 }
 
-/** Fills `{name}` placeholders; an unknown one stays as written. */
-export function fill(text: string, params: Record<string, string | number> = {}): string {
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
-    const v = params[name];
-    return v === undefined ? whole : String(v);
-  });
+/**
+ * Fills `{name}` placeholders and plural forms (`{count, plural, one {# entry} other {# entries}}`,
+ * chosen by the locale's Intl.PluralRules, as domain's catalogs do); an unknown one stays as written.
+ */
+export function fill(
+  text: string,
+  params: Record<string, string | number> = {},
+  locale: Locale = 'en',
+): string {
+  return fillMessage(text, params, locale);
 }

@@ -23,7 +23,7 @@ export function localizerFor(locale: Locale, dict: Messages): (item: Localizable
   const isOwnKey = (key: string): key is MessageKey => Object.hasOwn(dict, key);
   return (item) => {
     if (isViewKey(item.messageKey)) return formatViewMessage(item.messageKey, item.params, locale);
-    if (isOwnKey(item.messageKey)) return fill(dict[item.messageKey], item.params);
+    if (isOwnKey(item.messageKey)) return fill(dict[item.messageKey], item.params, locale);
     if (isPlanKey(item.messageKey)) return localizePlanMessage(item, locale);
     return localizeMessage(item, locale);
   };

@@ -383,6 +383,7 @@ export const zhCN: Messages = {
   'create.deletionTimeout': '节点删除超时',
   'create.durationHelp': '时长，例如 1m 或 5m',
   'create.errorCount': '显示计划前还需修正 {count} 个问题',
+  'create.fillIn': '请填写各字段：编辑时逐项检查，点击“预览计划”时全部检查。',
   'create.ready': '就绪：创建前会先显示包含所有对象的计划。',
   'create.preview': '预览计划',
   'create.backToForm': '返回表单',

@@ -61,4 +61,31 @@ describe('Add Worker Node Pool (U-4)', () => {
       );
     });
   });
+
+  it('U-4: a fresh form shows no rule message; Preview plan shows every one, then fixing clears them', async () => {
+    renderPage('en');
+    await screen.findByRole('textbox', { name: /^Name/ });
+    expect(screen.queryByText('Add at least one.')).toBeNull();
+    expect(document.querySelectorAll('[aria-invalid="true"]')).toHaveLength(0);
+    expect(screen.getByRole('status').textContent).toMatch(/^Fill in the fields/);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Preview plan' }));
+    expect(await screen.findByText('Add at least one.')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toMatch(/problems? to fix/);
+
+    fireEvent.click(screen.getByRole('button', { name: /^Suggest 1 entry/ }));
+    await waitFor(() => {
+      expect(screen.queryByText('Add at least one.')).toBeNull();
+    });
+  });
+
+  it('U-4: editing one field shows its messages, not those of the fields still untouched', async () => {
+    renderPage('en');
+    const replicas = await screen.findByRole('spinbutton', { name: /^Replicas/ });
+    fireEvent.change(replicas, { target: { value: '-1' } });
+    await waitFor(() => {
+      expect(replicas.getAttribute('aria-invalid')).toBe('true');
+    });
+    expect(screen.queryByText('Add at least one.')).toBeNull();
+  });
 });

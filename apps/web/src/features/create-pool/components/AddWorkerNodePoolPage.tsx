@@ -26,6 +26,7 @@ import { createPoolResolver } from './pool-resolver';
 import { StrategySection } from './StrategySection';
 import { TemplateSection } from './TemplateSection';
 import { liveIssues } from './use-live-issues';
+import { markedPaths, visibleIssues } from './visible-issues';
 
 /** U-4: Add Worker Node Pool. */
 export function AddWorkerNodePoolPage({
@@ -75,7 +76,13 @@ function AddPoolForm({
     resolver: createPoolResolver(() => ctxRef.current, localize),
   });
   const values = useWatch({ control: form.control }) as CreatePoolRequestInput;
-  const issues: RuleIssue[] = useMemo(() => liveIssues(values, ctx), [values, ctx]);
+  const allIssues: RuleIssue[] = useMemo(() => liveIssues(values, ctx), [values, ctx]);
+  // A rule's message appears at a field once the user edited or left it, every one after a submit.
+  const { touchedFields, dirtyFields, submitCount } = form.formState;
+  const issues = visibleIssues(allIssues, {
+    submitted: submitCount > 0,
+    edited: [...markedPaths(touchedFields), ...markedPaths(dirtyFields)],
+  });
   const send = useCreatePool(namespace, cluster);
   const flow = usePlanFlow(send, () => {
     void navigate(poolPath(namespace, cluster, form.getValues('name')));
@@ -101,6 +108,7 @@ function AddPoolForm({
   const reviewing = flow.stage === 'review' || flow.stage === 'applying';
   const busy = flow.stage === 'previewing' || flow.stage === 'applying';
   const errorCount = shownIssues.filter((i) => i.severity === 'error').length;
+  const anyError = allIssues.some((i) => i.severity === 'error');
 
   return (
     <Box component="section" aria-labelledby="add-pool-title">
@@ -190,7 +198,11 @@ function AddPoolForm({
                 role="status"
                 sx={{ mr: 'auto' }}
               >
-                {errorCount > 0 ? t('create.errorCount', { count: errorCount }) : t('create.ready')}
+                {errorCount > 0
+                  ? t('create.errorCount', { count: errorCount })
+                  : anyError
+                    ? t('create.fillIn')
+                    : t('create.ready')}
               </Typography>
               {busy && <CircularProgress size={20} aria-label={t('common.loading')} />}
               <Button

@@ -19,11 +19,17 @@ export function BasicsSection({ form, issues, ctx }: SectionProps & { ctx: Valid
     const after = defaultPoolObjectNames(name);
     const v = form.getValues();
     if (v.machineTemplate.mode === 'new' && v.machineTemplate.name === before.machineTemplate)
-      form.setValue('machineTemplate.name', after.machineTemplate, { shouldValidate: true });
+      form.setValue('machineTemplate.name', after.machineTemplate, {
+        shouldValidate: true,
+        shouldDirty: true,
+      });
     if (v.bootstrap.mode === 'new' && v.bootstrap.name === before.bootstrapTemplate)
-      form.setValue('bootstrap.name', after.bootstrapTemplate, { shouldValidate: true });
+      form.setValue('bootstrap.name', after.bootstrapTemplate, {
+        shouldValidate: true,
+        shouldDirty: true,
+      });
     if (v.ipPool.mode === 'new' && v.ipPool.name === before.ipPool)
-      form.setValue('ipPool.name', after.ipPool, { shouldValidate: true });
+      form.setValue('ipPool.name', after.ipPool, { shouldValidate: true, shouldDirty: true });
   };
   /** A new version brings its VM template (R-MD-4) and its kubelet patch (R-BOOT-1). */
   const onVersion = (version: string) => {
@@ -31,6 +37,7 @@ export function BasicsSection({ form, issues, ctx }: SectionProps & { ctx: Valid
     if (v.machineTemplate.mode === 'new')
       form.setValue('machineTemplate.spec.vmTemplateName', vmTemplateOf(ctx, version), {
         shouldValidate: true,
+        shouldDirty: true,
       });
     if (v.bootstrap.mode === 'new') {
       const keys = v.bootstrap.spec.users?.[0]?.sshAuthorizedKeys ?? [];
@@ -42,7 +49,7 @@ export function BasicsSection({ form, issues, ctx }: SectionProps & { ctx: Valid
           sshAuthorizedKeys: keys,
           ...(filesSecret ? { filesSecret } : {}),
         }),
-        { shouldValidate: true },
+        { shouldValidate: true, shouldDirty: true },
       );
     }
   };

@@ -30,7 +30,7 @@ export function BootstrapSection({ form, issues, ctx }: SectionProps & { ctx: Va
         sshAuthorizedKeys: keys,
         ...(filesSecret ? { filesSecret } : {}),
       }),
-      { shouldValidate: true },
+      { shouldValidate: true, shouldDirty: true },
     );
   };
   const setMode = (mode: PickMode) => {
@@ -38,7 +38,7 @@ export function BootstrapSection({ form, issues, ctx }: SectionProps & { ctx: Va
       form.setValue(
         'bootstrap',
         { mode, name: ctx.bootstrapTemplates[0]?.name ?? '' },
-        { shouldValidate: true },
+        { shouldValidate: true, shouldDirty: true },
       );
     else {
       const filesSecret = filesSecretOf(ctx, version);
@@ -53,7 +53,7 @@ export function BootstrapSection({ form, issues, ctx }: SectionProps & { ctx: Va
             ...(filesSecret ? { filesSecret } : {}),
           }),
         },
-        { shouldValidate: true },
+        { shouldValidate: true, shouldDirty: true },
       );
     }
   };

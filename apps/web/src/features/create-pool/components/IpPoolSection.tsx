@@ -36,13 +36,13 @@ export function IpPoolSection({
           resourceVersion: first?.resourceVersion ?? '',
           append: [],
         },
-        { shouldValidate: true },
+        { shouldValidate: true, shouldDirty: true },
       );
     } else
       form.setValue(
         'ipPool',
         { mode, name: defaultPoolObjectNames(form.getValues('name')).ipPool, entries: [] },
-        { shouldValidate: true },
+        { shouldValidate: true, shouldDirty: true },
       );
   };
   const existing = ip.mode === 'existing' ? ctx.ipPools.find((p) => p.name === ip.name) : undefined;

@@ -22,7 +22,7 @@ export function TemplateSection({ form, issues, ctx }: SectionProps & { ctx: Val
       form.setValue(
         'machineTemplate',
         { mode, name: ctx.machineTemplates[0]?.name ?? '' },
-        { shouldValidate: true },
+        { shouldValidate: true, shouldDirty: true },
       );
     else {
       const datastore =
@@ -34,7 +34,7 @@ export function TemplateSection({ form, issues, ctx }: SectionProps & { ctx: Val
           name: defaultPoolObjectNames(v.name).machineTemplate,
           spec: defaultTemplateSpec(vmTemplateOf(ctx, v.version), datastore),
         },
-        { shouldValidate: true },
+        { shouldValidate: true, shouldDirty: true },
       );
     }
   };

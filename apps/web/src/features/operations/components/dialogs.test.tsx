@@ -34,7 +34,7 @@ describe('Scale (O-SCALE-UP)', () => {
       within(dialog).getByRole('heading', { name: 'Extend IP pool demo-worker-pool' }),
     ).toBeTruthy();
 
-    fireEvent.click(within(dialog).getByRole('button', { name: /^Extend IP pool by 1 entries/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: /^Extend IP pool by 1 entry$/ }));
     const editor = within(dialog).getByRole('group', { name: 'Extend IP pool demo-worker-pool' });
     expect(
       within(editor).getByRole<HTMLInputElement>('textbox', { name: 'IP (Entry 1)' }).value,

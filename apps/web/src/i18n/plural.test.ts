@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { en, type MessageKey } from './en';
+import { fill } from './locale';
+import { zhCN } from './zh-CN';
+
+describe('count-bearing texts (Intl.PluralRules)', () => {
+  it('says “1 entry” and “2 entries” in English', () => {
+    expect(fill(en['create.suggestEntries'], { n: 1 }, 'en')).toBe(
+      'Suggest 1 entry after the last known address',
+    );
+    expect(fill(en['create.suggestEntries'], { n: 2 }, 'en')).toBe(
+      'Suggest 2 entries after the last known address',
+    );
+    expect(fill(en['scale.extendIpPool'], { n: 1 }, 'en')).toBe('Extend IP pool by 1 entry');
+    expect(fill(en['create.errorCount'], { count: 1 }, 'en')).toMatch(/^1 problem to fix/);
+    expect(fill(en['create.errorCount'], { count: 0 }, 'en')).toMatch(/^0 problems to fix/);
+    expect(fill(en['deleteMachines.explain'], { count: 1, from: 3, to: 2 }, 'en')).toMatch(
+      /^This machine is marked/,
+    );
+  });
+
+  it('leaves Chinese, which has no plural forms, as written', () => {
+    expect(fill(zhCN['scale.extendIpPool'], { n: 1 }, 'zh-CN')).not.toMatch(/plural|#/);
+  });
+
+  it('every English text with a plural fills to plain text for 1 and for 2', () => {
+    for (const key of Object.keys(en) as MessageKey[]) {
+      if (!en[key].includes(', plural,')) continue;
+      const params = Object.fromEntries(
+        [...en[key].matchAll(/\{(\w+)/g)].map((m) => [m[1] ?? '', 1]),
+      );
+      for (const n of [1, 2]) {
+        const text = fill(
+          en[key],
+          Object.fromEntries(Object.keys(params).map((p) => [p, n])),
+          'en',
+        );
+        expect(text, key).not.toMatch(/[{}#]/);
+      }
+    }
+  });
+});
