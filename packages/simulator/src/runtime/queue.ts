@@ -30,8 +30,6 @@ export interface QueueOptions {
    * hundred machines of one set changing at once) makes two reconciles, not a hundred.
    */
   batchMs?: number;
-  /** Real time source, for tests of the queue (default Date.now). */
-  realNow?: () => number;
   /**
    * Keys served before all others: the control plane's machines, whose progress every worker
    * waits for, must not queue behind thousands of workers created at the same moment.
@@ -96,16 +94,12 @@ export class WorkQueue {
     const batch = this.o.batchMs ?? 0;
     if (batch <= 0) return 0;
     const last = this.lastStart.get(key);
-    return last === undefined ? 0 : Math.max(0, last + batch - this.realNow());
-  }
-
-  private realNow(): number {
-    return (this.o.realNow ?? Date.now)();
+    return last === undefined ? 0 : Math.max(0, last + batch - Date.now());
   }
 
   private noteStart(key: string): void {
     if (!this.o.batchMs) return;
-    const now = this.realNow();
+    const now = Date.now();
     if (this.lastStart.size > 4096) {
       for (const [k, t] of this.lastStart) if (t + this.o.batchMs < now) this.lastStart.delete(k);
     }
