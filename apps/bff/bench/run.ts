@@ -336,6 +336,17 @@ if (values.json)
     `${JSON.stringify({ scale, http: httpResult, sse: sseResult, rssIdle, rssMax, watchesOne, watchesMany, deliveredRatio })}\n`,
   );
 cluster.send({ cmd: 'stop' });
-bff.proc.kill('SIGTERM');
+// The BFF drains its streams on SIGTERM; one that outlives that would be left running orphaned.
+await new Promise<void>((done) => {
+  const kill = setTimeout(() => {
+    bff.proc.kill('SIGKILL');
+    done();
+  }, 5000);
+  bff.proc.once('exit', () => {
+    clearTimeout(kill);
+    done();
+  });
+  bff.proc.kill('SIGTERM');
+});
 stopAll();
 process.exit(targets.every((t) => t.ok) ? 0 : 1);
