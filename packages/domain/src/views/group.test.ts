@@ -157,6 +157,16 @@ describe('buildClusterViews', () => {
 });
 
 describe('buildClusterList and ipPoolViewsIn', () => {
+  it('R-POOL-1: an IP pool named by the control plane’s machine template is used by it', () => {
+    const objects = demoObjects();
+    objects.ipPools.push(anIpPool({ metadata: { name: 'demo-cp-pool' }, entries: 3 }));
+    const views = ipPoolViewsIn(indexObjects(objects), 'cpaas-system');
+    expect(views.map((p) => [p.name, p.consumers.map((c) => c.kind), p.demand])).toEqual([
+      ['demo-cp-pool', ['KubeadmControlPlane'], 3],
+      ['demo-worker-pool', ['MachineDeployment', 'MachineDeployment'], 5],
+    ]);
+  });
+
   it('lists every cluster of every namespace, by namespace and name', () => {
     const a = demoObjects();
     const b = healthyWorkerPool({ name: 'zeta-md-0', cluster: 'zeta', pool: 'zeta-pool' });

@@ -5,7 +5,7 @@ import type { KubeadmControlPlane } from '../schemas/controlplane';
 import type { DCSIpHostnamePool, DCSMachine, DCSMachineTemplate } from '../schemas/dcs';
 import { clusterView, type ClusterView } from './cluster';
 import { diagnosisDueAt, type DiagnosisOptions } from './diagnosis';
-import { ipPoolView, type IpPoolView } from './ippool';
+import { ipPoolView, type IpPoolConsumerObject, type IpPoolView } from './ippool';
 import { machineView, type MachineView } from './machine';
 import {
   buildControlPlanePool,
@@ -58,8 +58,8 @@ export interface ObjectIndex {
   machineTemplates: Map<string, DCSMachineTemplate>;
   bootstrapTemplates: Map<string, KubeadmConfigTemplate>;
   ipPools: Map<string, DCSIpHostnamePool>;
-  /** namespace/pool → MachineDeployments whose machine template names it (R-POOL-1). */
-  consumersByPool: Map<string, MachineDeployment[]>;
+  /** namespace/pool → MachineDeployments and KubeadmControlPlanes whose machine template names it (R-POOL-1). */
+  consumersByPool: Map<string, IpPoolConsumerObject[]>;
   /** IP pool views, built on first use: they depend on every cluster's machines. */
   ipPoolViews: Map<string, IpPoolView>;
 }
@@ -92,12 +92,18 @@ export function indexObjects(objects: ObjectSet): ObjectIndex {
     if (cluster !== undefined) controlPlaneByCluster.set(key(kcp.metadata.namespace, cluster), kcp);
   }
   const deploymentsByCluster = new Map<string, MachineDeployment[]>();
-  const consumersByPool = new Map<string, MachineDeployment[]>();
+  const consumersByPool = new Map<string, IpPoolConsumerObject[]>();
+  const poolOfTemplate = (ns: string | undefined, template: string | undefined) =>
+    machineTemplates.get(key(ns, template))?.spec?.template.spec.ipHostPoolRef.name;
+  for (const kcp of controlPlanes.values()) {
+    const ns = kcp.metadata.namespace;
+    const pool = poolOfTemplate(ns, kcp.spec?.machineTemplate.infrastructureRef.name);
+    if (pool !== undefined) push(consumersByPool, key(ns, pool), kcp);
+  }
   for (const md of objects.machineDeployments ?? []) {
     const ns = md.metadata.namespace;
     push(deploymentsByCluster, key(ns, md.spec?.clusterName), md);
-    const template = machineTemplates.get(key(ns, md.spec?.template.spec.infrastructureRef.name));
-    const pool = template?.spec?.template.spec.ipHostPoolRef.name;
+    const pool = poolOfTemplate(ns, md.spec?.template.spec.infrastructureRef.name);
     if (pool !== undefined) push(consumersByPool, key(ns, pool), md);
   }
   const setsByDeployment = new Map<string, MachineSet[]>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aMachineDeployment, anIpEntry, anIpPool } from '../testing';
+import { aKubeadmControlPlane, aMachineDeployment, anIpEntry, anIpPool } from '../testing';
 import { worker } from './fixtures';
 import { ipPoolContextOf, ipPoolView, poolHasPersistentDisks } from './ippool';
 
@@ -71,10 +71,45 @@ describe('ipPoolView', () => {
     });
     const v = ipPoolView(pool, [], [b, a]);
     expect(v.consumers).toEqual([
-      { deployment: 'a', cluster: 'demo', replicas: 2, maxSurge: 0, maxSurgeResolved: 0 },
-      { deployment: 'b', cluster: 'demo', replicas: 4, maxSurge: '50%', maxSurgeResolved: 2 },
+      {
+        kind: 'MachineDeployment',
+        deployment: 'a',
+        cluster: 'demo',
+        replicas: 2,
+        maxSurge: 0,
+        maxSurgeResolved: 0,
+      },
+      {
+        kind: 'MachineDeployment',
+        deployment: 'b',
+        cluster: 'demo',
+        replicas: 4,
+        maxSurge: '50%',
+        maxSurgeResolved: 2,
+      },
     ]);
     expect(v).toMatchObject({ demand: 6, demandWithSurge: 8 });
+  });
+
+  it('R-POOL-1: counts the KubeadmControlPlane whose machine template names the pool, first', () => {
+    const md = aMachineDeployment({ metadata: { name: 'a' }, spec: { replicas: 2 } });
+    const kcp = aKubeadmControlPlane();
+    const v = ipPoolView(pool, [], [md, kcp]);
+    expect(v.consumers[0]).toEqual({
+      kind: 'KubeadmControlPlane',
+      deployment: 'demo-control-plane',
+      cluster: 'demo',
+      replicas: 3,
+      maxSurgeResolved: 1,
+    });
+    expect(v).toMatchObject({ demand: 5, demandWithSurge: 6 });
+    const noSurge = aKubeadmControlPlane({
+      spec: { rolloutStrategy: { rollingUpdate: { maxSurge: 0 } } },
+    });
+    expect(ipPoolView(pool, [], [noSurge]).consumers[0]).toMatchObject({
+      maxSurge: 0,
+      maxSurgeResolved: 0,
+    });
   });
 
   it('reports persistent disk status through dcs-fields', () => {

@@ -2,6 +2,8 @@ import { persistentDiskStatusOf } from '../dcs-fields';
 import { resolveFenceposts } from '../intstr';
 import type { IpPoolContext } from '../rules/context';
 import type { MachineDeployment } from '../schemas/capi';
+import type { KubeadmControlPlane } from '../schemas/controlplane';
+import { LABEL_CLUSTER_NAME } from '../labels';
 import type {
   AdditionNic,
   DCSIpHostnamePool,
@@ -26,14 +28,22 @@ export interface IpPoolEntryView {
   claimedBy?: string;
 }
 
-/** A MachineDeployment whose machine template names the pool (R-POOL-1 demand). */
+/**
+ * An owner of machines whose machine template names the pool (R-POOL-1 demand): a worker pool's
+ * MachineDeployment, or a cluster's KubeadmControlPlane (its `machineTemplate.infrastructureRef`).
+ */
 export interface IpPoolConsumer {
+  kind: 'MachineDeployment' | 'KubeadmControlPlane';
+  /** The MachineDeployment's (the worker pool's) or the KubeadmControlPlane's name. */
   deployment: string;
   cluster: string;
   replicas: number;
   /** As written on the MachineDeployment (undefined: Cluster API's default). */
   maxSurge?: IntOrString;
-  /** Resolved as Cluster API does; 0 when the strategy is not valid or is OnDelete. */
+  /**
+   * Resolved as Cluster API does; 0 when the strategy is not valid or is OnDelete. A control
+   * plane surges by its rolloutStrategy's maxSurge (0 or 1, default 1).
+   */
   maxSurgeResolved: number;
 }
 
@@ -58,6 +68,12 @@ export interface IpPoolView {
   /** The provider's report of each persistent volume (through dcs-fields). */
   persistentDiskStatus: PersistentDiskStatus[];
 }
+
+/** A MachineDeployment or KubeadmControlPlane whose machine template names an IP pool. */
+export type IpPoolConsumerObject = MachineDeployment | KubeadmControlPlane;
+
+const isControlPlane = (o: IpPoolConsumerObject): o is KubeadmControlPlane =>
+  o.kind === 'KubeadmControlPlane';
 
 /** The resolved maxSurge of a MachineDeployment, 0 when OnDelete or when the values are invalid. */
 function resolvedMaxSurge(md: MachineDeployment): number {
@@ -86,12 +102,12 @@ export function claimantOf(dcsMachine: DCSMachine): string {
 /**
  * The view of one IP-hostname pool.
  * @param claimants DCSMachines that may hold entries of it (those naming another pool are skipped)
- * @param consumers MachineDeployments whose machine template names it
+ * @param consumers MachineDeployments and KubeadmControlPlanes whose machine template names it
  */
 export function ipPoolView(
   pool: DCSIpHostnamePool,
   claimants: readonly DCSMachine[],
-  consumers: readonly MachineDeployment[],
+  consumers: readonly IpPoolConsumerObject[],
 ): IpPoolView {
   const name = pool.metadata.name ?? '';
   const claimedBy = new Map<string, string>();
@@ -122,8 +138,10 @@ export function ipPoolView(
   const used = [...ips].filter((ip) => claimedBy.has(ip)).length;
   const consumerViews = consumers
     .map<IpPoolConsumer>((md) => {
+      if (isControlPlane(md)) return controlPlaneConsumer(md);
       const maxSurge = md.spec?.strategy?.rollingUpdate?.maxSurge;
       return {
+        kind: 'MachineDeployment',
         deployment: md.metadata.name ?? '',
         cluster: md.spec?.clusterName ?? '',
         replicas: replicasOf(md),
@@ -131,7 +149,18 @@ export function ipPoolView(
         maxSurgeResolved: resolvedMaxSurge(md),
       };
     })
-    .sort((a, b) => (a.deployment < b.deployment ? -1 : a.deployment > b.deployment ? 1 : 0));
+    // The control plane first, then worker pools by name.
+    .sort((a, b) =>
+      a.kind !== b.kind
+        ? a.kind === 'KubeadmControlPlane'
+          ? -1
+          : 1
+        : a.deployment < b.deployment
+          ? -1
+          : a.deployment > b.deployment
+            ? 1
+            : 0,
+    );
   const demand = consumerViews.reduce((n, c) => n + c.replicas, 0);
   return {
     id: name,
@@ -147,6 +176,25 @@ export function ipPoolView(
     demand,
     demandWithSurge: demand + consumerViews.reduce((n, c) => n + c.maxSurgeResolved, 0),
     persistentDiskStatus: persistentDiskStatusOf(pool),
+  };
+}
+
+/** A control plane's demand: its replicas, surging by 0 or 1 machine as KubeadmControlPlane does. */
+function controlPlaneConsumer(kcp: KubeadmControlPlane): IpPoolConsumer {
+  const maxSurge = kcp.spec?.rolloutStrategy?.rollingUpdate?.maxSurge;
+  const replicas = kcp.spec?.replicas ?? 1;
+  return {
+    kind: 'KubeadmControlPlane',
+    deployment: kcp.metadata.name ?? '',
+    cluster: kcp.metadata.labels?.[LABEL_CLUSTER_NAME] ?? '',
+    replicas,
+    ...(maxSurge !== undefined ? { maxSurge } : {}),
+    maxSurgeResolved:
+      kcp.spec?.rolloutStrategy?.type === 'OnDelete'
+        ? 0
+        : typeof maxSurge === 'number'
+          ? Math.min(1, Math.max(0, maxSurge))
+          : 1,
   };
 }
 
