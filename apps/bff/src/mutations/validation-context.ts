@@ -87,8 +87,15 @@ export function validationContext(
     },
     ipPools: pools.map((pool) => {
       const name = pool.metadata.name ?? '';
+      // R-POOL-1: worker pools and control planes whose machine template names the pool.
       const consumers = s.DCSMachineTemplate.byIndex('ipPool', `${namespace}/${name}`).flatMap(
-        (t) => s.MachineDeployment.byIndex('template', `${namespace}/${t.metadata.name ?? ''}`),
+        (t) => {
+          const template = `${namespace}/${t.metadata.name ?? ''}`;
+          return [
+            ...s.KubeadmControlPlane.byIndex('template', template),
+            ...s.MachineDeployment.byIndex('template', template),
+          ];
+        },
       );
       return ipPoolContextOf(
         pool,

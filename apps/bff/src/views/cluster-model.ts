@@ -257,9 +257,14 @@ export class ClusterModel {
     const s = this.#cache.stores;
     const pool = s.DCSIpHostnamePool.get(ns, name);
     if (!pool) return undefined;
-    const consumers = s.DCSMachineTemplate.byIndex('ipPool', `${ns}/${name}`).flatMap((t) =>
-      s.MachineDeployment.byIndex('template', `${ns}/${t.metadata.name ?? ''}`),
-    );
+    // R-POOL-1: worker pools and control planes whose machine template names the pool.
+    const consumers = s.DCSMachineTemplate.byIndex('ipPool', `${ns}/${name}`).flatMap((t) => {
+      const template = `${ns}/${t.metadata.name ?? ''}`;
+      return [
+        ...s.KubeadmControlPlane.byIndex('template', template),
+        ...s.MachineDeployment.byIndex('template', template),
+      ];
+    });
     return ipPoolView(pool, s.DCSMachine.byIndex('ipPool', `${ns}/${name}`), consumers);
   }
 

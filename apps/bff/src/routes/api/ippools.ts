@@ -29,9 +29,14 @@ function viewOf(cache: ObjectCache, namespace: string, name: string): IpPoolView
   const s = cache.stores;
   const pool = s.DCSIpHostnamePool.get(namespace, name);
   if (!pool) return undefined;
-  const consumers = s.DCSMachineTemplate.byIndex('ipPool', `${namespace}/${name}`).flatMap((t) =>
-    s.MachineDeployment.byIndex('template', `${namespace}/${t.metadata.name ?? ''}`),
-  );
+  // R-POOL-1: worker pools and control planes whose machine template names the pool.
+  const consumers = s.DCSMachineTemplate.byIndex('ipPool', `${namespace}/${name}`).flatMap((t) => {
+    const template = `${namespace}/${t.metadata.name ?? ''}`;
+    return [
+      ...s.KubeadmControlPlane.byIndex('template', template),
+      ...s.MachineDeployment.byIndex('template', template),
+    ];
+  });
   return ipPoolView(pool, s.DCSMachine.byIndex('ipPool', `${namespace}/${name}`), consumers);
 }
 
