@@ -419,6 +419,7 @@ export const en = {
   'ipPools.notFound': 'IP pool {name} does not exist in this namespace.',
   'ipPools.usage': '{used}/{total} used, {free} free',
   'ipPools.edit': 'Edit entries',
+  'ipPools.controlPlaneOf': 'Control plane of {cluster}',
   'ipPools.consumedBy': 'Used by: {list}',
   'ipPools.entriesOf': 'Entries of {name}',
   'ipPools.remove': 'Remove',

@@ -399,6 +399,7 @@ export const zhCN: Messages = {
   'ipPools.notFound': '此命名空间中不存在 IP 池 {name}。',
   'ipPools.usage': '已用 {used}/{total}，空闲 {free}',
   'ipPools.edit': '编辑条目',
+  'ipPools.controlPlaneOf': '{cluster} 的控制平面',
   'ipPools.consumedBy': '使用者：{list}',
   'ipPools.entriesOf': '{name} 的条目',
   'ipPools.remove': '移除',

@@ -39,6 +39,7 @@ import { providerGates } from '../../../lib/provider-gates';
 import { usePlanFlow } from '../../../lib/use-plan-flow';
 import { useIpPools } from '../api/get-ip-pools';
 import { usePatchIpPool } from '../api/patch-ip-pool';
+import { consumersText } from './consumers-text';
 
 interface Update {
   additionNic: AdditionNic[];
@@ -126,7 +127,7 @@ export function IpPoolPage({
       </Stack>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {t('ipPools.consumedBy', {
-          list: pool.consumers.map((c) => `${c.deployment} (${c.replicas})`).join(', ') || '—',
+          list: consumersText(pool.consumers, t),
         })}
       </Typography>
       {reviewing && flow.plan ? (

@@ -16,6 +16,7 @@ import { PageLoading } from '../../../components/PageLoading';
 import { useI18n } from '../../../i18n/context';
 import { ipPoolPath } from '../../../lib/paths';
 import { useIpPools } from '../api/get-ip-pools';
+import { consumersText } from './consumers-text';
 
 /** The namespace's IP-hostname pools: entries, used, free, who draws on them (R-POOL-1). */
 export function IpPoolsTab({ namespace, cluster }: { namespace: string; cluster: string }) {
@@ -59,9 +60,7 @@ export function IpPoolsTab({ namespace, cluster }: { namespace: string; cluster:
                     {p.demand}
                     {p.demandWithSurge > p.demand ? ` (+${p.demandWithSurge - p.demand})` : ''}
                   </TableCell>
-                  <TableCell>
-                    {p.consumers.map((c) => `${c.deployment} (${c.replicas})`).join(', ') || '—'}
-                  </TableCell>
+                  <TableCell>{consumersText(p.consumers, t)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>
