@@ -19,6 +19,8 @@ export interface PlanFlow<T> {
   conflict: Conflict | undefined;
   /** The request that was previewed: apply sends exactly it. */
   request: T | undefined;
+  /** When the server acknowledged the apply (ms since the epoch, the browser's clock). */
+  appliedAt: number | undefined;
   preview: (req: T) => Promise<void>;
   apply: () => Promise<void>;
   back: () => void;
@@ -33,6 +35,7 @@ export function usePlanFlow<T>(
   const [error, setError] = useState<ApiError | Error | undefined>();
   const [conflict, setConflict] = useState<Conflict | undefined>();
   const [req, setReq] = useState<T | undefined>();
+  const [appliedAt, setAppliedAt] = useState<number | undefined>();
 
   const fail = useCallback((e: unknown, from: PlanStage) => {
     setConflict(isApiError(e) && e.status === 409 ? conflictOf(e) : undefined);
@@ -62,6 +65,7 @@ export function usePlanFlow<T>(
     setStage('applying');
     try {
       await send(req, false);
+      setAppliedAt(Date.now());
       setConflict(undefined);
       setStage('done');
       onDone?.();
@@ -75,5 +79,5 @@ export function usePlanFlow<T>(
     setError(undefined);
   }, []);
 
-  return { stage, plan, error, conflict, request: req, preview, apply, back };
+  return { stage, plan, error, conflict, request: req, appliedAt, preview, apply, back };
 }

@@ -53,7 +53,7 @@ export function ScaleDialog({
   const [replicas, setReplicas] = useState(pool.replicas.desired);
   const [extend, setExtend] = useState<IpPoolEntry[]>([]);
   const send = useScalePool(namespace, cluster, pool.id);
-  // What the previewed change starts from: the machines there were and the replicas asked for.
+  // What the previewed change starts from: the machines there were (a loaded list) and the replicas.
   const [start, setStart] = useState<{ machines: string[]; from: number; to: number }>();
   const growing = start !== undefined && start.to > start.from;
   const flow = usePlanFlow(send, growing ? undefined : onClose);
@@ -70,6 +70,7 @@ export function ScaleDialog({
   const req = build(pool, ipCtx?.resourceVersion);
   const preview = (p: NodePoolView, next: ScaleReplicasRequest) => {
     setStart({
+      // Preview is disabled for a scale-up until the machines are loaded: never an empty guess.
       machines: (machines ?? []).map((m) => m.name),
       from: p.replicas.desired,
       to: next.replicas,
@@ -122,14 +123,24 @@ export function ScaleDialog({
       }}
       applyLabel={t('action.scale')}
       done={
-        growing ? (
+        growing && flow.appliedAt !== undefined ? (
           <ScaleFollow
-            progress={scaleUpProgress(start.machines, machines ?? [], start.to - start.from)}
+            progress={scaleUpProgress(
+              {
+                poolId: pool.id,
+                before: start.machines,
+                appliedAt: flow.appliedAt,
+                expected: start.to - start.from,
+              },
+              machines,
+            )}
           />
         ) : undefined
       }
       previewDisabled={
-        errorsOf(issues).length > 0 || (replicas === pool.replicas.desired && extend.length === 0)
+        errorsOf(issues).length > 0 ||
+        (replicas === pool.replicas.desired && extend.length === 0) ||
+        (replicas > pool.replicas.desired && machines === undefined)
       }
     >
       <Stack

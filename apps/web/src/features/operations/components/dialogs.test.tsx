@@ -45,6 +45,18 @@ describe('Scale (O-SCALE-UP)', () => {
   });
 });
 
+describe('Scale follow (O-SCALE-UP)', () => {
+  it('previews a scale-up only once the pool’s machines are loaded: the baseline is never a guess', () => {
+    renderInApp(<ScaleDialog {...common} machines={undefined} onClose={vi.fn()} />);
+    const dialog = screen.getByRole('dialog', { name: 'Scale demo-md-0' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'One replica more' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: /^Extend IP pool by 1 entry$/ }));
+    const preview = within(dialog).getByRole('button', { name: 'Preview plan' });
+    // The same change with the machines loaded is enabled (the test above).
+    expect(preview.hasAttribute('disabled')).toBe(true);
+  });
+});
+
 describe('Delete (U-5)', () => {
   it('O-DELETE-POOL: is confirmed only by typing the pool’s name', () => {
     renderInApp(
