@@ -154,7 +154,12 @@ export function serve(
           : p.endsWith('/context')
             ? {
                 ...aValidationContext(),
-                permissions: { createPool: true, scale: true, upgrade: true, deletePool: true },
+                permissions: {
+                  createPool: { allowed: true },
+                  scale: { allowed: true },
+                  upgrade: { allowed: true },
+                  deletePool: { allowed: true },
+                },
               }
             : p.endsWith('/nodepools')
               ? cluster.views.pools

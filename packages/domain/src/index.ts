@@ -10,6 +10,7 @@ export * from './requests';
 export * from './views';
 export * from './planners';
 export * from './stream-events';
+export * from './rights';
 export * from './rules';
 export {
   LOCALES,

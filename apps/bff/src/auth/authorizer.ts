@@ -1,4 +1,4 @@
-import { kindTable, type KindName } from '@dcs/domain';
+import { kindTable, type KindName, type Verb } from '@dcs/domain';
 import { selfAccessReview } from '../kube/reviews';
 import type { Principal } from './principal';
 
@@ -7,8 +7,6 @@ import type { Principal } from './principal';
  * the user's credential, cached for at most the configured TTL (≤ 60 s) per credential and
  * question, with concurrent identical questions sharing one request.
  */
-
-export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
 
 export interface Check {
   verb: Verb;

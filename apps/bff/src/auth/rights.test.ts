@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RIGHTS, rightsOf } from './rights';
+import { RIGHTS } from '@dcs/domain';
+import { rightsOf } from './rights';
 
 describe('rightsOf', () => {
   it('allows every right when no review refused', () => {

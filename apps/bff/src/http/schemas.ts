@@ -1,13 +1,13 @@
-import type {
-  ClusterView,
-  IpPoolView,
-  MachineView,
-  NodePoolView,
-  Plan,
-  RuleIssue,
+import {
+  RightsSchema,
+  type ClusterView,
+  type IpPoolView,
+  type MachineView,
+  type NodePoolView,
+  type Plan,
+  type RuleIssue,
 } from '@dcs/domain';
 import { z } from 'zod';
-import { RIGHTS, type RightName } from '../auth/rights';
 import type { Rebase } from '../mutations/service';
 import type { ExecutionResult } from '../plan/executor';
 
@@ -127,33 +127,11 @@ export const MutationResultSchema = viewSchema<{
   ),
 });
 
-const DeniedCheckSchema = z.object({
-  verb: z.enum(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete']),
-  kind: z.string(),
-  group: z.string(),
-  resource: z.string(),
-  namespace: z.string(),
-  reason: z.string().optional(),
-});
-
-/** A right: allowed, or refused with every access review that said no. */
-export const RightSchema = z.discriminatedUnion('allowed', [
-  z.object({ allowed: z.literal(true) }),
-  z.object({ allowed: z.literal(false), denied: z.array(DeniedCheckSchema).min(1) }),
-]);
-
-const rightNames = Object.keys(RIGHTS) as [RightName, ...RightName[]];
-
 /** `GET …/context`: the ValidationContext (passed through whole) and the user's rights. */
 export const ClusterContextSchema = z.looseObject({
   namespace: z.string(),
   clusterName: z.string(),
-  permissions: z.object(
-    Object.fromEntries(rightNames.map((n) => [n, RightSchema])) as Record<
-      RightName,
-      typeof RightSchema
-    >,
-  ),
+  permissions: RightsSchema,
   user: z.object({ username: z.string(), groups: z.array(z.string()) }),
 });
 

@@ -1,4 +1,10 @@
-import type { ValidationContext } from '@dcs/domain';
+import {
+  rightNeeds,
+  type DeniedCheck,
+  type RightName,
+  type Rights,
+  type ValidationContext,
+} from '@dcs/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { request, seg } from '../lib/api-client';
 import { queryKeys } from '../lib/query-keys';
@@ -18,19 +24,7 @@ export type Action =
   | 'editBootstrap'
   | 'upgradeControlPlane'
   | 'createIpPool'
-  | 'editIpPool'
-  | 'exportDiagnostics';
-
-/** An access review that said no, as kubectl names it: verb, resource (of its API group), namespace. */
-export interface DeniedCheck {
-  verb: string;
-  kind: string;
-  group: string;
-  resource: string;
-  namespace: string;
-  /** The review's own reason text, when the API server's authorizer gave one. */
-  reason?: string;
-}
+  | 'editIpPool';
 
 export interface Permission {
   allowed: boolean;
@@ -47,52 +41,34 @@ export interface ClusterContext {
   user?: { username: string; groups: string[] };
 }
 
-/**
- * The BFF's rights (access reviews of the user's own credential) each action reads, the first
- * one present winning (an older BFF knows fewer), and what the action needs of them.
- */
-const ACTIONS: Record<Action, { from: readonly string[]; needs: string }> = {
-  createPool: {
-    from: ['createPool'],
-    needs: 'create MachineDeployment, DCSMachineTemplate, KubeadmConfigTemplate',
-  },
-  scalePool: { from: ['scale'], needs: 'patch MachineDeployment' },
-  deleteMachines: { from: ['deleteMachines', 'scale'], needs: 'patch MachineDeployment, Machine' },
-  upgradePool: { from: ['upgrade'], needs: 'patch MachineDeployment, create DCSMachineTemplate' },
-  editBootstrap: {
-    from: ['editBootstrap', 'upgrade'],
-    needs: 'patch MachineDeployment, create KubeadmConfigTemplate',
-  },
-  deletePool: { from: ['deletePool'], needs: 'delete MachineDeployment' },
-  upgradeControlPlane: {
-    from: ['upgradeControlPlane'],
-    needs: 'patch KubeadmControlPlane, create DCSMachineTemplate',
-  },
-  createIpPool: { from: ['createIpPool'], needs: 'create DCSIpHostnamePool' },
-  editIpPool: { from: ['editIpPool'], needs: 'patch DCSIpHostnamePool' },
-  exportDiagnostics: { from: ['exportDiagnostics'], needs: 'list' },
+/** The BFF's right (domain's `RIGHTS`, decided by access reviews) each action reads. */
+const RIGHT_OF: Record<Action, RightName> = {
+  createPool: 'createPool',
+  scalePool: 'scale',
+  deleteMachines: 'deleteMachines',
+  upgradePool: 'upgrade',
+  editBootstrap: 'editBootstrap',
+  deletePool: 'deletePool',
+  upgradeControlPlane: 'upgradeControlPlane',
+  createIpPool: 'createIpPool',
+  editIpPool: 'editIpPool',
 };
 
-/** A right on the wire: `{allowed, denied}`; a bare boolean from an older BFF. */
-type PermissionWire = boolean | { allowed: boolean; denied?: readonly DeniedCheck[] };
 type ContextWire = ValidationContext & {
-  permissions?: Record<string, PermissionWire>;
+  permissions?: Partial<Rights>;
   user?: { username: string; groups: string[] };
 };
 
 export function toClusterContext(w: ContextWire): ClusterContext {
   const { permissions: wire = {}, user, ...validation } = w;
   const permissions: Partial<Record<Action, Permission>> = {};
-  for (const [action, { from, needs }] of Object.entries(ACTIONS) as [
-    Action,
-    (typeof ACTIONS)[Action],
-  ][]) {
-    const v = from.map((name) => wire[name]).find((p) => p !== undefined);
+  for (const [action, right] of Object.entries(RIGHT_OF) as [Action, RightName][]) {
+    const v = wire[right];
     if (v === undefined) continue;
-    permissions[action] =
-      typeof v === 'boolean'
-        ? { allowed: v, needs }
-        : { allowed: v.allowed, needs, ...(v.denied?.length ? { denied: v.denied } : {}) };
+    const needs = rightNeeds(right);
+    permissions[action] = v.allowed
+      ? { allowed: true, needs }
+      : { allowed: false, needs, denied: v.denied };
   }
   return { validation, permissions, ...(user ? { user } : {}) };
 }

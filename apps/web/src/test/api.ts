@@ -1,4 +1,4 @@
-import type { RuleIssue } from '@dcs/domain';
+import { RIGHT_NAMES, type RuleIssue } from '@dcs/domain';
 import { aValidationContext } from '@dcs/domain/testing';
 import { vi } from 'vitest';
 import { toClusterContext, type ClusterContext } from '../api/get-cluster-context';
@@ -24,28 +24,15 @@ export function stubApi(routes: Record<string, unknown>): void {
   });
 }
 
-const ACTIONS = [
-  'createPool',
-  'scale',
-  'upgrade',
-  'deletePool',
-  'deleteMachines',
-  'editBootstrap',
-  'upgradeControlPlane',
-  'createIpPool',
-  'editIpPool',
-  'exportDiagnostics',
-] as const;
-
 /**
  * The `context` route's answer for the demo cluster (domain's aValidationContext): an operator
  * may do everything; a viewer's access reviews refuse every change, as the BFF reports them.
  */
 export function contextWire(role: 'operator' | 'viewer' = 'operator') {
   const permissions = Object.fromEntries(
-    ACTIONS.map((a) => [
+    RIGHT_NAMES.map((a) => [
       a,
-      role === 'operator' || a === 'exportDiagnostics'
+      role === 'operator' || a === 'readSecrets'
         ? { allowed: true }
         : {
             allowed: false,

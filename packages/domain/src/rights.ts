@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import type { KindName } from './kinds';
+
+/**
+ * The user's rights in a cluster's namespace, as the BFF's `context` route sends them: each right
+ * is the access reviews its operation's plan will need (asked with the user's own credential).
+ * When one is refused, the route says which (verb, resource, namespace) and the review's reason,
+ * so that a disabled action explains itself instead of only being grey.
+ */
+
+export const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] as const;
+export type Verb = (typeof VERBS)[number];
+
+export type RightName =
+  | 'createPool'
+  | 'scale'
+  | 'deleteMachines'
+  | 'upgrade'
+  | 'editBootstrap'
+  | 'deletePool'
+  | 'upgradeControlPlane'
+  | 'createIpPool'
+  | 'editIpPool'
+  | 'readSecrets';
+
+/** What each right needs: the verbs on kinds its operations' plans write with. */
+export const RIGHTS: Readonly<Record<RightName, readonly (readonly [Verb, KindName])[]>> = {
+  // O-CREATE-POOL (the IP pool too when it is a new one: that is `createIpPool`).
+  createPool: [
+    ['create', 'DCSMachineTemplate'],
+    ['create', 'KubeadmConfigTemplate'],
+    ['create', 'MachineDeployment'],
+  ],
+  // O-SCALE-UP / O-SCALE-DOWN-RANDOM.
+  scale: [['patch', 'MachineDeployment']],
+  // O-SCALE-DOWN-TARGETED annotates the chosen Machines first (R-MD-6).
+  deleteMachines: [
+    ['patch', 'Machine'],
+    ['patch', 'MachineDeployment'],
+  ],
+  // O-UPGRADE-INFRA / O-UPGRADE-K8S.
+  upgrade: [
+    ['create', 'DCSMachineTemplate'],
+    ['patch', 'MachineDeployment'],
+  ],
+  // O-UPDATE-BOOTSTRAP (R-BOOT-3: a copy, then the pool points at it).
+  editBootstrap: [
+    ['create', 'KubeadmConfigTemplate'],
+    ['patch', 'MachineDeployment'],
+  ],
+  deletePool: [['delete', 'MachineDeployment']],
+  // O-UPGRADE-CP.
+  upgradeControlPlane: [
+    ['create', 'DCSMachineTemplate'],
+    ['patch', 'KubeadmControlPlane'],
+  ],
+  createIpPool: [['create', 'DCSIpHostnamePool']],
+  editIpPool: [['patch', 'DCSIpHostnamePool']],
+  // R-BOOT-1 on bootstrap files kept in Secrets: without it, their contents are "unknown".
+  readSecrets: [['get', 'Secret']],
+};
+
+export const RIGHT_NAMES = Object.keys(RIGHTS) as [RightName, ...RightName[]];
+
+/** What a right needs, as a person reads it: "patch Machine, patch MachineDeployment". */
+export const rightNeeds = (name: RightName): string =>
+  RIGHTS[name].map(([verb, kind]) => `${verb} ${kind}`).join(', ');
+
+/** One refused access review, as kubectl would name it (`cannot create resource … in …`). */
+export const DeniedCheckSchema = z.object({
+  verb: z.enum(VERBS),
+  kind: z.string(),
+  group: z.string(),
+  resource: z.string(),
+  namespace: z.string(),
+  /** The review's own `status.reason`, when the authorizer gave one. */
+  reason: z.string().optional(),
+});
+export type DeniedCheck = z.infer<typeof DeniedCheckSchema>;
+
+/** A right: allowed, or refused with every access review that said no. */
+export const RightSchema = z.discriminatedUnion('allowed', [
+  z.object({ allowed: z.literal(true) }),
+  z.object({ allowed: z.literal(false), denied: z.array(DeniedCheckSchema).min(1) }),
+]);
+export type Right = z.infer<typeof RightSchema>;
+
+/** Every right of the user, as the `context` route's `permissions`. */
+export const RightsSchema = z.object(
+  Object.fromEntries(RIGHT_NAMES.map((n) => [n, RightSchema])) as Record<
+    RightName,
+    typeof RightSchema
+  >,
+);
+export type Rights = Record<RightName, Right>;
