@@ -1,8 +1,9 @@
-import { Alert, Box, Button, CircularProgress, DialogActions } from '@mui/material';
+import { Box, Button, CircularProgress, DialogActions } from '@mui/material';
 import type { PlanFlow } from '../lib/use-plan-flow';
 import { canExecute } from '@dcs/domain';
 import { useI18n } from '../i18n/context';
 import { ConflictNotice } from './ConflictNotice';
+import { ErrorAlert } from './ErrorAlert';
 
 /**
  * The buttons of a planned change: "Preview" (dry run), then "Apply" or "Back"; errors and
@@ -36,11 +37,7 @@ export function PlanFlowActions<T>({
           <ConflictNotice conflict={flow.conflict} onReapply={onReapply} />
         </Box>
       ) : (
-        flow.error && (
-          <Alert severity="error" sx={{ mx: 3, mt: 1 }} role="alert">
-            {flow.error.message}
-          </Alert>
-        )
+        flow.error && <ErrorAlert error={flow.error} sx={{ mx: 3, mt: 1 }} />
       )}
       <DialogActions>
         {busy && <CircularProgress size={20} aria-label={t('common.loading')} />}

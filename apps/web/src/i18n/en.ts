@@ -221,6 +221,36 @@ export const en = {
   // The BFF's 409 (R-PLAN-STALE), by its messageKey: localize() finds it here.
   'bff.conflict':
     '{kind} {name} was changed by someone else since you loaded it (resourceVersion {seen} → {current}); your change touches the same fields.',
+  // The BFF's stable error codes (apps/bff/src/http/errors.ts, app.ts): an unknown code shows
+  // the server's message.
+  'error.code.BadRequest': 'The request is not valid.',
+  'error.code.Unauthorized': 'Sign in again: your session has no valid credentials.',
+  'error.code.Forbidden': 'Your access does not allow this.',
+  'error.code.NotFound': 'It does not exist (any more).',
+  'error.code.Conflict': 'Someone else changed this meanwhile.',
+  'error.code.Invalid': 'The change breaks a rule: nothing was changed.',
+  'error.code.UpstreamError': 'The Kubernetes API server did not carry out the change.',
+  'error.code.ControlPlanePool':
+    'The control-plane pool has fixed replicas and is not deleted; use Upgrade.',
+  'error.code.WrongOperation': 'This upgrade does not apply to this pool.',
+  'error.code.LocalMode':
+    'Local mode acts as the kubeconfig’s user: there is nothing to sign in to.',
+  'error.code.TooManyStreams':
+    'The console’s server serves its maximum of live streams; retry shortly.',
+  'error.code.TooManyRequests': 'Too many changes in a short time; wait a minute and retry.',
+  'error.code.PayloadTooLarge': 'The request is too large.',
+  'error.code.InternalError': 'The console’s server failed unexpectedly.',
+  // Details the BFF gives by messageKey without specifics of their own: localize() finds them here.
+  'bff.auth.unauthorized': 'This request carries no valid credentials.',
+  'bff.auth.badToken': 'The API server did not accept this token.',
+  'bff.auth.crossSite': 'A request from another site was refused.',
+  'bff.auth.origin': 'Requests from {origin} are not allowed.',
+  'bff.auth.csrf': 'The page’s security token is missing or stale: reload the page.',
+  'bff.auth.denied': 'Not allowed: {verb} on {kind} in namespace {namespace}.',
+  'bff.auth.localMode': 'Sign-in is for token mode only.',
+  'bff.pool.controlPlane': 'This operation applies to worker pools only.',
+  'bff.pool.operation': 'The control-plane upgrade applies to the control-plane pool only.',
+  'bff.stream.full': 'Too many live streams on this server.',
   'conflict.title': 'Someone else changed this meanwhile',
   'conflict.reapply': 'Re-apply my change',
   'conflict.theyChanged': 'They changed:',

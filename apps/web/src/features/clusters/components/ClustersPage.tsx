@@ -16,6 +16,7 @@ import { PageLoading } from '../../../components/PageLoading';
 import { useI18n } from '../../../i18n/context';
 import { clusterPath } from '../../../lib/paths';
 import { useClusters } from '../api/get-clusters';
+import { ErrorAlert } from '../../../components/ErrorAlert';
 
 /** Every cluster the user may see, with what needs attention. */
 export function ClustersPage() {
@@ -27,7 +28,7 @@ export function ClustersPage() {
         {t('clusters.title')}
       </Typography>
       {clusters.isPending && <PageLoading />}
-      {clusters.isError && <Alert severity="error">{clusters.error.message}</Alert>}
+      {clusters.isError && <ErrorAlert error={clusters.error} />}
       {clusters.data?.length === 0 && <Alert severity="info">{t('clusters.none')}</Alert>}
       {clusters.data && clusters.data.length > 0 && (
         <TableContainer component={Paper} variant="outlined">

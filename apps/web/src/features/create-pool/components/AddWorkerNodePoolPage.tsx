@@ -27,6 +27,7 @@ import { StrategySection } from './StrategySection';
 import { TemplateSection } from './TemplateSection';
 import { liveIssues } from './use-live-issues';
 import { markedPaths, visibleIssues } from './visible-issues';
+import { ErrorAlert } from '../../../components/ErrorAlert';
 
 /** U-4: Add Worker Node Pool. */
 export function AddWorkerNodePoolPage({
@@ -38,7 +39,7 @@ export function AddWorkerNodePoolPage({
 }) {
   const context = useClusterContext(namespace, cluster);
   if (context.isPending) return <PageLoading />;
-  if (context.isError) return <Alert severity="error">{context.error.message}</Alert>;
+  if (context.isError) return <ErrorAlert error={context.error} />;
   return <AddPoolForm namespace={namespace} cluster={cluster} context={context.data} />;
 }
 
@@ -137,11 +138,7 @@ function AddPoolForm({
               }}
             />
           )}
-          {flow.error && !flow.conflict && (
-            <Alert severity="error" sx={{ mt: 2 }} role="alert">
-              {flow.error.message}
-            </Alert>
-          )}
+          {flow.error && !flow.conflict && <ErrorAlert error={flow.error} sx={{ mt: 2 }} />}
           <Stack
             direction="row"
             spacing={1}
@@ -183,9 +180,8 @@ function AddPoolForm({
             <StrategySection form={form} issues={shownIssues} />
             <ProblemList items={issuesOutside(shownIssues, SHOWN)} />
             {flow.error && !flow.conflict && (
-              <Alert severity="error" role="alert">
-                {flow.error.message}
-              </Alert>
+              // The reasons are at their fields and in the list above.
+              <ErrorAlert error={flow.error} details={false} />
             )}
             <Stack
               direction="row"

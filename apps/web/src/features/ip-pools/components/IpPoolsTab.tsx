@@ -1,5 +1,4 @@
 import {
-  Alert,
   Box,
   Link,
   Paper,
@@ -17,6 +16,7 @@ import { useI18n } from '../../../i18n/context';
 import { ipPoolPath } from '../../../lib/paths';
 import { useIpPools } from '../api/get-ip-pools';
 import { consumersText } from './consumers-text';
+import { ErrorAlert } from '../../../components/ErrorAlert';
 
 /** The namespace's IP-hostname pools: entries, used, free, who draws on them (R-POOL-1). */
 export function IpPoolsTab({ namespace, cluster }: { namespace: string; cluster: string }) {
@@ -28,7 +28,7 @@ export function IpPoolsTab({ namespace, cluster }: { namespace: string; cluster:
         {t('tabs.ipPools')}
       </Typography>
       {pools.isPending && <PageLoading />}
-      {pools.isError && <Alert severity="error">{pools.error.message}</Alert>}
+      {pools.isError && <ErrorAlert error={pools.error} />}
       {pools.data && (
         <TableContainer component={Paper} variant="outlined">
           <Table size="small" aria-label={t('ipPools.tableLabel', { namespace })}>

@@ -19,6 +19,7 @@ import { providerGates } from '../../../lib/provider-gates';
 import { useMachines } from '../api/get-machines';
 import { emptyFilter, filterMachines, guardSelection, type MachineFilter } from './machine-filter';
 import { NodesTable } from './NodesTable';
+import { ErrorAlert } from '../../../components/ErrorAlert';
 
 /** U-1 Nodes: every machine of the cluster; select machines of one pool to delete exactly them. */
 export function NodesTab({
@@ -157,7 +158,7 @@ export function NodesTab({
         </Alert>
       )}
       {machines.isPending && <PageLoading />}
-      {machines.isError && <Alert severity="error">{machines.error.message}</Alert>}
+      {machines.isError && <ErrorAlert error={machines.error} />}
       {all && (
         <NodesTable
           machines={shown}

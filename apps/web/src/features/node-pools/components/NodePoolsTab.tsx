@@ -14,6 +14,7 @@ import { providerGates } from '../../../lib/provider-gates';
 import { useNodePools } from '../api/get-node-pools';
 import type { PoolAction } from './pool-actions';
 import { PoolCard } from './PoolCard';
+import { ErrorAlert } from '../../../components/ErrorAlert';
 
 const FIRST_CARDS = 9;
 const CARDS_PER_BATCH = 6;
@@ -73,7 +74,7 @@ export function NodePoolsTab({
       </Stack>
       <ProviderGateNotice gates={gates} />
       {pools.isPending && <PageLoading />}
-      {pools.isError && <Alert severity="error">{pools.error.message}</Alert>}
+      {pools.isError && <ErrorAlert error={pools.error} />}
       {pools.data && (
         <Box
           role="list"

@@ -12,6 +12,7 @@ import { useI18n } from '../../../i18n/context';
 import { formatAbsolute, formatRelative } from '../../../i18n/format';
 import { useNow } from '../../../lib/use-now';
 import { usePoolEvents } from '../api/get-pool-events';
+import { ErrorAlert } from '../../../components/ErrorAlert';
 
 /** Recent Kubernetes events of the pool's objects, newest first. */
 export function PoolEvents({
@@ -34,7 +35,7 @@ export function PoolEvents({
       <Typography variant="h3" component="h3" sx={{ mb: 1 }}>
         {t('pool.events')}
       </Typography>
-      {events.isError && <Alert severity="warning">{events.error.message}</Alert>}
+      {events.isError && <ErrorAlert error={events.error} severity="warning" />}
       {events.data?.length === 0 && <Alert severity="info">{t('events.none')}</Alert>}
       {rows.length > 0 && (
         <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1, maxHeight: 360 }}>

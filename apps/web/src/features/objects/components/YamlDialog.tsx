@@ -1,5 +1,4 @@
 import {
-  Alert,
   Box,
   Button,
   Dialog,
@@ -14,6 +13,7 @@ import { PageLoading } from '../../../components/PageLoading';
 import { useI18n } from '../../../i18n/context';
 import type { ObjectRef } from '../../../lib/object-refs';
 import { useObject } from '../api/get-object';
+import { ErrorAlert } from '../../../components/ErrorAlert';
 
 /** A YAML view of each object that makes up a pool or machine, loaded when opened. */
 export default function YamlDialog({
@@ -81,12 +81,7 @@ function ObjectYaml({ namespace, object }: { namespace: string; object: ObjectRe
       live = false;
     };
   }, [query.data]);
-  if (query.isError)
-    return (
-      <Alert severity="error" sx={{ m: 2 }}>
-        {query.error.message}
-      </Alert>
-    );
+  if (query.isError) return <ErrorAlert error={query.error} sx={{ m: 2 }} />;
   if (text === undefined) return <PageLoading />;
   return (
     <Box sx={{ position: 'relative' }}>

@@ -6,10 +6,11 @@ import { useI18n } from '../../../i18n/context';
 import { setUnauthorizedHandler } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { useSession } from '../api/get-session';
+import { errorText } from '../../../lib/error-text';
 
 /** Shows its children to a signed-in user; sends anyone else to the sign-in screen. */
 export function RequireSession({ children }: { children: ReactNode }) {
-  const { t } = useI18n();
+  const { t, localize } = useI18n();
   const session = useSession();
   const location = useLocation();
   const navigate = useNavigate();
@@ -33,7 +34,7 @@ export function RequireSession({ children }: { children: ReactNode }) {
   if (session.isError)
     return (
       <Alert severity="error" sx={{ m: 3 }}>
-        {t('session.unavailable', { message: session.error.message })}
+        {t('session.unavailable', { message: errorText(session.error, t, localize).title })}
       </Alert>
     );
   if (!session.data.authenticated) {

@@ -5,6 +5,7 @@ import { useI18n } from '../../../i18n/context';
 import { isApiError } from '../../../lib/api-client';
 import { useSession } from '../api/get-session';
 import { useSignIn } from '../api/sign-in';
+import { ErrorAlert } from '../../../components/ErrorAlert';
 
 /** Token mode: paste a Kubernetes bearer token; the console acts with exactly its rights. */
 export function SignInPage() {
@@ -55,11 +56,14 @@ export function SignInPage() {
           error={error !== null}
           helperText={t('session.tokenHelp')}
         />
-        {error && (
-          <Alert severity="error" sx={{ mt: 2 }} role="alert">
-            {isApiError(error) && error.status === 401 ? t('session.tokenRejected') : error.message}
-          </Alert>
-        )}
+        {error &&
+          (isApiError(error) && error.status === 401 ? (
+            <Alert severity="error" sx={{ mt: 2 }} role="alert">
+              {t('session.tokenRejected')}
+            </Alert>
+          ) : (
+            <ErrorAlert error={error} sx={{ mt: 2 }} />
+          ))}
         <Button
           type="submit"
           variant="contained"
