@@ -23,7 +23,7 @@ test('O-SCALE-UP with R-POOL-4: the pool is short, extend it inline, then follow
   await expect(dialog.getByLabel('Replicas')).toHaveAttribute('aria-invalid', 'false');
   await snap(page, testInfo, 'scale-extend');
   await dialog.getByRole('button', { name: 'Preview plan' }).click();
-  await expect(dialog.getByRole('region', { name: 'Plan' })).toContainText('Append 1 entries');
+  await expect(dialog.getByRole('region', { name: 'Plan' })).toContainText('Append 1 entry');
   await snap(page, testInfo, 'scale-plan');
   await dialog.getByRole('button', { name: 'Scale', exact: true }).click();
   // Followed in the dialog, live from the stream, until the new machine is Running and Ready.

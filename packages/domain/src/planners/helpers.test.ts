@@ -3,6 +3,7 @@ import { aMachineDeployment, aMachineTemplate } from '../testing';
 import { deleteOptionsOf, kubectlFor, shellQuote } from './kubectl';
 import { defaultPoolObjectNames, nextRevisionName } from './names';
 import { applyStep, copyForCreate, createStep, jsonPatchStep, StepError } from './objects';
+import { placeholdersOf } from '../i18n/messages';
 import { localizePlanMessage, planCatalog, planMessage, planMessages } from './messages';
 import type { PatchStep } from './plan';
 import { isRolloutInProgress, rolloutImpact } from './rollout';
@@ -149,8 +150,7 @@ describe('applyStep', () => {
 });
 
 describe('planCatalog', () => {
-  const names = (text: string) =>
-    [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
+  const names = (text: string) => placeholdersOf(text).sort();
 
   it('every text has English and Chinese with the same named placeholders', () => {
     for (const [key, text] of Object.entries(planCatalog)) {
@@ -159,6 +159,18 @@ describe('planCatalog', () => {
       expect(text.en).not.toMatch(/\{\d*\}/);
       expect(planMessages[key as keyof typeof planMessages]).toBe(text.en);
     }
+  });
+
+  it('counts read in the singular and the plural, in either language', () => {
+    const one = planMessage('plan.step.appendIpPool', { name: 'p', count: 1, existing: 3 });
+    expect(one.message).toBe('Append 1 entry to IP pool p, keeping its 3 entries');
+    const many = planMessage('plan.step.appendIpPool', { name: 'p', count: 2, existing: 1 });
+    expect(many.message).toBe('Append 2 entries to IP pool p, keeping its 1 entry');
+    expect(localizePlanMessage(one, 'zh-CN')).toBe(
+      '向 IP 池 p 追加 1 个条目，保留其已有的 3 个条目',
+    );
+    const picks = planMessage('plan.effect.randomScaleDown', { name: 'md', count: 1 });
+    expect(picks.message).toBe('Cluster API picks 1 machine of md, drains it and deletes its VM');
   });
 
   it('a plan message reads in either language from its key and params', () => {

@@ -1,3 +1,4 @@
+import { fillMessage } from '../i18n/fill';
 import type { Locale, MessageText } from '../i18n/messages';
 
 /**
@@ -8,11 +9,11 @@ import type { Locale, MessageText } from '../i18n/messages';
  */
 const catalog = {
   'plan.step.createIpPool': {
-    en: 'Create IP pool {name} with {count} entries',
+    en: 'Create IP pool {name} with {count, plural, one {# entry} other {# entries}}',
     'zh-CN': '创建 IP 池 {name}，包含 {count} 个条目',
   },
   'plan.step.appendIpPool': {
-    en: 'Append {count} entries to IP pool {name}, keeping its {existing} entries',
+    en: 'Append {count, plural, one {# entry} other {# entries}} to IP pool {name}, keeping its {existing, plural, one {# entry} other {# entries}}',
     'zh-CN': '向 IP 池 {name} 追加 {count} 个条目，保留其已有的 {existing} 个条目',
   },
   'plan.step.editIpPool': {
@@ -49,7 +50,7 @@ const catalog = {
     'zh-CN': '将 machine {name} 标记为待删除',
   },
   'plan.step.scaleDownMarked': {
-    en: 'Lower the replicas of {name} from {from} to {to}, exactly the {count} marked machines',
+    en: 'Lower the replicas of {name} from {from} to {to}, exactly the {count, plural, one {marked machine} other {# marked machines}}',
     'zh-CN': '将 {name} 的副本数从 {from} 减少到 {to}，恰好减少已标记的 {count} 台 machine',
   },
   'plan.step.switchMachineTemplate': {
@@ -74,7 +75,7 @@ const catalog = {
     'zh-CN': '将控制平面 {name} 从 {from} 升级到 {to}：一次性切换到 Machine 模板 {template}',
   },
   'plan.step.deleteMachineDeployment': {
-    en: 'Delete MachineDeployment {name}; its {count} machines are drained and deleted. This cannot be undone',
+    en: 'Delete MachineDeployment {name}; {count, plural, =0 {it has no machines} one {its machine is drained and deleted} other {its # machines are drained and deleted}}. This cannot be undone',
     'zh-CN':
       '删除 MachineDeployment {name}；其 {count} 台 machine 将被 drain 并删除。此操作无法撤销',
   },
@@ -107,7 +108,7 @@ const catalog = {
     'zh-CN': '删除 {kind} {name} 无法撤销',
   },
   'plan.effect.randomScaleDown': {
-    en: 'Cluster API picks {count} machines of {name}, drains them and deletes their VMs',
+    en: 'Cluster API picks {count, plural, one {# machine} other {# machines}} of {name}, drains {count, plural, one {it and deletes its VM} other {them and deletes their VMs}}',
     'zh-CN': 'Cluster API 将从 {name} 中选择 {count} 台 machine，对其执行 drain 并删除其 VM',
   },
   'plan.effect.rollout': {
@@ -186,21 +187,11 @@ export interface PlanMessage {
   message: string;
 }
 
-/** Fills `{param}` placeholders. */
-export function formatPlanMessage(
-  template: string,
-  params: Record<string, string | number>,
-): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
-    key in params ? String(params[key]) : whole,
-  );
-}
-
 export function planMessage(
   messageKey: PlanMessageKey,
   params: Record<string, string | number> = {},
 ): PlanMessage {
-  return { messageKey, params, message: formatPlanMessage(planMessages[messageKey], params) };
+  return { messageKey, params, message: fillMessage(planMessages[messageKey], params, 'en') };
 }
 
 /** A plan message in `locale`, from its key and params (the English one as it came otherwise). */
@@ -208,5 +199,5 @@ export function localizePlanMessage(m: PlanMessage, locale: Locale): string {
   const text = Object.hasOwn(planCatalog, m.messageKey)
     ? planCatalog[m.messageKey as PlanMessageKey][locale]
     : undefined;
-  return text === undefined ? m.message : formatPlanMessage(text, m.params);
+  return text === undefined ? m.message : fillMessage(text, m.params, locale);
 }
