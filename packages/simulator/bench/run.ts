@@ -131,6 +131,9 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
 
       let running = 0;
       let lastPrint = 0;
+      const prevRec: Record<string, number> = {};
+      const prevVerb: Record<string, number> = {};
+      const prevWake: Record<string, number> = {};
       for (;;) {
         const phases = controllers.metrics().phases;
         const workers: Record<string, number> = {};
@@ -146,6 +149,46 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
           o.progress(
             `${elapsed.toFixed(0)} s: ${String(running)} / ${String(total)} Running; workers ${JSON.stringify(workers)}; control plane ${JSON.stringify(phases['bench-control-plane'] ?? {})}`,
           );
+          if (process.env.SIM_BENCH_DETAIL) {
+            const m = controllers.metrics();
+            const rec = m.controllers
+              .map((c) => {
+                const d = c.reconciles - (prevRec[c.name] ?? 0);
+                prevRec[c.name] = c.reconciles;
+                return `${c.name} +${String(d)}/q${String(c.queued)}`;
+              })
+              .join(' ');
+            const pending = Object.entries(m.caches)
+              .filter(([, c]) => c.pending > 0)
+              .map(([k, c]) => `${k}:${String(c.pending)}`)
+              .join(' ');
+            const verbs = Object.entries(m.byVerb)
+              .map(([k, v]) => {
+                const d = v - (prevVerb[k] ?? 0);
+                prevVerb[k] = v;
+                return [k, d] as const;
+              })
+              .filter(([, d]) => d > 0)
+              .sort((a, b) => b[1] - a[1])
+              .slice(0, 6)
+              .map(([k, d]) => `${k} +${String(d)}`)
+              .join(', ');
+            const wakes = Object.entries(m.wakes)
+              .map(([k, v]) => {
+                const d = v - (prevWake[k] ?? 0);
+                prevWake[k] = v;
+                return [k, d] as const;
+              })
+              .filter(([, d]) => d > 0)
+              .sort((a, b) => b[1] - a[1])
+              .slice(0, 8)
+              .map(([k, d]) => `${k} +${String(d)}`)
+              .join(', ');
+            o.progress(`    wakes ${wakes}`);
+            o.progress(
+              `    reconciles ${rec}\n    requests ${String(m.requests)} 409 ${String(m.conflicts)} err ${String(m.errors)} events ${String(m.events.emitted)}/${String(m.events.dropped)} pending ${pending} late ${JSON.stringify(clock.stats?.())}\n    verbs ${verbs}`,
+            );
+          }
         }
         if (running >= total || elapsed > o.timeoutS) break;
         await new Promise((r) => setTimeout(r, 200));

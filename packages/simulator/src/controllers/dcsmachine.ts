@@ -425,10 +425,14 @@ export function dcsMachineController(ctx: Context): Controller {
         (r) => r.ip === ip && r.machineName === name && r.phase !== 'Detached',
       );
     }
-    if (!ip) return anyFree();
-    if (o.status?.vmState !== 'creating') return false;
+    // A machine not told to wait for an entry yet is queued already (it was just created).
+    if (!ip) return getCondition(o.status?.conditions, IP_CLAIMED)?.status === 'False' && anyFree();
+    // A VM being created waits for its creation time on its own timer; a pool change matters
+    // only after that (its disks attached, or a fault on the pool removed). Waking every VM of
+    // the pool at each pool write makes thousands of no-op reconciles when the host is busy.
+    if (!overdue(o)) return false;
     const entry = pool.spec?.pool?.find((e) => e.ip === ip);
-    return (Boolean(entry?.persistentDisk?.length) && disksAttached(o, entry, pool)) || overdue(o);
+    return !entry?.persistentDisk?.length || disksAttached(o, entry, pool);
   }
 
   /**
@@ -501,12 +505,22 @@ export function dcsMachineController(ctx: Context): Controller {
           ? waitingOn(o.metadata.namespace, o.spec?.ipHostPoolRef.name ?? '')
           : [],
       ),
-      watch('Cluster', (c) =>
-        dms
+      // The cluster's infrastructure becoming ready (or not) gates machines without a VM. Only
+      // those whose condition it changes: the cluster's status changes with every control-plane
+      // step, and waking thousands of machines each time floods the queue.
+      watch('Cluster', (c) => {
+        const ready = Boolean(c.status?.infrastructureReady);
+        return dms
           .byIndex('cluster', indexKey(c.metadata.namespace, c.metadata.name ?? ''))
-          .filter((o) => !o.status?.vmState)
-          .map(keyFor),
-      ),
+          .filter((o) => {
+            if (o.status?.vmState) return false;
+            const waiting =
+              getCondition(o.status?.conditions, VM_PROVISIONED)?.reason ===
+              REASON.waitingForClusterInfrastructure;
+            return ready === waiting;
+          })
+          .map(keyFor);
+      }),
     ],
     reconcile,
   };

@@ -155,12 +155,30 @@ export function kubeadmConfigController(ctx: Context): Controller {
     watches: [
       // The Machine adopting its config is an update of the config itself: no Machine watch needed.
       // Cluster readiness gates every config of the cluster that is still waiting.
-      watch('Cluster', (c) =>
-        configs
+      // Only the configs whose waiting reason the cluster's new status changes: the cluster's
+      // status changes with every control-plane step, and waking thousands of configs each time
+      // floods the queue. A config not reconciled yet has no reason and is woken (it is queued).
+      watch('Cluster', (c) => {
+        const expected = !c.status?.infrastructureReady
+          ? 'WaitingForClusterInfrastructure'
+          : getCondition(c.status.conditions, CONTROL_PLANE_INITIALIZED)?.status !== 'True'
+            ? 'WaitingForControlPlaneAvailable'
+            : undefined;
+        return configs
           .byIndex(BY_CLUSTER, indexKey(c.metadata.namespace, c.metadata.name ?? ''))
-          .filter((k) => !k.status?.ready)
-          .map((k) => `${k.metadata.namespace ?? ''}/${k.metadata.name ?? ''}`),
-      ),
+          .filter((k) => {
+            if (k.status?.ready) return false;
+            const cond = getCondition(k.status?.conditions, DATA_SECRET_AVAILABLE);
+            const reason = cond && cond.status !== 'True' ? cond.reason : undefined;
+            const init =
+              Boolean(k.spec?.initConfiguration) &&
+              k.metadata.labels?.[LABEL_CONTROL_PLANE] !== undefined;
+            const wanted =
+              init && expected === 'WaitingForControlPlaneAvailable' ? undefined : expected;
+            return reason !== wanted || cond === undefined;
+          })
+          .map((k) => `${k.metadata.namespace ?? ''}/${k.metadata.name ?? ''}`);
+      }),
     ],
     reconcile,
   };

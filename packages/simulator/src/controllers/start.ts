@@ -58,6 +58,8 @@ export interface RunningControllers {
   idle(): Promise<void>;
   metrics(): WriteCounters & {
     controllers: ControllerMetrics[];
+    /** Keys each watch woke (`controller<Kind`). */
+    wakes: Record<string, number>;
     events: { emitted: number; dropped: number; failed: number };
     /** Machines per MachineDeployment (or KubeadmControlPlane) and phase, from the cache. */
     phases: Record<string, Record<string, number>>;
@@ -142,6 +144,7 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
     },
     metrics: () => ({
       controllers: manager.metrics(),
+      wakes: Object.fromEntries(manager.wakes),
       ...client.counters,
       events: { ...events.counters },
       phases: machinePhases(caches),

@@ -30,6 +30,8 @@ export interface SimClock {
   advance(ms: number): Promise<void>;
   /** Cancels every timer; the clock keeps telling time. */
   stop(): void;
+  /** How late (real ms) timers fired since the last call, and how many are pending. */
+  stats?(): { fired: number; avgLateMs: number; maxLateMs: number; pending: number };
 }
 
 export interface ClockOptions {
@@ -81,6 +83,10 @@ class TimerHeap {
 
   clear(): void {
     this.items.length = 0;
+  }
+
+  get size(): number {
+    return this.items.length;
   }
 
   private dropCancelled(): void {
@@ -140,6 +146,9 @@ class ScaledClock implements SimClock {
   private realTimer: ReturnType<typeof setTimeout> | undefined;
   private armedFor: number | undefined;
   private firing = false;
+  private fired = 0;
+  private lateSum = 0;
+  private lateMax = 0;
 
   constructor(options: ClockOptions) {
     this.timeScale = options.timeScale ?? 1;
@@ -233,6 +242,19 @@ class ScaledClock implements SimClock {
     this.disarm();
   }
 
+  stats(): { fired: number; avgLateMs: number; maxLateMs: number; pending: number } {
+    const r = {
+      fired: this.fired,
+      avgLateMs: Math.round(this.lateSum / Math.max(1, this.fired)),
+      maxLateMs: Math.round(this.lateMax),
+      pending: this.timers.size,
+    };
+    this.fired = 0;
+    this.lateSum = 0;
+    this.lateMax = 0;
+    return r;
+  }
+
   private fireDue(): void {
     if (this.firing) return;
     this.firing = true;
@@ -240,6 +262,12 @@ class ScaledClock implements SimClock {
       const now = this.now();
       for (let t = this.timers.peek(); t && t.at <= now; t = this.timers.peek()) {
         this.timers.pop();
+        if (this.timeScale > 0) {
+          const late = (this.now() - t.at) / this.timeScale;
+          this.fired++;
+          this.lateSum += late;
+          if (late > this.lateMax) this.lateMax = late;
+        }
         try {
           t.fn();
         } catch (err) {

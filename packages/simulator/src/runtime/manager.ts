@@ -30,6 +30,8 @@ export class Manager {
   private readonly queues: WorkQueue[] = [];
   private readonly unsubscribe: (() => void)[] = [];
   private readonly timers: ReturnType<typeof setInterval>[] = [];
+  /** Keys each watch mapped changes to (`controller<Kind`), for the benchmark's diagnostics. */
+  readonly wakes = new Map<string, number>();
 
   /**
    * @param resyncMs every so often (real time) every object is reconciled again, as
@@ -60,8 +62,11 @@ export class Manager {
     });
     this.queues.push(queue);
     const on = <K extends WatchedKind>(kind: K, map: (o: ObjectOf<K>) => readonly string[]) => {
+      const counter = `${controller.name}<${kind}`;
       const handle = (o: ObjectOf<K>) => {
-        for (const key of map(o)) queue.add(key);
+        const keys = map(o);
+        this.wakes.set(counter, (this.wakes.get(counter) ?? 0) + keys.length);
+        for (const key of keys) queue.add(key);
       };
       this.unsubscribe.push(
         this.caches.get(kind).informer.addEventHandler({
@@ -74,6 +79,13 @@ export class Manager {
       );
     };
     on(controller.primary, (o) => [keyOfObject(o)]);
+    this.unsubscribe.push(
+      this.caches.get(controller.primary).informer.addEventHandler({
+        delete: (o) => {
+          queue.forget(keyOfObject(o));
+        },
+      }),
+    );
     if (this.resyncMs > 0) {
       const primary = this.caches.get(controller.primary);
       const timer = setInterval(() => {

@@ -58,6 +58,30 @@ describe('work queue', () => {
     queue.stop();
   });
 
+  it('waiting keys are served oldest first (first seen), not in the order they were added', async () => {
+    const { queue, runs } = queueOf({});
+    queue.add('w/block');
+    for (let i = 0; i < 3; i++) queue.add(`w/${String(i)}`);
+    await queue.idle();
+    runs.length = 0;
+    // Re-added newest first: the oldest key still runs first.
+    queue.add('w/block');
+    queue.add('w/2');
+    queue.add('w/1');
+    queue.add('w/0');
+    await queue.idle();
+    expect(runs.map((r) => r.key)).toEqual(['w/block', 'w/0', 'w/1', 'w/2']);
+    // A forgotten key (its object deleted) counts as new when it comes back.
+    runs.length = 0;
+    queue.forget('w/0');
+    queue.add('w/block');
+    queue.add('w/0');
+    queue.add('w/1');
+    await queue.idle();
+    expect(runs.map((r) => r.key)).toEqual(['w/block', 'w/1', 'w/0']);
+    queue.stop();
+  });
+
   it('a batch window is simulated time: none on a manual clock, capped in real time', () => {
     expect(batchRealMs(15_000, 60)).toBe(250);
     expect(batchRealMs(15_000, 1000)).toBe(15);

@@ -5,6 +5,14 @@ import type { CancelTimer, SimClock } from '../logic/clock';
  * waiting, a key is never processed by two workers at once (a key added while it is being
  * processed runs again afterwards), failures retry with capped exponential backoff in real time
  * (they are the API server's, not the simulation's), and requeue-after waits in simulated time.
+ *
+ * Waiting keys are served oldest first (by when the queue first saw the key, i.e. roughly by the
+ * object's creation), not in the order they were added. With FIFO order a backlog holding every
+ * key (thousands of machines created at once on a CPU-starved host) advances every machine one
+ * step per pass over the whole backlog: all of them finish together at the very end, and none
+ * before. Oldest first keeps the same work but lets the earliest objects run through their whole
+ * lifecycle while the later ones wait, so progress degrades with the CPU available, not all at
+ * once.
  */
 
 export interface ReconcileResult {
@@ -38,8 +46,11 @@ export interface QueueOptions {
 }
 
 export class WorkQueue {
-  private readonly queue: string[] = [];
-  private head = 0;
+  /** Waiting keys, a min-heap by first-seen sequence (oldest first). */
+  private readonly heap: Item[] = [];
+  /** When the queue first saw each key (a sequence number); forgotten when its object is deleted. */
+  private readonly firstSeen = new Map<string, number>();
+  private nextSeq = 0;
   private readonly urgent: string[] = [];
   private readonly queued = new Set<string>();
   private readonly processing = new Set<string>();
@@ -107,8 +118,21 @@ export class WorkQueue {
   }
 
   private enqueue(key: string): void {
-    if (this.o.isPriority?.(key)) this.urgent.push(key);
-    else this.queue.push(key);
+    if (this.o.isPriority?.(key)) {
+      this.urgent.push(key);
+      return;
+    }
+    let seq = this.firstSeen.get(key);
+    if (seq === undefined) {
+      seq = this.nextSeq++;
+      this.firstSeen.set(key, seq);
+    }
+    heapPush(this.heap, { seq, key });
+  }
+
+  /** The key's object is gone: a new object of that name counts as new (see the class comment). */
+  forget(key: string): void {
+    this.firstSeen.delete(key);
   }
 
   /** Adds the key after `ms` simulated milliseconds; an earlier pending request wins. */
@@ -130,7 +154,7 @@ export class WorkQueue {
   }
 
   get length(): number {
-    return this.queue.length - this.head + this.urgent.length + this.delayed;
+    return this.heap.length + this.urgent.length + this.delayed;
   }
 
   /** Resolves when nothing is queued or being processed (timers may still be pending). */
@@ -145,9 +169,8 @@ export class WorkQueue {
     this.timers.clear();
     for (const t of this.backoffTimers) clearTimeout(t);
     this.backoffTimers.clear();
-    this.queue.length = 0;
+    this.heap.length = 0;
     this.urgent.length = 0;
-    this.head = 0;
     this.queued.clear();
   }
 
@@ -155,13 +178,9 @@ export class WorkQueue {
     while (
       !this.stopped &&
       this.active < this.o.concurrency &&
-      (this.urgent.length > 0 || this.queue.length > this.head)
+      (this.urgent.length > 0 || this.heap.length > 0)
     ) {
-      const key = this.urgent.length > 0 ? this.urgent.shift() : this.queue[this.head++];
-      if (this.head > 1024 && this.head * 2 > this.queue.length) {
-        this.queue.splice(0, this.head);
-        this.head = 0;
-      }
+      const key = this.urgent.length > 0 ? this.urgent.shift() : heapPop(this.heap)?.key;
       if (key === undefined) continue;
       this.queued.delete(key);
       this.noteStart(key);
@@ -213,4 +232,50 @@ export class WorkQueue {
     t.unref();
     this.backoffTimers.add(t);
   }
+}
+
+interface Item {
+  seq: number;
+  key: string;
+}
+
+function heapPush(a: Item[], item: Item): void {
+  a.push(item);
+  let i = a.length - 1;
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    const parent = a[p];
+    if (!parent || parent.seq <= item.seq) break;
+    a[i] = parent;
+    i = p;
+  }
+  a[i] = item;
+}
+
+function heapPop(a: Item[]): Item | undefined {
+  const top = a[0];
+  const last = a.pop();
+  if (!last || a.length === 0) return top;
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let at = i;
+    let smallest = last;
+    const lv = a[l];
+    const rv = a[r];
+    if (lv && lv.seq < smallest.seq) {
+      smallest = lv;
+      at = l;
+    }
+    if (rv && rv.seq < smallest.seq) {
+      smallest = rv;
+      at = r;
+    }
+    if (at === i) break;
+    a[i] = smallest;
+    i = at;
+  }
+  a[i] = last;
+  return top;
 }
