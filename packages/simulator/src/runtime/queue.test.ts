@@ -82,6 +82,20 @@ describe('work queue', () => {
     queue.stop();
   });
 
+  it('a key queued before it was known as a priority key moves ahead once it is', async () => {
+    const priority = new Set<string>();
+    const { queue, runs } = queueOf({ isPriority: (k) => priority.has(k) });
+    queue.add('w/block');
+    for (let i = 0; i < 3; i++) queue.add(`w/${String(i)}`);
+    queue.add('cp/0'); // its KubeadmConfig's change, before the Machine exists
+    priority.add('cp/0');
+    queue.add('cp/0'); // the Machine's own add
+    await queue.idle();
+    expect(runs.map((r) => r.key)).toEqual(['w/block', 'cp/0', 'w/0', 'w/1', 'w/2']);
+    expect(queue.length).toBe(0);
+    queue.stop();
+  });
+
   it('a batch window is simulated time: none on a manual clock, capped in real time', () => {
     expect(batchRealMs(15_000, 60)).toBe(250);
     expect(batchRealMs(15_000, 1000)).toBe(15);

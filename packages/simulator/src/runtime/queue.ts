@@ -52,6 +52,10 @@ export class WorkQueue {
   private readonly firstSeen = new Map<string, number>();
   private nextSeq = 0;
   private readonly urgent: string[] = [];
+  /** Keys in `urgent`; a key promoted there may also still be in the heap (skipped there). */
+  private readonly urgentKeys = new Set<string>();
+  /** Keys waiting out batchMs (not in the heap yet). */
+  private readonly waitingBatch = new Set<string>();
   private readonly queued = new Set<string>();
   private readonly processing = new Set<string>();
   private readonly dirty = new Set<string>();
@@ -59,8 +63,6 @@ export class WorkQueue {
   private readonly failures = new Map<string, number>();
   private readonly backoffTimers = new Set<ReturnType<typeof setTimeout>>();
   private active = 0;
-  /** Keys waiting out batchMs. */
-  private delayed = 0;
   /** When each key last started (real ms), for batchMs; pruned as it grows. */
   private readonly lastStart = new Map<string, number>();
   private stopped = false;
@@ -80,14 +82,23 @@ export class WorkQueue {
       this.dirty.add(key);
       return;
     }
-    if (this.queued.has(key)) return;
+    if (this.queued.has(key)) {
+      // Queued before it could be told to be a priority key (a control-plane Machine's key is
+      // first added by its KubeadmConfig, created before the Machine): move it ahead now.
+      if (!this.urgentKeys.has(key) && !this.waitingBatch.has(key) && this.o.isPriority?.(key)) {
+        this.urgentKeys.add(key);
+        this.urgent.push(key);
+        this.pump();
+      }
+      return;
+    }
     this.queued.add(key);
     const wait = this.throttle(key);
     if (wait > 0) {
-      this.delayed++;
+      this.waitingBatch.add(key);
       const t = setTimeout(() => {
         this.backoffTimers.delete(t);
-        this.delayed--;
+        this.waitingBatch.delete(key);
         if (this.stopped) return;
         this.enqueue(key);
         this.pump();
@@ -119,6 +130,7 @@ export class WorkQueue {
 
   private enqueue(key: string): void {
     if (this.o.isPriority?.(key)) {
+      this.urgentKeys.add(key);
       this.urgent.push(key);
       return;
     }
@@ -154,7 +166,7 @@ export class WorkQueue {
   }
 
   get length(): number {
-    return this.heap.length + this.urgent.length + this.delayed;
+    return this.queued.size;
   }
 
   /** Resolves when nothing is queued or being processed (timers may still be pending). */
@@ -171,6 +183,8 @@ export class WorkQueue {
     this.backoffTimers.clear();
     this.heap.length = 0;
     this.urgent.length = 0;
+    this.urgentKeys.clear();
+    this.waitingBatch.clear();
     this.queued.clear();
   }
 
@@ -180,7 +194,15 @@ export class WorkQueue {
       this.active < this.o.concurrency &&
       (this.urgent.length > 0 || this.heap.length > 0)
     ) {
-      const key = this.urgent.length > 0 ? this.urgent.shift() : heapPop(this.heap)?.key;
+      let key: string | undefined;
+      if (this.urgent.length > 0) {
+        key = this.urgent.shift();
+        if (key !== undefined) this.urgentKeys.delete(key);
+      } else {
+        key = heapPop(this.heap)?.key;
+        // Promoted to the urgent lane meanwhile (and served there), or served already.
+        if (key !== undefined && (this.urgentKeys.has(key) || !this.queued.has(key))) continue;
+      }
       if (key === undefined) continue;
       this.queued.delete(key);
       this.noteStart(key);
