@@ -10,7 +10,10 @@ import { formatBenchmark, runBenchmark } from './run';
  *   pnpm bench -- --machines 1000
  */
 
+// `pnpm bench -- --machines 1000` passes the `--` on.
+const args = process.argv.slice(2);
 const { values } = parseArgs({
+  args: args[0] === '--' ? args.slice(1) : args,
   options: {
     machines: { type: 'string', default: '5000' },
     pools: { type: 'string' },
