@@ -1,3 +1,5 @@
+import { MinHeap } from './heap';
+
 /**
  * Simulated time. Every duration the controllers wait (a VM booting, a node draining, a requeue)
  * is measured on this clock, never on the wall clock, so that `--time-scale X` runs the same
@@ -51,79 +53,40 @@ interface Timer {
 }
 
 /**
- * A binary min-heap of timers by (at, seq): timers due at the same instant fire in creation
- * order. Cancelled timers stay in the heap and are skipped when they reach the top.
+ * The timers by (at, seq): timers due at the same instant fire in creation order. Cancelled
+ * timers stay in the heap and are skipped when they reach the top.
  */
 class TimerHeap {
-  private readonly items: Timer[] = [];
+  private readonly heap = new MinHeap<Timer>(
+    (a, b) => a.at < b.at || (a.at === b.at && a.seq < b.seq),
+  );
 
   peek(): Timer | undefined {
     this.dropCancelled();
-    return this.items[0];
+    return this.heap.peek();
   }
 
   push(t: Timer): void {
-    const a = this.items;
-    a.push(t);
-    let i = a.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const parent = a[p];
-      if (!parent || !before(t, parent)) break;
-      a[i] = parent;
-      a[p] = t;
-      i = p;
-    }
+    this.heap.push(t);
   }
 
   pop(): Timer | undefined {
     this.dropCancelled();
-    return this.removeTop();
+    return this.heap.pop();
   }
 
   clear(): void {
-    this.items.length = 0;
+    this.heap.clear();
   }
 
   get size(): number {
-    return this.items.length;
+    return this.heap.size;
   }
 
   private dropCancelled(): void {
-    while (this.items[0]?.cancelled) this.removeTop();
-  }
-
-  private removeTop(): Timer | undefined {
-    const a = this.items;
-    const top = a[0];
-    const last = a.pop();
-    if (!last || a.length === 0) return top;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let smallest = last;
-      let at = i;
-      const lv = a[l];
-      const rv = a[r];
-      if (lv && before(lv, smallest)) {
-        smallest = lv;
-        at = l;
-      }
-      if (rv && before(rv, smallest)) {
-        smallest = rv;
-        at = r;
-      }
-      if (at === i) break;
-      a[i] = smallest;
-      i = at;
-    }
-    a[i] = last;
-    return top;
+    while (this.heap.peek()?.cancelled) this.heap.pop();
   }
 }
-
-const before = (a: Timer, b: Timer) => a.at < b.at || (a.at === b.at && a.seq < b.seq);
 
 /** Real timers cannot wait longer than this (Node's setTimeout limit). */
 const MAX_REAL_DELAY = 2 ** 31 - 1;

@@ -1,4 +1,5 @@
 import type { CancelTimer, SimClock } from '../logic/clock';
+import { MinHeap } from '../logic/heap';
 
 /**
  * A controller's work queue, as client-go's: keys (`namespace/name`) are deduplicated while
@@ -47,7 +48,7 @@ export interface QueueOptions {
 
 export class WorkQueue {
   /** Waiting keys, a min-heap by first-seen sequence (oldest first). */
-  private readonly heap: Item[] = [];
+  private readonly heap = new MinHeap<Item>((a, b) => a.seq < b.seq);
   /** When the queue first saw each key (a sequence number); forgotten when its object is deleted. */
   private readonly firstSeen = new Map<string, number>();
   private nextSeq = 0;
@@ -139,7 +140,7 @@ export class WorkQueue {
       seq = this.nextSeq++;
       this.firstSeen.set(key, seq);
     }
-    heapPush(this.heap, { seq, key });
+    this.heap.push({ seq, key });
   }
 
   /** The key's object is gone: a new object of that name counts as new (see the class comment). */
@@ -181,7 +182,7 @@ export class WorkQueue {
     this.timers.clear();
     for (const t of this.backoffTimers) clearTimeout(t);
     this.backoffTimers.clear();
-    this.heap.length = 0;
+    this.heap.clear();
     this.urgent.length = 0;
     this.urgentKeys.clear();
     this.waitingBatch.clear();
@@ -192,14 +193,14 @@ export class WorkQueue {
     while (
       !this.stopped &&
       this.active < this.o.concurrency &&
-      (this.urgent.length > 0 || this.heap.length > 0)
+      (this.urgent.length > 0 || this.heap.size > 0)
     ) {
       let key: string | undefined;
       if (this.urgent.length > 0) {
         key = this.urgent.shift();
         if (key !== undefined) this.urgentKeys.delete(key);
       } else {
-        key = heapPop(this.heap)?.key;
+        key = this.heap.pop()?.key;
         // Promoted to the urgent lane meanwhile (and served there), or served already.
         if (key !== undefined && (this.urgentKeys.has(key) || !this.queued.has(key))) continue;
       }
@@ -259,45 +260,4 @@ export class WorkQueue {
 interface Item {
   seq: number;
   key: string;
-}
-
-function heapPush(a: Item[], item: Item): void {
-  a.push(item);
-  let i = a.length - 1;
-  while (i > 0) {
-    const p = (i - 1) >> 1;
-    const parent = a[p];
-    if (!parent || parent.seq <= item.seq) break;
-    a[i] = parent;
-    i = p;
-  }
-  a[i] = item;
-}
-
-function heapPop(a: Item[]): Item | undefined {
-  const top = a[0];
-  const last = a.pop();
-  if (!last || a.length === 0) return top;
-  let i = 0;
-  for (;;) {
-    const l = 2 * i + 1;
-    const r = l + 1;
-    let at = i;
-    let smallest = last;
-    const lv = a[l];
-    const rv = a[r];
-    if (lv && lv.seq < smallest.seq) {
-      smallest = lv;
-      at = l;
-    }
-    if (rv && rv.seq < smallest.seq) {
-      smallest = rv;
-      at = r;
-    }
-    if (at === i) break;
-    a[i] = smallest;
-    i = at;
-  }
-  a[i] = last;
-  return top;
 }
