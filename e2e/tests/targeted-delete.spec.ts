@@ -31,7 +31,7 @@ test('O-SCALE-DOWN-TARGETED (R-MD-6): delete exactly the selected machines, with
   await tab.select(victim).check();
   await expect(tab.deleteSelected()).toBeEnabled();
   await tab.deleteSelected().click();
-  const dialog = page.getByRole('dialog', { name: 'Delete 1 machines of dev-west-full' });
+  const dialog = page.getByRole('dialog', { name: 'Delete 1 machine of dev-west-full' });
   await expect(dialog).toContainText('from 4 to 3');
   await expect(dialog.getByRole('list', { name: 'Selected machines' })).toContainText(victim);
   await snap(page, testInfo, 'targeted-delete');
