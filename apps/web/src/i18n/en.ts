@@ -321,6 +321,8 @@ export const en = {
   'plan.before': 'Before',
   'plan.after': 'After',
   'scale.title': 'Scale {name}',
+  'scale.loadingMachines':
+    "Loading the pool's machines: the preview waits for them, so that the new machines can be followed.",
   'scale.current': 'Now {n}',
   'scale.decrease': 'One replica fewer',
   'scale.increase': 'One replica more',

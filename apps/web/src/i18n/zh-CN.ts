@@ -302,6 +302,8 @@ export const zhCN: Messages = {
   'plan.before': '之前',
   'plan.after': '之后',
   'scale.title': 'Scale {name}',
+  'scale.loadingMachines':
+    '正在加载该节点池的 machine：加载完成后才能预览，以便跟踪新建的 machine。',
   'scale.current': '当前 {n}',
   'scale.decrease': '减少一个副本',
   'scale.increase': '增加一个副本',

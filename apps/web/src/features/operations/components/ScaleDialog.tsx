@@ -110,6 +110,8 @@ export function ScaleDialog({
     await preview(fresh, build(fresh, rv));
   };
 
+  // A scale-up is followed from the machines there were: preview waits for a loaded list.
+  const waitingForMachines = replicas > pool.replicas.desired && machines === undefined;
   return (
     <PlanFlowDialog
       title={t('scale.title', { name: pool.name })}
@@ -140,7 +142,7 @@ export function ScaleDialog({
       previewDisabled={
         errorsOf(issues).length > 0 ||
         (replicas === pool.replicas.desired && extend.length === 0) ||
-        (replicas > pool.replicas.desired && machines === undefined)
+        waitingForMachines
       }
     >
       <Stack
@@ -196,6 +198,11 @@ export function ScaleDialog({
         <Alert severity="info" sx={{ mb: 2 }}>
           {t('scale.downRandom')}
         </Alert>
+      )}
+      {waitingForMachines && (
+        <Typography role="status" variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          {t('scale.loadingMachines')}
+        </Typography>
       )}
       {(short !== undefined || extend.length > 0) && ipPoolName && (
         <Box sx={{ mb: 2 }}>

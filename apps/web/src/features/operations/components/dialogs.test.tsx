@@ -54,6 +54,12 @@ describe('Scale follow (O-SCALE-UP)', () => {
     const preview = within(dialog).getByRole('button', { name: 'Preview plan' });
     // The same change with the machines loaded is enabled (the test above).
     expect(preview.hasAttribute('disabled')).toBe(true);
+    // …and the dialog says why.
+    expect(
+      within(dialog)
+        .getByText(/Loading the pool's machines/)
+        .getAttribute('role'),
+    ).toBe('status');
   });
 });
 
