@@ -20,6 +20,24 @@ const sets = (md: string) => [
   ...new Set(machinesOf(sim, md).map((m) => m.metadata.labels?.[LABEL_SET_NAME])),
 ];
 
+/** The invariants monitor of pool `md`, synced and checking from now on. */
+async function armedMonitor(md: string): Promise<RolloutMonitor> {
+  const monitor = new RolloutMonitor(sim.kubeconfig, () => sim.get('MachineDeployment', md), md);
+  await monitor.synced();
+  monitor.arm();
+  return monitor;
+}
+
+/** O-UPGRADE-INFRA as kubectl does it: a new machine template (more CPU), then the pool on it. */
+async function rollToNewTemplate(md: string): Promise<void> {
+  await sim.kubectl.create(
+    machineTemplate({ name: `${md}-b`, version: 'v1.34.1', pool: `${md}-ippool`, cpu: 6 }) as Obj,
+  );
+  await sim.kubectl.patch('MachineDeployment', md, 'merge', {
+    spec: { template: { spec: { infrastructureRef: { name: `${md}-b` } } } },
+  });
+}
+
 const CASES: [number, IntOrString, IntOrString][] = [
   [4, 1, 0],
   [4, 0, 1],
@@ -46,25 +64,9 @@ describe('rolling updates on the embedded server: the invariants hold on every w
         maxUnavailable,
       });
       await waitSettled(sim, name);
-      const monitor = new RolloutMonitor(
-        sim.kubeconfig,
-        () => sim.get('MachineDeployment', name),
-        name,
-      );
-      await monitor.synced();
-      monitor.arm();
+      const monitor = await armedMonitor(name);
       const before = sets(name)[0];
-      await sim.kubectl.create(
-        machineTemplate({
-          name: `${name}-b`,
-          version: 'v1.34.1',
-          pool: `${name}-ippool`,
-          cpu: 6,
-        }) as Obj,
-      );
-      await sim.kubectl.patch('MachineDeployment', name, 'merge', {
-        spec: { template: { spec: { infrastructureRef: { name: `${name}-b` } } } },
-      });
+      await rollToNewTemplate(name);
       await sim.until(
         `${name} rolled`,
         () => sets(name).length === 1 && sets(name)[0] !== before,
@@ -88,25 +90,9 @@ describe('rolling updates on the embedded server: the invariants hold on every w
       strategy: 'OnDelete',
     });
     await waitSettled(sim, name);
-    const monitor = new RolloutMonitor(
-      sim.kubeconfig,
-      () => sim.get('MachineDeployment', name),
-      name,
-    );
-    await monitor.synced();
-    monitor.arm();
+    const monitor = await armedMonitor(name);
     const [oldSet] = sets(name);
-    await sim.kubectl.create(
-      machineTemplate({
-        name: `${name}-b`,
-        version: 'v1.34.1',
-        pool: `${name}-ippool`,
-        cpu: 6,
-      }) as Obj,
-    );
-    await sim.kubectl.patch('MachineDeployment', name, 'merge', {
-      spec: { template: { spec: { infrastructureRef: { name: `${name}-b` } } } },
-    });
+    await rollToNewTemplate(name);
     await sim.until(
       'old set disabled',
       () =>
@@ -146,17 +132,7 @@ describe('rolling updates on the embedded server: the invariants hold on every w
       maxUnavailable: 1,
     });
     await waitSettled(sim, name);
-    await sim.kubectl.create(
-      machineTemplate({
-        name: `${name}-b`,
-        version: 'v1.34.1',
-        pool: `${name}-ippool`,
-        cpu: 6,
-      }) as Obj,
-    );
-    await sim.kubectl.patch('MachineDeployment', name, 'merge', {
-      spec: { template: { spec: { infrastructureRef: { name: `${name}-b` } } } },
-    });
+    await rollToNewTemplate(name);
     await sim.until('rollout started', () => sets(name).length === 2);
     await sim.kubectl.patch('MachineDeployment', name, 'json', [
       { op: 'replace', path: '/spec/replicas', value: 6 },
