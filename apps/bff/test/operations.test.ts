@@ -51,6 +51,19 @@ describe('operations against the embedded cluster', () => {
     get(apiVersion, kind, name)?.metadata.resourceVersion ?? '';
   const mdRv = () => rvOf('cluster.x-k8s.io/v1beta1', 'MachineDeployment', 'demo-md-0');
 
+  /** Someone else merge-patches demo-md-0 (straight to the API server, not through the BFF). */
+  const someoneElsePatches = (patch: Record<string, unknown>) =>
+    server().patch(
+      {
+        apiVersion: 'cluster.x-k8s.io/v1beta1',
+        kind: 'MachineDeployment',
+        name: 'demo-md-0',
+        namespace: NS,
+      },
+      'merge',
+      patch,
+    );
+
   /** Waits until the app's cache has caught up with the server (writes arrive by watch). */
   async function settle(): Promise<void> {
     const target = String(t.cluster.server.resourceVersion);
@@ -140,16 +153,7 @@ describe('operations against the embedded cluster', () => {
     await settle();
     const seen = mdRv();
     // Someone else labels the MachineDeployment meanwhile.
-    await server().patch(
-      {
-        apiVersion: 'cluster.x-k8s.io/v1beta1',
-        kind: 'MachineDeployment',
-        name: 'demo-md-0',
-        namespace: NS,
-      },
-      'merge',
-      { metadata: { labels: { team: 'blue' } } },
-    );
+    await someoneElsePatches({ metadata: { labels: { team: 'blue' } } });
     await settle();
     const res = await s.request('POST', `${BASE}/nodepools/demo-md-0/scale`, {
       replicas: 4,
@@ -164,16 +168,7 @@ describe('operations against the embedded cluster', () => {
   it('answers 409 with base, theirs and yours when someone else changed the same field', async () => {
     await settle();
     const seen = mdRv();
-    await server().patch(
-      {
-        apiVersion: 'cluster.x-k8s.io/v1beta1',
-        kind: 'MachineDeployment',
-        name: 'demo-md-0',
-        namespace: NS,
-      },
-      'merge',
-      { spec: { replicas: 5 } },
-    );
+    await someoneElsePatches({ spec: { replicas: 5 } });
     await settle();
     const res = await s.request('POST', `${BASE}/nodepools/demo-md-0/scale`, {
       replicas: 2,
@@ -212,16 +207,7 @@ describe('operations against the embedded cluster', () => {
     hooks.onWrite = async (step) => {
       if (done || step.kind !== 'MachineDeployment') return;
       done = true;
-      await server().patch(
-        {
-          apiVersion: 'cluster.x-k8s.io/v1beta1',
-          kind: 'MachineDeployment',
-          name: 'demo-md-0',
-          namespace: NS,
-        },
-        'merge',
-        patch,
-      );
+      await someoneElsePatches(patch);
     };
   }
 
