@@ -72,3 +72,22 @@ describe('launcher settings', () => {
     expect(launcherSettings([], { KUBECONFIG: 'k3' }).kubeconfig).toBe('k3');
   });
 });
+
+describe('command lines as pnpm passes them on (issue 13 item 3)', () => {
+  it('reads the flags after the `--` of `pnpm start -- --kubeconfig FILE --context NAME`', () => {
+    const argv = ['--', '--kubeconfig', '/tmp/mgmt.yaml', '--context', 'mgmt-admin'];
+    const config = loadConfig({ env: { HOST: '127.0.0.1' }, argv });
+    expect(config.connection).toEqual({
+      kind: 'kubeconfig',
+      file: '/tmp/mgmt.yaml',
+      context: 'mgmt-admin',
+    });
+    expect(launcherSettings(argv, {}).kubeconfig).toBe('/tmp/mgmt.yaml');
+  });
+
+  it('still refuses an unknown flag, with or without the `--`', () => {
+    expect(() => loadConfig({ env: base, argv: ['--', '--kubecfg', 'k'] })).toThrow(ConfigError);
+    expect(() => loadConfig({ env: base, argv: ['--', '--kubecfg', 'k'] })).toThrow(/--kubecfg/);
+    expect(() => loadConfig({ env: base, argv: ['--kubecfg', 'k'] })).toThrow(/--kubecfg/);
+  });
+});

@@ -147,6 +147,25 @@ function sessionKeysOf(env: z.infer<typeof EnvSchema>, readFile: (f: string) => 
   return texts.map(parseKey);
 }
 
+/**
+ * The options of a command line as pnpm hands them over. pnpm passes the `--` of
+ * `pnpm start -- --kubeconfig FILE` on to the script (issue 13 item 3), and parseArgs would take
+ * everything after it as positionals. No command of the BFF takes a positional argument, so a bare
+ * `--` carries nothing and is dropped wherever it stands.
+ */
+export function optionArgs(argv: readonly string[]): string[] {
+  return argv.filter((a) => a !== '--');
+}
+
+/** A command line parseArgs refuses is the user's mistake: said in one line, not a stack trace. */
+function parseCommandLine<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 export interface LoadOptions {
   argv?: readonly string[];
   env?: Readonly<Record<string, string | undefined>>;
@@ -169,21 +188,23 @@ export function loadConfig(options: LoadOptions = {}): Config {
   // pnpm runs scripts in the package's folder; relative paths are the user's (INIT_CWD).
   const cwd = options.cwd ?? rawEnv.INIT_CWD ?? process.cwd();
   const readFile = options.readFile ?? ((f: string) => readFileSync(f, 'utf8'));
-  const { values } = parseArgs({
-    args: [...(options.argv ?? [])],
-    options: {
-      kubeconfig: { type: 'string' },
-      context: { type: 'string' },
-      'auth-mode': { type: 'string' },
-      host: { type: 'string' },
-      port: { type: 'string' },
-      embedded: { type: 'boolean' },
-      'provider-version': { type: 'string' },
-      'stuck-after': { type: 'string' },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
+  const { values } = parseCommandLine(() =>
+    parseArgs({
+      args: optionArgs(options.argv ?? []),
+      options: {
+        kubeconfig: { type: 'string' },
+        context: { type: 'string' },
+        'auth-mode': { type: 'string' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        embedded: { type: 'boolean' },
+        'provider-version': { type: 'string' },
+        'stuck-after': { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }),
+  );
   const merged: Record<string, string | undefined> = {
     ...rawEnv,
     ...(values.kubeconfig !== undefined ? { KUBECONFIG: values.kubeconfig } : {}),
