@@ -1,6 +1,7 @@
 import type { MachineDeployment, MachineSet } from '@dcs/domain';
 import { falseCondition, mirror, setConditions, trueCondition, withSummary } from './conditions';
 import { maxUnavailableOf, type DeploymentState } from './rollout';
+import { effectiveSelector } from './machineset-desired';
 import { selectorString } from './selectors';
 
 /**
@@ -62,7 +63,8 @@ export function deploymentStatus(
   return {
     ...md.status,
     observedGeneration: md.metadata.generation ?? 0,
-    selector: selectorString(md.spec?.selector?.matchLabels),
+    // The selector after the webhook's defaulting: never empty (upstream requires 1–4096 chars).
+    selector: selectorString(effectiveSelector(md)),
     replicas,
     updatedReplicas: statusOf(newSet).replicas ?? 0,
     readyReplicas: ready,

@@ -9,7 +9,7 @@ import {
   withSummary,
 } from './conditions';
 import { NODE_HEALTHY } from './deletion-order';
-import { selectorString } from './selectors';
+import { effectiveSetSelector, selectorString } from './selectors';
 
 /**
  * A MachineSet's status as Cluster API v1.10 computes it (machineset_controller.go updateStatus,
@@ -132,7 +132,8 @@ export function machineSetStatus(input: MachineSetStatusInput): MachineSetStatus
   );
   return {
     ...ms.status,
-    selector: selectorString(spec?.selector.matchLabels),
+    // The selector after the webhook's defaulting: never empty (upstream requires 1–4096 chars).
+    selector: selectorString(effectiveSetSelector(ms)),
     replicas,
     fullyLabeledReplicas: fullyLabeled,
     readyReplicas: ready,

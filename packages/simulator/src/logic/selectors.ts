@@ -1,3 +1,5 @@
+import { LABEL_CLUSTER_NAME, LABEL_SET_NAME, type MachineSet } from '@dcs/domain';
+
 /** Label selectors as the controllers use them: matchLabels only (what Cluster API writes). */
 
 export type Labels = Record<string, string>;
@@ -17,4 +19,16 @@ export function selectorString(selector: Labels | null | undefined): string {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
+}
+
+/**
+ * A MachineSet's selector after Cluster API's webhook defaulting (machineset webhook Default):
+ * the set's name when none was given, and the cluster name always.
+ */
+export function effectiveSetSelector(ms: MachineSet): Labels {
+  const given = ms.spec?.selector.matchLabels ?? {};
+  const base: Labels = Object.keys(given).length
+    ? { ...given }
+    : { [LABEL_SET_NAME]: ms.metadata.name ?? '' };
+  return { ...base, [LABEL_CLUSTER_NAME]: ms.spec?.clusterName ?? '' };
 }

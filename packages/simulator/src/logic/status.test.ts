@@ -178,6 +178,35 @@ describe('MachineSet and MachineDeployment status', () => {
   });
 });
 
+describe('status.selector is the effective selector, never empty (upstream: 1–4096 characters)', () => {
+  it('a deployment with matchLabels null reports the defaulted cluster and deployment names', () => {
+    const md = aMachineDeployment({
+      metadata: { name: 'pool-a' },
+      spec: { clusterName: 'east', selector: { matchLabels: null } },
+    });
+    const s = deploymentStatus(md, deploymentState(md), [], undefined, nowISO);
+    expect(s.selector).toBe(
+      'cluster.x-k8s.io/cluster-name=east,cluster.x-k8s.io/deployment-name=pool-a',
+    );
+  });
+
+  it('a given selector is kept and the cluster name added, as the webhook defaults it', () => {
+    const md = aMachineDeployment({ metadata: { name: 'pool-a' }, spec: { clusterName: 'east' } });
+    if (md.spec) md.spec.selector = { matchLabels: { 'pool.name': 'a' } };
+    expect(deploymentStatus(md, deploymentState(md), [], undefined, nowISO).selector).toBe(
+      'cluster.x-k8s.io/cluster-name=east,pool.name=a',
+    );
+  });
+
+  it('a MachineSet with an empty selector reports its set name and cluster name', () => {
+    const ms = aMachineSet({ metadata: { name: 'set-1' }, spec: { clusterName: 'east' } });
+    // The builder merges labels into its default selector; this set has none at all.
+    if (ms.spec) ms.spec.selector = { matchLabels: {} };
+    const s = machineSetStatus({ ms, machines: [], now, nowISO });
+    expect(s.selector).toBe('cluster.x-k8s.io/cluster-name=east,cluster.x-k8s.io/set-name=set-1');
+  });
+});
+
 describe('Cluster status', () => {
   it('Provisioning until the infrastructure is ready, then Provisioned; conditions mirror DCSCluster and KCP', () => {
     const cluster = aCluster({ status: { phase: '', conditions: [] } });
