@@ -32,6 +32,8 @@ export interface KubeResponse {
 
 export interface KubeClient {
   request(method: string, path: string, options?: RequestOptions): Promise<KubeResponse>;
+  /** The bearer token of a token-mode client (to name its user when no review can). */
+  readonly bearerToken?: string;
 }
 
 /** Called after every request, for metrics: method, HTTP status (0 = no response), seconds. */
@@ -45,6 +47,10 @@ export class RestClient implements KubeClient {
     private readonly credential: Credential,
     private readonly observe?: RequestObserver,
   ) {}
+
+  get bearerToken(): string | undefined {
+    return this.credential.kind === 'token' ? this.credential.token : undefined;
+  }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<KubeResponse> {
     const url = new URL(this.connection.server + path);

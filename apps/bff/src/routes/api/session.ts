@@ -85,7 +85,8 @@ const session: FastifyPluginAsync = (base) => {
       try {
         identity = await whoAmI(app.kube.clientFor({ kind: 'token', token }));
       } catch (error) {
-        if (error instanceof KubeApiError && (error.status === 401 || error.status === 403)) {
+        // A 403 is a genuine token the server forbids to review itself: said as such (a 403).
+        if (error instanceof KubeApiError && error.status === 401) {
           throw new HttpError(401, 'Unauthorized', 'the API server did not accept this token', [
             issue(
               'R-AUTH',
