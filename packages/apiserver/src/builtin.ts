@@ -5,7 +5,7 @@
  * the access reviews. Their schemas are abridged from the real ones but carry the strategic-merge
  * metadata that `kubectl apply` and strategic merge patches rely on.
  */
-import { isObject, removeKey } from './json';
+import { isObject, put, removeKey } from './json';
 import { resolveKind, type ResourceType } from './registry';
 import { fieldError } from './status';
 import type { JSONSchemaProps, KubeObject } from './types';
@@ -363,7 +363,7 @@ export function builtinKinds(): ResourceType[] {
           if (isObject(o.stringData)) {
             const data = isObject(o.data) ? o.data : {};
             for (const [k, v] of Object.entries(o.stringData))
-              if (typeof v === 'string') data[k] = b64(v);
+              if (typeof v === 'string') put(data, k, b64(v));
             o.data = data;
           }
           removeKey(o, 'stringData');
@@ -1008,17 +1008,101 @@ function review(
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 /** Bootstrap RBAC: the default roles kubectl users expect, and cluster-admin for system:masters. */
-export function bootstrapPolicy(): KubeObject[] {
+/** Resources of upstream's aggregate-to-view role, by API group (never Secrets, never RBAC). */
+const VIEW_RESOURCES: Readonly<Record<string, readonly string[]>> = {
+  '': [
+    'bindings',
+    'configmaps',
+    'endpoints',
+    'events',
+    'limitranges',
+    'namespaces',
+    'namespaces/status',
+    'persistentvolumeclaims',
+    'persistentvolumeclaims/status',
+    'pods',
+    'pods/log',
+    'pods/status',
+    'replicationcontrollers',
+    'replicationcontrollers/scale',
+    'replicationcontrollers/status',
+    'resourcequotas',
+    'resourcequotas/status',
+    'serviceaccounts',
+    'services',
+    'services/status',
+  ],
+  apps: [
+    'controllerrevisions',
+    'daemonsets',
+    'daemonsets/status',
+    'deployments',
+    'deployments/scale',
+    'deployments/status',
+    'replicasets',
+    'replicasets/scale',
+    'replicasets/status',
+    'statefulsets',
+    'statefulsets/scale',
+    'statefulsets/status',
+  ],
+  'events.k8s.io': ['events'],
+};
+
+/** What upstream's aggregate-to-edit role may write, by API group (Secrets yes, RBAC no). */
+const EDIT_RESOURCES: Readonly<Record<string, readonly string[]>> = {
+  '': [
+    'configmaps',
+    'endpoints',
+    'persistentvolumeclaims',
+    'pods',
+    'replicationcontrollers',
+    'replicationcontrollers/scale',
+    'secrets',
+    'serviceaccounts',
+    'services',
+  ],
+  apps: [
+    'daemonsets',
+    'deployments',
+    'deployments/rollback',
+    'deployments/scale',
+    'replicasets',
+    'replicasets/scale',
+    'statefulsets',
+    'statefulsets/scale',
+  ],
+};
+
+/** The annotation with which an operator keeps a changed bootstrap role from being reset. */
+export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
+
+/**
+ * The bootstrap roles and bindings. `view`, `edit` and `admin` are upstream's aggregated roles
+ * for the resources this server has: `view` reads everything but Secrets and RBAC objects, `edit`
+ * adds writes and Secrets but no RBAC, `admin` adds Roles and RoleBindings. Kinds registered by
+ * the caller (`customGroups`) are read by `view` and written by `edit`, as if each came with its
+ * aggregate-to-view/edit role. The server reconciles these on every start (`reconcileBootstrap`).
+ */
+export function bootstrapPolicy(customGroups: readonly string[] = []): KubeObject[] {
   const cr = (name: string, rules: unknown[]): KubeObject => ({
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRole',
-    metadata: { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
+    metadata: {
+      name,
+      labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' },
+      annotations: { [AUTOUPDATE_ANNOTATION]: 'true' },
+    },
     rules,
   });
   const crb = (name: string, role: string, subjects: unknown[]): KubeObject => ({
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
-    metadata: { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
+    metadata: {
+      name,
+      labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' },
+      annotations: { [AUTOUPDATE_ANNOTATION]: 'true' },
+    },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
     subjects,
   });
@@ -1027,27 +1111,44 @@ export function bootstrapPolicy(): KubeObject[] {
   ];
   const read = ['get', 'list', 'watch'];
   const write = ['create', 'delete', 'deletecollection', 'patch', 'update'];
+  const byGroup = (table: Readonly<Record<string, readonly string[]>>, verbs: string[]) =>
+    Object.entries(table).map(([group, resources]) => ({
+      apiGroups: [group],
+      resources: [...resources],
+      verbs,
+    }));
+  const custom = [...new Set(customGroups)].sort();
+  const viewRules = [
+    ...byGroup(VIEW_RESOURCES, read),
+    ...(custom.length ? [{ apiGroups: custom, resources: ['*'], verbs: read }] : []),
+  ];
+  const editRules = [
+    ...byGroup(VIEW_RESOURCES, read),
+    { apiGroups: [''], resources: ['secrets'], verbs: read },
+    ...byGroup(EDIT_RESOURCES, write),
+    ...(custom.length ? [{ apiGroups: custom, resources: ['*'], verbs: [...read, ...write] }] : []),
+  ];
+  const adminRules = [
+    ...editRules,
+    {
+      apiGroups: ['rbac.authorization.k8s.io'],
+      resources: ['roles', 'rolebindings'],
+      verbs: [...read, ...write],
+    },
+    {
+      apiGroups: ['authorization.k8s.io'],
+      resources: ['localsubjectaccessreviews'],
+      verbs: ['create'],
+    },
+  ];
   return [
     cr('cluster-admin', [
       { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
       { nonResourceURLs: ['*'], verbs: ['*'] },
     ]),
-    cr('admin', [{ apiGroups: ['*'], resources: ['*'], verbs: [...read, ...write] }]),
-    cr('edit', [
-      {
-        apiGroups: [
-          '',
-          'apps',
-          'cluster.x-k8s.io',
-          'controlplane.cluster.x-k8s.io',
-          'bootstrap.cluster.x-k8s.io',
-          'infrastructure.cluster.x-k8s.io',
-        ],
-        resources: ['*'],
-        verbs: [...read, ...write],
-      },
-    ]),
-    cr('view', [{ apiGroups: ['*'], resources: ['*'], verbs: read }]),
+    cr('admin', adminRules),
+    cr('edit', editRules),
+    cr('view', viewRules),
     cr('system:discovery', [
       {
         nonResourceURLs: [

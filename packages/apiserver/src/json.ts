@@ -27,12 +27,37 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/*
+ * Keys of user objects are data. `obj[key]` reads what Object.prototype has under names such as
+ * `constructor`, `toString` or `__proto__`, and `obj[key] = v` with `__proto__` replaces the
+ * object's prototype instead of storing a field. Every walk over user-supplied keys (patches,
+ * apply, validation, field paths, RBAC rules) reads with `own` and writes with `put`, so that
+ * these names are fields like any other, as they are for kube-apiserver's Go maps.
+ */
+
+/** The own property `key` of `obj`, or undefined; never one inherited from a prototype. */
+export function own<T>(obj: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return obj !== undefined && Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+/** Stores `value` under `key` as an own data property, whatever the key (`__proto__` included). */
+export function put(obj: JsonObject, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(obj, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  } else obj[key] = value;
+}
+
 /** The value at a dotted path (`spec.replicas`, optionally with a leading dot), or undefined. */
 export function getPath(obj: unknown, path: string): unknown {
   let cur: unknown = obj;
   for (const part of splitPath(path)) {
     if (!isObject(cur)) return undefined;
-    cur = cur[part];
+    cur = own(cur, part);
   }
   return cur;
 }
@@ -44,15 +69,15 @@ export function setPath(obj: JsonObject, path: string, value: unknown): void {
   if (last === undefined) return;
   let cur = obj;
   for (const part of parts) {
-    const next = cur[part];
+    const next = own(cur, part);
     if (isObject(next)) cur = next;
     else {
       const created: JsonObject = {};
-      cur[part] = created;
+      put(cur, part, created);
       cur = created;
     }
   }
-  cur[last] = value;
+  put(cur, last, value);
 }
 
 function splitPath(path: string): string[] {
@@ -70,7 +95,7 @@ export function asObject(value: unknown): JsonObject | undefined {
 export function asStringMap(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (!isObject(value)) return out;
-  for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out[k] = v;
+  for (const [k, v] of Object.entries(value)) if (typeof v === 'string') put(out, k, v);
   return out;
 }
 

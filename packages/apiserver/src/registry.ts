@@ -167,6 +167,6 @@ export class Registry {
 
 /** Reads an object's top-level field as a JSON object, for code that walks kind-specific parts. */
 export function section(obj: KubeObject, key: string): JsonObject | undefined {
-  const v = obj[key];
+  const v = Object.hasOwn(obj, key) ? obj[key] : undefined;
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : undefined;
 }

@@ -13,14 +13,14 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Admission } from './admission';
 import { Authenticator } from './auth/authn';
 import { RbacAuthorizer, forbiddenReason, type Attributes } from './auth/rbac';
-import { SYSTEM_NAMESPACES, bootstrapPolicy, builtinKinds } from './builtin';
+import { AUTOUPDATE_ANNOTATION, SYSTEM_NAMESPACES, bootstrapPolicy, builtinKinds } from './builtin';
 import {
   createCertificateAuthority,
   createServingCertificate,
   type CertificateAuthority,
 } from './certs';
 import { GarbageCollector } from './gc';
-import { clone } from './json';
+import { clone, deepEqual } from './json';
 import { handleResource, type HandlerContext } from './http/resources';
 import { PUBLIC_PATHS, handleNonResource } from './http/non-resource';
 import { requestInfo } from './http/request-info';
@@ -248,9 +248,28 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
   }
-  for (const obj of bootstrapPolicy()) {
-    if (!client.get({ apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '' }))
+  // Bootstrap roles are reconciled on every start, as kube-apiserver does: a state file written
+  // by an older version (whose `view` granted Secrets) gets today's rules, unless an operator
+  // opted out with the autoupdate annotation.
+  const customGroups = (options.kinds ?? []).map((k) => k.group).filter((g) => g !== '');
+  for (const obj of bootstrapPolicy(customGroups)) {
+    const ref = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '' };
+    const live = client.get(ref);
+    if (!live) {
       await client.create(obj);
+      continue;
+    }
+    if (live.metadata.annotations?.[AUTOUPDATE_ANNOTATION] === 'false') continue;
+    const field = obj.kind === 'ClusterRole' ? 'rules' : 'subjects';
+    const same =
+      deepEqual(live[field], obj[field]) &&
+      (obj.kind === 'ClusterRole' || deepEqual(live.roleRef, obj.roleRef));
+    if (same) continue;
+    await client.update({
+      ...live,
+      [field]: obj[field],
+      ...(obj.roleRef ? { roleRef: obj.roleRef } : {}),
+    });
   }
 
   let caPem: string | undefined;

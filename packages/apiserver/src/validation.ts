@@ -4,7 +4,7 @@
  * non-nullable fields dropped and defaults applied; after mutating admission the object is
  * validated (types, enum, required, formats, bounds, list types) into field errors.
  */
-import { clone, isObject, removeKey, type JsonObject } from './json';
+import { clone, isObject, own, put, removeKey, type JsonObject } from './json';
 import { fieldError, renderValue, type FieldError } from './status';
 import type { JSONSchemaProps, KubeObject } from './types';
 
@@ -54,17 +54,21 @@ export function pruneAndDefault(
   const props = schema.properties ?? {};
   for (const key of Object.keys(root)) {
     if (key === 'apiVersion' || key === 'kind' || key === 'metadata') continue;
-    const sub = props[key];
+    const sub = own(props, key);
     if (sub)
-      root[key] = walk(
-        root[key],
-        sub,
+      put(
+        root,
         key,
-        unknown,
-        () => {
-          removeKey(root, key);
-        },
-        defaults,
+        walk(
+          own(root, key),
+          sub,
+          key,
+          unknown,
+          () => {
+            removeKey(root, key);
+          },
+          defaults,
+        ),
       );
     else if (!schema['x-kubernetes-preserve-unknown-fields']) {
       unknown.push(key);
@@ -78,10 +82,10 @@ export function pruneAndDefault(
 function applyDefaults(obj: JsonObject, schema: JSONSchemaProps, skip: string[] = []): void {
   for (const [key, sub] of Object.entries(schema.properties ?? {})) {
     if (skip.includes(key)) continue;
-    if (obj[key] === undefined && sub.default !== undefined) {
-      obj[key] = clone(sub.default);
+    if (own(obj, key) === undefined && sub.default !== undefined) {
+      put(obj, key, clone(sub.default));
       // Defaults inside a defaulted object are applied too, as the real defaulter does.
-      const v = obj[key];
+      const v = own(obj, key);
       if (isObject(v)) applyDefaults(v, sub);
     }
   }
@@ -124,29 +128,37 @@ function walk(
     return value;
   }
   for (const key of Object.keys(value)) {
-    const sub = props?.[key];
+    const sub = own(props, key);
     const keyPath = joinPath(path, key);
     if (sub)
-      value[key] = walk(
-        value[key],
-        sub,
-        keyPath,
-        unknown,
-        () => {
-          removeKey(value, key);
-        },
-        defaults,
+      put(
+        value,
+        key,
+        walk(
+          own(value, key),
+          sub,
+          keyPath,
+          unknown,
+          () => {
+            removeKey(value, key);
+          },
+          defaults,
+        ),
       );
     else if (isObject(additional)) {
-      value[key] = walk(
-        value[key],
-        additional,
-        keyPath,
-        unknown,
-        () => {
-          removeKey(value, key);
-        },
-        defaults,
+      put(
+        value,
+        key,
+        walk(
+          own(value, key),
+          additional,
+          keyPath,
+          unknown,
+          () => {
+            removeKey(value, key);
+          },
+          defaults,
+        ),
       );
     } else if (
       additional === true ||
@@ -170,11 +182,12 @@ export function validateSchema(obj: KubeObject, schema: JSONSchemaProps | undefi
   const root = obj as JsonObject;
   for (const [key, sub] of Object.entries(schema.properties ?? {})) {
     if (key === 'apiVersion' || key === 'kind' || key === 'metadata') continue;
-    if (root[key] !== undefined) check(root[key], sub, key, errors);
+    const v = own(root, key);
+    if (v !== undefined) check(v, sub, key, errors);
   }
   for (const r of schema.required ?? []) {
     if (r === 'apiVersion' || r === 'kind' || r === 'metadata') continue;
-    if (root[r] === undefined) errors.push(fieldError.required(r));
+    if (own(root, r) === undefined) errors.push(fieldError.required(r));
   }
   return errors;
 }
@@ -290,7 +303,7 @@ function quiet(value: unknown, schema: JSONSchemaProps, path: string): boolean {
   const errs: FieldError[] = [];
   check(value, schema, path, errs);
   if (isObject(value))
-    for (const r of schema.required ?? []) if (value[r] === undefined) return false;
+    for (const r of schema.required ?? []) if (own(value, r) === undefined) return false;
   return errs.length === 0;
 }
 
@@ -410,10 +423,10 @@ function checkArray(
     const seen = new Set<string>();
     value.forEach((v, i) => {
       if (!isObject(v)) return;
-      const k = JSON.stringify(keys.map((key) => v[key] ?? null));
+      const k = JSON.stringify(keys.map((key) => own(v, key) ?? null));
       if (seen.has(k)) {
         const shown: JsonObject = {};
-        for (const key of keys) shown[key] = v[key];
+        for (const key of keys) put(shown, key, own(v, key));
         errors.push(fieldError.duplicate(`${path}[${i}]`, shown));
       }
       seen.add(k);
@@ -428,12 +441,12 @@ function checkObject(
   errors: FieldError[],
 ): void {
   for (const r of schema.required ?? []) {
-    if (value[r] === undefined) errors.push(fieldError.required(joinPath(path, r)));
+    if (own(value, r) === undefined) errors.push(fieldError.required(joinPath(path, r)));
   }
   const props = schema.properties ?? {};
   const additional = schema.additionalProperties;
   for (const [k, v] of Object.entries(value)) {
-    const sub = props[k];
+    const sub = own(props, k);
     if (sub) check(v, sub, joinPath(path, k), errors);
     else if (isObject(additional)) check(v, additional, `${path}[${k}]`, errors);
   }

@@ -5,7 +5,7 @@
  * nonResourceURLs; subjects User, Group and ServiceAccount. Members of system:masters are allowed
  * everything, as the real server's privileged-group authorizer does.
  */
-import { isObject } from '../json';
+import { isObject, own } from '../json';
 import type { KubeObject, UserInfo } from '../types';
 
 export interface Attributes {
@@ -45,29 +45,36 @@ function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
+/**
+ * The rules of a Role or ClusterRole. Only own properties are read (here and for bindings and
+ * subjects): a field a rule does not have must never be supplied by a prototype.
+ */
 export function rulesOf(role: KubeObject | undefined): PolicyRule[] {
-  const rules = role?.rules;
+  const rules = role ? own(role, 'rules') : undefined;
   if (!Array.isArray(rules)) return [];
   return rules.filter(isObject).map((r) => {
-    const rule: PolicyRule = { verbs: strings(r.verbs) };
-    if (r.apiGroups !== undefined) rule.apiGroups = strings(r.apiGroups);
-    if (r.resources !== undefined) rule.resources = strings(r.resources);
-    if (r.resourceNames !== undefined) rule.resourceNames = strings(r.resourceNames);
-    if (r.nonResourceURLs !== undefined) rule.nonResourceURLs = strings(r.nonResourceURLs);
+    const rule: PolicyRule = { verbs: strings(own(r, 'verbs')) };
+    const apiGroups = own(r, 'apiGroups');
+    const resources = own(r, 'resources');
+    const resourceNames = own(r, 'resourceNames');
+    const nonResourceURLs = own(r, 'nonResourceURLs');
+    if (apiGroups !== undefined) rule.apiGroups = strings(apiGroups);
+    if (resources !== undefined) rule.resources = strings(resources);
+    if (resourceNames !== undefined) rule.resourceNames = strings(resourceNames);
+    if (nonResourceURLs !== undefined) rule.nonResourceURLs = strings(nonResourceURLs);
     return rule;
   });
 }
 
 function subjectMatches(subject: unknown, user: UserInfo, bindingNamespace: string): boolean {
   if (!isObject(subject)) return false;
-  const { kind, name } = subject;
+  const kind = own(subject, 'kind');
+  const name = own(subject, 'name');
   if (kind === 'User') return name === user.username;
   if (kind === 'Group') return typeof name === 'string' && user.groups.includes(name);
   if (kind === 'ServiceAccount') {
-    const ns =
-      typeof subject.namespace === 'string' && subject.namespace
-        ? subject.namespace
-        : bindingNamespace;
+    const namespace = own(subject, 'namespace');
+    const ns = typeof namespace === 'string' && namespace ? namespace : bindingNamespace;
     return user.username === `system:serviceaccount:${ns}:${String(name)}`;
   }
   return false;
@@ -91,6 +98,18 @@ export function ruleAllows(rule: PolicyRule, a: Omit<Attributes, 'user'>): boole
   const names = rule.resourceNames ?? [];
   if (names.length === 0) return true;
   return a.name !== '' && names.includes(a.name);
+}
+
+function subjectsOf(binding: KubeObject): unknown[] {
+  const subjects = own(binding, 'subjects');
+  return Array.isArray(subjects) ? (subjects as unknown[]) : [];
+}
+
+function roleRefOf(binding: KubeObject): { kind: unknown; name: unknown } {
+  const ref = own(binding, 'roleRef');
+  return isObject(ref)
+    ? { kind: own(ref, 'kind'), name: own(ref, 'name') }
+    : { kind: undefined, name: undefined };
 }
 
 interface Grant {
@@ -131,11 +150,9 @@ export class RbacAuthorizer {
   /** Every grant that applies to the user in a namespace (cluster grants always apply). */
   private *grants(user: UserInfo, namespace: string): Generator<Grant> {
     for (const b of this.source.clusterRoleBindings()) {
-      const subject = (Array.isArray(b.subjects) ? (b.subjects as unknown[]) : []).find((s) =>
-        subjectMatches(s, user, ''),
-      );
+      const subject = subjectsOf(b).find((s) => subjectMatches(s, user, ''));
       if (!subject) continue;
-      const ref = isObject(b.roleRef) ? b.roleRef : {};
+      const ref = roleRefOf(b);
       if (ref.kind !== 'ClusterRole' || typeof ref.name !== 'string') continue;
       yield {
         bindingKind: 'ClusterRoleBinding',
@@ -149,11 +166,9 @@ export class RbacAuthorizer {
     }
     if (!namespace) return;
     for (const b of this.source.roleBindings(namespace)) {
-      const subject = (Array.isArray(b.subjects) ? (b.subjects as unknown[]) : []).find((s) =>
-        subjectMatches(s, user, namespace),
-      );
+      const subject = subjectsOf(b).find((s) => subjectMatches(s, user, namespace));
       if (!subject) continue;
-      const ref = isObject(b.roleRef) ? b.roleRef : {};
+      const ref = roleRefOf(b);
       if (typeof ref.name !== 'string') continue;
       const role =
         ref.kind === 'ClusterRole'

@@ -5,6 +5,7 @@
  * Those clients also accept JSON, which is what every response is. The field numbers are those of
  * k8s.io/api's generated.proto files.
  */
+import { put } from '../json';
 import { badRequest } from '../status';
 
 type FieldType = 'string' | 'bytes' | 'bool' | 'int' | 'time' | 'map' | 'mapBytes' | Schema;
@@ -220,7 +221,8 @@ function decode(buf: Buffer, schema: Schema): Decoded {
     const v = convert(value, field.type);
     if (field.type === 'map' || field.type === 'mapBytes') {
       const m = (out[field.name] as Record<string, unknown> | undefined) ?? {};
-      Object.assign(m, v);
+      // A map entry's key is data: `put` stores `__proto__` as a key, as Object.assign would not.
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) put(m, k, x);
       out[field.name] = m;
     } else if (field.repeated) {
       const list = (out[field.name] as unknown[] | undefined) ?? [];

@@ -3,6 +3,7 @@
  * (`/api/v1/namespaces/ns/configmaps/x`, `/apis/g/v/plural/name/status`) or a non-resource
  * path (discovery, OpenAPI, health).
  */
+import { badRequest } from '../status';
 
 export interface ResourceRequest {
   isResource: true;
@@ -24,14 +25,20 @@ export interface NonResourceRequest {
 
 export type RequestInfo = ResourceRequest | NonResourceRequest;
 
+/** A path segment with its %-escapes decoded; a malformed escape is the client's fault (400). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw badRequest(`invalid URL escape in path segment ${JSON.stringify(segment)}`);
+  }
+}
+
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 export function requestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const verbOf = (m: string) => (m === 'GET' || m === 'HEAD' ? 'get' : m.toLowerCase());
-  const parts = path
-    .split('/')
-    .filter(Boolean)
-    .map((p) => decodeURIComponent(p));
+  const parts = path.split('/').filter(Boolean).map(decodeSegment);
   let rest: string[];
   let group: string;
   let version: string;

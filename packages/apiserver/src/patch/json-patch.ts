@@ -3,7 +3,7 @@
  * uses): a malformed patch is a 400, an operation that does not apply (a failing `test`, a missing
  * path) is a 422 "the server rejected our request due to an error in our request".
  */
-import { clone, deepEqual, isObject, removeKey } from '../json';
+import { clone, deepEqual, isObject, own, put, removeKey } from '../json';
 import { ApiError, badRequest } from '../status';
 
 interface Op {
@@ -55,8 +55,8 @@ function parentOf(doc: unknown, parts: string[], op: string, path: string): [Con
   let cur: unknown = doc;
   for (let i = 0; i < parts.length - 1; i++) {
     const p = parts[i] ?? '';
-    if (Array.isArray(cur)) cur = cur[Number(p)];
-    else if (isObject(cur)) cur = cur[p];
+    if (Array.isArray(cur)) cur = /^\d+$/.test(p) ? cur[Number(p)] : undefined;
+    else if (isObject(cur)) cur = own(cur, p);
     else cur = undefined;
     if (cur === undefined || cur === null) {
       throw new NotApplicable(
@@ -87,7 +87,7 @@ function getAt(doc: unknown, path: string): unknown {
   let cur = doc;
   for (const p of decodePointer(path)) {
     if (Array.isArray(cur)) cur = /^\d+$/.test(p) ? cur[Number(p)] : undefined;
-    else if (isObject(cur)) cur = Object.hasOwn(cur, p) ? cur[p] : undefined;
+    else if (isObject(cur)) cur = own(cur, p);
     else return undefined;
   }
   return cur;
@@ -98,7 +98,7 @@ function add(doc: unknown, path: string, value: unknown): unknown {
   if (parts.length === 0) return clone(value);
   const [parent, key] = parentOf(doc, parts, 'add', path);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, true), 0, clone(value));
-  else parent[key] = clone(value);
+  else put(parent, key, clone(value));
   return doc;
 }
 
@@ -141,7 +141,7 @@ export function applyJsonPatch(target: unknown, ops: readonly Op[]): unknown {
                 `replace operation does not apply: doc is missing key: ${o.path}: missing value`,
               );
             }
-            parent[key] = clone(o.value);
+            put(parent, key, clone(o.value));
           }
           break;
         }

@@ -3,7 +3,7 @@
  * `v:"value"`, `.`). A field set is kept as a set of leaf paths; each path is a list of FieldsV1
  * keys, serialized with JSON.stringify so that sets compare by value.
  */
-import { deepEqual, isObject, removeKey, type JsonObject } from '../json';
+import { deepEqual, isObject, own, put, removeKey, type JsonObject } from '../json';
 import type { JSONSchemaProps } from '../types';
 
 export type FieldPath = string[];
@@ -13,7 +13,7 @@ export function itemSchema(
   key: string,
 ): JSONSchemaProps | undefined {
   if (!schema) return undefined;
-  const p = schema.properties?.[key];
+  const p = own(schema.properties, key);
   if (p) return p;
   return isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
 }
@@ -33,7 +33,7 @@ function isSet(schema: JSONSchemaProps | undefined): boolean {
 
 function itemKey(item: JsonObject, keys: string[]): string {
   const k: JsonObject = {};
-  for (const key of keys) if (item[key] !== undefined) k[key] = item[key];
+  for (const key of keys) if (own(item, key) !== undefined) put(k, key, own(item, key));
   return `k:${JSON.stringify(k)}`;
 }
 
@@ -111,7 +111,7 @@ function objectFields(
     else child = {};
     if (!child) continue;
     node ??= {};
-    node[`f:${k}`] = child;
+    put(node, `f:${k}`, child);
   }
   return node;
 }
@@ -124,17 +124,18 @@ function listFields(list: unknown[], schema: JSONSchemaProps | undefined): JsonO
     for (const item of list) {
       const k = itemKey(item, keys);
       // Items with the same key (invalid, but not yet validated here) merge, as paths would.
-      const itemNode = isObject(node[k]) ? node[k] : {};
+      const prev = own(node, k);
+      const itemNode = isObject(prev) ? prev : {};
       itemNode['.'] = {};
       mergeFields(itemNode, objectFields(item, schema?.items, 'inner'));
-      node[k] = itemNode;
+      put(node, k, itemNode);
     }
     return node;
   }
   if (isSet(schema)) {
     if (list.length === 0) return undefined;
     const node: JsonObject = {};
-    for (const v of list) node[`v:${JSON.stringify(v)}`] = {};
+    for (const v of list) put(node, `v:${JSON.stringify(v)}`, {});
     return node;
   }
   return {};
@@ -142,9 +143,9 @@ function listFields(list: unknown[], schema: JSONSchemaProps | undefined): JsonO
 
 function mergeFields(into: JsonObject, from: JsonObject | undefined): void {
   for (const [k, v] of Object.entries(from ?? {})) {
-    const cur = into[k];
+    const cur = own(into, k);
     if (isObject(cur) && isObject(v)) mergeFields(cur, v);
-    else into[k] = v;
+    else put(into, k, v);
   }
 }
 
@@ -153,7 +154,7 @@ export function isLeafIn(fields: unknown, path: FieldPath): boolean {
   let node: unknown = fields;
   for (const seg of path) {
     if (!isObject(node) || Object.keys(node).length === 0) return false;
-    node = node[seg];
+    node = own(node, seg);
     if (node === undefined) return false;
   }
   return !isObject(node) || Object.keys(node).length === 0;
@@ -166,12 +167,12 @@ export function valueAt(obj: unknown, path: FieldPath): unknown {
     if (seg === '.') return cur;
     if (seg.startsWith('f:')) {
       if (!isObject(cur)) return undefined;
-      cur = cur[seg.slice(2)];
+      cur = own(cur, seg.slice(2));
     } else if (seg.startsWith('k:')) {
       if (!Array.isArray(cur)) return undefined;
       const want = JSON.parse(seg.slice(2)) as JsonObject;
       cur = cur.find(
-        (i) => isObject(i) && Object.entries(want).every(([k, v]) => deepEqual(i[k], v)),
+        (i) => isObject(i) && Object.entries(want).every(([k, v]) => deepEqual(own(i, k), v)),
       );
     } else if (seg.startsWith('v:')) {
       if (!Array.isArray(cur)) return undefined;
@@ -217,7 +218,7 @@ export function applyMerge(
   if (isObject(applied)) {
     const out: JsonObject = isObject(live) ? live : {};
     for (const [k, v] of Object.entries(applied))
-      out[k] = applyMerge(out[k], v, itemSchema(schema, k));
+      put(out, k, applyMerge(own(out, k), v, itemSchema(schema, k)));
     return out;
   }
   if (Array.isArray(applied)) {
@@ -226,7 +227,7 @@ export function applyMerge(
       const out = [...(live as unknown[])];
       for (const item of applied) {
         const idx = out.findIndex(
-          (o) => isObject(o) && keys.every((k) => deepEqual(o[k], item[k])),
+          (o) => isObject(o) && keys.every((k) => deepEqual(own(o, k), own(item, k))),
         );
         if (idx >= 0) out[idx] = applyMerge(out[idx], item, schema?.items);
         else out.push(item);
@@ -249,11 +250,11 @@ export function toFieldsV1(paths: Iterable<FieldPath>): JsonObject {
   for (const p of paths) {
     let node = root;
     for (const seg of p) {
-      const next = node[seg];
+      const next = own(node, seg);
       if (isObject(next)) node = next;
       else {
         const created: JsonObject = {};
-        node[seg] = created;
+        put(node, seg, created);
         node = created;
       }
     }
@@ -309,8 +310,9 @@ export function changedPaths(
       ) {
         continue;
       }
-      if (after[k] === undefined) continue;
-      out.push(...changedPaths(before[k], after[k], itemSchema(schema, k), [...prefix, `f:${k}`]));
+      const next = own(after, k);
+      if (next === undefined) continue;
+      out.push(...changedPaths(own(before, k), next, itemSchema(schema, k), [...prefix, `f:${k}`]));
     }
     return out;
   }

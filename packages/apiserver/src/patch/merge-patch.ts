@@ -1,4 +1,4 @@
-import { clone, isObject, removeKey } from '../json';
+import { clone, isObject, own, put, removeKey } from '../json';
 
 /** RFC 7386 JSON merge patch: objects merge key by key, `null` deletes, anything else replaces. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
@@ -6,7 +6,7 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   const out = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) removeKey(out, k);
-    else out[k] = mergePatch(out[k], v);
+    else put(out, k, mergePatch(own(out, k), v));
   }
   return out;
 }
@@ -15,11 +15,11 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 export function createMergePatch(from: unknown, to: unknown): unknown {
   if (!isObject(from) || !isObject(to)) return clone(to);
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(from)) if (!(k in to)) out[k] = null;
+  for (const k of Object.keys(from)) if (!Object.hasOwn(to, k)) put(out, k, null);
   for (const [k, v] of Object.entries(to)) {
-    const prev = from[k];
+    const prev = own(from, k);
     if (JSON.stringify(prev) === JSON.stringify(v)) continue;
-    out[k] = isObject(prev) && isObject(v) ? createMergePatch(prev, v) : clone(v);
+    put(out, k, isObject(prev) && isObject(v) ? createMergePatch(prev, v) : clone(v));
   }
   return out;
 }

@@ -5,7 +5,7 @@
  * (replace/delete/merge), `$retainKeys`, `$deleteFromPrimitiveList/<field>` and
  * `$setElementOrder/<field>` are honoured.
  */
-import { clone, deepEqual, isObject, removeKey, type JsonObject } from '../json';
+import { clone, deepEqual, isObject, own, put, removeKey, type JsonObject } from '../json';
 import { badRequest } from '../status';
 import type { JSONSchemaProps } from '../types';
 
@@ -14,7 +14,7 @@ const ORDER = '$setElementOrder/';
 
 function sub(schema: JSONSchemaProps | undefined, key: string): JSONSchemaProps | undefined {
   if (!schema) return undefined;
-  const p = schema.properties?.[key];
+  const p = own(schema.properties, key);
   if (p) return p;
   return isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
 }
@@ -33,14 +33,14 @@ function mergeMap(
   patch: JsonObject,
   schema: JSONSchemaProps | undefined,
 ): JsonObject {
-  const directive = patch.$patch;
+  const directive = own(patch, '$patch');
   if (directive === 'replace') {
     const out = clone(patch);
     removeKey(out, '$patch');
     return out;
   }
   if (directive === 'delete') return {};
-  const retain = patch.$retainKeys;
+  const retain = own(patch, '$retainKeys');
   if (Array.isArray(retain)) {
     for (const k of Object.keys(original)) if (!retain.includes(k)) removeKey(original, k);
   }
@@ -48,9 +48,13 @@ function mergeMap(
     if (key === '$patch' || key === '$retainKeys') continue;
     if (key.startsWith(DELETE_PRIMITIVE)) {
       const field = key.slice(DELETE_PRIMITIVE.length);
-      const cur = original[field];
+      const cur = own(original, field);
       if (Array.isArray(cur) && Array.isArray(value)) {
-        original[field] = cur.filter((v) => !value.some((d) => deepEqual(d, v)));
+        put(
+          original,
+          field,
+          cur.filter((v) => !value.some((d) => deepEqual(d, v))),
+        );
       }
       continue;
     }
@@ -60,19 +64,23 @@ function mergeMap(
       continue;
     }
     const s = sub(schema, key);
-    const cur = original[key];
+    const cur = own(original, key);
     if (isObject(value)) {
-      if (value.$patch === 'delete') removeKey(original, key);
-      else original[key] = mergeMap(isObject(cur) ? cur : {}, value, s);
+      if (own(value, '$patch') === 'delete') removeKey(original, key);
+      else put(original, key, mergeMap(isObject(cur) ? cur : {}, value, s));
     } else if (Array.isArray(value)) {
-      const order = patch[`${ORDER}${key}`];
-      original[key] = mergeList(
-        Array.isArray(cur) ? cur : [],
-        value,
-        s,
-        Array.isArray(order) ? order : undefined,
+      const order = own(patch, `${ORDER}${key}`);
+      put(
+        original,
+        key,
+        mergeList(
+          Array.isArray(cur) ? cur : [],
+          value,
+          s,
+          Array.isArray(order) ? order : undefined,
+        ),
       );
-    } else original[key] = clone(value);
+    } else put(original, key, clone(value));
   }
   return original;
 }
@@ -102,8 +110,8 @@ function mergeList(
   const out = original.map((o) => clone(o));
   for (const item of patch) {
     if (!isObject(item)) continue;
-    const keyValue = item[mergeKey];
-    const idx = out.findIndex((o) => isObject(o) && deepEqual(o[mergeKey], keyValue));
+    const keyValue = own(item, mergeKey);
+    const idx = out.findIndex((o) => isObject(o) && deepEqual(own(o, mergeKey), keyValue));
     if (item.$patch === 'delete') {
       if (idx >= 0) out.splice(idx, 1);
       continue;
@@ -112,7 +120,7 @@ function mergeList(
     if (isObject(existing)) out[idx] = mergeMap(existing, item, itemSchema);
     else out.push(mergeMap({}, item, itemSchema));
   }
-  return sortByOrder(out, order, (v) => (isObject(v) ? v[mergeKey] : v));
+  return sortByOrder(out, order, (v) => (isObject(v) ? own(v, mergeKey) : v));
 }
 
 /** `$setElementOrder`: listed elements in the given order, the rest after them as they were. */
