@@ -1,12 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { bundleBudget } from './build/bundle-budget';
+import { precompress } from './build/precompress';
 
 /** The BFF that `pnpm dev` talks to through Vite's proxy (its default address). */
 const bff = process.env.BFF_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), bundleBudget(300)],
+  plugins: [react(), bundleBudget(300), precompress()],
   build: {
     sourcemap: true,
     rolldownOptions: {

@@ -1,3 +1,6 @@
 import { packageTestConfig } from '@dcs/config/vitest';
 
-export default packageTestConfig();
+// build/ holds the Vite plugins (bundle budget, precompression); their tests run with the app's.
+export default packageTestConfig({
+  include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts', 'build/**/*.test.ts'],
+});
