@@ -111,7 +111,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       api.addHook('onRequest', async (request) => {
         const mutating = MUTATING.has(request.method);
         if (request.routeOptions.config.public !== true) await app.principalOf(request);
-        if (mutating || request.routeOptions.url === '/api/v1/stream') app.checkOrigin(request);
+        if (mutating || request.routeOptions.url === '/api/v1/stream')
+          app.checkOrigin(request, mutating);
         if (mutating) app.checkCsrf(request);
       });
       await api.register(session);

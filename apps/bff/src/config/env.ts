@@ -54,6 +54,8 @@ const EnvSchema = z.object({
   /** Passed to Fastify's trustProxy (X-Forwarded-*), e.g. `true` or a CIDR list. */
   TRUST_PROXY: z.string().optional(),
   ALLOWED_ORIGINS: csv.default([]),
+  /** Host names besides loopback and the listen address that requests may name (DNS rebinding). */
+  ALLOWED_HOSTS: csv.default([]),
   WATCH_NAMESPACES: csv.default([]),
   STATIC_DIR: z.string().optional(),
   PROVIDER_VERSION: z.string().optional(),
@@ -101,6 +103,12 @@ export interface Config {
   trustProxyAuthorization: boolean;
   trustProxy: boolean | string;
   allowedOrigins: string[];
+  /**
+   * Host names (no port, lower case) a request's `Host` may name: loopback names, the listen
+   * address unless it is a wildcard, and ALLOWED_HOSTS. Anything else is refused (421), so that a
+   * page whose name was rebound to this address cannot use the console.
+   */
+  allowedHosts: string[];
   /** Namespaces to watch; empty = all namespaces (one watch per kind). */
   namespaces: string[];
   staticDir: string | undefined;
@@ -131,6 +139,24 @@ export class ConfigError extends Error {
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 export const isLoopbackHost = (host: string): boolean => LOOPBACK.test(host);
+
+/** Names every machine gives its loopback interface. */
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
+const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
+
+/** The host name of a `Host` header or a listen address: no port, no IPv6 brackets, lower case. */
+export function hostNameOf(host: string): string {
+  const h = host.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(1, h.indexOf(']') > 0 ? h.indexOf(']') : undefined);
+  // One colon: name:port; several: a bare IPv6 address.
+  const colon = h.indexOf(':');
+  return colon >= 0 && colon === h.lastIndexOf(':') ? h.slice(0, colon) : h;
+}
+
+function allowedHostsOf(listen: string, extra: readonly string[]): string[] {
+  const own = WILDCARDS.has(listen) ? [] : [hostNameOf(listen)];
+  return [...new Set([...LOOPBACK_NAMES, ...own, ...extra.map(hostNameOf)])];
+}
 
 /** A 32-byte key from base64 (or base64url); anything else is a configuration error. */
 export function parseKey(text: string): Buffer {
@@ -278,6 +304,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
     trustProxyAuthorization: env.TRUST_PROXY_AUTHORIZATION,
     trustProxy,
     allowedOrigins: env.ALLOWED_ORIGINS,
+    allowedHosts: allowedHostsOf(env.HOST, env.ALLOWED_HOSTS),
     namespaces: env.WATCH_NAMESPACES,
     staticDir: env.STATIC_DIR ? resolve(cwd, env.STATIC_DIR) : undefined,
     providerVersion: env.PROVIDER_VERSION,

@@ -8,6 +8,7 @@ import {
   type RuleIssue,
 } from '@dcs/domain';
 import { z } from 'zod';
+import { BearerToken } from '../auth/bearer';
 import type { Rebase } from '../mutations/service';
 import type { ExecutionResult } from '../plan/executor';
 
@@ -145,7 +146,7 @@ export const SessionSchema = z.object({
   epoch: z.string(),
 });
 
-export const SignInBody = z.object({ token: z.string().min(1).max(16_384) });
+export const SignInBody = z.object({ token: BearerToken });
 
 export const errorResponses = {
   400: ErrorSchema,

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { BadBearerToken, isToken68 } from '../auth/bearer';
 import type { Connection } from './connection';
 import { errorFromResponse, KubeApiError } from './errors';
 
@@ -120,6 +121,7 @@ export class RestClient implements KubeClient {
 
   async #authOptions(): Promise<https.RequestOptions> {
     if (this.credential.kind === 'token') {
+      if (!isToken68(this.credential.token)) throw new BadBearerToken();
       return {
         ...this.connection.tls,
         headers: { Authorization: `Bearer ${this.credential.token}` },

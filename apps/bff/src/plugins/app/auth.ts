@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/cookie';
 import fp from 'fastify-plugin';
 import { Authorizer, type Check } from '../../auth/authorizer';
+import { isToken68 } from '../../auth/bearer';
 import type { Principal } from '../../auth/principal';
 import { credentialKey, CSRF_COOKIE, SESSION_COOKIE, Sessions } from '../../auth/sessions';
 import { forbidden, issue, unauthorized } from '../../http/errors';
@@ -83,7 +84,8 @@ export default fp(
       }
       const header = request.headers.authorization;
       const token = config.trustProxyAuthorization && header ? BEARER.exec(header)?.[1] : undefined;
-      if (token === undefined) return null;
+      // A proxy's header that is no token68 is no credential (401), never a 500.
+      if (token === undefined || !isToken68(token)) return null;
       try {
         const id = await identityOf(token);
         return {

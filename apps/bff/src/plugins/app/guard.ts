@@ -1,12 +1,17 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { CSRF_COOKIE, CSRF_HEADER, Sessions } from '../../auth/sessions';
-import { forbidden, issue } from '../../http/errors';
+import { hostNameOf } from '../../config/env';
+import { forbidden, HttpError, issue } from '../../http/errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** 403 for a request from a foreign origin (mutations and streams). */
-    checkOrigin(request: FastifyRequest): void;
+    /**
+     * 403 unless a mutation comes from the console's own origin (or an allowed one): `Origin`
+     * must be present and same-origin, or, without it, `Sec-Fetch-Site: same-origin`. A stream
+     * (GET) may omit both, but a foreign one is refused too.
+     */
+    checkOrigin(request: FastifyRequest, mutating: boolean): void;
     /** 403 unless the request echoes the CSRF token of its cookie (every mutation). */
     checkCsrf(request: FastifyRequest): void;
   }
@@ -14,24 +19,60 @@ declare module 'fastify' {
 
 export const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** Probes reach the pod by its IP; they reveal nothing a rebound page could use. */
+const HOST_EXEMPT = new Set(['/healthz', '/readyz']);
+
+const originRefused = (message: string, path: string, key: string, params = {}) =>
+  forbidden(message, [issue('R-AUTH', path, key, message, params)]);
+
 export default fp(
   (app, _opts, done) => {
-    const allowed = new Set(app.config.allowedOrigins);
+    const allowedOrigins = new Set(app.config.allowedOrigins);
+    const allowedHosts = new Set(app.config.allowedHosts);
 
-    app.decorate('checkOrigin', (request: FastifyRequest) => {
-      // Browsers label cross-site requests; a same-origin request may omit Origin (GET streams).
-      if (request.headers['sec-fetch-site'] === 'cross-site') {
-        throw forbidden('cross-site request refused', [
-          issue('R-AUTH', 'Sec-Fetch-Site', 'bff.auth.crossSite', 'cross-site request refused'),
-        ]);
+    // DNS rebinding: a page of evil.example whose name now resolves to this address sends
+    // `Host: evil.example`. Its Origin is then "same-origin" by construction, so the Origin check
+    // alone cannot tell; only the name the browser thinks it talks to can. Every request but the
+    // probes names an allowed host, before anything else is looked at.
+    app.addHook('onRequest', async (request, reply) => {
+      const path = request.url.split('?', 1)[0] ?? '';
+      // API answers are per user and per moment: no browser or proxy may keep one (errors too).
+      if (path.startsWith('/api/')) void reply.header('cache-control', 'no-store');
+      if (HOST_EXEMPT.has(path)) return;
+      const host = request.host;
+      const name = typeof host === 'string' && host !== '' ? hostNameOf(host) : '';
+      if (allowedHosts.has(name)) return;
+      const message =
+        name === ''
+          ? 'the request names no Host'
+          : `host ${name} is not a name of this console (allowed: ${[...allowedHosts].join(', ')}; add names with ALLOWED_HOSTS)`;
+      throw new HttpError(421, 'MisdirectedRequest', message, [
+        issue('R-AUTH', 'Host', 'bff.auth.host', message, { host: name }),
+      ]);
+    });
+
+    app.decorate('checkOrigin', (request: FastifyRequest, mutating: boolean) => {
+      // Browsers label cross-site requests; such a label is never the console's own page.
+      const site = request.headers['sec-fetch-site'];
+      if (site === 'cross-site') {
+        throw originRefused('cross-site request refused', 'Sec-Fetch-Site', 'bff.auth.crossSite');
       }
       const origin = request.headers.origin;
-      if (origin === undefined) return;
+      if (origin === undefined) {
+        // Browsers send Origin with every non-GET fetch; without it only a browser's own
+        // same-origin label will do. A GET stream may carry neither (EventSource, same origin).
+        if (!mutating || site === 'same-origin') return;
+        throw originRefused(
+          'a mutation must carry the Origin header of the console (or Sec-Fetch-Site: same-origin)',
+          'Origin',
+          'bff.auth.originMissing',
+        );
+      }
       const own = `${request.protocol}://${request.host}`;
-      if (origin === own || allowed.has(origin)) return;
-      throw forbidden(`origin ${origin} is not allowed`, [
-        issue('R-AUTH', 'Origin', 'bff.auth.origin', `origin ${origin} is not allowed`, { origin }),
-      ]);
+      if (origin === own || allowedOrigins.has(origin)) return;
+      throw originRefused(`origin ${origin} is not allowed`, 'Origin', 'bff.auth.origin', {
+        origin,
+      });
     });
 
     app.decorate('checkCsrf', (request: FastifyRequest) => {

@@ -44,7 +44,7 @@ const stream: FastifyPluginAsync = (base) => {
       if (!socket) return;
       const headers: Record<string, string> = {
         'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
+        'cache-control': 'no-store, no-transform',
         connection: 'close',
         // Reverse proxies (nginx) must not buffer a stream.
         'x-accel-buffering': 'no',
