@@ -67,24 +67,41 @@ const log = values.quiet
   ? () => undefined
   : (line: string) => process.stderr.write(`controllers: ${line}\n`);
 
-const controllers = await startControllers({
-  kubeconfig,
-  clock,
-  options: {
-    randomSeed,
-    failures,
-    log,
-    events: !values['no-events'],
-    ...(values.namespace ? { namespace: values.namespace } : {}),
-    ...(providerVersion ? { providerVersion: providerVersion.replace(/^v/, '') } : {}),
-  },
-});
+/** A failure the user can act on: its message, without a stack trace. */
+async function orExit<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    process.stderr.write(
+      `sim:controllers: ${what}: ${e instanceof Error ? e.message : String(e)}\n`,
+    );
+    process.exit(1);
+  }
+}
+
+const controllers = await orExit('cannot start', () =>
+  startControllers({
+    kubeconfig,
+    clock,
+    options: {
+      randomSeed,
+      failures,
+      log,
+      events: !values['no-events'],
+      ...(values.namespace ? { namespace: values.namespace } : {}),
+      ...(providerVersion ? { providerVersion: providerVersion.replace(/^v/, '') } : {}),
+    },
+  }),
+);
 
 const abort = new AbortController();
 const client = new KubeClient(kubeconfig, 'sim-seed');
 let background: Promise<void> = Promise.resolve();
 if (values.seed === 'demo' || values.seed === 'empty') {
-  const seeded = await seed(values.seed, seedClientOverHttp(client), { signal: abort.signal });
+  const kind = values.seed;
+  const seeded = await orExit('cannot seed', () =>
+    seed(kind, seedClientOverHttp(client), { signal: abort.signal }),
+  );
   background = seeded.background;
   process.stdout.write(
     `sim:controllers: seed ${values.seed}: ${String(seeded.created)} created, ${String(seeded.existing)} already there\n`,

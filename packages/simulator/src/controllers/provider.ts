@@ -6,7 +6,7 @@ import {
   kindTable,
   type Deployment,
 } from '@dcs/domain';
-import { isNotFound, type KubeClient, type KubeObject } from '../runtime/client';
+import { isAlreadyExists, isNotFound, type KubeClient, type KubeObject } from '../runtime/client';
 
 /**
  * The DCS provider's Deployment, as clusterctl installs it: found by the label
@@ -47,12 +47,40 @@ export function providerDeployment(version: string, namespace = DEFAULT_NAMESPAC
   };
 }
 
+/**
+ * The namespace exists afterwards, as clusterctl creates the provider's namespace when it installs
+ * it: on a fresh API server `cpaas-system` is missing, and every write into it would be a 404.
+ * Without the right to create it, the error says what is missing and how to fix it.
+ */
+export async function ensureNamespace(client: KubeClient, namespace: string): Promise<void> {
+  try {
+    await client.get(kindTable.Namespace, undefined, namespace);
+    return;
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+  try {
+    await client.create(kindTable.Namespace, {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: namespace },
+    });
+  } catch (e) {
+    if (isAlreadyExists(e)) return;
+    throw new Error(
+      `namespace ${namespace} does not exist and could not be created (${e instanceof Error ? e.message : String(e)}): create it with \`kubectl create namespace ${namespace}\` or give a user who may`,
+      { cause: e },
+    );
+  }
+}
+
 /** Creates or updates the provider's Deployment so that it reports `version`, and marks it available. */
 export async function ensureProviderDeployment(
   client: KubeClient,
   version: string,
   namespace = DEFAULT_NAMESPACE,
 ): Promise<void> {
+  await ensureNamespace(client, namespace);
   const desired = providerDeployment(version, namespace) as unknown as KubeObject;
   let current: KubeObject;
   try {

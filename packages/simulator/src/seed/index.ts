@@ -41,6 +41,8 @@ export interface SeedResult {
   background: Promise<void>;
 }
 
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
 const isConflict = (e: unknown) =>
   typeof e === 'object' && e !== null && 'code' in e && e.code === 409;
 
@@ -50,7 +52,16 @@ export async function seed(
   options: SeedOptions = {},
 ): Promise<SeedResult> {
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
-  const objects = kind === 'demo' ? demoObjects(namespace) : platformObjects(namespace);
+  // The namespace first: on a fresh API server it does not exist, and every object would be a 404.
+  const namespaceObject: Obj = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: namespace },
+  };
+  const objects = [
+    namespaceObject,
+    ...(kind === 'demo' ? demoObjects(namespace) : platformObjects(namespace)),
+  ];
   let created = 0;
   let existing = 0;
   for (const obj of objects) {
@@ -58,8 +69,17 @@ export async function seed(
       await client.create(obj);
       created++;
     } catch (e) {
-      if (!isConflict(e) && !/already exists/i.test(String(e))) throw e;
-      existing++;
+      if (isConflict(e) || /already exists/i.test(String(e))) {
+        existing++;
+        continue;
+      }
+      const what = `${obj.kind} ${obj.metadata.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata.name}`;
+      throw new Error(
+        obj === namespaceObject
+          ? `seed ${kind}: namespace ${namespace} is missing and could not be created (${messageOf(e)}); create it with \`kubectl create namespace ${namespace}\``
+          : `seed ${kind}: could not create ${what}: ${messageOf(e)}`,
+        { cause: e },
+      );
     }
   }
   const upgrade =
