@@ -8,6 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Admission } from './admission';
 import { timestampNow } from './clock';
 import { clone, deepEqual, getPath, isObject, removeKey, setPath, type JsonObject } from './json';
+import { checkObjectBounds } from './limits';
 import { serverSideApply, trackUpdate } from './patch/apply';
 import { applyJsonPatch, parseJsonPatch } from './patch/json-patch';
 import { mergePatch } from './patch/merge-patch';
@@ -155,6 +156,7 @@ export class Operations {
   }
 
   private asObject(rt: ResourceType, body: unknown): KubeObject {
+    checkObjectBounds(body);
     if (!isObject(body))
       throw badRequest(
         `${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: the body must be a JSON object`,
@@ -587,6 +589,8 @@ export class Operations {
         }
         const base = current.object();
         const patched = this.applyPatch(type, base, patchBody, rt.schema);
+        // What a patch builds is bounded like a body before anything walks it.
+        checkObjectBounds(patched);
         if (!isObject(patched)) throw badRequest('the patch produced a non-object');
         const obj = patched as KubeObject;
         if (!isObject(obj.metadata)) obj.metadata = {};
@@ -694,6 +698,7 @@ export class Operations {
       return this.create(rt, ns, created, ctx, created.metadata.managedFields ?? []);
     }
     const merged = serverSideApply(current.object(), applied, opts);
+    checkObjectBounds(merged);
     pruneAndDefault(merged, rt.schema);
     return this.commitUpdate(
       rt,

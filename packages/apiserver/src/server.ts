@@ -370,6 +370,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     } catch (e) {
       const err = toApiError(e);
       if (err.code === 500) console.error('apiserver: internal error', e);
+      // After a 413 the rest of an oversized body is not worth keeping the connection for.
+      if (err.code === 413 && !res.headersSent) res.setHeader('connection', 'close');
       sendStatus(res, err);
     }
   }

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerReview } from '../auth/reviews';
 import type { RbacAuthorizer } from '../auth/rbac';
-import { isObject } from '../json';
+import { isObject, own } from '../json';
 import {
   PATCH_CONTENT_TYPES,
   type DeleteOptions,
@@ -90,7 +90,7 @@ function writeContext(
     warn: 'Warn',
     ignore: 'Ignore',
   };
-  const fieldValidation = map[fv];
+  const fieldValidation = own(map, fv);
   if (!fieldValidation) {
     throw badRequest(
       `fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Strict", "Warn"`,
@@ -422,7 +422,7 @@ export async function handleResource(
     }
     case 'patch': {
       const type = mediaType(req);
-      const patchType = PATCH_CONTENT_TYPES[type];
+      const patchType = own(PATCH_CONTENT_TYPES, type);
       const accepted = Object.keys(PATCH_CONTENT_TYPES).filter(
         (t) => !t.endsWith('cbor') && (rt.strategicMergePatch || !t.includes('strategic')),
       );
