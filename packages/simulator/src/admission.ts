@@ -43,6 +43,32 @@ function hookFor(kind: WebhookKind): AdmissionHook {
   };
 }
 
-export const webhookAdmission: readonly AdmissionHook[] = (
-  Object.keys(webhookRules) as WebhookKind[]
-).map(hookFor);
+/**
+ * Failure injection: the server refuses every change to an object that carries this annotation
+ * (its value is the refusal's message), as a webhook of a real platform might refuse what the
+ * console cannot foresee. Preview must show the refusal at its step (it asks the server), and
+ * Apply must write nothing. A change that removes the annotation is let through, so the object
+ * can be freed; status writes (the controllers') are not affected.
+ */
+export const ANNOTATION_REFUSE = 'sim.dcs.io/refuse';
+
+const refuseHook: AdmissionHook = {
+  name: 'refuse.sim.dcs.io',
+  match: { operations: ['UPDATE'] },
+  validate: (request) => {
+    const before = request.oldObject?.metadata.annotations?.[ANNOTATION_REFUSE];
+    const after = request.object?.metadata.annotations?.[ANNOTATION_REFUSE];
+    if (before === undefined || after === undefined) return { allowed: true };
+    return {
+      allowed: false,
+      message: before || 'changes to this object are refused (failure injection)',
+      field: `metadata.annotations.${ANNOTATION_REFUSE}`,
+      code: 422,
+    };
+  },
+};
+
+export const webhookAdmission: readonly AdmissionHook[] = [
+  ...(Object.keys(webhookRules) as WebhookKind[]).map(hookFor),
+  refuseHook,
+];

@@ -112,6 +112,35 @@ describe.runIf(kubectlAvailable)('the embedded management cluster, through kubec
     expect(err).toContain('R-DISK-2');
   });
 
+  it('failure injection: sim.dcs.io/refuse makes the server refuse every change to the object, until it is removed', async () => {
+    const md = aMachineDeployment();
+    const obj = {
+      ...md,
+      metadata: {
+        name: 'refused-md',
+        namespace: 'cpaas-system',
+        annotations: { 'sim.dcs.io/refuse': 'frozen for maintenance' },
+      },
+      status: undefined,
+    };
+    expect((await kubectl(['create'], JSON.stringify(obj))).code).toBe(0);
+    const scale = ['patch', 'md', 'refused-md', '-n', 'cpaas-system', '--type', 'merge'];
+    const refused = await kubectl([...scale, '-p', '{"spec":{"replicas":7}}', '--dry-run=server']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toContain('metadata.annotations.sim.dcs.io/refuse');
+    expect(refused.err).toContain('frozen for maintenance');
+    const freed = await kubectl([
+      'annotate',
+      'md',
+      'refused-md',
+      '-n',
+      'cpaas-system',
+      'sim.dcs.io/refuse-',
+    ]);
+    expect(freed.code, freed.err).toBe(0);
+    expect((await kubectl([...scale, '-p', '{"spec":{"replicas":7}}'])).code).toBe(0);
+  });
+
   it('the viewer context reads but cannot write', async () => {
     expect(
       (await kubectl(['--context', 'sim-viewer', 'get', 'machines', '-n', 'cpaas-system'])).code,
