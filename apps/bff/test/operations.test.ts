@@ -101,7 +101,11 @@ describe('operations against the embedded cluster', () => {
     const dry = await s.request(method, `${url}?dryRun=true`, body);
     expect(dry.statusCode, dry.body).toBe(200);
     expect(dry.headers['x-dry-run']).toBe('true');
-    const plan = dry.json<Plan>();
+    // Preview asked the server: every step was dry-run and accepted.
+    const { verdict, ...plan } = dry.json<Plan>();
+    expect(verdict?.ok, JSON.stringify(verdict)).toBe(true);
+    expect(verdict?.steps.map((v) => v.index)).toEqual(plan.steps.map((_s, i) => i));
+    expect(verdict?.steps.filter((v) => v.status !== 'accepted')).toEqual([]);
     const real = await s.request(method, url, body);
     expect(real.statusCode, real.body).toBe(status);
     const applied = real.json<Applied>();
@@ -147,6 +151,53 @@ describe('operations against the embedded cluster', () => {
       resourceVersion: mdRv(),
     });
     expect(applied.plan.operation).toBe('O-SCALE-DOWN-RANDOM');
+  });
+
+  it('Preview asks the server: a refusal it cannot foresee shows at its step, with its field, and Apply writes nothing', async () => {
+    await someoneElsePatches({
+      metadata: { annotations: { 'sim.dcs.io/refuse': 'frozen for maintenance' } },
+    });
+    await settle();
+    const replicasBefore = (
+      got('cluster.x-k8s.io/v1beta1', 'MachineDeployment', 'demo-md-0') as {
+        spec: { replicas: number };
+      }
+    ).spec.replicas;
+    const body = { replicas: replicasBefore + 1, resourceVersion: mdRv() };
+    const dry = await s.request('POST', `${BASE}/nodepools/demo-md-0/scale?dryRun=true`, body);
+    expect(dry.statusCode, dry.body).toBe(200);
+    const { verdict } = dry.json<Plan>();
+    expect(verdict?.ok).toBe(false);
+    expect(verdict?.steps).toMatchObject([
+      {
+        index: 0,
+        status: 'refused',
+        sequence: 'in-order',
+        error: { status: 422, reason: 'Invalid' },
+        issues: [
+          {
+            rule: 'R-API',
+            path: 'metadata.annotations.sim.dcs.io/refuse',
+            message: expect.stringContaining('frozen for maintenance') as string,
+          },
+        ],
+      },
+    ]);
+    const rvBefore = mdRv();
+    const real = await s.request('POST', `${BASE}/nodepools/demo-md-0/scale`, body);
+    expect(real.statusCode, real.body).toBe(422);
+    expect(real.json<{ message: string }>().message).toContain('frozen for maintenance');
+    expect(mdRv()).toBe(rvBefore);
+    await server().patch(
+      {
+        apiVersion: 'cluster.x-k8s.io/v1beta1',
+        kind: 'MachineDeployment',
+        name: 'demo-md-0',
+        namespace: NS,
+      },
+      'json',
+      [{ op: 'remove', path: '/metadata/annotations/sim.dcs.io~1refuse' }],
+    );
   });
 
   it('rebases a stale request when someone else changed other fields, and applies it (R-POOL-4 spirit)', async () => {

@@ -64,7 +64,8 @@ export function issuesOfApiError(error: KubeApiError, pathPrefix = ''): RuleIssu
   }
   return error.causes.map((c) =>
     issue(
-      ruleIn(c.message),
+      // Admission names the rule it enforces as the cause's reason (the embedded webhooks do).
+      c.reason && ruleIn(c.reason) !== 'R-API' ? ruleIn(c.reason) : ruleIn(c.message),
       [pathPrefix, c.field].filter((p) => p !== undefined && p !== '').join('.'),
       'bff.api.refused',
       c.message ?? error.message,

@@ -113,6 +113,19 @@ export const PlanSchema = viewSchema<Plan>({
   issues: z.array(RuleIssueSchema as unknown as z.ZodType<RuleIssue>),
   diffs: z.array(z.looseObject({})),
   effects: z.looseObject({}),
+  /** Preview only: the API server's dry-run verdict per step (domain's verdict.ts). */
+  verdict: z
+    .looseObject({
+      ok: z.boolean(),
+      steps: z.array(
+        z.looseObject({
+          index: z.number(),
+          status: z.enum(['accepted', 'refused', 'unjudged']),
+          sequence: z.enum(['in-order', 'alone']),
+        }),
+      ),
+    })
+    .optional(),
 });
 
 export const MutationResultSchema = viewSchema<{

@@ -1,4 +1,4 @@
-import { hasErrors, type Plan, type ValidationContext } from '@dcs/domain';
+import { hasErrors, type Plan, type PlanVerdict, type ValidationContext } from '@dcs/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Check } from '../auth/authorizer';
 import type { Principal } from '../auth/principal';
@@ -8,7 +8,12 @@ import { HttpError, issue, issuesOfApiError } from '../http/errors';
 import { KubeApiError } from '../kube/errors';
 import { getObject } from '../kube/objects';
 import type { Metrics } from '../metrics/metrics';
-import { executePlan, type ExecutionResult, type ExecutorOptions } from '../plan/executor';
+import {
+  dryRunPlan,
+  executePlan,
+  type ExecutionResult,
+  type ExecutorOptions,
+} from '../plan/executor';
 import type { Globals } from '../views/globals';
 import {
   changedPaths,
@@ -155,8 +160,10 @@ export class MutationService {
       }
       await this.#authorizePlan(principal, p);
       if (dryRun) {
-        audit('dry-run', p);
-        return { dryRun: true, plan: p, rebased };
+        // Preview asks the server: every step dry-run, as Apply's first phase does.
+        const verdict = await this.#dryRun(p, principal);
+        audit(verdict.ok ? 'dry-run' : 'dry-run-refused', p);
+        return { dryRun: true, plan: { ...p, verdict }, rebased };
       }
       const execution = await executePlan(p, principal.client, this.#d.executor ?? {});
       if (execution.ok) {
@@ -180,6 +187,18 @@ export class MutationService {
         continue;
       }
       throw this.#executionError(p, execution, audit);
+    }
+  }
+
+  async #dryRun(p: Plan, principal: Principal): Promise<PlanVerdict> {
+    try {
+      return await dryRunPlan(p, principal.client, this.#d.executor ?? {});
+    } catch (error) {
+      // Not the server's verdict but no answer at all (network, TLS): the upstream failed.
+      const message = `the API server could not be asked to dry-run the plan: ${error instanceof Error ? error.message : String(error)}`;
+      throw new HttpError(502, 'UpstreamError', message, [
+        issue('R-API', '', 'bff.api.unreachable', message),
+      ]);
     }
   }
 

@@ -4,11 +4,12 @@ import {
   planCreatePool,
   planDeleteMachines,
   planScale,
+  type Plan,
 } from '@dcs/domain';
 import { aMachine, aMachineDeployment, anIpEntry, aValidationContext } from '@dcs/domain/testing';
 import { describe, expect, it } from 'vitest';
 import { FakeKube } from '../../test/fakes/fake-kube';
-import { dependentSteps, executePlan } from './executor';
+import { dependentSteps, dryRunPlan, executePlan } from './executor';
 
 const ctx = aValidationContext();
 const templateSpec = {
@@ -183,5 +184,129 @@ describe('executePlan', () => {
       expect(result.ok).toBe(false);
       expect(result.conflict).toBe(false);
     });
+  });
+});
+
+describe('dryRunPlan (what Preview shows, and Apply runs first)', () => {
+  it('asks the server about every step with dryRun=All, in order, and writes nothing', async () => {
+    const kube = new FakeKube();
+    const plan = createPoolPlan();
+    const verdict = await dryRunPlan(plan, kube);
+    expect(verdict.ok).toBe(true);
+    expect(verdict.steps.map((v) => [v.index, v.status, v.sequence])).toEqual(
+      plan.steps.map((_s, i) => [i, 'accepted', 'in-order']),
+    );
+    expect(kube.requests.map((r) => r.dryRun)).toEqual(plan.steps.map(() => true));
+    expect(kube.writes()).toHaveLength(0);
+  });
+
+  it('gives each refused step the server’s Status, its causes by rule and field, and goes on judging the others', async () => {
+    const kube = new FakeKube();
+    kube.failNext({
+      method: 'POST',
+      kind: 'DCSMachineTemplate',
+      status: 422,
+      reason: 'Invalid',
+      message: 'DCSMachineTemplate "demo-md-1-template" is invalid',
+      dryRun: true,
+      causes: [
+        {
+          reason: 'FieldValueInvalid',
+          field: 'spec.template.spec.vmConfig.dcsMachineCpuSpec.quantity',
+          message: 'must be at least 1',
+        },
+      ],
+    });
+    kube.failNext({
+      method: 'POST',
+      kind: 'MachineDeployment',
+      status: 422,
+      reason: 'Invalid',
+      message: 'admission webhook denied the request: R-MD-2: both 0',
+      dryRun: true,
+      causes: [{ reason: 'R-MD-2', field: 'spec.strategy', message: 'R-MD-2: both 0' }],
+    });
+    const verdict = await dryRunPlan(createPoolPlan(), kube);
+    expect(verdict.ok).toBe(false);
+    expect(verdict.steps.map((v) => v.status)).toEqual([
+      'accepted',
+      'refused',
+      'accepted',
+      'refused',
+    ]);
+    expect(verdict.steps[1]).toMatchObject({
+      error: { status: 422, reason: 'Invalid' },
+      issues: [
+        {
+          rule: 'R-API',
+          path: 'spec.template.spec.vmConfig.dcsMachineCpuSpec.quantity',
+          message: 'must be at least 1',
+          severity: 'error',
+        },
+      ],
+    });
+    expect(verdict.steps[3]?.issues).toMatchObject([{ rule: 'R-MD-2', path: 'spec.strategy' }]);
+    expect(kube.writes()).toHaveLength(0);
+  });
+
+  it('judges alone, and says so, a step on an object an earlier step writes; a refusal there is not final', async () => {
+    const kube = new FakeKube();
+    const base = createPoolPlan();
+    const create = base.steps[1];
+    if (create?.verb !== 'create') throw new Error('step 2 creates the machine template');
+    // A create, then a patch of the very object it creates: a dry run cannot carry the create
+    // over, so the patch is judged alone (404: the object does not exist yet).
+    const plan: Plan = {
+      ...base,
+      steps: [
+        create,
+        {
+          verb: 'patch',
+          kind: create.kind,
+          namespace: create.namespace,
+          name: create.name,
+          patch: { type: 'merge', doc: { metadata: { labels: { a: 'b' } } } },
+          description: create.description,
+        },
+      ],
+    };
+    const verdict = await dryRunPlan(plan, kube);
+    expect(verdict.ok).toBe(true);
+    expect(verdict.steps[0]).toMatchObject({ status: 'accepted', sequence: 'in-order' });
+    expect(verdict.steps[1]).toMatchObject({
+      status: 'unjudged',
+      sequence: 'alone',
+      after: [0],
+      error: { status: 404 },
+      note: { messageKey: 'plan.verdict.notYetCreated', params: { step: 1 } },
+    });
+    // Apply writes the create, then judges the patch just before its own write.
+    const result = await executePlan(plan, kube);
+    expect(result.ok).toBe(true);
+    expect(kube.writes().map((w) => w.method)).toEqual(['POST', 'PATCH']);
+  });
+
+  it('Apply refuses, before any write, exactly what Preview showed refused', async () => {
+    const kube = new FakeKube();
+    const refuse = () => {
+      kube.failNext({
+        method: 'POST',
+        kind: 'KubeadmConfigTemplate',
+        status: 403,
+        reason: 'Forbidden',
+        message: 'admission webhook denied the request',
+        dryRun: true,
+      });
+    };
+    const plan = createPoolPlan();
+    refuse();
+    const verdict = await dryRunPlan(plan, kube);
+    refuse();
+    const result = await executePlan(plan, kube);
+    expect(result.ok).toBe(false);
+    expect(result.failedStep).toBe(verdict.steps.findIndex((v) => v.status === 'refused'));
+    expect(result.verdict).toEqual(verdict);
+    expect(result.error).toMatchObject({ status: 403, phase: 'dry-run' });
+    expect(kube.writes()).toHaveLength(0);
   });
 });

@@ -1,10 +1,14 @@
 import {
   deleteOptionsOf,
+  planMessage,
   tryApplyJsonPatch,
   type KindName,
   type Plan,
   type PlanStep,
+  type PlanVerdict,
+  type StepVerdict,
 } from '@dcs/domain';
+import { issuesOfApiError } from '../http/errors';
 import { KubeApiError } from '../kube/errors';
 import {
   createObject,
@@ -18,8 +22,9 @@ import type { KubeClient } from '../kube/rest';
 
 /**
  * Runs a Plan against the API server with the requesting user's client (plan.ts has the contract):
- * 1. every step that the server can judge without the earlier ones is dry-run (`dryRun=All`)
- *    before any real write, so that a plan the server would refuse changes nothing;
+ * 1. every step is dry-run (`dryRun=All`) before any real write, by `dryRunPlan`, the very dry run
+ *    Preview shows, so that a plan the server would refuse changes nothing and a plan that
+ *    previewed clean meets the same judge;
  * 2. the steps run in order, each with its precondition; a step that touches an object an
  *    earlier step wrote, or that waits for a deletion, is dry-run just before its own write;
  * 3. when a step fails, the undo of every completed step runs, last first (O-CREATE-POOL leaves
@@ -58,6 +63,8 @@ export interface ExecutionResult {
   conflict: boolean;
   /** Every completed step was undone (or nothing needed undoing). */
   rolledBack: boolean;
+  /** The dry run's verdict, when a step was refused by it (nothing was written). */
+  verdict?: PlanVerdict;
 }
 
 export interface ExecutorOptions {
@@ -69,15 +76,108 @@ export interface ExecutorOptions {
   onWrite?: (step: PlanStep, phase: 'dry-run' | 'write' | 'undo') => void | Promise<void>;
 }
 
+const objectKey = (s: PlanStep) => `${s.kind}/${s.namespace}/${s.name}`;
+
 /** Step i depends on an earlier one when it touches the same object or waits for a deletion. */
 export function dependentSteps(steps: readonly PlanStep[]): boolean[] {
   const seen = new Set<string>();
   return steps.map((s) => {
-    const key = `${s.kind}/${s.namespace}/${s.name}`;
+    const key = objectKey(s);
     const dependent = seen.has(key) || s.waitFor !== undefined;
     seen.add(key);
     return dependent;
   });
+}
+
+/** For each step, the earlier steps that write the same object. */
+function earlierWriters(steps: readonly PlanStep[]): number[][] {
+  const writers = new Map<string, number[]>();
+  return steps.map((s, i) => {
+    const key = objectKey(s);
+    const before = writers.get(key) ?? [];
+    writers.set(key, [...before, i]);
+    return before;
+  });
+}
+
+interface Judgement {
+  verdict: PlanVerdict;
+  /** The error of each step the server refused (by index), for the conflict check. */
+  errors: Map<number, unknown>;
+}
+
+/**
+ * Every step dry-run (`dryRun=All`) in order, with the server's verdict per step (domain's
+ * verdict.ts has the contract). A dry run writes nothing, so a step on an object that an earlier
+ * step writes is judged alone: accepted, or `unjudged` when refused (the earlier write may be
+ * what it needs; Apply judges it again just before its own write). Errors that are not the
+ * server's answer (the network) are thrown.
+ */
+async function judgePlan(
+  plan: Plan,
+  client: KubeClient,
+  options: Pick<ExecutorOptions, 'onWrite'> = {},
+): Promise<Judgement> {
+  const steps = plan.steps;
+  const writers = earlierWriters(steps);
+  const errors = new Map<number, unknown>();
+  const verdicts: StepVerdict[] = [];
+  for (const [i, step] of steps.entries()) {
+    const after = writers[i] ?? [];
+    const alone = after.length > 0;
+    const stepList = after.map((j) => String(j + 1)).join(', ');
+    const note = alone
+      ? planMessage('plan.verdict.alone', { count: after.length, steps: stepList })
+      : step.waitFor
+        ? planMessage('plan.verdict.afterWait', {
+            kind: step.waitFor.kind,
+            name: step.waitFor.name,
+          })
+        : undefined;
+    const base = {
+      index: i,
+      sequence: alone ? ('alone' as const) : ('in-order' as const),
+      ...(alone ? { after } : {}),
+    };
+    try {
+      await options.onWrite?.(step, 'dry-run');
+      await runStep(client, step, true);
+      verdicts.push({ ...base, status: 'accepted', issues: [], ...(note ? { note } : {}) });
+    } catch (error) {
+      if (!(error instanceof KubeApiError)) throw error;
+      const creator = after.find((j) => steps[j]?.verb === 'create');
+      const why =
+        alone && creator !== undefined && error.status === 404
+          ? planMessage('plan.verdict.notYetCreated', {
+              kind: step.kind,
+              name: step.name,
+              step: creator + 1,
+            })
+          : note;
+      if (!alone) errors.set(i, error);
+      verdicts.push({
+        ...base,
+        status: alone ? 'unjudged' : 'refused',
+        error: {
+          status: error.status,
+          ...(error.reason !== undefined ? { reason: error.reason } : {}),
+          message: error.message,
+        },
+        issues: issuesOfApiError(error),
+        ...(why ? { note: why } : {}),
+      });
+    }
+  }
+  return { verdict: { ok: errors.size === 0, steps: verdicts }, errors };
+}
+
+/** The server's dry-run verdict on every step of a plan: what Preview shows (see `judgePlan`). */
+export async function dryRunPlan(
+  plan: Plan,
+  client: KubeClient,
+  options: Pick<ExecutorOptions, 'onWrite'> = {},
+): Promise<PlanVerdict> {
+  return (await judgePlan(plan, client, options)).verdict;
 }
 
 function toStepError(error: unknown, phase: StepError['phase']): StepError {
@@ -201,16 +301,28 @@ export async function executePlan(
   };
 
   const dependent = dependentSteps(steps);
-  // Phase 1: dry-run what can be judged alone; nothing has been written yet.
-  for (const [i, step] of steps.entries()) {
-    if (dependent[i]) continue;
-    try {
-      await options.onWrite?.(step, 'dry-run');
-      await runStep(client, step, true);
-    } catch (error) {
-      const { e, conflict } = await fail(i, step, error, 'dry-run');
-      return { ok: false, steps: outcomes, failedStep: i, error: e, conflict, rolledBack: true };
-    }
+  // Phase 1: the dry run Preview shows; nothing has been written yet.
+  let judged: Judgement;
+  try {
+    judged = await judgePlan(plan, client, options);
+  } catch (error) {
+    const e = toStepError(error, 'dry-run');
+    return { ok: false, steps: outcomes, error: e, conflict: false, rolledBack: true };
+  }
+  const refused = judged.verdict.steps.find((v) => v.status === 'refused');
+  const refusedStep = refused ? steps[refused.index] : undefined;
+  if (refused && refusedStep) {
+    const i = refused.index;
+    const { e, conflict } = await fail(i, refusedStep, judged.errors.get(i), 'dry-run');
+    return {
+      ok: false,
+      steps: outcomes,
+      failedStep: i,
+      error: e,
+      conflict,
+      rolledBack: true,
+      verdict: judged.verdict,
+    };
   }
 
   // Phase 2: for real, in order.

@@ -30,6 +30,8 @@ interface Failure {
   reason: string;
   message: string;
   dryRun?: boolean;
+  /** `details.causes` of the Status. */
+  causes?: { reason?: string; message?: string; field?: string }[];
 }
 
 const PATH = /^\/(?:api\/v1|apis\/[^/]+\/[^/]+)\/namespaces\/([^/]+)\/([^/]+)(?:\/([^/]+))?$/;
@@ -94,6 +96,7 @@ export class FakeKube implements KubeClient {
         code: failure.status,
         reason: failure.reason,
         message: failure.message,
+        ...(failure.causes ? { details: { causes: failure.causes } } : {}),
       });
     }
     const notFound = () =>

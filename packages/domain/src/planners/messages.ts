@@ -146,6 +146,20 @@ const catalog = {
     en: 'Worker pools may follow once the control plane runs {version} (R-MD-4)',
     'zh-CN': '控制平面运行 {version} 后，工作节点池即可跟进升级（R-MD-4）',
   },
+  'plan.verdict.alone': {
+    en: 'Judged alone: {count, plural, one {step {steps} changes} other {steps {steps} change}} this object first, which a dry run cannot carry over. Apply judges it again just before its write',
+    'zh-CN':
+      '单独预检：前面的 {count} 个步骤（{steps}）会先修改此对象，而试运行（dry run）无法承接前一步的结果。执行时会在写入前再次预检',
+  },
+  'plan.verdict.notYetCreated': {
+    en: '{kind} {name} does not exist until step {step} creates it, so the server can judge this step only then: Apply does, just before its write',
+    'zh-CN':
+      '{kind} {name} 在步骤 {step} 创建之前并不存在，因此服务器只能在那之后预检此步骤：执行时会在写入前预检',
+  },
+  'plan.verdict.afterWait': {
+    en: 'Runs once {kind} {name} is deleted; judged against the current state, and again just before its write',
+    'zh-CN': '在 {kind} {name} 删除后执行；已按当前状态预检，写入前会再次预检',
+  },
   'plan.issue.poolChanged': {
     en: 'IP pool {name} changed since you loaded it (resourceVersion {seen} → {current}): your changes are applied to its current entries. Review the preview before applying',
     'zh-CN':

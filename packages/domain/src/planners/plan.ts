@@ -5,6 +5,7 @@ import type { ObjectMeta } from '../schemas/meta';
 import type { FieldChange } from './diff';
 import type { JsonPatchOp, JsonPatchTestOp } from './json-patch';
 import type { PlanMessage } from './messages';
+import type { PlanVerdict } from './verdict';
 
 /**
  * A Plan is what a mutating request turns into: ordered steps against the Kubernetes API, their
@@ -156,6 +157,11 @@ export interface Plan {
   issues: RuleIssue[];
   diffs: ObjectDiff[];
   effects: PlanEffects;
+  /**
+   * The API server's dry-run verdict on each step (verdict.ts). Planners leave it out: the BFF
+   * sets it on the plan that Preview returns, from the same dry run Apply runs first.
+   */
+  verdict?: PlanVerdict;
 }
 
 /** A plan may run when it has steps and no error issue. */
