@@ -14,7 +14,8 @@ export function intOrPercentProblem(value: IntOrString): IntOrPercentProblem | u
     if (!Number.isInteger(value)) return 'notInteger';
     return value < 0 ? 'negative' : undefined;
   }
-  if (!value.endsWith('%')) return 'notPercent';
+  // "-1" typed into a text field is a negative number, not a string problem.
+  if (!value.endsWith('%')) return /^-\d+$/.test(value.trim()) ? 'negative' : 'notPercent';
   const body = value.slice(0, -1);
   if (!/^\d+$/.test(body)) return /^-\d+$/.test(body) ? 'negative' : 'badPercent';
   return undefined;

@@ -454,17 +454,17 @@ const catalog = {
       'maxSurge 和 maxUnavailable 不能同时为 0：滚动更新将无法替换任何 machine。请将 maxUnavailable 设为 1。',
   },
   'md.maxSurgeWithDisks': {
-    en: 'maxSurge must be 0: this pool relies on persistent disks, which move node by node with their fixed IP slots, so machines are replaced one at a time. maxSurge {maxSurge} would add {resolved} extra machines.',
+    en: 'maxSurge must be 0: this pool relies on persistent disks, which move node by node with their fixed IP slots, so machines are replaced one at a time. maxSurge {maxSurge} would add {resolved, plural, one {# extra machine} other {# extra machines}}.',
     'zh-CN':
       'maxSurge 必须为 0：该节点池依赖持久磁盘，固定 IP 槽位和保留磁盘需要逐个节点迁移，因此 machine 必须逐个替换。maxSurge {maxSurge} 会额外创建 {resolved} 台 machine。',
   },
   'md.rolloutSurgeWithDisks': {
-    en: 'This pool relies on persistent disks, but its maxSurge is {maxSurge} ({resolved} extra machines): the rolling update would not replace machines one at a time. Set the MachineDeployment’s maxSurge to 0 first.',
+    en: 'This pool relies on persistent disks, but its maxSurge is {maxSurge} ({resolved, plural, one {# extra machine} other {# extra machines}}): the rolling update would not replace machines one at a time. Set the MachineDeployment’s maxSurge to 0 first.',
     'zh-CN':
       '该节点池依赖持久磁盘，但其 maxSurge 为 {maxSurge}（额外 {resolved} 台 machine）：滚动更新将不会逐个替换 machine。请先将 MachineDeployment 的 maxSurge 设为 0。',
   },
   'md.consumerSurgeWithDisks': {
-    en: 'MachineDeployment {deployment} uses this IP pool with maxSurge {maxSurge} ({resolved} extra machines): with persistent disks, set its maxSurge to 0 so that machines are replaced one at a time.',
+    en: 'MachineDeployment {deployment} uses this IP pool with maxSurge {maxSurge} ({resolved, plural, one {# extra machine} other {# extra machines}}): with persistent disks, set its maxSurge to 0 so that machines are replaced one at a time.',
     'zh-CN':
       'MachineDeployment {deployment} 使用该 IP 池，且 maxSurge 为 {maxSurge}（额外 {resolved} 台 machine）：使用持久磁盘时，请将其 maxSurge 设为 0，使 machine 逐个替换。',
   },
@@ -609,6 +609,72 @@ const catalog = {
     en: 'Entry {ip} declares persistent disks, which need DCS provider {required} or later (installed: {version}): remove them and mount /var/cpaas in the machine template, or upgrade the provider.',
     'zh-CN':
       '条目 {ip} 声明了持久磁盘，这需要 DCS provider {required} 或更高版本（当前：{version}）：请删除这些持久磁盘并在 Machine 模板中挂载 /var/cpaas，或升级 provider。',
+  },
+  /* The request's shape and formats (R-REQUEST): what a field must hold before the rules judge it */
+  'request.required': {
+    en: '{field} is required.',
+    'zh-CN': '{field} 为必填项。',
+  },
+  'request.tooSmall': {
+    en: '{field} {value} is less than {minimum}: enter {minimum} or more.',
+    'zh-CN': '{field} {value} 小于 {minimum}：请填写 {minimum} 或更大的值。',
+  },
+  'request.tooBigNumber': {
+    en: '{field} {value} is more than {maximum}: enter {maximum} or less.',
+    'zh-CN': '{field} {value} 大于 {maximum}：请填写 {maximum} 或更小的值。',
+  },
+  'request.tooShort': {
+    en: '{field} needs at least {minimum, plural, one {# character} other {# characters}}.',
+    'zh-CN': '{field} 至少需要 {minimum} 个字符。',
+  },
+  'request.tooLong': {
+    en: '{field} is too long: at most {maximum, plural, one {# character} other {# characters}}.',
+    'zh-CN': '{field} 过长：最多 {maximum} 个字符。',
+  },
+  'request.tooFewItems': {
+    en: '{field} needs at least {minimum, plural, one {# item} other {# items}}: add one.',
+    'zh-CN': '{field} 至少需要 {minimum} 项：请添加。',
+  },
+  'request.tooManyItems': {
+    en: '{field} has too many items: at most {maximum}.',
+    'zh-CN': '{field} 的项数过多：最多 {maximum} 项。',
+  },
+  'request.notInteger': {
+    en: '{field} {value} is not a whole number: enter an integer.',
+    'zh-CN': '{field} {value} 不是整数：请填写整数。',
+  },
+  'request.wrongType': {
+    en: '{field} has the wrong type: expected {expected}.',
+    'zh-CN': '{field} 的类型不正确：应为 {expected}。',
+  },
+  'request.notAllowed': {
+    en: '{field} "{value}" is not allowed: choose one of {allowed}.',
+    'zh-CN': '{field}“{value}”不是允许的值：请从 {allowed} 中选择。',
+  },
+  'request.invalid': {
+    en: '{field} is invalid: {detail}',
+    'zh-CN': '{field} 无效：{detail}',
+  },
+  'request.durationInvalid': {
+    en: '{field} "{value}" is not a duration Cluster API can read: write a number with a unit, such as "30s", "5m" or "1h30m" (units ns, us, ms, s, m, h), or 0.',
+    'zh-CN':
+      '{field}“{value}”不是 Cluster API 可识别的时长：请填写带单位的数字，例如 "30s"、"5m" 或 "1h30m"（单位 ns、us、ms、s、m、h），或 0。',
+  },
+  'request.durationNegative': {
+    en: '{field} "{value}" is negative: a timeout is 0 (no limit) or more.',
+    'zh-CN': '{field}“{value}”为负数：超时时间应为 0（不限制）或更大。',
+  },
+  'request.tooDeep': {
+    en: '{field} nests deeper than {limit, plural, one {# level} other {# levels}}: content this deep is not stored. Remove it.',
+    'zh-CN': '{field} 的嵌套层级超过 {limit} 层：不会保存如此深的内容，请删除。',
+  },
+  'request.stringTooLong': {
+    en: '{field} is longer than {limit, plural, one {# character} other {# characters}}: content this large is not stored. Shorten it, or keep it in a Secret.',
+    'zh-CN': '{field} 超过 {limit} 个字符：不会保存如此大的内容，请缩短，或将其放入 Secret。',
+  },
+  'request.tooLarge': {
+    en: 'The request is larger than {limit, plural, one {# byte} other {# bytes}}: it would make objects too large for the cluster to store. Send less at once.',
+    'zh-CN': '请求超过 {limit} 字节：生成的对象将过大，集群无法保存。请分多次提交。',
   },
 } as const satisfies Record<string, MessageText>;
 

@@ -74,6 +74,9 @@ export function machineDeploymentFor(
           version: normalizeKubeVersion(req.version),
           nodeDrainTimeout: req.nodeDrainTimeout ?? DEFAULT_NODE_DRAIN_TIMEOUT,
           nodeDeletionTimeout: req.nodeDeletionTimeout ?? DEFAULT_NODE_DELETION_TIMEOUT,
+          ...(req.nodeVolumeDetachTimeout === undefined
+            ? {}
+            : { nodeVolumeDetachTimeout: req.nodeVolumeDetachTimeout }),
           bootstrap: {
             configRef: refTo('KubeadmConfigTemplate', req.bootstrap.name, namespace),
           },

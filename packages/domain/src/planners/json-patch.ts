@@ -8,6 +8,8 @@
  * `test` op with 422 Unprocessable Entity, not 409: callers treat both as a conflict.
  */
 
+import { assertJsonDepth, setOwn } from '../json-bounds';
+
 /** A JSON Pointer (RFC 6901), such as `/spec/pool/3/ip`. */
 export type JsonPointer = string;
 
@@ -90,9 +92,15 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A deep copy through JSON: what the wire would carry (undefined members vanish). */
+/**
+ * A deep copy through JSON: what the wire would carry (undefined members vanish). A value nested
+ * past the depth bound throws a {@link JsonBoundsError} instead of overflowing the stack
+ * (JSON.stringify recurses); planners turn it into a RuleIssue.
+ */
 export function jsonClone<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+  if (value === undefined) return value;
+  assertJsonDepth(value);
+  return JSON.parse(JSON.stringify(value)) as T;
 }
 
 /** Structural equality of JSON values (object key order does not matter), as `test` compares. */
@@ -104,7 +112,8 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (isRecord(a) && isRecord(b)) {
     const ka = Object.keys(a).filter((k) => a[k] !== undefined);
     const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => k in b && jsonEqual(a[k], b[k]));
+    // Own members only: `k in b` would find `constructor` or `__proto__` on every object.
+    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
   }
   return false;
 }
@@ -187,7 +196,7 @@ class Applier {
       return;
     }
     if (Array.isArray(at.parent)) at.parent.splice(this.index(at.parent, at.key, true), 0, value);
-    else at.parent[at.key] = value;
+    else setOwn(at.parent, at.key, value);
   }
 
   remove(path: JsonPointer): unknown {
@@ -217,7 +226,7 @@ class Applier {
     if (Array.isArray(at.parent)) at.parent[this.index(at.parent, at.key, false)] = value;
     else {
       if (!Object.hasOwn(at.parent, at.key)) this.fail('PATH_NOT_FOUND', `no member "${at.key}"`);
-      at.parent[at.key] = value;
+      setOwn(at.parent, at.key, value);
     }
   }
 
@@ -284,17 +293,23 @@ export function tryApplyJsonPatch<T>(doc: T, ops: readonly JsonPatchOp[]): JsonP
 
 /** JSON Merge Patch (RFC 7386): objects merge, `null` deletes a member, anything else replaces. */
 export function applyMergePatch<T>(target: T, patch: unknown): T {
-  if (!isRecord(patch)) return jsonClone(patch) as T;
+  assertJsonDepth(patch);
+  return mergeInto(target, patch) as T;
+}
+
+function mergeInto(target: unknown, patch: unknown): unknown {
+  if (!isRecord(patch)) return jsonClone(patch);
   const out: Record<string, unknown> = isRecord(target) ? jsonClone(target) : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) {
       // eslint-disable-next-line @typescript-eslint/no-dynamic-delete
       delete out[k];
     } else if (v !== undefined) {
-      out[k] = applyMergePatch<unknown>(out[k], v);
+      // `__proto__` and friends stay inert: own data members, as JSON has them.
+      setOwn(out, k, mergeInto(Object.hasOwn(out, k) ? out[k] : undefined, v));
     }
   }
-  return out as T;
+  return out;
 }
 
 // --- inverting ----------------------------------------------------------------------------------

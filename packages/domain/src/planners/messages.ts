@@ -38,7 +38,7 @@ const catalog = {
     'zh-CN': '以 {from} 为副本并应用你的修改，创建 Bootstrap 模板 {name}',
   },
   'plan.step.createMachineDeployment': {
-    en: 'Create MachineDeployment {name} with {replicas} replicas of Kubernetes {version}',
+    en: 'Create MachineDeployment {name} with {replicas, plural, one {# replica} other {# replicas}} of Kubernetes {version}',
     'zh-CN': '创建 MachineDeployment {name}：{replicas} 个副本，Kubernetes {version}',
   },
   'plan.step.scale': {
@@ -112,7 +112,7 @@ const catalog = {
     'zh-CN': 'Cluster API 将从 {name} 中选择 {count} 台 machine，对其执行 drain 并删除其 VM',
   },
   'plan.effect.rollout': {
-    en: 'A rolling update replaces {replaces} machines, at most {atATime} at a time',
+    en: 'A rolling update replaces {replaces, plural, one {# machine} other {# machines}}, at most {atATime} at a time',
     'zh-CN': '滚动更新将替换 {replaces} 台 machine，每次最多 {atATime} 台',
   },
   'plan.effect.persistentDisksMove': {

@@ -11,6 +11,8 @@ import type {
 } from '../schemas/dcs';
 import type { VersionsCatalog } from '../schemas/catalog';
 import type { ValidationContext } from '../rules/context';
+import type { CreatePoolRequestInput } from '../requests';
+import { defaultBootstrapSpec } from '../planners/bootstrap-defaults';
 import {
   DEFAULT_NAMESPACE,
   KUBELET_PATCH_PATH,
@@ -540,6 +542,56 @@ export function aValidationContext(o?: Partial<ValidationContext>): ValidationCo
     versions: DEMO_CATALOG,
     providerVersion: '1.0.16',
     controlPlaneVersion: 'v1.33.4',
+    ...o,
+  };
+}
+
+/**
+ * A create-pool request (O-CREATE-POOL) that is valid in {@link aValidationContext}: pool
+ * `demo-md-1`, 3 replicas of v1.33.4 on a new 3-entry IP pool, new templates. As the form sends
+ * it (the schema's input); `o` replaces top-level fields.
+ */
+export function aCreatePoolRequest(
+  o: Partial<CreatePoolRequestInput> = {},
+): CreatePoolRequestInput {
+  return {
+    name: 'demo-md-1',
+    replicas: 3,
+    version: '1.33.4',
+    machineTemplate: {
+      mode: 'new',
+      name: 'demo-md-1-template',
+      spec: {
+        vmTemplateName: 'alauda-os-k8s-v1.33.4',
+        location: { type: 'folder', name: 'k8s-workers' },
+        vmConfig: {
+          dcsMachineCpuSpec: { quantity: 4 },
+          dcsMachineMemorySpec: { quantity: 8192 },
+          dcsMachineDiskSpec: [
+            { quantity: 0, datastoreClusterName: 'ds-cluster-1', systemVolume: true },
+            {
+              quantity: 100,
+              datastoreClusterName: 'ds-cluster-1',
+              path: '/var/lib/kubelet',
+              format: 'xfs',
+            },
+            {
+              quantity: 100,
+              datastoreClusterName: 'ds-cluster-1',
+              path: '/var/lib/containerd',
+              format: 'xfs',
+            },
+          ],
+        },
+      },
+    },
+    bootstrap: {
+      mode: 'new',
+      name: 'demo-md-1-kct',
+      spec: defaultBootstrapSpec({ version: 'v1.33.4', sshAuthorizedKeys: ['ssh-ed25519 AAAA k'] }),
+    },
+    ipPool: { mode: 'new', name: 'demo-md-1-ippool', entries: [4, 5, 6].map((n) => anIpEntry(n)) },
+    strategy: { maxSurge: 0, maxUnavailable: 1 },
     ...o,
   };
 }

@@ -65,17 +65,17 @@ describe('Add Worker Node Pool (U-4)', () => {
   it('U-4: a fresh form shows no rule message; Preview plan shows every one, then fixing clears them', async () => {
     renderPage('en');
     await screen.findByRole('textbox', { name: /^Name/ });
-    expect(screen.queryByText('Add at least one.')).toBeNull();
+    expect(screen.queryByText('entries needs at least 1 item: add one.')).toBeNull();
     expect(document.querySelectorAll('[aria-invalid="true"]')).toHaveLength(0);
     expect(screen.getByRole('status').textContent).toMatch(/^Fill in the fields/);
 
     fireEvent.click(screen.getByRole('button', { name: 'Preview plan' }));
-    expect(await screen.findByText('Add at least one.')).toBeTruthy();
+    expect(await screen.findByText('entries needs at least 1 item: add one.')).toBeTruthy();
     expect(screen.getByRole('status').textContent).toMatch(/problems? to fix/);
 
     fireEvent.click(screen.getByRole('button', { name: /^Suggest 1 entry/ }));
     await waitFor(() => {
-      expect(screen.queryByText('Add at least one.')).toBeNull();
+      expect(screen.queryByText('entries needs at least 1 item: add one.')).toBeNull();
     });
   });
 
@@ -86,6 +86,6 @@ describe('Add Worker Node Pool (U-4)', () => {
     await waitFor(() => {
       expect(replicas.getAttribute('aria-invalid')).toBe('true');
     });
-    expect(screen.queryByText('Add at least one.')).toBeNull();
+    expect(screen.queryByText('entries needs at least 1 item: add one.')).toBeNull();
   });
 });

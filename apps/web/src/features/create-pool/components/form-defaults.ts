@@ -91,7 +91,10 @@ export function defaultValues(ctx: ValidationContext): CreatePoolRequestInput {
   };
 }
 
-/** maxSurge / maxUnavailable as typed: digits are a number, anything else a string (R-MD-2 judges it). */
+/**
+ * maxSurge / maxUnavailable as typed: an integer (negative too, so that R-MD-2 says "negative")
+ * is a number, anything else a string (R-MD-2 judges it).
+ */
 export function parseIntOrString(text: string): number | string {
-  return /^\d+$/.test(text.trim()) ? Number(text.trim()) : text.trim();
+  return /^-?\d+$/.test(text.trim()) ? Number(text.trim()) : text.trim();
 }

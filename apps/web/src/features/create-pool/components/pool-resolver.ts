@@ -1,6 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   CreatePoolRequestSchema,
+  requestIssues,
   validateCreatePool,
   type CreatePoolRequest,
   type CreatePoolRequestInput,
@@ -19,18 +19,22 @@ export function createPoolResolver(
   ctx: () => ValidationContext | undefined,
   localize: (issue: RuleIssue) => string,
 ): Resolver<CreatePoolRequestInput, unknown, CreatePoolRequest> {
-  const shape = zodResolver(CreatePoolRequestSchema);
-  return async (values, context, options) => {
-    const result = await shape(values, context, options);
+  return (values) => {
+    // The shape by domain's reading of it (requestIssues), so that the message at a field is the
+    // same as the one the live issues and the route give, in the user's language.
+    const parsed = CreatePoolRequestSchema.safeParse(values);
+    if (!parsed.success) {
+      return { values: {}, errors: issuesToErrors(requestIssues(parsed.error, values), localize) };
+    }
     const validation = ctx();
-    if (Object.keys(result.errors).length > 0 || !validation) return result;
+    if (!validation) return { values: parsed.data, errors: {} };
     const errors = issuesToErrors(
-      validateCreatePool(result.values as CreatePoolRequest, validation).filter(
-        (i) => i.severity === 'error',
-      ),
+      validateCreatePool(parsed.data, validation).filter((i) => i.severity === 'error'),
       localize,
     );
-    return Object.keys(errors).length > 0 ? { values: {}, errors } : result;
+    return Object.keys(errors).length > 0
+      ? { values: {}, errors }
+      : { values: parsed.data, errors: {} };
   };
 }
 

@@ -1,5 +1,6 @@
 import {
   CreatePoolRequestSchema,
+  requestIssues,
   validateCreatePool,
   type CreatePoolRequest,
   type RuleIssue,
@@ -13,31 +14,15 @@ import {
  */
 export function liveIssues(values: unknown, ctx: ValidationContext): RuleIssue[] {
   const parsed = CreatePoolRequestSchema.safeParse(values);
-  const shape: RuleIssue[] = parsed.success
-    ? []
-    : parsed.error.issues.map((i) => ({
-        rule: 'R-REQUEST',
-        path: i.path.map(String).join('.'),
-        severity: 'error',
-        // zod's own wording is English only: the common cases get the console's texts.
-        messageKey:
-          i.code === 'too_small'
-            ? i.origin === 'array'
-              ? 'form.atLeastOne'
-              : 'form.required'
-            : 'request.invalid',
-        params: {},
-        message: i.message,
-      }));
+  // Domain's one reading of the request's shape: the field, the value and what is wrong with it.
+  const shape: RuleIssue[] = parsed.success ? [] : requestIssues(parsed.error, values);
   let rules: RuleIssue[] = [];
   try {
     rules = validateCreatePool((parsed.success ? parsed.data : values) as CreatePoolRequest, ctx);
   } catch {
     // A value the rules cannot read yet (a field half typed): its shape issue says why.
   }
-  const seen = new Set(shape.map((i) => i.path));
-  return [
-    ...shape,
-    ...rules.filter((i) => !(i.severity === 'error' && seen.has(i.path) && i.rule === 'R-REQUEST')),
-  ];
+  // A value the schema refused is also judged by the rule that owns it (R-MD-2): say it once.
+  const seen = new Set(shape.map((i) => `${i.path} ${i.messageKey}`));
+  return [...shape, ...rules.filter((i) => !seen.has(`${i.path} ${i.messageKey}`))];
 }

@@ -1,0 +1,129 @@
+import type { z } from 'zod';
+import { isMessageKey, type MessageKey, type MessageParams } from '../i18n/messages';
+import type { RuleId, RuleIssue } from '../rules/issue';
+import { issue } from '../rules/make';
+import { fieldName, type RequestIssueParams } from './fields';
+
+/**
+ * A refused request as RuleIssues: one decision of what each zod issue means, so that the form
+ * (in both languages) and the route say the same thing. Each message names the field and what is
+ * wrong with the value (`replicas -1 is less than 0`, never a bare "Required.").
+ */
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let cur = input;
+  for (const p of path) {
+    if (typeof cur !== 'object' || cur === null || typeof p === 'symbol') return undefined;
+    if (!Object.hasOwn(cur, p)) return undefined;
+    cur = (cur as Record<string | number, unknown>)[p];
+  }
+  return cur;
+}
+
+const show = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+
+function isRequestIssueParams(p: unknown): p is RequestIssueParams {
+  if (typeof p !== 'object' || p === null) return false;
+  const r = p as Record<string, unknown>;
+  return (
+    typeof r.rule === 'string' &&
+    r.rule.startsWith('R-') &&
+    typeof r.messageKey === 'string' &&
+    isMessageKey(r.messageKey) &&
+    typeof r.values === 'object' &&
+    r.values !== null
+  );
+}
+
+function meaning(
+  i: z.core.$ZodIssue,
+  input: unknown,
+): { rule: RuleId; key: MessageKey; params: MessageParams } {
+  const field = fieldName(i.path);
+  const value = valueAt(input, i.path);
+  switch (i.code) {
+    case 'custom':
+      if (isRequestIssueParams(i.params)) {
+        return { rule: i.params.rule, key: i.params.messageKey, params: i.params.values };
+      }
+      break;
+    case 'too_small': {
+      const minimum = Number(i.minimum);
+      if (i.origin === 'string' && minimum <= 1) {
+        return { rule: 'R-REQUEST', key: 'request.required', params: { field } };
+      }
+      if (i.origin === 'array') {
+        return { rule: 'R-REQUEST', key: 'request.tooFewItems', params: { field, minimum } };
+      }
+      if (i.origin === 'number' || i.origin === 'int' || i.origin === 'bigint') {
+        return {
+          rule: 'R-REQUEST',
+          key: 'request.tooSmall',
+          params: { field, value: show(value), minimum },
+        };
+      }
+      return {
+        rule: 'R-REQUEST',
+        key: 'request.tooShort',
+        params: { field, minimum },
+      };
+    }
+    case 'too_big': {
+      const maximum = Number(i.maximum);
+      if (i.origin === 'number' || i.origin === 'int' || i.origin === 'bigint') {
+        return {
+          rule: 'R-REQUEST',
+          key: 'request.tooBigNumber',
+          params: { field, value: show(value), maximum },
+        };
+      }
+      return {
+        rule: 'R-REQUEST',
+        key: i.origin === 'array' ? 'request.tooManyItems' : 'request.tooLong',
+        params: { field, maximum },
+      };
+    }
+    case 'invalid_type':
+      if (value === undefined || value === null) {
+        return { rule: 'R-REQUEST', key: 'request.required', params: { field } };
+      }
+      if (i.expected === 'int' && typeof value === 'number') {
+        return { rule: 'R-REQUEST', key: 'request.notInteger', params: { field, value } };
+      }
+      return {
+        rule: 'R-REQUEST',
+        key: 'request.wrongType',
+        params: { field, expected: i.expected },
+      };
+    case 'invalid_value':
+      return {
+        rule: 'R-REQUEST',
+        key: 'request.notAllowed',
+        params: { field, value: show(value), allowed: i.values.map(String).join(', ') },
+      };
+    case 'invalid_union': {
+      // A discriminated union names the values its discriminator allows.
+      const options = (i as { options?: unknown }).options;
+      if (Array.isArray(options) && options.length > 0) {
+        return {
+          rule: 'R-REQUEST',
+          key: 'request.notAllowed',
+          params: { field, value: show(value), allowed: options.map(String).join(', ') },
+        };
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return { rule: 'R-REQUEST', key: 'request.invalid', params: { field, detail: i.message } };
+}
+
+/** Every issue of a failed parse of `input`, as RuleIssues at their dotted paths. */
+export function requestIssues(error: z.ZodError, input: unknown): RuleIssue[] {
+  return error.issues.map((i) => {
+    const { rule, key, params } = meaning(i, input);
+    return issue(rule, 'error', i.path.map(String).join('.'), key, params);
+  });
+}

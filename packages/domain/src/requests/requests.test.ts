@@ -1,0 +1,246 @@
+import { describe, expect, it } from 'vitest';
+import { formatMessage } from '../i18n/messages';
+import { JsonBoundsError } from '../json-bounds';
+import { planCreatePool } from '../planners/create-pool';
+import { applyMergePatch, applyJsonPatch, jsonClone, jsonEqual } from '../planners/json-patch';
+import { parseGoDuration } from '../rules/duration';
+import { aCreatePoolRequest, anIpEntry, aValidationContext } from '../testing';
+import {
+  CreatePoolRequestSchema,
+  PatchIpPoolRequestSchema,
+  ScaleReplicasRequestSchema,
+  requestIssues,
+} from '.';
+
+/** The RuleIssues of a refused create request (fails the test when it is accepted). */
+function refusal(input: unknown) {
+  const parsed = CreatePoolRequestSchema.safeParse(input);
+  if (parsed.success) throw new Error('the request was accepted');
+  return requestIssues(parsed.error, input);
+}
+
+function deep(depth: number): unknown {
+  let v: unknown = 'leaf';
+  for (let i = 0; i < depth; i++) v = { x: v };
+  return v;
+}
+
+describe('durations Cluster API decodes (metav1.Duration = Go time.ParseDuration)', () => {
+  it.each([
+    ['0', 0],
+    ['1m', 60e9],
+    ['1h30m', 5400e9],
+    ['1.5h', 5400e9],
+    ['.5s', 0.5e9],
+    ['300ms', 300e6],
+    ['2us', 2000],
+    ['2µs', 2000],
+    ['+5s', 5e9],
+    ['-5s', -5e9],
+  ])('parses %s', (text, nanos) => {
+    expect(parseGoDuration(text)).toBe(nanos);
+  });
+
+  it.each([
+    'soon',
+    '',
+    '1',
+    '1 m',
+    ' 1m',
+    '1d',
+    '1m ',
+    'm',
+    '.s',
+    '1mm',
+    '1.2.3s',
+    '1e3s',
+    '0x10s',
+  ])('refuses %j', (text) => {
+    expect(parseGoDuration(text)).toBeUndefined();
+  });
+
+  it('refuses a duration past int64 nanoseconds', () => {
+    expect(parseGoDuration('2562047h')).toBeDefined();
+    expect(parseGoDuration('2562048h')).toBeUndefined();
+  });
+
+  it.each(['nodeDrainTimeout', 'nodeDeletionTimeout', 'nodeVolumeDetachTimeout'] as const)(
+    'R-REQUEST: %s "soon" is refused by the shared request schema, naming the field and the format',
+    (field) => {
+      const [i, ...more] = refusal(aCreatePoolRequest({ [field]: 'soon' }));
+      expect(more).toEqual([]);
+      expect(i).toMatchObject({
+        rule: 'R-REQUEST',
+        path: field,
+        messageKey: 'request.durationInvalid',
+      });
+      expect(i?.message).toContain(`${field} "soon" is not a duration`);
+      expect(formatMessage('request.durationInvalid', i?.params, 'zh-CN')).toContain(field);
+    },
+  );
+
+  it('R-REQUEST: a negative timeout is refused; valid ones reach the MachineDeployment as written', () => {
+    expect(refusal(aCreatePoolRequest({ nodeDrainTimeout: '-1m' }))[0]?.messageKey).toBe(
+      'request.durationNegative',
+    );
+    const req = CreatePoolRequestSchema.parse(
+      aCreatePoolRequest({ nodeDrainTimeout: '90s', nodeVolumeDetachTimeout: '1h30m' }),
+    );
+    const plan = planCreatePool(req, {}, aValidationContext());
+    const md = plan.steps.at(-1);
+    expect(md?.verb === 'create' && md.body.spec).toMatchObject({
+      template: { spec: { nodeDrainTimeout: '90s', nodeVolumeDetachTimeout: '1h30m' } },
+    });
+  });
+});
+
+describe('R-MD-2 in the request: maxSurge / maxUnavailable are an int ≥ 0 or "N%"', () => {
+  it.each([
+    [-1, 'md.intOrPercent.negative', 'maxSurge -1 is negative'],
+    ['-1', 'md.intOrPercent.negative', 'maxSurge -1 is negative'],
+    [1.5, 'md.intOrPercent.notInteger', 'maxSurge 1.5 is not a whole number'],
+    ['1', 'md.intOrPercent.notPercent', 'maxSurge "1" is a string but not a percentage'],
+    ['x%', 'md.intOrPercent.badPercent', 'maxSurge "x%" is not a valid percentage'],
+  ])('maxSurge %j: %s', (maxSurge, key, text) => {
+    const issues = refusal(aCreatePoolRequest({ strategy: { maxSurge, maxUnavailable: 1 } }));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ rule: 'R-MD-2', path: 'strategy.maxSurge', messageKey: key });
+    expect(issues[0]?.message).toContain(text);
+  });
+
+  it('accepts 0, 3 and "25%"', () => {
+    for (const v of [0, 3, '25%']) {
+      const r = CreatePoolRequestSchema.safeParse(
+        aCreatePoolRequest({ strategy: { maxSurge: v, maxUnavailable: 1 } }),
+      );
+      expect(r.success, String(v)).toBe(true);
+    }
+  });
+});
+
+describe('R-REQUEST: messages of the request’s shape name the field and the problem', () => {
+  it('replicas -1 says it is below 0, not "Required."', () => {
+    const [i] = refusal(aCreatePoolRequest({ replicas: -1 }));
+    expect(i).toMatchObject({ path: 'replicas', messageKey: 'request.tooSmall' });
+    expect(i?.message).toBe('replicas -1 is less than 0: enter 0 or more.');
+    expect(formatMessage('request.tooSmall', i?.params, 'zh-CN')).toBe(
+      'replicas -1 小于 0：请填写 0 或更大的值。',
+    );
+  });
+
+  it('replicas 1.5 is not a whole number; a missing name is required', () => {
+    expect(refusal(aCreatePoolRequest({ replicas: 1.5 }))[0]?.message).toBe(
+      'replicas 1.5 is not a whole number: enter an integer.',
+    );
+    expect(refusal(aCreatePoolRequest({ name: '' }))[0]?.message).toBe('name is required.');
+  });
+
+  it('an empty new IP pool needs at least one entry (singular)', () => {
+    const issues = refusal(
+      aCreatePoolRequest({ ipPool: { mode: 'new', name: 'demo-md-1-ippool', entries: [] } }),
+    );
+    expect(issues[0]?.message).toBe('entries needs at least 1 item: add one.');
+  });
+
+  it('an unknown mode names the allowed ones', () => {
+    const issues = refusal({ ...aCreatePoolRequest(), ipPool: { mode: 'maybe', name: 'p' } });
+    expect(issues[0]).toMatchObject({ path: 'ipPool.mode', messageKey: 'request.notAllowed' });
+    expect(issues[0]?.message).toContain('new');
+  });
+});
+
+describe('R-POOL-3: addresses are stored as Kubernetes and DCS read them', () => {
+  it('trims mask, ip, gateway and dns of entries and extra NICs', () => {
+    const entry = {
+      ...anIpEntry(4),
+      ip: '10.0.1.14\n',
+      mask: ' 24',
+      gateway: '10.0.1.1 ',
+      dns: ' 10.0.0.2',
+      additionNic: [
+        { ip: ' 192.168.0.14', mask: '24 ', dvSwitchName: 'dvs-2 ', portGroupName: 'pg-2' },
+      ],
+    };
+    const req = ScaleReplicasRequestSchema.parse({
+      replicas: 4,
+      resourceVersion: '1',
+      ipPoolAppend: { name: 'demo-worker-pool', resourceVersion: '1', entries: [entry] },
+    });
+    expect(req.ipPoolAppend?.entries[0]).toMatchObject({
+      ip: '10.0.1.14',
+      mask: '24',
+      gateway: '10.0.1.1',
+      dns: '10.0.0.2',
+      additionNic: [{ ip: '192.168.0.14', mask: '24', dvSwitchName: 'dvs-2' }],
+    });
+  });
+});
+
+describe('issue 10 item 6: content that passes through loose objects is bounded', () => {
+  it('refuses a depth-20,000 value in a pass-through field without overflowing the stack', () => {
+    const input = aCreatePoolRequest();
+    const template = input.machineTemplate;
+    if (template.mode !== 'new') throw new Error('a new template');
+    const issues = refusal({
+      ...input,
+      machineTemplate: { ...template, spec: { ...template.spec, extra: deep(20_000) } },
+    });
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ rule: 'R-REQUEST', messageKey: 'request.tooDeep' });
+    expect(issues[0]?.message).toContain('deeper than 64 levels');
+  });
+
+  it('refuses a 900 KB string in an unknown field of an entry', () => {
+    const entry = { ...anIpEntry(4), note: 'x'.repeat(900_000) };
+    const parsed = PatchIpPoolRequestSchema.safeParse({ resourceVersion: '1', append: [entry] });
+    expect(parsed.success).toBe(false);
+    const issues = parsed.success ? [] : requestIssues(parsed.error, entry);
+    expect(issues[0]).toMatchObject({ path: 'append.0.note', messageKey: 'request.stringTooLong' });
+  });
+
+  it('refuses a request over 1 MiB of JSON, however it is spread', () => {
+    const entries = Array.from({ length: 40 }, (_, i) => ({
+      ...anIpEntry(i + 4),
+      note: 'y'.repeat(30_000),
+    }));
+    const parsed = PatchIpPoolRequestSchema.safeParse({ resourceVersion: '1', append: entries });
+    expect(parsed.success).toBe(false);
+    expect(parsed.success || requestIssues(parsed.error, {})[0]?.messageKey).toBe(
+      'request.tooLarge',
+    );
+  });
+
+  it('jsonClone refuses a depth-20,000 object with a JsonBoundsError, not a RangeError', () => {
+    expect(() => jsonClone(deep(20_000))).toThrow(JsonBoundsError);
+    expect(() => applyMergePatch({}, deep(20_000))).toThrow(JsonBoundsError);
+  });
+});
+
+describe('issue 10 item 1: __proto__, constructor and prototype are inert in the JSON walkers', () => {
+  it('a merge patch with a __proto__ member sets an own member, never the prototype', () => {
+    const patch = JSON.parse(
+      '{"__proto__": {"polluted": true}, "constructor": {"x": 1}}',
+    ) as object;
+    const out = applyMergePatch<Record<string, unknown>>({ a: 1 }, patch);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.hasOwn(out, '__proto__')).toBe(true);
+    expect((out as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('a JSON patch cannot descend into or replace a prototype', () => {
+    expect(() =>
+      applyJsonPatch({ a: {} }, [{ op: 'add', path: '/a/__proto__/polluted', value: 1 }]),
+    ).toThrow(/no member "__proto__"/);
+    const out = applyJsonPatch<Record<string, unknown>>({ a: {} }, [
+      { op: 'add', path: '/__proto__', value: { polluted: true } },
+    ]);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect((out as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('jsonEqual compares own members: {constructor} is not equal to {}', () => {
+    expect(jsonEqual(JSON.parse('{"constructor": 1}'), {})).toBe(false);
+    expect(jsonEqual({ a: 1, constructor: 1 }, { a: 1, b: 2 })).toBe(false);
+  });
+});
