@@ -49,6 +49,11 @@ export class InformerFactory {
     return [...this.#informers.values()].map((informer) => informer.metrics());
   }
 
+  /** Every informer waiting out a backoff delay retries at once (see `Informer.retryNow`). */
+  retryNow(): void {
+    for (const informer of this.#informers.values()) informer.retryNow();
+  }
+
   /** Resolves when every informer created so far has synced. */
   async waitForSync(): Promise<void> {
     await Promise.all([...this.#informers.values()].map((informer) => informer.synced));

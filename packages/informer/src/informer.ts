@@ -60,6 +60,11 @@ export class Informer<T extends KubeObject = KubeObject> {
   #resourceVersion = '';
   #startedAt = 0;
   #consecutiveFailures = 0;
+  /** When the current run of consecutive failures began (epoch ms); 0 when healthy. */
+  #failingSince = 0;
+  #lastError = '';
+  /** Aborted by `retryNow()`: cuts the backoff wait in progress short. */
+  #wake: AbortController | undefined;
   #loop: Promise<void> | undefined;
   #stream: WatchStream | undefined;
   #staleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -185,6 +190,8 @@ export class Informer<T extends KubeObject = KubeObject> {
       staleRestarts: c.staleRestarts,
       errors: c.errors,
       consecutiveFailures: this.#consecutiveFailures,
+      failingSince: this.#failingSince,
+      lastError: this.#lastError,
       backoffMs: c.backoffMs,
       listRequests: c.listRequests,
       watchRequests: c.watchRequests,
@@ -282,7 +289,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       }
     }
     this.#resourceVersion = result.resourceVersion;
-    this.#consecutiveFailures = 0;
+    this.#healthy();
     this.#counters.lastSyncAt = Date.now();
     if (reason === 'gone') this.#counters.relists += 1;
     for (const delta of deltas) this.#dispatch(delta);
@@ -325,7 +332,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     const stream: WatchStream = openWatchStream(this.#kc, url, this.#options.idleTimeoutMs, {
       onConnected: () => {
         this.#state = 'watching';
-        this.#consecutiveFailures = 0;
+        this.#healthy();
         this.#backoff.healthy(Date.now());
       },
       onEvent: (type, object) => {
@@ -419,15 +426,35 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.#staleTimer = undefined;
   }
 
+  #healthy(): void {
+    this.#consecutiveFailures = 0;
+    this.#failingSince = 0;
+    this.#lastError = '';
+  }
+
+  /**
+   * Retries at once if the loop is waiting out a backoff delay; otherwise does nothing. For a
+   * caller that knows the cause of the failures is gone (its kubeconfig was rewritten, the
+   * server is back), so that recovery does not wait up to the backoff cap.
+   */
+  retryNow(): void {
+    this.#wake?.abort();
+  }
+
   /** Counts and reports a failure, then waits the backoff delay (cut short by `stop()`). */
   async #failAndWait(error: unknown, phase: 'list' | 'watch'): Promise<void> {
     this.#counters.errors += 1;
+    if (this.#consecutiveFailures === 0) this.#failingSince = Date.now();
     this.#consecutiveFailures += 1;
+    this.#lastError = asError(error).message;
     const ms = this.#backoff.next(Date.now());
     this.#counters.backoffMs = ms;
     this.#report(error, { phase, retryInMs: ms });
     this.#state = 'backoff';
-    await delay(ms, this.#stopper.signal);
+    const wake = new AbortController();
+    this.#wake = wake;
+    await delay(ms, AbortSignal.any([this.#stopper.signal, wake.signal]));
+    this.#wake = undefined;
   }
 
   #report(error: unknown, info: Omit<ErrorInfo, 'resource'>): void {

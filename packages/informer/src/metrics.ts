@@ -22,6 +22,14 @@ export interface InformerMetrics {
   readonly errors: number;
   /** Failures since the last healthy period; 0 when healthy. */
   readonly consecutiveFailures: number;
+  /**
+   * When the current run of consecutive failures began; 0 when healthy (a LIST completed or a
+   * watch connected since). With `lastError`, what a readiness probe needs to say "failing for
+   * how long, and why".
+   */
+  readonly failingSince: number;
+  /** The message of the last LIST/WATCH failure of the current run; '' when healthy. */
+  readonly lastError: string;
   /** The last backoff delay chosen. */
   readonly backoffMs: number;
   /** HTTP requests made: LIST pages and WATCH requests. */

@@ -62,3 +62,48 @@ describe('Informer: backoff', () => {
     expect(retries[3]).toBe(20);
   });
 });
+
+describe('Informer: how long it has been failing, and why', () => {
+  it('reports failingSince and lastError during a run of failures and clears both once healthy', async () => {
+    const server = await startServer();
+    const informer = startInformer(server, { backoff: { initialMs: 20, maxMs: 40, jitter: 0 } });
+    await informer.synced;
+    await expect.poll(() => server.openWatches).toBe(1);
+    expect(informer.metrics()).toMatchObject({ failingSince: 0, lastError: '' });
+
+    const before = Date.now();
+    server.scriptWatch(
+      ...Array.from({ length: 5 }, () => ({ kind: 'status' as const, code: 503 })),
+    );
+    server.add('a');
+    server.endWatches();
+    await expect.poll(() => informer.metrics().consecutiveFailures).toBeGreaterThanOrEqual(2);
+    const failing = informer.metrics();
+    expect(failing.failingSince).toBeGreaterThanOrEqual(before);
+    expect(failing.lastError).not.toBe('');
+    // The start of the run stays put while failures go on.
+    await expect.poll(() => informer.metrics().consecutiveFailures).toBeGreaterThanOrEqual(3);
+    expect(informer.metrics().failingSince).toBe(failing.failingSince);
+
+    await expect.poll(() => server.openWatches).toBe(1);
+    expect(informer.metrics()).toMatchObject({ failingSince: 0, lastError: '' });
+  });
+
+  it('retries at once on retryNow() instead of waiting out a long backoff', async () => {
+    const server = await startServer();
+    const informer = startInformer(server, {
+      backoff: { initialMs: 60_000, maxMs: 60_000, jitter: 0 },
+    });
+    await informer.synced;
+    await expect.poll(() => server.openWatches).toBe(1);
+    server.scriptWatch({ kind: 'status', code: 503 });
+    server.add('a');
+    server.endWatches();
+    await expect.poll(() => informer.metrics().state).toBe('backoff');
+    const requests = server.watchRequests().length;
+    informer.retryNow();
+    await expect.poll(() => server.watchRequests().length, { timeout: 2_000 }).toBe(requests + 1);
+    await expect.poll(() => server.openWatches).toBe(1);
+    expect(informer.metrics().consecutiveFailures).toBe(0);
+  });
+});
