@@ -112,7 +112,7 @@ export function usesLegacyDiskLayout(spec: MachineTemplateSpecInput): boolean {
  */
 export function checkTemplateCpaas(
   spec: MachineTemplateSpecInput,
-  ctx: ValidationContext,
+  ctx: Pick<ValidationContext, 'providerVersion'>,
   basePath: string,
 ): RuleIssue[] {
   const disksPath = joinPath(basePath, 'vmConfig.dcsMachineDiskSpec');
@@ -153,7 +153,7 @@ export interface PathedEntry {
 export function checkCpaasPlacement(
   spec: MachineTemplateSpecInput,
   entries: readonly PathedEntry[],
-  ctx: ValidationContext,
+  ctx: Pick<ValidationContext, 'providerVersion'>,
   basePath: string,
 ): RuleIssue[] {
   if (!providerSupportsPersistentDisks(ctx)) return [];

@@ -33,7 +33,9 @@ export function checkProviderForWebWorkflow(ctx: ValidationContext, path = ''): 
 }
 
 /** R-VER-2: pool-managed persistent disks need provider ≥ 1.0.16 (unknown: assumed supported). */
-export function providerSupportsPersistentDisks(ctx: ValidationContext): boolean {
+export function providerSupportsPersistentDisks(
+  ctx: Pick<ValidationContext, 'providerVersion'>,
+): boolean {
   return (
     ctx.providerVersion === undefined ||
     compareProviderVersions(ctx.providerVersion, PROVIDER_MIN_PERSISTENT_DISKS) >= 0

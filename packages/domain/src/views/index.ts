@@ -7,6 +7,7 @@ export * from './ippool';
 export * from './rollout';
 export * from './versions';
 export * from './nodepool';
+export * from './pool-rules';
 export * from './cluster';
 export * from './group';
 export * from './scale-follow';

@@ -194,6 +194,29 @@ export const viewMessages = {
     'zh-CN':
       'VM 模板 {vmTemplateName} 携带 Kubernetes {templateVersion}，但节点池要求 {version}：节点将无法加入（R-MD-4）。',
   },
+  'view.problem.cpaasMissing': {
+    en: '{path} is mounted neither by machine template {template} nor by a persistent disk of {count, plural, one {# entry} other {# entries}} of IP pool {pool} ({ips}): the platform requires it on every machine, and upgrades of this pool will be refused until it is. Add a persistent disk with path {path} to {count, plural, one {that entry} other {those entries}} (R-DISK-5).',
+    'zh-CN':
+      'Machine 模板 {template} 和 IP 池 {pool} 的 {count} 个条目（{ips}）的持久磁盘都没有挂载 {path}：平台要求每台 machine 都挂载它，在补上之前该节点池的升级将被拒绝。请为这些条目添加 path 为 {path} 的持久磁盘（R-DISK-5）。',
+  },
+  'view.problem.mountedTwice': {
+    en: '{path} is mounted both by machine template {template} and by a persistent disk of {count, plural, one {# entry} other {# entries}} of IP pool {pool} ({ips}): mount paths must be unique (R-TPL-2).',
+    'zh-CN':
+      '{path} 同时由 Machine 模板 {template} 和 IP 池 {pool} 的 {count} 个条目（{ips}）的持久磁盘挂载：挂载路径必须唯一（R-TPL-2）。',
+  },
+  'view.problem.controlPlaneReplicasEven': {
+    en: 'The control plane has {replicas, plural, one {# replica} other {# replicas}}: an even number gives etcd no more fault tolerance than one fewer, and Cluster API refuses it with stacked etcd. Set it back to {expected}.',
+    'zh-CN':
+      '控制平面有 {replicas} 个副本：偶数个副本的 etcd 容错能力并不比少一个时更高，且 Cluster API 在堆叠 etcd 模式下会拒绝它。请改回 {expected}。',
+  },
+  'view.problem.controlPlaneReplicasNotHa': {
+    en: 'The control plane has {replicas, plural, one {# replica} other {# replicas}}; the console keeps it at {expected} for high availability.',
+    'zh-CN': '控制平面有 {replicas} 个副本；控制台为保证高可用将其保持为 {expected} 个。',
+  },
+  'view.problem.ruleIssue': {
+    en: '{message}',
+    'zh-CN': '{message}',
+  },
   'view.problem.conditionNoMessage': {
     en: '{type} is {status} ({reason}).',
     'zh-CN': '{type} 为 {status}（{reason}）。',

@@ -342,6 +342,67 @@ describe('worker pool problems', () => {
     );
   });
 
+  it('R-DISK-5: /var/cpaas in neither the template nor the entries is an error on the card', () => {
+    const f = healthyWorkerPool();
+    const entries = f.objects.ipPools[0]?.spec?.pool ?? [];
+    for (const entry of entries) entry.persistentDisk = [];
+    const { pool } = workerPool(f);
+    // Healthy machines: the pool runs, but its card says what the rules say about it.
+    expect(pool.status).toBe('Running');
+    expect(pool.problems.find((p) => p.code === 'cpaas-missing')).toMatchObject({
+      rule: 'R-DISK-5',
+      severity: 'error',
+      params: { count: 3, ips: '10.0.1.11, 10.0.1.12, 10.0.1.13' },
+    });
+    expect(pool.problems.find((p) => p.code === 'cpaas-missing')?.message).toMatch(
+      /persistent disk of 3 entries of IP pool demo-worker-pool/,
+    );
+    // One entry without it is named alone, in the singular.
+    const one = healthyWorkerPool();
+    const first = one.objects.ipPools[0]?.spec?.pool?.[0];
+    if (first) first.persistentDisk = [];
+    const problem = workerPool(one).pool.problems.find((p) => p.code === 'cpaas-missing');
+    expect(problem?.message).toMatch(
+      /persistent disk of 1 entry of IP pool demo-worker-pool \(10\.0\.1\.11\)/,
+    );
+    expect(problem?.message).toMatch(/to that entry/);
+    // Before 1.0.16 the template is the only place for it (R-TPL-2).
+    expect(workerPool(f, { providerVersion: '1.0.15' }).pool.problems).toContainEqual(
+      expect.objectContaining({
+        code: 'cpaas-not-in-template',
+        rule: 'R-TPL-2',
+        severity: 'error',
+      }),
+    );
+    // Unknown provider: neither layout can be told wrong.
+    expect(
+      workerPool(f, { providerVersion: undefined }).pool.problems.map((p) => p.code),
+    ).not.toContain('cpaas-missing');
+    // The healthy pool (its entries carry /var/cpaas) has none of these.
+    expect(workerPool(healthyWorkerPool()).pool.problems).toEqual([]);
+  });
+
+  it('R-TPL-2: the live template is checked as the forms check it (required mounts, mounted twice)', () => {
+    const f = healthyWorkerPool();
+    const disks = f.objects.machineTemplates[0]?.spec?.template.spec.vmConfig?.dcsMachineDiskSpec;
+    disks?.splice(2, 1); // drop /var/lib/containerd
+    disks?.push({ quantity: 40, datastoreClusterName: 'ds-cluster-1', path: '/var/cpaas' });
+    const { pool } = workerPool(f);
+    expect(pool.problems).toContainEqual(
+      expect.objectContaining({
+        rule: 'R-TPL-2',
+        severity: 'error',
+        messageKey: 'tpl.mountRequired',
+        params: { path: '/var/lib/containerd' },
+      }),
+    );
+    expect(pool.problems.find((p) => p.code === 'mounted-twice-/var/cpaas')).toMatchObject({
+      rule: 'R-TPL-2',
+      severity: 'error',
+      params: { count: 3 },
+    });
+  });
+
   it('R-MD-3: maxSurge > 0 on a pool relying on persistent disks is a warning', () => {
     const f = healthyWorkerPool({ maxSurge: 1, maxUnavailable: 0, entries: 4 });
     expect(workerPool(f).pool.problems).toContainEqual(
@@ -547,6 +608,24 @@ describe('control-plane pool view', () => {
     });
     expect(pool.status).toBe('Updating');
     expect(pool.rollout).toMatchObject({ inProgress: true, updated: 0 });
+  });
+
+  it('U-2: a control plane patched to an even replica count is flagged; another odd count is warned', () => {
+    const withReplicas = (n: number | undefined) =>
+      cpPool('v1.33.4', (cp) => {
+        if (cp.kcp.spec) cp.kcp.spec.replicas = n;
+      }).pool.problems;
+    const even = withReplicas(4).find((p) => p.code === 'control-plane-replicas-even');
+    expect(even).toMatchObject({ severity: 'error', rule: 'U-2' });
+    expect(even?.message).toMatch(/^The control plane has 4 replicas: an even number/);
+    expect(withReplicas(5)).toContainEqual(
+      expect.objectContaining({ code: 'control-plane-replicas-not-ha', severity: 'warning' }),
+    );
+    // Unset is Cluster API's default of 1: one machine, no high availability.
+    expect(
+      withReplicas(undefined).find((p) => p.code === 'control-plane-replicas-not-ha')?.message,
+    ).toMatch(/^The control plane has 1 replica;/);
+    expect(withReplicas(3)).toEqual([]);
   });
 
   it('never Running with a machine not Ready (honest status)', () => {

@@ -18,6 +18,7 @@ import type { DiagnosisCode, DiagnosisOptions } from './diagnosis';
 import type { IpPoolEntryView, IpPoolView } from './ippool';
 import { isMachineAvailable, isMachineReady, machineView, type MachineView } from './machine';
 import type { ViewMessageKey } from './messages';
+import { controlPlaneRuleProblems, workerPoolRuleProblems } from './pool-rules';
 import { sortProblems, viewProblem, type ViewProblem } from './problem';
 import {
   controlPlaneRolloutView,
@@ -557,6 +558,7 @@ export function buildWorkerPool(o: WorkerPoolObjects, ctx: PoolViewContext): Poo
       ),
     );
   }
+  problems.push(...workerPoolRuleProblems(o.machineTemplate, o.ipPool, ctx.providerVersion));
   problems.push(...versionProblems(version, template.vmTemplateName, ctx, true));
   problems.push(...conditionProblems(md.status?.conditions));
 
@@ -672,6 +674,7 @@ export function buildControlPlanePool(
       ),
     );
   }
+  problems.push(...controlPlaneRuleProblems(kcp));
   problems.push(...versionProblems(version, template.vmTemplateName, ctx, false));
   problems.push(...conditionProblems(kcp.status?.conditions));
 

@@ -1,3 +1,4 @@
+import type { MessageKey } from '../i18n/messages';
 import type { Severity } from '../rules/issue';
 import { formatViewMessage, type ViewMessageParams, type ViewMessageKey } from './messages';
 
@@ -12,7 +13,8 @@ export interface ViewProblem {
   severity: Severity;
   /** The DOMAIN.md id of the rule or troubleshooting entry, when there is one (`T-1`, `R-POOL-1`). */
   rule?: string;
-  messageKey: ViewMessageKey;
+  /** A view's own text, or a rule's (a rule's finding on the pool as it stands). */
+  messageKey: ViewMessageKey | MessageKey;
   params: ViewMessageParams;
   message: string;
 }
@@ -44,4 +46,10 @@ export function sortProblems(problems: ViewProblem[]): ViewProblem[] {
       (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) ||
       (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
   );
+}
+
+/** The worst severity among problems, undefined when there are none: how a card is coloured. */
+export function worstSeverity(problems: readonly { severity: Severity }[]): Severity | undefined {
+  if (problems.some((p) => p.severity === 'error')) return 'error';
+  return problems.length > 0 ? 'warning' : undefined;
 }
