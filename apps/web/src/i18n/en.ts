@@ -19,6 +19,8 @@ export const en = {
   'common.notFound': 'There is nothing at this address.',
   'common.moreProblems': '… and {count} more',
   'common.statusIs': 'Status: {status}',
+  'common.statusWithProblems':
+    'Status: {status}, with {count, plural, one {# problem} other {# problems}}',
   'common.cancel': 'Cancel',
   'common.close': 'Close',
   'common.back': 'Back',
@@ -116,6 +118,8 @@ export const en = {
   'pool.strategyValue': 'maxSurge {maxSurge}, maxUnavailable {maxUnavailable}',
   'pool.highAvailability': 'High availability',
   'pool.fixedReplicas': '{n, plural, one {# replica} other {# replicas}}, fixed',
+  'pool.replicasNotFixed':
+    '{n, plural, one {# replica} other {# replicas}}; the console keeps {expected}',
   'pool.rollout':
     'Rolling update: {updated} of {desired, plural, one {# machine} other {# machines}} updated, {ready} ready',
   'pool.rolloutLimits':

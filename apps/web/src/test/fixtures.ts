@@ -4,6 +4,7 @@ import {
   machineView,
   type ClusterViews,
   type MachineView,
+  type ObjectSet,
 } from '@dcs/domain';
 import {
   aCluster,
@@ -39,9 +40,12 @@ export function aMachineView(
   );
 }
 
-/** The demo cluster: a control plane and one worker pool of three running machines. */
-export function demoClusterViews(): ClusterViews {
-  const index = indexObjects({
+/**
+ * The demo cluster: a control plane and one worker pool of three running machines. `change`
+ * edits its objects first (a pool as someone patched it).
+ */
+export function demoClusterViews(change?: (objects: ObjectSet) => void): ClusterViews {
+  const objects: ObjectSet = {
     clusters: [aCluster()],
     kubeadmControlPlanes: [aKubeadmControlPlane()],
     machineDeployments: [aMachineDeployment()],
@@ -51,7 +55,9 @@ export function demoClusterViews(): ClusterViews {
     machineTemplates: [aMachineTemplate()],
     bootstrapTemplates: [aBootstrapTemplate()],
     ipPools: [anIpPool()],
-  });
+  };
+  change?.(objects);
+  const index = indexObjects(objects);
   const views = buildClusterViews(
     index,
     { namespace: 'cpaas-system', name: 'demo' },

@@ -1,3 +1,4 @@
+import { CONTROL_PLANE_REPLICAS } from '@dcs/domain';
 import { Box, Button, Stack } from '@mui/material';
 import { memo } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -97,7 +98,14 @@ export const ControlPlaneCard = memo(function ControlPlaneCard({
             {
               label: t('pool.highAvailability'),
               id: 'ha',
-              value: t('pool.fixedReplicas', { n: pool.replicas.desired }),
+              // Only the layout the console keeps is "fixed"; any other count is a problem (U-2).
+              value:
+                pool.replicas.desired === CONTROL_PLANE_REPLICAS
+                  ? t('pool.fixedReplicas', { n: pool.replicas.desired })
+                  : t('pool.replicasNotFixed', {
+                      n: pool.replicas.desired,
+                      expected: CONTROL_PLANE_REPLICAS,
+                    }),
             },
           ]}
         />

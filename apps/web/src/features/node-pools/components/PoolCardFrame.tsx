@@ -49,7 +49,7 @@ export function PoolCardFrame({
               {pool.kind === 'control-plane' ? t('pool.controlPlane') : pool.name}
             </Link>
           </Typography>
-          <StatusChip status={pool.status} />
+          <StatusChip status={pool.status} problems={pool.problems} />
         </Stack>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
           {subtitle}

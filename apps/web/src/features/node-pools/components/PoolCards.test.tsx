@@ -1,0 +1,73 @@
+// @vitest-environment happy-dom
+import type { NodePoolView } from '@dcs/domain';
+import { cleanup, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { demoClusterViews } from '../../../test/fixtures';
+import { renderInApp } from '../../../test/render';
+import type { ObjectSet } from '@dcs/domain';
+import { ControlPlaneCard } from './ControlPlaneCard';
+import { WorkerPoolCard } from './WorkerPoolCard';
+
+afterEach(cleanup);
+
+const poolsOf = (change: (o: ObjectSet) => void) => demoClusterViews(change).pools;
+
+function renderCard(pool: NodePoolView | undefined, locale: 'en' | 'zh-CN' = 'en') {
+  if (!pool) throw new Error('no such pool in the demo cluster');
+  const Card = pool.kind === 'control-plane' ? ControlPlaneCard : WorkerPoolCard;
+  renderInApp(
+    <MemoryRouter>
+      <Card pool={pool} permissions={undefined} gatedReason={undefined} onAction={vi.fn()} />
+    </MemoryRouter>,
+    { locale },
+  );
+  return screen.getByRole('article');
+}
+
+describe('a pool card shows what the rules say about the pool as it stands', () => {
+  it('R-DISK-5: a running pool with /var/cpaas nowhere is not green and says why', () => {
+    const pools = poolsOf((o) => {
+      for (const entry of o.ipPools?.[0]?.spec?.pool ?? []) entry.persistentDisk = [];
+    });
+    const card = renderCard(pools.find((p) => p.id === 'demo-md-0'));
+    const chip = within(card).getByLabelText(/^Status: Running/);
+    expect(chip.getAttribute('aria-label')).toBe('Status: Running, with 1 problem');
+    expect(chip.className).toMatch(/colorError/);
+    expect(within(card).getByRole('group', { name: 'Problems' }).textContent).toMatch(
+      /\/var\/cpaas is mounted neither by machine template demo-md-0-template nor by a persistent disk of 3 entries/,
+    );
+  });
+
+  it('a healthy running pool stays green', () => {
+    const card = renderCard(demoClusterViews().pools.find((p) => p.id === 'demo-md-0'));
+    const chip = within(card).getByLabelText('Status: Running');
+    expect(chip.className).toMatch(/colorSuccess/);
+  });
+
+  it('U-2: a control plane patched to 4 replicas is flagged, not "4 replicas, fixed"', () => {
+    const pools = poolsOf((o) => {
+      const spec = o.kubeadmControlPlanes?.[0]?.spec;
+      if (spec) spec.replicas = 4;
+    });
+    const card = renderCard(pools.find((p) => p.kind === 'control-plane'));
+    expect(card.textContent).not.toMatch(/fixed/);
+    expect(card.textContent).toMatch(/4 replicas; the console keeps 3/);
+    expect(within(card).getByRole('group', { name: 'Problems' }).textContent).toMatch(
+      /The control plane has 4 replicas: an even number gives etcd no more fault tolerance/,
+    );
+  });
+
+  it('U-2: in Chinese too', () => {
+    const pools = poolsOf((o) => {
+      const spec = o.kubeadmControlPlanes?.[0]?.spec;
+      if (spec) spec.replicas = 4;
+    });
+    const card = renderCard(
+      pools.find((p) => p.kind === 'control-plane'),
+      'zh-CN',
+    );
+    expect(card.textContent).toMatch(/4 个副本；控制台保持为 3 个/);
+    expect(card.textContent).toMatch(/控制平面有 4 个副本/);
+  });
+});
