@@ -56,7 +56,7 @@ export function pruneAndDefault(
     if (key === 'apiVersion' || key === 'kind' || key === 'metadata') continue;
     const sub = own(props, key);
     if (sub)
-      put(
+      keep(
         root,
         key,
         walk(
@@ -91,6 +91,17 @@ function applyDefaults(obj: JsonObject, schema: JSONSchemaProps, skip: string[] 
   }
 }
 
+/**
+ * What `walk` returns for a null in a field that is not nullable, after removing the field: as
+ * kube-apiserver prunes such nulls on decode (a default, if any, is applied afterwards), the
+ * caller must not write it back. A null item of a list stays, and is validated (and refused).
+ */
+const DROPPED = Symbol('dropped');
+
+function keep(obj: JsonObject, key: string, value: unknown): void {
+  if (value !== DROPPED) put(obj, key, value);
+}
+
 function walk(
   value: unknown,
   schema: JSONSchemaProps,
@@ -100,8 +111,9 @@ function walk(
   defaults: boolean,
 ): unknown {
   if (value === null) {
-    if (!schema.nullable) drop();
-    return value;
+    if (schema.nullable) return value;
+    drop();
+    return DROPPED;
   }
   if (schema['x-kubernetes-int-or-string']) return value;
   if (Array.isArray(value)) {
@@ -109,7 +121,8 @@ function walk(
       const items = schema.items;
       const arr: unknown[] = value;
       for (let i = 0; i < arr.length; i++) {
-        arr[i] = walk(arr[i], items, `${path}[${i}]`, unknown, () => undefined, defaults);
+        const v = walk(arr[i], items, `${path}[${i}]`, unknown, () => undefined, defaults);
+        if (v !== DROPPED) arr[i] = v;
       }
     }
     return value;
@@ -131,7 +144,7 @@ function walk(
     const sub = own(props, key);
     const keyPath = joinPath(path, key);
     if (sub)
-      put(
+      keep(
         value,
         key,
         walk(
@@ -146,7 +159,7 @@ function walk(
         ),
       );
     else if (isObject(additional)) {
-      put(
+      keep(
         value,
         key,
         walk(
