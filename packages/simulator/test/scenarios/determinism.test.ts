@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { InformerFactory } from '@dcs/informer';
 import {
+  kindTable,
+  type Machine,
   DCS_CONDITIONS,
   LABEL_APP_VERSION,
   LABEL_PROVIDER,
@@ -13,6 +16,18 @@ import { startSim } from '../support/sim';
 
 async function run(seed: number) {
   const sim = await startSim({ timeScale: 0, controllers: { randomSeed: seed } });
+  // Phases are recorded from a watch, as `kubectl get machines -w` shows them: sampling the store
+  // between clock steps misses a phase that lasts less than one step on a busy machine.
+  const phases = new Set<string>();
+  const watch = new InformerFactory(sim.kubeconfig);
+  const machines = watch.informer<Machine>({
+    group: kindTable.Machine.group,
+    version: kindTable.Machine.version,
+    plural: kindTable.Machine.plural,
+  });
+  const record = (m: Machine) => phases.add(m.status?.phase ?? 'Pending');
+  machines.addEventHandler({ add: record, update: record });
+  await machines.synced;
   try {
     await sim.create(
       ...clusterObjects({
@@ -35,9 +50,7 @@ async function run(seed: number) {
         entries: poolEntries({ subnet: '10.8.1.', first: 11, count: 3, hostnamePrefix: 'det-w' }),
       }),
     );
-    const phases = new Set<string>();
     await advanceUntil(sim, 'pool running', () => {
-      for (const m of sim.list('Machine')) phases.add(m.status?.phase ?? 'Pending');
       return sim.get('MachineDeployment', 'det-md')?.status?.readyReplicas === 3;
     });
     const vmCreate = sim.list('DCSMachine').map((d) => {
@@ -67,6 +80,8 @@ async function run(seed: number) {
   } catch (e) {
     await sim.close();
     throw e;
+  } finally {
+    await watch.stop();
   }
 }
 
