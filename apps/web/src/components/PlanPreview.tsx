@@ -1,4 +1,4 @@
-import type { FieldChange, ObjectDiff, Plan } from '@dcs/domain';
+import type { FieldChange, ObjectDiff, Plan, StepVerdict } from '@dcs/domain';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import {
   Accordion,
@@ -33,6 +33,7 @@ export function PlanPreview({ plan }: { plan: Plan }) {
           <ProblemList items={plan.issues} />
         </Box>
       )}
+      {plan.verdict && <VerdictSummary plan={plan} />}
       <Stack spacing={0.5} sx={{ mb: 2 }}>
         {e.replicas && (
           <Typography>
@@ -81,6 +82,7 @@ export function PlanPreview({ plan }: { plan: Plan }) {
                 {localize(s.irreversible)}
               </Typography>
             )}
+            {plan.verdict?.steps[i] && <StepVerdictView verdict={plan.verdict.steps[i]} />}
           </li>
         ))}
       </Box>
@@ -95,6 +97,64 @@ export function PlanPreview({ plan }: { plan: Plan }) {
           <CodeBlock text={plan.kubectl.join('\n\n')} label={t('plan.kubectl')} />
         </AccordionDetails>
       </Accordion>
+    </Box>
+  );
+}
+
+/** Whether the API server accepted the whole plan in its dry run, above the steps. */
+function VerdictSummary({ plan }: { plan: Plan }) {
+  const { t } = useI18n();
+  const refused = plan.verdict?.steps.filter((v) => v.status === 'refused').length ?? 0;
+  return (
+    <Alert severity={refused > 0 ? 'error' : 'success'} sx={{ mb: 2 }}>
+      {refused > 0
+        ? t('plan.verdict.someRefused', { count: refused })
+        : t('plan.verdict.allAccepted')}
+    </Alert>
+  );
+}
+
+const verdictColor = { accepted: 'success', refused: 'error', unjudged: 'default' } as const;
+
+/**
+ * The API server's dry-run verdict on one step: accepted, refused (its Status and causes, each
+ * with the object field and rule it concerns), or judged only at Apply (and why).
+ */
+function StepVerdictView({ verdict }: { verdict: StepVerdict }) {
+  const { t, localize } = useI18n();
+  return (
+    <Box sx={{ mt: 0.5, mb: 1 }}>
+      <Chip
+        size="small"
+        color={verdictColor[verdict.status]}
+        variant={verdict.status === 'accepted' ? 'outlined' : 'filled'}
+        label={t(`plan.verdict.${verdict.status}`)}
+      />
+      {verdict.status === 'refused' && (
+        <Box component="ul" sx={{ m: 0, mt: 0.5, pl: 2 }}>
+          {verdict.issues.length > 0 ? (
+            verdict.issues.map((issue, j) => (
+              <Typography component="li" variant="body2" color="error" key={`${issue.path}-${j}`}>
+                {issue.path
+                  ? t('plan.verdict.cause', { field: issue.path, message: localize(issue) })
+                  : localize(issue)}
+                {issue.rule !== 'R-API' && !localize(issue).includes(issue.rule)
+                  ? ` (${issue.rule})`
+                  : ''}
+              </Typography>
+            ))
+          ) : (
+            <Typography component="li" variant="body2" color="error">
+              {verdict.error?.message}
+            </Typography>
+          )}
+        </Box>
+      )}
+      {verdict.note && (
+        <Typography variant="caption" color="text.secondary" component="div">
+          {localize(verdict.note)}
+        </Typography>
+      )}
     </Box>
   );
 }

@@ -322,6 +322,14 @@ export const en = {
   'plan.change.patch': 'patch',
   'plan.clonedFrom': '(copy of {name})',
   'plan.fieldCount': 'fields changed: {count}',
+  'plan.verdict.accepted': 'Accepted by the API server (dry run)',
+  'plan.verdict.refused': 'Refused by the API server (dry run)',
+  'plan.verdict.unjudged': 'Judged by the API server only at Apply',
+  'plan.verdict.allAccepted':
+    'The API server accepted every step in a dry run (dryRun=All); nothing was changed.',
+  'plan.verdict.someRefused':
+    'The API server refused {count, plural, one {# step} other {# steps}} in a dry run: nothing was changed, and the plan cannot be applied as it is.',
+  'plan.verdict.cause': '{field}: {message}',
   'plan.before': 'Before',
   'plan.after': 'After',
   'scale.title': 'Scale {name}',

@@ -301,6 +301,13 @@ export const zhCN: Messages = {
   'plan.change.patch': '修补',
   'plan.clonedFrom': '（复制自 {name}）',
   'plan.fieldCount': '{count} 个字段',
+  'plan.verdict.accepted': 'API 服务器试运行（dry run）已通过',
+  'plan.verdict.refused': 'API 服务器试运行（dry run）拒绝',
+  'plan.verdict.unjudged': '仅在执行时由 API 服务器检查',
+  'plan.verdict.allAccepted': 'API 服务器在试运行（dryRun=All）中接受了每一个步骤；未做任何修改。',
+  'plan.verdict.someRefused':
+    'API 服务器在试运行中拒绝了 {count} 个步骤：未做任何修改，当前计划无法执行。',
+  'plan.verdict.cause': '{field}：{message}',
   'plan.before': '之前',
   'plan.after': '之后',
   'scale.title': 'Scale {name}',

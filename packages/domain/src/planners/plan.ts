@@ -164,7 +164,10 @@ export interface Plan {
   verdict?: PlanVerdict;
 }
 
-/** A plan may run when it has steps and no error issue. */
+/**
+ * A plan may run when it has steps, no error issue, and no step the API server refused in its
+ * dry run (the executor would stop there before any write).
+ */
 export function canExecute(plan: Plan): boolean {
-  return plan.steps.length > 0 && !hasErrors(plan.issues);
+  return plan.steps.length > 0 && !hasErrors(plan.issues) && plan.verdict?.ok !== false;
 }
