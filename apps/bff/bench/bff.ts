@@ -12,6 +12,8 @@ const config = loadConfig({
     AUTH_MODE: 'local',
     LOG_LEVEL: 'warn',
     SSE_MAX_CLIENTS: '20000',
+    // `/metrics` has its own listener (never the app's port); the runner reads the watch count.
+    METRICS_PORT: '0',
     // Stream tuning to compare settings (`SSE_BATCH_MS=50 pnpm bench`); the defaults otherwise.
     ...(process.env.SSE_BATCH_MS !== undefined ? { SSE_BATCH_MS: process.env.SSE_BATCH_MS } : {}),
   },
@@ -21,7 +23,9 @@ const url = await app.listen({ host: '127.0.0.1', port: 0 });
 await app.cache.waitForSync();
 // The runner may go first (a failed target, ^C): then there is no one left to tell.
 process.stdout.on('error', () => process.exit(0));
-process.stdout.write(`${JSON.stringify({ ready: url, pid: process.pid })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ ready: url, metrics: app.metricsUrl(), pid: process.pid })}\n`,
+);
 // How busy the BFF's one thread is (event-loop utilization, 0..1), every second: on a shared
 // machine the latency figures also carry other processes' load; this one is the BFF's own.
 let last = performance.eventLoopUtilization();

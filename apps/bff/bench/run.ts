@@ -109,8 +109,8 @@ function rssMb(pid: number | undefined): number {
   return m ? Number(m[1]) / 1024 : 0;
 }
 
-async function upstreamWatches(base: string): Promise<number> {
-  const res = await fetch(`${base}/metrics`);
+async function upstreamWatches(metricsUrl: string): Promise<number> {
+  const res = await fetch(metricsUrl);
   const m = /^dcs_bff_upstream_watches (\d+)/m.exec(await res.text());
   return m ? Number(m[1]) : -1;
 }
@@ -142,6 +142,7 @@ const bff = child(
 all.push(bff.proc);
 const bffReady = await bff.next((o) => 'ready' in o);
 const base = String(bffReady.ready);
+const metricsUrl = String(bffReady.metrics);
 const bffPid = Number(bffReady.pid);
 log(`BFF synced at ${base}`);
 const nodepools = `${base}/api/v1/clusters/cpaas-system/demo/nodepools`;
@@ -151,7 +152,7 @@ const stream = `${base}/api/v1/stream?cluster=cpaas-system/demo`;
 const one = child('load.ts', ['--mode', 'sse', '--url', stream, '--clients', '1']);
 all.push(one.proc);
 await one.next((o) => 'connected' in o);
-const watchesOne = await upstreamWatches(base);
+const watchesOne = await upstreamWatches(metricsUrl);
 one.send({ cmd: 'report' });
 await one.next((o) => 'sse' in o);
 
@@ -189,7 +190,7 @@ const sse = halves.map((n) =>
 all.push(...sse.map((c) => c.proc));
 await Promise.all(sse.map((c) => c.next((o) => 'connected' in o)));
 const rssIdle = rssMb(bffPid);
-const watchesMany = await upstreamWatches(base);
+const watchesMany = await upstreamWatches(metricsUrl);
 log(`${String(clients)} streams open; RSS ${rssIdle.toFixed(0)} MB`);
 let rssMax = rssIdle;
 const sampler = setInterval(() => {

@@ -98,7 +98,7 @@ describe('informers under an API-server restart, dropped connections and 410', (
     expect(machines.json<{ name: string }[]>().map((m) => m.name)).not.toContain(
       'demo-md-0-abc12-m2',
     );
-    const metrics = await app.inject('/metrics');
+    const metrics = { body: await app.metrics.registry.metrics() };
     expect(metrics.body).toMatch(/dcs_bff_informer_restarts\{resource="machines[^}]*"\} [1-9]/);
   }, 60_000);
 

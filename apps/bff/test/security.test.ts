@@ -1,6 +1,13 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedCluster } from '@dcs/simulator';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../src/config/env';
+import { loadKubeConfig, openConnection } from '../src/kube/connection';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
+import { put } from './support/seed';
 import { TestSession } from './support/session';
 
 /**
@@ -84,6 +91,59 @@ describe('local mode: DNS rebinding and origins', () => {
     expect(crossSite.statusCode).toBe(403);
   });
 
+  it('never returns a value of a Secret: not data, nor last-applied or any other annotation', async () => {
+    const value = 'hunter2-s3cr3t-value';
+    const encoded = Buffer.from(value).toString('base64');
+    const manifest = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'leaky', namespace: 'cpaas-system' },
+      data: { password: encoded },
+    };
+    await put(t.cluster.server.client, {
+      ...manifest,
+      metadata: {
+        ...manifest.metadata,
+        annotations: {
+          'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(manifest),
+          'kapp.k14s.io/original': JSON.stringify({ ...manifest, stringData: { value } }),
+        },
+      },
+    });
+    const s = new TestSession(app);
+    const res = await s.request('GET', '/api/v1/namespaces/cpaas-system/objects/Secret/leaky');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body).not.toContain(value);
+    expect(res.body).not.toContain(encoded);
+    expect(res.body).not.toContain('managedFields');
+    const shown = res.json<{ dataKeys: string[]; metadata: { annotations: object } }>();
+    expect(shown.dataKeys).toEqual(['password']);
+    expect(Object.keys(shown.metadata.annotations)).toEqual([
+      'kubectl.kubernetes.io/last-applied-configuration',
+      'kapp.k14s.io/original',
+    ]);
+  });
+
+  it('serves /metrics on METRICS_PORT only, never on the app port', async () => {
+    const listening = await buildTestApp(t, { env: { METRICS_PORT: '0' } });
+    try {
+      await listening.listen({ host: '127.0.0.1', port: 0 });
+      const url = listening.metricsUrl();
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      const scraped = await fetch(url ?? '');
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('dcs_bff_http_request_duration_seconds');
+      expect((await fetch((url ?? '').replace('/metrics', '/api/v1/session'))).status).toBe(404);
+      const onApp = await listening.inject({ url: '/metrics', headers: { host: 'localhost' } });
+      expect(onApp.statusCode).toBe(404);
+    } finally {
+      await listening.close();
+    }
+    expect((await app.inject({ url: '/metrics', headers: { host: 'localhost' } })).statusCode).toBe(
+      404,
+    );
+  });
+
   it('answers every API response, errors included, with Cache-Control: no-store', async () => {
     const s = new TestSession(app);
     for (const [method, url] of [
@@ -157,5 +217,73 @@ describe('token mode: hostile credentials and origins', () => {
     s.origin = 'http://evil.example';
     const rebound = await s.request('POST', SCALE, body, { headers: { host: 'evil.example' } });
     expect(rebound.statusCode).toBe(421);
+  });
+});
+
+describe('token mode: rate limits are per user', () => {
+  let t: TestCluster;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    t = await startTestCluster();
+    app = await buildTestApp(t, { mode: 'token', env: { MUTATION_RATE_PER_MINUTE: '3' } });
+  });
+  afterAll(async () => {
+    await app.close();
+    await t.close();
+  });
+
+  it('does not let one user spend the mutation budget of another behind the same IP', async () => {
+    const operator = new TestSession(app);
+    await operator.signIn(t.cluster.operatorToken);
+    const body = { replicas: 4, resourceVersion: '1' };
+    const codes: number[] = [];
+    for (let i = 0; i < 4; i++)
+      codes.push((await operator.request('POST', SCALE, body)).statusCode);
+    expect(codes.slice(0, 3)).not.toContain(429);
+    expect(codes[3]).toBe(429);
+    // Same IP (inject's 127.0.0.1), another user: their own budget, so RBAC answers.
+    const viewer = new TestSession(app);
+    await viewer.signIn(t.cluster.viewerToken);
+    expect((await viewer.request('POST', SCALE, body)).statusCode).toBe(403);
+    // A second session of the operator shares the operator's budget.
+    const again = new TestSession(app);
+    await again.signIn(t.cluster.operatorToken);
+    expect((await again.request('POST', SCALE, body)).statusCode).toBe(429);
+  });
+});
+
+describe('a kubeconfig with a plain-HTTP server', () => {
+  it('is served on loopback (the embedded --http), and refused clearly anywhere else', async () => {
+    const cluster = await startEmbeddedCluster({ host: '127.0.0.1', port: 0, tls: false });
+    const dir = await mkdtemp(join(tmpdir(), 'bff-http-'));
+    try {
+      const kubeconfig = join(dir, 'kubeconfig');
+      await writeFile(kubeconfig, cluster.kubeconfig, { mode: 0o600 });
+      expect(cluster.kubeconfig).toContain('server: http://127.0.0.1:');
+      const t: TestCluster = { cluster, kubeconfig, dir, close: () => Promise.resolve() };
+      const app = await buildTestApp(t, { mode: 'token' });
+      try {
+        const s = new TestSession(app);
+        expect((await s.signIn(cluster.operatorToken)).statusCode).toBe(200);
+        expect((await s.request('GET', '/api/v1/clusters')).statusCode).toBe(200);
+      } finally {
+        await app.close();
+      }
+      const remote = join(dir, 'remote');
+      await writeFile(
+        remote,
+        cluster.kubeconfig.replace(
+          /server: http:\/\/127\.0\.0\.1:\d+/,
+          'server: http://10.0.0.1:6443',
+        ),
+      );
+      const kc = loadKubeConfig({ kind: 'kubeconfig', file: remote });
+      const opening = openConnection(kc, { allowInsecureTls: false });
+      await expect(opening).rejects.toThrow(ConfigError);
+      await expect(opening).rejects.toThrow(/plain HTTP .*use https/);
+    } finally {
+      await cluster.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -131,7 +131,7 @@ describe('the SSE stream', () => {
       true,
     );
     expect(resync.id).toBeDefined();
-    const metrics = await app.inject('/metrics');
+    const metrics = { body: await app.metrics.registry.metrics() };
     expect(metrics.body).toMatch(/dcs_bff_sse_resyncs_total\{reason="overflow"\} [1-9]/);
     slow.close();
   }, 40_000);

@@ -83,6 +83,10 @@ const EnvSchema = z.object({
   /** Only for a development API server with a self-signed certificate: never the default. */
   ALLOW_INSECURE_TLS: bool.default(false),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** `/metrics` on its own listener (0 = a free port); unset = not served at all. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Where the metrics listener binds; default: HOST. */
+  METRICS_HOST: z.string().min(1).optional(),
 });
 
 export type AuthMode = 'local' | 'token';
@@ -130,6 +134,9 @@ export interface Config {
   informerStaleAfterMs: number;
   allowInsecureTls: boolean;
   shutdownGraceMs: number;
+  /** `/metrics` is served on this port only (never the app's); undefined = not served. */
+  metricsPort: number | undefined;
+  metricsHost: string;
 }
 
 export class ConfigError extends Error {
@@ -324,6 +331,8 @@ export function loadConfig(options: LoadOptions = {}): Config {
     informerStaleAfterMs: env.INFORMER_STALE_AFTER_MS,
     allowInsecureTls: env.ALLOW_INSECURE_TLS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    metricsPort: env.METRICS_PORT,
+    metricsHost: env.METRICS_HOST ?? env.HOST,
   };
 }
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ConfigError, type ConnectionSource } from '../config/env';
+import { ConfigError, hostNameOf, isLoopbackHost, type ConnectionSource } from '../config/env';
 
 /**
  * The BFF's connection to the API server: the server URL, the TLS settings every request uses
@@ -44,6 +44,32 @@ export function loadKubeConfig(source: ConnectionSource): KubeConfig {
 }
 
 /**
+ * Plain HTTP is accepted for an API server on loopback only (the embedded cluster's `--http`):
+ * anywhere else every request's bearer token would cross the network in clear, so that is a
+ * configuration error. client-node refuses `http://` unless the cluster "skips TLS verification";
+ * with no TLS there is nothing to verify, so the in-memory copy says so for loopback.
+ */
+function plainHttpOnLoopback(kc: KubeConfig, clusterName: string, server: string): void {
+  let host: string;
+  try {
+    host = hostNameOf(new URL(server).host);
+  } catch {
+    throw new ConfigError(`bad server URL ${server}`);
+  }
+  if (!isLoopbackHost(host)) {
+    throw new ConfigError(
+      `cluster ${clusterName} is served over plain HTTP (${server}); credentials would cross the network in clear: use https (plain HTTP is accepted on loopback only)`,
+    );
+  }
+  kc.loadFromOptions({
+    clusters: kc.clusters.map((c) => (c.name === clusterName ? { ...c, skipTLSVerify: true } : c)),
+    users: kc.users,
+    contexts: kc.contexts,
+    currentContext: kc.currentContext,
+  });
+}
+
+/**
  * Checks and prepares the connection. TLS verification stays on: a kubeconfig that asks to skip it
  * is refused unless the operator allowed that explicitly (a development server only).
  */
@@ -60,11 +86,16 @@ export async function openConnection(
   }
   const server = cluster.server.replace(/\/+$/, '');
   if (!/^https?:\/\//.test(server)) throw new ConfigError(`bad server URL ${cluster.server}`);
-  // The cluster's CA and server name alone: a user-less KubeConfig applies nothing else.
-  const clusterOnly = new KubeConfig();
-  clusterOnly.loadFromClusterAndUser(cluster, { name: 'tls-only' });
+  const plain = server.startsWith('http:');
   const base: https.RequestOptions = {};
-  await clusterOnly.applyToHTTPSOptions(base);
+  if (plain) {
+    plainHttpOnLoopback(kc, cluster.name, server);
+  } else {
+    // The cluster's CA and server name alone: a user-less KubeConfig applies nothing else.
+    const clusterOnly = new KubeConfig();
+    clusterOnly.loadFromClusterAndUser(cluster, { name: 'tls-only' });
+    await clusterOnly.applyToHTTPSOptions(base);
+  }
   const tls = {
     ...(base.ca !== undefined ? { ca: base.ca } : {}),
     ...(base.servername !== undefined ? { servername: base.servername } : {}),
@@ -74,9 +105,7 @@ export async function openConnection(
     server,
     kubeConfig: kc,
     tls,
-    agent: server.startsWith('https:')
-      ? new https.Agent(AGENT_OPTIONS)
-      : new http.Agent(AGENT_OPTIONS),
+    agent: plain ? new http.Agent(AGENT_OPTIONS) : new https.Agent(AGENT_OPTIONS),
     describe: `${server} (context ${kc.getCurrentContext()})`,
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 
-/** Liveness, readiness (only after the first sync of every informer) and Prometheus metrics. */
+/** Liveness and readiness (only after the first sync of every informer); metrics: METRICS_PORT. */
 const health: FastifyPluginAsync = (app) => {
   app.get('/healthz', { schema: { hide: true } }, () => ({ ok: true }));
 
@@ -14,11 +14,6 @@ const health: FastifyPluginAsync = (app) => {
       return reply.code(503).send({ ready: false, pending });
     }
     return { ready: true, watches: app.cache.watchCount };
-  });
-
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    const text = await app.metrics.registry.metrics();
-    return reply.type(app.metrics.registry.contentType).send(text);
   });
   return Promise.resolve();
 };

@@ -8,7 +8,8 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 /**
  * The external tier: third-party plugins with the project's settings. Helmet's CSP is strict
  * (same-origin scripts, styles and connections only; no inline script, no framing). Rate limits
- * are opt-in per route (sign-in, mutations) so that reads and streams are not counted.
+ * are opt-in per route (sign-in, mutations) so that reads and streams are not counted, and keyed
+ * by the authenticated user where there is one.
  */
 export async function registerExternal(app: FastifyInstance): Promise<void> {
   await app.register(helmet, {
@@ -32,7 +33,17 @@ export async function registerExternal(app: FastifyInstance): Promise<void> {
     strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
   });
   await app.register(cookie);
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, {
+    global: false,
+    // After the API scope's onRequest hook has resolved the principal: a budget per user, so that
+    // users behind one proxy (one IP) do not share one, and one user's many IPs or sessions do.
+    // Requests without a principal (sign-in) are counted by IP.
+    hook: 'preParsing',
+    keyGenerator: (request) => {
+      const principal = request.principalCache;
+      return principal ? `user:${principal.mode}:${principal.username}` : `ip:${request.ip}`;
+    },
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

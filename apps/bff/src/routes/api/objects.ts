@@ -25,15 +25,33 @@ const CACHED: ReadonlySet<string> = new Set<CachedKind>([
   'DCSIpHostnamePool',
 ]);
 
+/**
+ * Managed fields are noise in a YAML view. A Secret's values hide in more places than `data` and
+ * `stringData`: `kubectl apply` copies the whole manifest into the annotation
+ * `kubectl.kubernetes.io/last-applied-configuration`, and other tools (kapp, Argo CD, Helm's
+ * post-renderers) keep copies in annotations of their own. So a Secret keeps the names of its data
+ * keys and annotations, and no value of either.
+ */
 function withoutSecrets(kind: string, obj: Record<string, unknown>): Record<string, unknown> {
   const { metadata, ...rest } = obj;
   const { managedFields: _m, ...meta } = (metadata ?? {}) as Record<string, unknown>;
   if (kind !== 'Secret') return { ...rest, metadata: meta };
   const { data, stringData: _s, ...secret } = rest;
-  // Keys are shown so the YAML view can say what the Secret holds; values never leave.
-  const keys = Object.keys(data ?? {});
-  return { ...secret, metadata: meta, dataKeys: keys };
+  const { annotations, ...plainMeta } = meta;
+  const annotationKeys = Object.keys(annotations ?? {});
+  return {
+    ...secret,
+    metadata: {
+      ...plainMeta,
+      ...(annotationKeys.length
+        ? { annotations: Object.fromEntries(annotationKeys.map((k) => [k, HIDDEN])) }
+        : {}),
+    },
+    dataKeys: Object.keys(data ?? {}),
+  };
 }
+
+const HIDDEN = '(hidden: a Secret annotation may hold its values)';
 
 const objects: FastifyPluginAsync = (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
