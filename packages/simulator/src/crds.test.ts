@@ -51,7 +51,7 @@ describe('CRDs generated from the domain schemas', () => {
     expect(rolling.maxUnavailable).toEqual({ 'x-kubernetes-int-or-string': true });
   });
 
-  it('keeps unknown fields of loose objects and the scale subresource of MachineDeployment', () => {
+  it('serves MachineDeployment with upstream schema and the scale subresource', () => {
     const crd = crdOf('MachineDeployment');
     const version = crd.spec.versions[0];
     expect(version?.subresources).toEqual({
@@ -62,10 +62,12 @@ describe('CRDs generated from the domain schemas', () => {
         labelSelectorPath: '.status.selector',
       },
     });
+    // Cluster API's own schema (issue 13): exact, no unknown field kept below spec.
     const spec = (
       version?.schema.openAPIV3Schema.properties as Record<string, Record<string, unknown>>
     ).spec;
-    expect(spec?.['x-kubernetes-preserve-unknown-fields']).toBe(true);
+    expect(spec?.['x-kubernetes-preserve-unknown-fields']).toBeUndefined();
+    expect(spec?.required).toEqual(['clusterName', 'selector', 'template']);
     expect(version?.additionalPrinterColumns.map((c) => c.name)).toContain('Ready');
   });
 });

@@ -6,6 +6,7 @@ import {
   type KindInfo,
   type ParsedKind,
 } from '@dcs/domain';
+import { capiReferenceSchemas } from './generated/capi-schemas';
 
 /**
  * CustomResourceDefinitions generated from `domain`'s zod schemas: the one place where the wire
@@ -85,6 +86,41 @@ export function openApiSchemaOf(kind: ParsedKind): JsonSchema {
   };
 }
 
+const referenceByKind = new Map(capiReferenceSchemas.map((s) => [s.kind, s]));
+
+/** The kinds whose schema is Cluster API's own (from the reference CRDs), not this project's. */
+export const referenceKinds = capiReferenceSchemas.map((s) => s.kind);
+
+/**
+ * The schema the embedded cluster serves for a kind, so that it accepts and refuses what a real
+ * management cluster does: Cluster API's own for the kinds the reference CRDs have (every bound,
+ * enum, pattern, required field, format and default of upstream's v1beta1), this project's
+ * rendering of the domain schemas for the DCS kinds. KubeadmConfig has no reference CRD; its spec
+ * is the same Go type as KubeadmConfigTemplate's `spec.template.spec` (KubeadmConfigSpec), so it
+ * is served with that, and the project's status.
+ */
+export function servedSchemaOf(kind: ParsedKind): JsonSchema {
+  const ref = referenceByKind.get(kind);
+  if (ref) {
+    const info = kindTable[kind as keyof typeof kindTable];
+    if (info.group !== ref.group || info.version !== ref.version) {
+      throw new Error(
+        `${kind}: the reference CRD serves ${ref.group}/${ref.version}, the domain ${info.group}/${info.version}`,
+      );
+    }
+    return structuredClone(ref.schema) as JsonSchema;
+  }
+  const own = openApiSchemaOf(kind);
+  if (kind === 'KubeadmConfig') {
+    const template = referenceByKind.get('KubeadmConfigTemplate')?.schema;
+    const configSpec = template?.properties?.spec?.properties?.template?.properties?.spec;
+    if (configSpec && isObject(own.properties)) {
+      own.properties = { ...own.properties, spec: structuredClone(configSpec) };
+    }
+  }
+  return own;
+}
+
 /** The kinds this project defines CRDs for: Cluster API's and the DCS provider's. */
 export const crdKinds = (Object.keys(kindTable) as (keyof typeof kindTable)[]).filter(
   (k): k is ParsedKind & keyof typeof kindTable =>
@@ -119,7 +155,7 @@ export function crdOf(kind: ParsedKind & keyof typeof kindTable) {
           name: info.version,
           served: true,
           storage: true,
-          schema: { openAPIV3Schema: openApiSchemaOf(kind) },
+          schema: { openAPIV3Schema: servedSchemaOf(kind) },
           subresources: {
             ...(info.subresources.status ? { status: {} } : {}),
             ...(info.subresources.scale

@@ -9,7 +9,7 @@ import {
 } from '@dcs/apiserver';
 import { DEFAULT_NAMESPACE, kindTable } from '@dcs/domain';
 import { webhookAdmission } from './admission';
-import { crdKinds, openApiSchemaOf } from './crds';
+import { crdKinds, servedSchemaOf } from './crds';
 
 /**
  * The embedded management cluster: the in-memory API server with the Cluster API and DCS kinds of
@@ -55,7 +55,7 @@ const selectableFields: Partial<Record<string, readonly string[]>> = {
 export function kindRegistrations(): KindRegistration[] {
   return crdKinds.map((kind) => ({
     ...kindTable[kind],
-    openAPIV3Schema: openApiSchemaOf(kind),
+    openAPIV3Schema: servedSchemaOf(kind),
     ...(selectableFields[kind] ? { selectableFields: selectableFields[kind] } : {}),
   }));
 }

@@ -1,0 +1,173 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import type { JSONSchemaProps } from '@dcs/apiserver';
+
+/**
+ * Cluster API's own CRD schemas, as the embedded cluster serves them. The reference CRDs
+ * (upstream's generated files, Apache-2.0, `shared/reference/capi-crds/`) are reduced to what a
+ * server validates with: every description is dropped, every constraint kept. The result is
+ * committed as `src/generated/capi-schemas.ts` by `pnpm --filter @dcs/simulator gen:capi-schemas`;
+ * a test checks that the committed module is what the reference files give.
+ */
+
+/** Where the reference CRDs are unless `CAPI_REFERENCE_CRDS` says otherwise. */
+export const DEFAULT_REFERENCE_DIR = '/work/shared/reference/capi-crds';
+
+export function referenceDir(): string {
+  return process.env.CAPI_REFERENCE_CRDS ?? DEFAULT_REFERENCE_DIR;
+}
+
+/** One reference kind: the served (storage) version's schema without descriptions. */
+export interface ReferenceSchema {
+  group: string;
+  version: string;
+  kind: string;
+  schema: JSONSchemaProps;
+}
+
+/**
+ * Every schema keyword the embedded validator (`@dcs/apiserver` validation.ts) implements. The
+ * generator refuses any other keyword, so a newer reference with, say, CEL rules
+ * (`x-kubernetes-validations`) fails loudly instead of being served without its rules.
+ */
+const VALIDATED_KEYWORDS = new Set([
+  'type',
+  'properties',
+  'additionalProperties',
+  'items',
+  'required',
+  'enum',
+  'format',
+  'default',
+  'nullable',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'uniqueItems',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-map-type',
+]);
+
+/** Keywords with no effect on what is accepted (documentation only). */
+const DROPPED_KEYWORDS = new Set(['description', 'example', 'externalDocs', 'title']);
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The schema without documentation; throws on a keyword the embedded validator cannot honour. */
+export function stripSchema(node: unknown, path = ''): JSONSchemaProps {
+  if (!isRecord(node)) throw new Error(`${path || '/'}: a schema must be an object`);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(node).sort()) {
+    const value = node[key];
+    if (DROPPED_KEYWORDS.has(key)) continue;
+    if (!VALIDATED_KEYWORDS.has(key)) {
+      throw new Error(
+        `${path || '/'}: schema keyword ${key} is not implemented by the embedded validator`,
+      );
+    }
+    if (key === 'properties') {
+      if (!isRecord(value)) throw new Error(`${path}/properties: must be an object`);
+      // Property names are data, not keywords: a property called `description` stays.
+      const props: Record<string, JSONSchemaProps> = {};
+      for (const name of Object.keys(value).sort()) {
+        props[name] = stripSchema(value[name], `${path}/properties/${name}`);
+      }
+      out.properties = props;
+    } else if (key === 'items' || key === 'not') {
+      out[key] = stripSchema(value, `${path}/${key}`);
+    } else if (key === 'additionalProperties') {
+      out[key] = typeof value === 'boolean' ? value : stripSchema(value, `${path}/${key}`);
+    } else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf') {
+      if (!Array.isArray(value)) throw new Error(`${path}/${key}: must be a list`);
+      out[key] = value.map((s, i) => stripSchema(s, `${path}/${key}/${String(i)}`));
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+interface CrdFile {
+  spec: {
+    group: string;
+    names: { kind: string };
+    versions: {
+      name: string;
+      served: boolean;
+      storage: boolean;
+      schema: { openAPIV3Schema: unknown };
+    }[];
+  };
+}
+
+/** Reads the reference CRD files (YAML texts) into the served version's schema per kind. */
+export function referenceSchemasFromTexts(texts: readonly string[]): ReferenceSchema[] {
+  const out: ReferenceSchema[] = [];
+  for (const text of texts) {
+    const crd = parse(text) as CrdFile;
+    const version = crd.spec.versions.find((v) => v.served && v.storage);
+    if (!version) throw new Error(`${crd.spec.names.kind}: no served storage version`);
+    out.push({
+      group: crd.spec.group,
+      version: version.name,
+      kind: crd.spec.names.kind,
+      schema: stripSchema(version.schema.openAPIV3Schema, crd.spec.names.kind),
+    });
+  }
+  return out.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+}
+
+/** The reference CRD files of `dir`, or undefined when the folder is absent (a CI machine). */
+export function readReferenceTexts(dir = referenceDir()): string[] | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  return names
+    .filter((n) => n.endsWith('.yaml'))
+    .sort()
+    .map((n) => readFileSync(join(dir, n), 'utf8'));
+}
+
+/** `Cluster API v1.10.10`, from the folder's SOURCE.txt (which names the upstream tag). */
+export function referenceSource(dir = referenceDir()): string {
+  try {
+    const tag = /\btag (v[\w.-]+)/.exec(readFileSync(join(dir, 'SOURCE.txt'), 'utf8'))?.[1];
+    return tag ? `Cluster API ${tag}` : 'Cluster API';
+  } catch {
+    return 'Cluster API';
+  }
+}
+
+/** The committed module's text for these schemas (JSON inside TypeScript, stable key order). */
+export function renderModule(schemas: readonly ReferenceSchema[], source: string): string {
+  const header = [
+    '// Generated by `pnpm --filter @dcs/simulator gen:capi-schemas` from the Cluster API CRDs',
+    `// (${source}; upstream kubernetes-sigs/cluster-api, Apache-2.0): the served version's`,
+    '// openAPIV3Schema of each kind, descriptions removed, every constraint kept. Do not edit.',
+    "import type { ReferenceSchema } from '../capi/reference';",
+    '',
+    'export const capiReferenceSchemas: readonly ReferenceSchema[] = ',
+  ].join('\n');
+  return `${header}${JSON.stringify(schemas, null, 2)};\n`;
+}
