@@ -22,6 +22,7 @@ import {
 } from '@mui/material';
 import { useId } from 'react';
 import { useI18n } from '../i18n/context';
+import { memoryInGiB } from '../i18n/format';
 import { issuesAt } from '../lib/issues';
 import { without } from '../lib/objects';
 import { useIssueText } from './FieldIssues';
@@ -49,13 +50,21 @@ export function MachineTemplateEditor({
   vmTemplates?: readonly string[];
   label: string;
 }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const baseId = useId();
   const text = useIssueText();
   const at = (p: string) => issuesAt(issues, `${basePath}.${p}`);
   const err = (p: string) => at(p).some((i) => i.severity === 'error');
   const vm = value.vmConfig ?? {};
   const disks = vm.dcsMachineDiskSpec ?? [];
+  const memoryMB = vm.dcsMachineMemorySpec?.quantity;
+  const inGiB = memoryInGiB(memoryMB, locale);
+  const memoryHelp = inGiB
+    ? t(inGiB.exact ? 'tpl.memoryHelp' : 'tpl.memoryHelpApprox', {
+        mb: memoryMB ?? 0,
+        gib: inGiB.gib,
+      })
+    : t('tpl.memoryHelpEmpty');
   const setVm = (patch: Partial<NonNullable<MachineTemplateSpecInput['vmConfig']>>) => {
     onChange({ ...value, vmConfig: { ...vm, ...patch } });
   };
@@ -108,7 +117,7 @@ export function MachineTemplateEditor({
           required
           value={vm.dcsMachineMemorySpec?.quantity ?? ''}
           error={err('vmConfig.dcsMachineMemorySpec.quantity')}
-          helperText={text(at('vmConfig.dcsMachineMemorySpec.quantity')) ?? t('tpl.memoryHelp')}
+          helperText={text(at('vmConfig.dcsMachineMemorySpec.quantity')) ?? memoryHelp}
           sx={{ width: 160 }}
           onChange={(e) => {
             setVm({ dcsMachineMemorySpec: { quantity: Number(e.target.value) } });

@@ -146,6 +146,7 @@ export const en = {
   'action.upgrade': 'Upgrade',
   'action.upgradeTo': 'Upgrade to {version}',
   'action.editBootstrap': 'Edit bootstrap',
+  'action.updateBootstrap': 'Update bootstrap',
   'action.delete': 'Delete',
   'action.deletePool': 'Delete {name}',
   'action.viewYaml': 'View YAML',
@@ -356,7 +357,9 @@ export const en = {
   'tpl.vmTemplate': 'VM template',
   'tpl.cpu': 'CPU (cores)',
   'tpl.memory': 'Memory (MB)',
-  'tpl.memoryHelp': '8192 MB = 8 GiB',
+  'tpl.memoryHelp': '{mb} MB = {gib} GiB',
+  'tpl.memoryHelpApprox': '{mb} MB ≈ {gib} GiB',
+  'tpl.memoryHelpEmpty': 'In MB: 1024 MB = 1 GiB',
   'tpl.dvSwitch': 'dvSwitchName',
   'tpl.portGroup': 'portGroupName',
   'tpl.locationType': 'Location type',
@@ -378,7 +381,9 @@ export const en = {
   'tpl.requiredMount': 'Required mount (R-TPL-2): it cannot be removed',
   'tpl.removeDisk': 'Remove disk {name}',
   'tpl.addDisk': 'Add disk',
-  'upgrade.title': 'Upgrade {name}',
+  'upgrade.titleInfrastructure': 'Upgrade {name}: machine infrastructure',
+  'upgrade.titleKubernetes': 'Upgrade {name}: Kubernetes version',
+  'upgrade.titleBootstrap': 'Update the bootstrap template of {name}',
   'upgrade.cpTitle': 'Upgrade the control plane',
   'upgrade.kinds': 'What to upgrade',
   'upgrade.infrastructure': 'Machine infrastructure',
@@ -394,6 +399,12 @@ export const en = {
   'upgrade.cpHelp':
     'The control plane upgrades first, one minor version at a time; its machines are replaced one at a time. Workers may follow (R-MD-4).',
   'upgrade.noTargets': 'The versions catalog offers nothing newer than {version} for this pool.',
+  'upgrade.heldByControlPlane':
+    'The catalog offers {newest}, but workers may not be newer than the control plane, which runs {cp} (R-MD-4). Upgrade the control plane first; this pool can then follow.',
+  'upgrade.controlPlaneUnknown':
+    'The catalog offers {newest}, but the control plane’s version is unknown, and workers may not be newer than it (R-MD-4). Check the control plane before upgrading this pool.',
+  'upgrade.versionUnknown':
+    'The pool’s Kubernetes version "{version}" is not a version the console can compare, so no upgrade is offered.',
   'upgrade.targetVersion': 'Target version',
   'upgrade.currentVersion': 'Now {version}',
   'upgrade.vmTemplateIs': 'VM template {vm}',

@@ -57,6 +57,22 @@ export function formatAge(iso: string | undefined, now: number): string {
   return `${Math.floor(h / 24)}d`;
 }
 
+/**
+ * The hint under a memory field (MB, as the template stores it; DCS's MB are binary, 1024 to a
+ * GiB): the field's own value in GiB, `=` when exact and `≈` otherwise; undefined for no value.
+ */
+export function memoryInGiB(
+  mb: number | undefined,
+  locale: Locale,
+): { gib: string; exact: boolean } | undefined {
+  if (mb === undefined || !Number.isFinite(mb) || mb <= 0) return undefined;
+  const gib = mb / 1024;
+  return {
+    gib: new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(gib),
+    exact: Math.round(gib * 100) / 100 === gib,
+  };
+}
+
 /** Memory in MB as the template stores it, shown in GiB when round. */
 export function formatMemoryMB(mb: number | undefined): string {
   if (mb === undefined) return '—';

@@ -4,6 +4,7 @@ import {
   type KubeadmConfigSpec,
   type MachineTemplateSpecInput,
   type NodePoolView,
+  type UpgradeOffer,
   type UpgradeRequest,
 } from '@dcs/domain';
 import {
@@ -24,7 +25,8 @@ import { useFieldIssues, type FieldIssueProps } from '../../../components/FieldI
 import { MachineTemplateEditor } from '../../../components/MachineTemplateEditor';
 import { PlanFlowDialog } from '../../../components/PlanFlowDialog';
 import { ProblemList } from '../../../components/ProblemList';
-import { useI18n } from '../../../i18n/context';
+import { useI18n, type I18n } from '../../../i18n/context';
+import type { MessageKey } from '../../../i18n/en';
 import { errorsOf, issuesOutside } from '../../../lib/issues';
 import { usePlanFlow } from '../../../lib/use-plan-flow';
 import { useUpgradePool } from '../api/upgrade-pool';
@@ -36,11 +38,40 @@ import {
   newTemplateName,
   templateForVersion,
   templateInputOf,
+  upgradeOfferFor,
   upgradePoolOf,
-  upgradeTargets,
 } from './upgrade-requests';
 
 export type UpgradeTab = 'infrastructure' | 'kubernetes' | 'bootstrap';
+
+/** The dialog is titled by what the chosen tab does: a bootstrap update is no upgrade. */
+const TITLE = {
+  infrastructure: 'upgrade.titleInfrastructure',
+  kubernetes: 'upgrade.titleKubernetes',
+  bootstrap: 'upgrade.titleBootstrap',
+} as const satisfies Record<UpgradeTab, MessageKey>;
+
+/** Why no Kubernetes version is offered, in the words of the rule that holds it back (R-MD-4). */
+function noUpgradeText(
+  offer: Exclude<UpgradeOffer, { kind: 'offered' }>,
+  version: string,
+  t: I18n['t'],
+): string {
+  switch (offer.kind) {
+    case 'control-plane-older':
+      return t('upgrade.heldByControlPlane', {
+        version,
+        newest: offer.newest,
+        cp: offer.controlPlaneVersion,
+      });
+    case 'control-plane-unknown':
+      return t('upgrade.controlPlaneUnknown', { version, newest: offer.newest });
+    case 'version-unknown':
+      return t('upgrade.versionUnknown', { version });
+    case 'newest':
+      return t('upgrade.noTargets', { version });
+  }
+}
 
 /**
  * Upgrades of a pool: machine infrastructure (O-UPGRADE-INFRA: a clone of the template with
@@ -69,7 +100,8 @@ export function UpgradeDialog({
   const [tab, setTab] = useState<UpgradeTab>(isCp ? 'kubernetes' : initialTab);
   const baseTemplate = templateInputOf(ctx, pool.machineTemplate.name);
   const baseBootstrap = bootstrapSpecOf(ctx, pool.bootstrapTemplate);
-  const targets = upgradeTargets(ctx, pool);
+  const offer = upgradeOfferFor(ctx, pool);
+  const targets = offer.kind === 'offered' ? offer.targets : [];
   const [templateName, setTemplateName] = useState(() =>
     newTemplateName(ctx, pool.machineTemplate.name),
   );
@@ -131,14 +163,14 @@ export function UpgradeDialog({
 
   return (
     <PlanFlowDialog
-      title={isCp ? t('upgrade.cpTitle') : t('upgrade.title', { name: pool.name })}
+      title={isCp ? t('upgrade.cpTitle') : t(TITLE[tab], { name: pool.name })}
       maxWidth="lg"
       flow={flow}
       onClose={onClose}
       onPreview={() => {
         if (req) void flow.preview(req);
       }}
-      applyLabel={t('action.upgrade')}
+      applyLabel={tab === 'bootstrap' ? t('action.updateBootstrap') : t('action.upgrade')}
       previewDisabled={!req || errorsOf(issues).length > 0}
     >
       {!isCp && (
@@ -190,10 +222,8 @@ export function UpgradeDialog({
               ? t('upgrade.cpHelp')
               : t('upgrade.k8sHelp', { cp: ctx.controlPlaneVersion ?? '—' })}
           </Typography>
-          {targets.length === 0 ? (
-            <Alert severity="info">
-              {t('upgrade.noTargets', { version: pool.version ?? '—' })}
-            </Alert>
+          {offer.kind !== 'offered' ? (
+            <Alert severity="info">{noUpgradeText(offer, pool.version ?? '—', t)}</Alert>
           ) : (
             <>
               <TextField

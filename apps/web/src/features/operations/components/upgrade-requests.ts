@@ -3,10 +3,12 @@ import {
   defaultKubeletPatch,
   KUBELET_PATCH_PATH,
   nextRevisionName,
+  upgradeOffer,
   vmTemplateFor,
   type KubeadmConfigSpec,
   type MachineTemplateSpecInput,
   type NodePoolView,
+  type UpgradeOffer,
   type UpgradePool,
   type ValidationContext,
 } from '@dcs/domain';
@@ -59,18 +61,14 @@ export function upgradePoolOf(pool: NodePoolView): UpgradePool {
   };
 }
 
-/** Catalog versions newer than the pool's; for workers, not above the control plane (R-MD-4). */
-export function upgradeTargets(ctx: ValidationContext, pool: NodePoolView): string[] {
-  return ctx.versions
-    .map((v) => v.version)
-    .filter((v) => compareKubeVersions(v, pool.version) > 0)
-    .filter(
-      (v) =>
-        pool.kind === 'control-plane' ||
-        ctx.controlPlaneVersion === undefined ||
-        compareKubeVersions(v, ctx.controlPlaneVersion) <= 0,
-    )
-    .sort((a, b) => compareKubeVersions(a, b));
+/**
+ * Catalog versions newer than the pool's, or why there are none; for workers, not above the
+ * control plane (R-MD-4), as the card's indicator decides it.
+ */
+export function upgradeOfferFor(ctx: ValidationContext, pool: NodePoolView): UpgradeOffer {
+  return pool.kind === 'control-plane'
+    ? upgradeOffer(pool.version, ctx.versions)
+    : upgradeOffer(pool.version, ctx.versions, { version: ctx.controlPlaneVersion });
 }
 
 /** The machine template for `version`: the current one on the catalog's VM template (R-MD-4). */
