@@ -91,6 +91,12 @@ export const router = createBrowserRouter([
             lazy: async () => ({ Component: (await import('./routes/IpPoolsRoute')).IpPoolsRoute }),
           },
           {
+            path: 'ip-pools/new',
+            lazy: async () => ({
+              Component: (await import('./routes/IpPoolsRoute')).NewIpPoolRoute,
+            }),
+          },
+          {
             path: 'ip-pools/:ipPool',
             lazy: async () => ({ Component: (await import('./routes/IpPoolsRoute')).IpPoolRoute }),
           },

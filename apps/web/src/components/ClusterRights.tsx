@@ -10,6 +10,7 @@ const SHOWN = [
   'upgradePool',
   'deletePool',
   'upgradeControlPlane',
+  'createIpPool',
   'editIpPool',
 ] as const satisfies readonly Action[];
 

@@ -17,5 +17,6 @@ export const machinePath = (ns: string, cluster: string, machine: string) =>
 export const machineConditionsPath = (ns: string, cluster: string, machine: string) =>
   `${machinePath(ns, cluster, machine)}/conditions`;
 export const ipPoolsPath = (ns: string, cluster: string) => `${clusterPath(ns, cluster)}/ip-pools`;
+export const newIpPoolPath = (ns: string, cluster: string) => `${ipPoolsPath(ns, cluster)}/new`;
 export const ipPoolPath = (ns: string, cluster: string, name: string) =>
   `${ipPoolsPath(ns, cluster)}/${e(name)}`;

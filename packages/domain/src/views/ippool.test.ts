@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aKubeadmControlPlane, aMachineDeployment, anIpEntry, anIpPool } from '../testing';
 import { worker } from './fixtures';
-import { ipPoolContextOf, ipPoolView, poolHasPersistentDisks } from './ippool';
+import { ipPoolContextOf, ipPoolView, ipPoolsOfCluster, poolHasPersistentDisks } from './ippool';
 
 describe('ipPoolView', () => {
   const pool = anIpPool({ entries: 4 });
@@ -137,5 +137,38 @@ describe('ipPoolView', () => {
       consumers: [{ deployment: 'demo-md-0', replicas: 3, maxSurge: 0 }],
     });
     expect(ctx.entries).toBe(pool.spec?.pool);
+  });
+});
+
+describe('ipPoolsOfCluster', () => {
+  const view = (name: string, consumers: Parameters<typeof ipPoolView>[2]) =>
+    ipPoolView(anIpPool({ metadata: { name } }), [], consumers);
+
+  it("R-POOL-1: a cluster's tab lists the pools its control plane or worker pools use, and the namespace's others apart", () => {
+    const mine = view('dev-west-workers', [
+      aMachineDeployment({ metadata: { name: 'dev-west-md' }, spec: { clusterName: 'dev-west' } }),
+    ]);
+    const mineByControlPlane = view('dev-west-cp', [
+      aKubeadmControlPlane({
+        metadata: { labels: { 'cluster.x-k8s.io/cluster-name': 'dev-west' } },
+      }),
+    ]);
+    const theirs = view('prod-east-workers', [
+      aMachineDeployment({ metadata: { name: 'prod-md' }, spec: { clusterName: 'prod-east' } }),
+    ]);
+    const unused = view('spare', []);
+    const split = ipPoolsOfCluster([mine, mineByControlPlane, theirs, unused], 'dev-west');
+    expect(split.used.map((p) => p.name)).toEqual(['dev-west-workers', 'dev-west-cp']);
+    expect(split.others.map((p) => p.name)).toEqual(['prod-east-workers', 'spare']);
+  });
+
+  it('a pool shared by two clusters is used by each', () => {
+    const shared = view('shared', [
+      aMachineDeployment({ metadata: { name: 'a-md' }, spec: { clusterName: 'a' } }),
+      aMachineDeployment({ metadata: { name: 'b-md' }, spec: { clusterName: 'b' } }),
+    ]);
+    expect(ipPoolsOfCluster([shared], 'a').used).toHaveLength(1);
+    expect(ipPoolsOfCluster([shared], 'b').used).toHaveLength(1);
+    expect(ipPoolsOfCluster([shared], 'c').others).toHaveLength(1);
   });
 });

@@ -218,3 +218,22 @@ export function ipPoolContextOf(pool: DCSIpHostnamePool, view: IpPoolView): IpPo
 /** Whether any entry of the pool declares a persistent disk (R-MD-3). */
 export const poolHasPersistentDisks = (pool: DCSIpHostnamePool): boolean =>
   (pool.spec?.pool ?? []).some((e) => (e.persistentDisk?.length ?? 0) > 0);
+
+/** A namespace's IP pools as one cluster's IP Pools tab shows them. */
+export interface IpPoolsOfCluster {
+  /** Pools a control plane or worker pool of this cluster draws on (R-POOL-1). */
+  used: IpPoolView[];
+  /** Every other pool of the namespace: another cluster's, or no one's yet. */
+  others: IpPoolView[];
+}
+
+/**
+ * Splits a namespace's pools by whether `cluster` uses them: a namespace may hold several
+ * clusters, and one cluster's tab must not present another's pools as its own.
+ */
+export function ipPoolsOfCluster(pools: readonly IpPoolView[], cluster: string): IpPoolsOfCluster {
+  const used: IpPoolView[] = [];
+  const others: IpPoolView[] = [];
+  for (const p of pools) (p.consumers.some((c) => c.cluster === cluster) ? used : others).push(p);
+  return { used, others };
+}

@@ -1,7 +1,9 @@
+import { ipPoolsOfCluster, type IpPoolView } from '@dcs/domain';
 import {
   Box,
   Link,
   Paper,
+  Stack,
   Table,
   TableBody,
   TableCell,
@@ -10,28 +12,99 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useClusterContext } from '../../../api/get-cluster-context';
+import { ActionButton } from '../../../components/ActionButton';
+import { ErrorAlert } from '../../../components/ErrorAlert';
 import { PageLoading } from '../../../components/PageLoading';
 import { useI18n } from '../../../i18n/context';
-import { ipPoolPath } from '../../../lib/paths';
+import { ipPoolPath, newIpPoolPath } from '../../../lib/paths';
+import { providerGates } from '../../../lib/provider-gates';
 import { useIpPools } from '../api/get-ip-pools';
 import { consumersText } from './consumers-text';
-import { ErrorAlert } from '../../../components/ErrorAlert';
 
-/** The namespace's IP-hostname pools: entries, used, free, who draws on them (R-POOL-1). */
+/**
+ * The IP-hostname pools this cluster draws on (R-POOL-1): entries, used, free, who uses them; the
+ * namespace's other pools (another cluster's, or no one's yet) in a section of their own; and the
+ * way to create a standalone pool.
+ */
 export function IpPoolsTab({ namespace, cluster }: { namespace: string; cluster: string }) {
   const { t } = useI18n();
+  const navigate = useNavigate();
   const pools = useIpPools(namespace);
+  const context = useClusterContext(namespace, cluster);
+  const gates = providerGates(context.data?.validation.providerVersion);
+  const split = pools.data ? ipPoolsOfCluster(pools.data, cluster) : undefined;
   return (
     <Box>
-      <Typography variant="h2" sx={{ mb: 2 }}>
-        {t('tabs.ipPools')}
-      </Typography>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
+        <Typography variant="h2" sx={{ mr: 'auto' }}>
+          {t('tabs.ipPools')}
+        </Typography>
+        <ActionButton
+          variant="contained"
+          label={t('ipPools.create')}
+          permission={context.data?.permissions.createIpPool}
+          blockedReason={
+            context.data && !gates.webWorkflow
+              ? t('gate.short', { version: gates.version ?? '?' })
+              : undefined
+          }
+          onClick={() => {
+            void navigate(newIpPoolPath(namespace, cluster));
+          }}
+        />
+      </Stack>
       {pools.isPending && <PageLoading />}
       {pools.isError && <ErrorAlert error={pools.error} />}
-      {pools.data && (
+      {split && (
+        <Stack spacing={3}>
+          <PoolsTable
+            title={t('ipPools.usedByCluster', { cluster })}
+            empty={t('ipPools.noneUsed', { cluster })}
+            pools={split.used}
+            namespace={namespace}
+            cluster={cluster}
+          />
+          <PoolsTable
+            title={t('ipPools.othersIn', { namespace })}
+            empty={t('ipPools.noOthers', { namespace })}
+            pools={split.others}
+            namespace={namespace}
+            cluster={cluster}
+          />
+        </Stack>
+      )}
+    </Box>
+  );
+}
+
+function PoolsTable({
+  title,
+  empty,
+  pools,
+  namespace,
+  cluster,
+}: {
+  title: string;
+  empty: string;
+  pools: readonly IpPoolView[];
+  namespace: string;
+  cluster: string;
+}) {
+  const { t } = useI18n();
+  return (
+    <Box component="section" aria-label={title}>
+      <Typography variant="h3" sx={{ mb: 1 }}>
+        {title}
+      </Typography>
+      {pools.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          {empty}
+        </Typography>
+      ) : (
         <TableContainer component={Paper} variant="outlined">
-          <Table size="small" aria-label={t('ipPools.tableLabel', { namespace })}>
+          <Table size="small" aria-label={title}>
             <TableHead>
               <TableRow>
                 <TableCell>{t('clusters.name')}</TableCell>
@@ -43,7 +116,7 @@ export function IpPoolsTab({ namespace, cluster }: { namespace: string; cluster:
               </TableRow>
             </TableHead>
             <TableBody>
-              {pools.data.map((p) => (
+              {pools.map((p) => (
                 <TableRow key={p.id} hover>
                   <TableCell>
                     <Link component={RouterLink} to={ipPoolPath(namespace, cluster, p.name)}>
