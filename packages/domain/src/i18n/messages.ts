@@ -554,6 +554,11 @@ const catalog = {
     en: '{kind} {name} was not found in namespace {namespace}: choose an existing one, or create a new one.',
     'zh-CN': '在命名空间 {namespace} 中未找到 {kind} {name}：请选择已有的对象，或新建一个。',
   },
+  'name.carriesOtherVersion': {
+    en: '{name} carries version {carried} in its name but is made for {version}: name it after the version it runs, such as one with {expected}.',
+    'zh-CN':
+      '{name} 的名称中含有版本 {carried}，但它用于 {version}：请按其运行的版本命名，例如使用 {expected}。',
+  },
   'name.prefixRecommended': {
     en: 'All clusters share the namespace: start the pool name with the cluster name and a hyphen, such as {example}, to avoid name collisions.',
     'zh-CN':

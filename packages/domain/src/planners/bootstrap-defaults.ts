@@ -1,4 +1,5 @@
 import { KUBELET_PATCH_PATH } from '../labels';
+import { KUBELET_PATCHES_DIRECTORY } from '../rules/bootstrap';
 import type { BootstrapFile, KubeadmConfigSpec } from '../schemas/bootstrap';
 import { parseKubeVersion } from '../versions';
 
@@ -79,5 +80,94 @@ export function defaultBootstrapSpec(input: DefaultBootstrapInput): KubeadmConfi
         },
       },
     },
+  };
+}
+
+/**
+ * The kubelet patch's content set for `version` (R-BOOT-1): the field added with NeverVerify from
+ * 1.35 on, removed before; every other setting of the patch kept. A patch that is not a JSON
+ * object is replaced by the reference's.
+ */
+export function kubeletPatchContentFor(content: string, version: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content);
+  } catch {
+    return defaultKubeletPatch(version);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return defaultKubeletPatch(version);
+  }
+  const { imagePullCredentialsVerificationPolicy: _old, ...rest } = parsed as Record<
+    string,
+    unknown
+  >;
+  const patch = needsImagePullCredentialsPolicy(version)
+    ? { ...rest, imagePullCredentialsVerificationPolicy: 'NeverVerify' }
+    : rest;
+  return `${JSON.stringify(patch, null, 2)}\n`;
+}
+
+/**
+ * A kubeadm config (a worker bootstrap template, or the KubeadmControlPlane's
+ * kubeadmConfigSpec) made right for `version` by R-BOOT-1: an inline kubelet patch gets the
+ * version's setting; a patch from a Secret points at the catalog's files Secret of that version
+ * when it names one; without a patch file, from 1.35 on the reference's patch is added, with the
+ * patches directory kubeadm reads it from (join, and init where the config has one). Whatever
+ * cannot be made right here is left for checkKubeletPatch to report.
+ */
+export function kubeadmConfigForVersion(
+  spec: KubeadmConfigSpec,
+  version: string,
+  filesSecret: string | undefined,
+): KubeadmConfigSpec {
+  const files = spec.files ?? [];
+  const hasPatch = files.some((f) => f.path === KUBELET_PATCH_PATH);
+  if (!hasPatch) {
+    if (!needsImagePullCredentialsPolicy(version)) return spec;
+    const file: BootstrapFile = {
+      path: KUBELET_PATCH_PATH,
+      owner: 'root:root',
+      permissions: '0644',
+      content: defaultKubeletPatch(version),
+    };
+    const patches = (c: { patches?: unknown } | undefined) => ({
+      ...(typeof c?.patches === 'object' && c.patches !== null ? c.patches : {}),
+      directory: KUBELET_PATCHES_DIRECTORY,
+    });
+    return {
+      ...spec,
+      files: [...files, file],
+      joinConfiguration: {
+        ...spec.joinConfiguration,
+        patches: patches(spec.joinConfiguration),
+      },
+      ...(spec.initConfiguration
+        ? {
+            initConfiguration: {
+              ...spec.initConfiguration,
+              patches: patches(spec.initConfiguration),
+            },
+          }
+        : {}),
+    };
+  }
+  return {
+    ...spec,
+    files: files.map((f) => {
+      if (f.path !== KUBELET_PATCH_PATH) return f;
+      if (f.contentFrom?.secret) {
+        return filesSecret
+          ? {
+              ...f,
+              contentFrom: {
+                ...f.contentFrom,
+                secret: { ...f.contentFrom.secret, name: filesSecret },
+              },
+            }
+          : f;
+      }
+      return { ...f, content: kubeletPatchContentFor(f.content ?? '', version) };
+    }),
   };
 }

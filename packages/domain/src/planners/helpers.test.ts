@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { aMachineDeployment, aMachineTemplate } from '../testing';
 import { deleteOptionsOf, kubectlFor, shellQuote } from './kubectl';
-import { defaultPoolObjectNames, nextRevisionName } from './names';
+import { defaultPoolObjectNames, nameForVersion, nextRevisionName, versionTokenOf } from './names';
+import { checkNameCarriesVersion } from '../rules/validators';
 import { applyStep, copyForCreate, createStep, jsonPatchStep, StepError } from './objects';
 import { placeholdersOf } from '../i18n/messages';
 import { localizePlanMessage, planCatalog, planMessage, planMessages } from './messages';
@@ -36,6 +37,34 @@ describe('names', () => {
     );
     const long = 'x'.repeat(253);
     expect(nextRevisionName(long, [])).toHaveLength(253);
+  });
+
+  it('R-MD-5: names derived for a new version carry the new version, not the old one', () => {
+    expect(nameForVersion('demo-md-0-v1-34-1-r2', 'v1.35.0', [])).toBe('demo-md-0-v1-35-0');
+    expect(nameForVersion('demo-md-0-template-v1-34-1', '1.35.0', [])).toBe(
+      'demo-md-0-template-v1-35-0',
+    );
+    expect(nameForVersion('demo-md-0-template', 'v1.35.0', [])).toBe('demo-md-0-template-v1-35-0');
+    expect(nameForVersion('demo-md-0-template-r3', 'v1.35.0', ['demo-md-0-template-v1-35-0'])).toBe(
+      'demo-md-0-template-v1-35-0-r2',
+    );
+    // A number that is not a version stays: only `v<major>-<minor>-<patch>` is one.
+    expect(nameForVersion('pool-1-2-3', 'v1.35.0', [])).toBe('pool-1-2-3-v1-35-0');
+    expect(versionTokenOf('x-v1-34-1-r2')).toBe('v1-34-1');
+    expect(versionTokenOf('xv1-34-1')).toBeUndefined();
+    expect(nameForVersion('y'.repeat(253), 'v1.35.0', [])).toHaveLength(253);
+  });
+
+  it('R-MD-5: a template named after another version than the one it is made for is flagged', () => {
+    expect(checkNameCarriesVersion('demo-v1-34-1-r2', 'v1.35.0', 'machineTemplate.name')).toEqual([
+      expect.objectContaining({
+        rule: 'R-MD-5',
+        severity: 'warning',
+        messageKey: 'name.carriesOtherVersion',
+      }),
+    ]);
+    expect(checkNameCarriesVersion('demo-v1-35-0', 'v1.35.0', 'x')).toEqual([]);
+    expect(checkNameCarriesVersion('demo-template-r2', 'v1.35.0', 'x')).toEqual([]);
   });
 });
 

@@ -142,6 +142,11 @@ const catalog = {
     'zh-CN':
       '新 Machine 模板使用版本目录中承载 Kubernetes {version} 的 VM 模板 {vmTemplate}（R-MD-4），而不是 {requested}',
   },
+  'plan.effect.controlPlaneKubeletPatch': {
+    en: 'The control plane’s kubelet patch is set for Kubernetes {version} in the same change (R-BOOT-1: imagePullCredentialsVerificationPolicy NeverVerify from 1.35 on, absent before)',
+    'zh-CN':
+      '控制平面的 kubelet patch 在同一变更中按 Kubernetes {version} 设置（R-BOOT-1：1.35 起 imagePullCredentialsVerificationPolicy 为 NeverVerify，之前的版本不含该字段）',
+  },
   'plan.effect.controlPlaneFirst': {
     en: 'Worker pools may follow once the control plane runs {version} (R-MD-4)',
     'zh-CN': '控制平面运行 {version} 后，工作节点池即可跟进升级（R-MD-4）',

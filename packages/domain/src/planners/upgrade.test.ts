@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UpgradeRequest } from '../requests';
-import { KubeadmConfigTemplateSchema } from '../schemas/bootstrap';
+import { KubeadmConfigTemplateSchema, type BootstrapFile } from '../schemas/bootstrap';
 import type { DCSMachineSpec } from '../schemas/dcs';
 import {
   aBootstrapTemplate,
@@ -9,8 +9,10 @@ import {
   aMachineTemplate,
   aValidationContext,
 } from '../testing';
-import { defaultBootstrapSpec } from './bootstrap-defaults';
-import type { JsonPatchOp } from './json-patch';
+import { KUBELET_PATCH_PATH } from '../labels';
+import { imagePullPolicyOf } from '../rules/bootstrap';
+import { defaultBootstrapSpec, defaultKubeletPatch } from './bootstrap-defaults';
+import { applyJsonPatch, type JsonPatchOp } from './json-patch';
 import { applySteps } from './objects';
 import { canExecute, type CreateStep, type PatchStep, type Plan } from './plan';
 import {
@@ -465,6 +467,93 @@ describe('planUpgradeControlPlane', () => {
       /^kubectl patch kubeadmcontrolplane demo-control-plane -n cpaas-system --type json -p '\[/,
     );
     expect(plan.issues.filter((i) => i.severity === 'error')).toEqual([]);
+  });
+
+  /** A control plane at v1.34.1 whose kubeadm config carries a 1.34 kubelet patch inline. */
+  const kcp134 = (
+    files: BootstrapFile[] = [
+      { path: KUBELET_PATCH_PATH, content: defaultKubeletPatch('v1.34.1') },
+    ],
+  ) =>
+    aKubeadmControlPlane({
+      spec: {
+        version: 'v1.34.1',
+        kubeadmConfigSpec: {
+          format: 'ignition',
+          files,
+          joinConfiguration: { patches: { directory: '/etc/kubernetes/patches' } },
+        },
+      },
+    });
+  const to135 = () => ({
+    ...req(),
+    version: 'v1.35.0',
+    machineTemplate: { ...req().machineTemplate, name: 'demo-control-plane-template-v1-35-0' },
+  });
+  const kubeletPatchOf = (plan: Plan, kcp: ReturnType<typeof kcp134>) => {
+    const after = applyJsonPatch(kcp, ops(plan, 1));
+    return after.spec?.kubeadmConfigSpec?.files?.find((f) => f.path === KUBELET_PATCH_PATH);
+  };
+
+  it('R-BOOT-1, O-UPGRADE-CP: an upgrade to 1.35 sets NeverVerify in the control plane’s kubelet patch, keeping its other settings', () => {
+    const kcp = kcp134();
+    const plan = planUpgradeControlPlane(
+      to135(),
+      { kubeadmControlPlane: kcp, machineTemplate: cpTemplate() },
+      ctx,
+    );
+    const patch = kubeletPatchOf(plan, kcp);
+    expect(imagePullPolicyOf(patch?.content ?? '')).toBe('NeverVerify');
+    expect(JSON.parse(patch?.content ?? '{}')).toMatchObject({ protectKernelDefaults: true });
+    expect(plan.effects.notes?.map((n) => n.messageKey)).toContain(
+      'plan.effect.controlPlaneKubeletPatch',
+    );
+    expect(plan.issues.filter((i) => i.severity === 'error')).toEqual([]);
+  });
+
+  it('R-BOOT-1, O-UPGRADE-CP: a control plane without a kubelet patch gets one, with the patches directory', () => {
+    const kcp = kcp134([]);
+    const plan = planUpgradeControlPlane(
+      to135(),
+      { kubeadmControlPlane: kcp, machineTemplate: cpTemplate() },
+      ctx,
+    );
+    const after = applyJsonPatch(kcp, ops(plan, 1));
+    expect(imagePullPolicyOf(kubeletPatchOf(plan, kcp)?.content ?? '')).toBe('NeverVerify');
+    expect(after.spec?.kubeadmConfigSpec?.joinConfiguration?.patches?.directory).toBe(
+      '/etc/kubernetes/patches',
+    );
+    expect(plan.issues.filter((i) => i.severity === 'error')).toEqual([]);
+  });
+
+  it('R-BOOT-1, O-UPGRADE-CP: a patch in a Secret the catalog does not name for 1.35 is not written blind: the rule says so', () => {
+    const kcp = kcp134([
+      {
+        path: KUBELET_PATCH_PATH,
+        contentFrom: { secret: { name: 'cp-files-1.34', key: 'kubelet-patch.json' } },
+      },
+    ]);
+    const plan = planUpgradeControlPlane(
+      to135(),
+      { kubeadmControlPlane: kcp, machineTemplate: cpTemplate() },
+      aValidationContext({
+        bootstrapSecrets: [
+          { name: 'cp-files-1.34', data: { 'kubelet-patch.json': defaultKubeletPatch('v1.34.1') } },
+        ],
+      }),
+    );
+    expect(plan.issues).toContainEqual(
+      expect.objectContaining({ rule: 'R-BOOT-1', severity: 'error', path: 'version' }),
+    );
+  });
+
+  it('R-BOOT-1, O-UPGRADE-CP: below 1.35 an unpatched control plane is left as it is', () => {
+    const plan = planUpgradeControlPlane(
+      req(),
+      { kubeadmControlPlane: aKubeadmControlPlane(), machineTemplate: cpTemplate() },
+      ctx,
+    );
+    expect(ops(plan, 1).some((o) => o.path.startsWith('/spec/kubeadmConfigSpec'))).toBe(false);
   });
 
   it('planUpgrade picks the planner of the operation', () => {

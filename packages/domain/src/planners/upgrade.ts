@@ -10,9 +10,12 @@ import type { DCSMachineSpec, DCSMachineTemplate } from '../schemas/dcs';
 import { normalizeKubeVersion } from '../versions';
 import { diffObjects, type FieldChange } from './diff';
 import { mergeIssues, notFoundIssue, staleIssue } from './issues';
+import { checkKubeletPatch } from '../rules/bootstrap';
+import { kubeadmConfigForVersion } from './bootstrap-defaults';
 import {
   addOp,
   jsonClone,
+  jsonEqual,
   replaceOp,
   testOp,
   testResourceVersion,
@@ -384,6 +387,47 @@ export function planUpgradeK8s(
   );
 }
 
+const KCP_KUBEADM = '/spec/kubeadmConfigSpec';
+
+/**
+ * R-BOOT-1 for O-UPGRADE-CP: the ops that make the KubeadmControlPlane's kubeadm config right
+ * for `version` (kubeadmConfigForVersion), each guarded by a test of the value it replaces, and
+ * what checkKubeletPatch still finds in the result (a patch in a Secret the catalog does not
+ * name for the version, say).
+ */
+export function controlPlaneKubeadmConfigOps(
+  kcp: KubeadmControlPlane,
+  version: string,
+  ctx: ValidationContext,
+): { ops: JsonPatchOp[]; issues: RuleIssue[] } {
+  const before = kcp.spec?.kubeadmConfigSpec ?? {};
+  const filesSecret = ctx.versions.find(
+    (v) => normalizeKubeVersion(v.version) === normalizeKubeVersion(version),
+  )?.bootstrapFilesSecret;
+  const after = kubeadmConfigForVersion(before, version, filesSecret);
+  const ops: JsonPatchOp[] = [];
+  if (kcp.spec?.kubeadmConfigSpec === undefined) {
+    if (after !== before) ops.push(addOp(KCP_KUBEADM, jsonClone(after)));
+  } else {
+    for (const field of ['files', 'joinConfiguration', 'initConfiguration'] as const) {
+      const was = before[field];
+      const now = after[field];
+      if (now === undefined || jsonEqual(was, now)) continue;
+      const path = `${KCP_KUBEADM}/${field}`;
+      ops.push(
+        ...(was === undefined
+          ? [addOp(path, jsonClone(now))]
+          : [testOp(path, jsonClone(was)), replaceOp(path, jsonClone(now))]),
+      );
+    }
+  }
+  const issues = checkKubeletPatch(after, version, ctx, 'kubeadmConfigSpec').map((i) => ({
+    ...i,
+    path: 'version',
+  }));
+  return { ops, issues };
+}
+
 /** KubeadmControlPlane replaces one machine at a time (its maxSurge is 0 or 1). */
 const CONTROL_PLANE_AT_A_TIME = 1;
 
@@ -396,7 +440,8 @@ export function planUpgradeControlPlane(
   current: UpgradeCurrent,
   ctx: ValidationContext,
 ): Plan {
-  const { req, notes } = withCatalogVmTemplate(request, ctx);
+  const { req, notes: catalogNotes } = withCatalogVmTemplate(request, ctx);
+  const notes = [...catalogNotes];
   const kcp = current.kubeadmControlPlane;
   const parts: Parts = { steps: [], issues: [], clones: {} };
   const name = kcp?.metadata.name ?? '';
@@ -413,6 +458,12 @@ export function planUpgradeControlPlane(
       ctx,
       req.machineTemplate,
     );
+    // R-BOOT-1 holds for the control plane's kubeadm config as for worker templates: its
+    // kubelet patch is made right for the target version in the same change.
+    const kubeadm = controlPlaneKubeadmConfigOps(kcp, to, ctx);
+    parts.issues.push(...kubeadm.issues);
+    if (kubeadm.ops.length)
+      notes.push(planMessage('plan.effect.controlPlaneKubeletPatch', { version: to }));
     if (made) {
       parts.steps.push(
         jsonPatchStep(
@@ -422,6 +473,7 @@ export function planUpgradeControlPlane(
             testResourceVersion(req.resourceVersion),
             ...swap(KCP_VERSION, kcp.spec?.version, to),
             ...swap(KCP_INFRA_REF, oldTemplate, req.machineTemplate.name),
+            ...kubeadm.ops,
           ],
           planMessage('plan.step.upgradeControlPlane', {
             name,

@@ -33,6 +33,7 @@ import {
   checkVmTemplateCarriesVersion,
   checkWorkerVersionChange,
 } from './md';
+import { versionNameToken, versionTokenOf } from '../planners/names';
 import { isDns1123Subdomain } from './net';
 import {
   checkEntryRemovals,
@@ -93,6 +94,18 @@ const pathed = (entries: readonly IpPoolEntry[], basePath: string): PathedEntry[
 /** R-MD-5 for a new object's name (format and free in the namespace). */
 function nameFormat(name: string, kind: string, path: string): RuleIssue[] {
   return isDns1123Subdomain(name) ? [] : [error('R-MD-5', path, 'name.invalid', { kind, name })];
+}
+
+/**
+ * R-MD-5 naming: a template made for a version and named after a version names that one (a
+ * v1.35.0 upgrade's template is not `…-v1-34-1-r2`), so that the name says what it runs.
+ */
+export function checkNameCarriesVersion(name: string, version: string, path: string): RuleIssue[] {
+  const carried = versionTokenOf(name);
+  const expected = versionNameToken(version);
+  return carried === undefined || carried === expected
+    ? []
+    : [warning('R-MD-5', path, 'name.carriesOtherVersion', { name, carried, expected, version })];
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -400,6 +413,9 @@ export function validateUpgrade(
   if (req.operation !== 'bootstrap') {
     const mt = req.machineTemplate;
     const version = req.operation === 'infrastructure' ? pool.version : req.version;
+    if (version !== undefined) {
+      out.push(...checkNameCarriesVersion(mt.name, version, 'machineTemplate.name'));
+    }
     out.push(
       ...nameFormat(mt.name, 'DCSMachineTemplate', 'machineTemplate.name'),
       ...checkNewTemplateName(mt.name, ctx, 'machineTemplate.name'),
@@ -426,6 +442,9 @@ export function validateUpgrade(
     const bt = req.bootstrap;
     if (bt) {
       const version = req.operation === 'kubernetes' ? req.version : pool.version;
+      if (version !== undefined) {
+        out.push(...checkNameCarriesVersion(bt.name, version, 'bootstrap.name'));
+      }
       out.push(
         ...nameFormat(bt.name, 'KubeadmConfigTemplate', 'bootstrap.name'),
         ...checkNewBootstrapName(bt.name, ctx, 'bootstrap.name'),

@@ -110,6 +110,20 @@ export function UpgradeDialog({
   );
   const [infra, setInfra] = useState<MachineTemplateSpecInput | undefined>(baseTemplate);
   const [version, setVersion] = useState(targets[0] ?? '');
+  // A version upgrade's templates are named after the target version (R-MD-5 naming) until the
+  // user types a name of their own; choosing another version names them anew.
+  const [typedVersionNames, setTypedVersionNames] = useState<{
+    template?: string;
+    bootstrap?: string;
+  }>({});
+  const versionTemplateName =
+    typedVersionNames.template ??
+    (version ? newTemplateName(ctx, pool.machineTemplate.name, version) : templateName);
+  const versionBootstrapName =
+    typedVersionNames.bootstrap ??
+    (version
+      ? newBootstrapName(ctx, pool.bootstrapTemplate ?? `${pool.name}-kct`, version)
+      : bootstrapName);
   const [newBootstrap, setNewBootstrap] = useState(
     () =>
       version !== '' &&
@@ -136,7 +150,7 @@ export function UpgradeDialog({
       };
     if (tab === 'kubernetes' && baseTemplate && version !== '') {
       const machineTemplate = {
-        name: templateName,
+        name: versionTemplateName,
         spec: templateForVersion(ctx, baseTemplate, version),
       };
       if (isCp)
@@ -149,7 +163,7 @@ export function UpgradeDialog({
         ...(newBootstrap && baseBootstrap
           ? {
               bootstrap: {
-                name: bootstrapName,
+                name: versionBootstrapName,
                 spec: bootstrapForVersion(ctx, baseBootstrap, version),
               },
             }
@@ -232,6 +246,7 @@ export function UpgradeDialog({
                 value={version}
                 onChange={(e) => {
                   setVersion(e.target.value);
+                  setTypedVersionNames({});
                   setNewBootstrap(
                     pool.version !== undefined &&
                       needsImagePullCredentialsPolicy(e.target.value) !==
@@ -249,9 +264,9 @@ export function UpgradeDialog({
               </TextField>
               <TextField
                 label={t('upgrade.newTemplateName')}
-                value={templateName}
+                value={versionTemplateName}
                 onChange={(e) => {
-                  setTemplateName(e.target.value);
+                  setTypedVersionNames((n) => ({ ...n, template: e.target.value }));
                 }}
                 {...field(
                   'machineTemplate.name',
@@ -275,7 +290,7 @@ export function UpgradeDialog({
                         }}
                       />
                     }
-                    label={t('upgrade.alsoBootstrap', { name: bootstrapName })}
+                    label={t('upgrade.alsoBootstrap', { name: versionBootstrapName })}
                   />
                   <Typography variant="body2" color="text.secondary">
                     {t('upgrade.boot1Help')}

@@ -1,7 +1,7 @@
 import {
   compareKubeVersions,
-  defaultKubeletPatch,
-  KUBELET_PATCH_PATH,
+  kubeadmConfigForVersion,
+  nameForVersion,
   nextRevisionName,
   upgradeOffer,
   vmTemplateFor,
@@ -42,10 +42,15 @@ export const takenBootstrapNames = (ctx: ValidationContext) => [
   ...ctx.bootstrapTemplates.map((t) => t.name),
 ];
 
-export const newTemplateName = (ctx: ValidationContext, current: string) =>
-  nextRevisionName(current, takenTemplateNames(ctx));
-export const newBootstrapName = (ctx: ValidationContext, current: string) =>
-  nextRevisionName(current, takenBootstrapNames(ctx));
+/** The next revision's name; for a version upgrade, named after that version (R-MD-5). */
+export const newTemplateName = (ctx: ValidationContext, current: string, version?: string) =>
+  version
+    ? nameForVersion(current, version, takenTemplateNames(ctx))
+    : nextRevisionName(current, takenTemplateNames(ctx));
+export const newBootstrapName = (ctx: ValidationContext, current: string, version?: string) =>
+  version
+    ? nameForVersion(current, version, takenBootstrapNames(ctx))
+    : nextRevisionName(current, takenBootstrapNames(ctx));
 
 /** The pool as validateUpgrade sees it. */
 export function upgradePoolOf(pool: NodePoolView): UpgradePool {
@@ -82,8 +87,9 @@ export function templateForVersion(
 }
 
 /**
- * A bootstrap spec for `version` (R-BOOT-1): the kubelet patch rewritten for that version when it
- * is inline, or pointed at the catalog's files Secret for that version when it comes from one.
+ * A bootstrap spec for `version` (R-BOOT-1), as domain makes it (the same as the control plane's
+ * upgrade): the kubelet patch's setting for that version, other settings kept; a patch from a
+ * Secret points at the catalog's files Secret for that version when it names one.
  */
 export function bootstrapForVersion(
   ctx: ValidationContext,
@@ -93,15 +99,5 @@ export function bootstrapForVersion(
   const secret = ctx.versions.find(
     (v) => compareKubeVersions(v.version, version) === 0,
   )?.bootstrapFilesSecret;
-  return {
-    ...base,
-    files: (base.files ?? []).map((f) => {
-      if (f.path !== KUBELET_PATCH_PATH) return f;
-      if (secret && f.contentFrom?.secret)
-        return { ...f, contentFrom: { secret: { ...f.contentFrom.secret, name: secret } } };
-      // No Secret for this version in the catalog: the patch is written inline for it.
-      const { contentFrom: _from, ...file } = f;
-      return { ...file, content: defaultKubeletPatch(version) };
-    }),
-  };
+  return kubeadmConfigForVersion(base, version, secret);
 }
