@@ -135,7 +135,10 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
   ]) {
     manager.add(make(ctx));
   }
+  // WaitForCacheSync: the events of the initial lists are queued, but nothing is reconciled
+  // before every informer the controllers read has its full list.
   await caches.synced();
+  manager.start();
 
   return {
     idle: async () => {

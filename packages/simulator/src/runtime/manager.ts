@@ -52,6 +52,8 @@ export class Manager {
         : {}),
       ...(controller.isPriority ? { isPriority: controller.isPriority } : {}),
       clock: this.ctx.clock,
+      // Reconciling starts in start(), once every informer has synced (WaitForCacheSync).
+      deferStart: true,
       // A conflict means a stale read, a 404 an object deleted meanwhile: both are re-read at once.
       isTransient: (e) => isConflict(e) || isNotFound(e),
       onError: (key, error) => {
@@ -96,6 +98,16 @@ export class Manager {
     }
     for (const w of controller.watches)
       on(w.kind, w.map as (o: ObjectOf<WatchedKind>) => readonly string[]);
+  }
+
+  /**
+   * Starts every controller's workers. Call once all the caches the controllers read have synced,
+   * as controller-runtime does: before that a reconcile could see a Cluster without its
+   * DCSCluster, a deployment without its MachineSets, a pool without its machines, and write
+   * what it concludes from that (a condition flap, a spurious MachineSet, volumes detached).
+   */
+  start(): void {
+    for (const q of this.queues) q.start();
   }
 
   metrics(): ControllerMetrics[] {

@@ -9,6 +9,7 @@ function queueOf(o: {
   batchMs?: number;
   isPriority?: (key: string) => boolean;
   concurrency?: number;
+  deferStart?: boolean;
 }) {
   const runs: { key: string; at: number }[] = [];
   const t0 = Date.now();
@@ -24,12 +25,25 @@ function queueOf(o: {
       onError: () => undefined,
       ...(o.batchMs ? { batchMs: o.batchMs } : {}),
       ...(o.isPriority ? { isPriority: o.isPriority } : {}),
+      ...(o.deferStart ? { deferStart: true } : {}),
     },
   );
   return { queue, runs };
 }
 
 describe('work queue', () => {
+  it('deferStart (WaitForCacheSync): keys wait until start(), then run once each, oldest first', async () => {
+    const { queue, runs } = queueOf({ deferStart: true });
+    queue.add('ns/a');
+    queue.add('ns/b');
+    queue.add('ns/a');
+    await settle(20);
+    expect(runs).toEqual([]);
+    queue.start();
+    await queue.idle();
+    expect(runs.map((r) => r.key)).toEqual(['ns/a', 'ns/b']);
+  });
+
   it('batchMs: a lone change is reconciled at once, a burst within the window makes one more reconcile', async () => {
     const { queue, runs } = queueOf({ batchMs: 200 });
     queue.add('ns/pool');

@@ -44,6 +44,8 @@ export interface QueueOptions {
    * waits for, must not queue behind thousands of workers created at the same moment.
    */
   isPriority?: (key: string) => boolean;
+  /** Collect keys but process none until `start()` (the caches are still loading). */
+  deferStart?: boolean;
 }
 
 export class WorkQueue {
@@ -67,6 +69,12 @@ export class WorkQueue {
   /** When each key last started (real ms), for batchMs; pruned as it grows. */
   private readonly lastStart = new Map<string, number>();
   private stopped = false;
+  /**
+   * Keys are collected but not processed until `start()`: a controller starts reconciling only
+   * once every cache it reads has synced (controller-runtime's WaitForCacheSync), so that it
+   * never acts on a partial picture of the cluster.
+   */
+  private started: boolean;
   private idleWaiters: (() => void)[] = [];
   reconciles = 0;
   errors = 0;
@@ -75,7 +83,16 @@ export class WorkQueue {
     readonly name: string,
     private readonly reconcile: Reconcile,
     private readonly o: QueueOptions,
-  ) {}
+  ) {
+    this.started = !o.deferStart;
+  }
+
+  /** Starts processing (a queue made with `deferStart`). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.pump();
+  }
 
   add(key: string): void {
     if (this.stopped) return;
@@ -190,6 +207,7 @@ export class WorkQueue {
   }
 
   private pump(): void {
+    if (!this.started) return;
     while (
       !this.stopped &&
       this.active < this.o.concurrency &&
