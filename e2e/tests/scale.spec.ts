@@ -13,7 +13,10 @@ test('O-SCALE-UP with R-POOL-4: the pool is short, extend it inline, then follow
   await expect(pools.replicas(card, 'Ready')).toHaveText('3');
   await card.getByRole('button', { name: 'Scale', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Scale prod-east-data' });
-  await expect(dialog.getByRole('status')).toContainText('Free IP entries');
+  // R-POOL-1: its 3 entries are held by its own 3 machines: none free, room for 3 replicas.
+  await expect(dialog.getByRole('status')).toContainText(
+    /: 0 of 3 entries free, room for 3 replicas of this pool/,
+  );
   await dialog.getByRole('button', { name: 'One replica more' }).click();
   await expect(dialog.getByLabel('Replicas')).toHaveValue('4');
   // R-MD-1 / R-POOL-1: the rule's message at the field, and the way out beside it.

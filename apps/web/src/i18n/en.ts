@@ -339,7 +339,8 @@ export const en = {
   'scale.current': 'Now {n}',
   'scale.decrease': 'One replica fewer',
   'scale.increase': 'One replica more',
-  'scale.freeEntries': 'Free IP entries: {free} of {total} in {name}',
+  'scale.freeEntries':
+    'IP pool {name}: {free} of {total, plural, one {# entry} other {# entries}} free, room for {room, plural, one {# replica} other {# replicas}} of this pool',
   'scale.noIpPool': 'This pool names no IP pool.',
   'scale.downRandom':
     'Scaling down lets Cluster API pick the machines to delete. To choose them, select them in the Nodes tab and use “Delete selected machines”.',

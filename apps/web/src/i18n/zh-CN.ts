@@ -317,7 +317,8 @@ export const zhCN: Messages = {
   'scale.current': '当前 {n}',
   'scale.decrease': '减少一个副本',
   'scale.increase': '增加一个副本',
-  'scale.freeEntries': '{name} 中空闲 IP 条目：{free}/{total}',
+  'scale.freeEntries':
+    'IP 池 {name}：{total} 个条目中 {free} 个空闲，可供该节点池 {room} 个副本使用',
   'scale.noIpPool': '此节点池未引用 IP 池。',
   'scale.downRandom':
     '缩容时由 Cluster API 选择要删除的 machine。若要自行选择，请在 Nodes 选项卡中选中它们并使用 “Delete selected machines”。',

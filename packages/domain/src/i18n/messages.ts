@@ -29,9 +29,9 @@ const catalog = {
       'IP 池 {pool} 有 {entries} 个条目，需供 {demand} 个副本使用，滚动更新期间还可能额外创建最多 {surge} 台 machine（maxSurge）：滚动更新将因等待 IP 地址而停滞。请向该池添加 {missing} 个条目，或将 maxSurge 设为 0。',
   },
   'md.replicasExceedPool': {
-    en: 'replicas {replicas} is more than IP pool {pool} can serve: {available} of its {entries, plural, one {# entry} other {# entries}} are free ({used} are held by other machines). Lower replicas to {available}, or add {missing, plural, one {# entry} other {# entries}} to the pool first.',
+    en: 'replicas {replicas} is more than IP pool {pool} can serve: of its {entries, plural, one {# entry} other {# entries}}, other node pools need {used}, which leaves room for {available, plural, one {# replica} other {# replicas}}. Lower replicas to {available}, or add {missing, plural, one {# entry} other {# entries}} to the pool first.',
     'zh-CN':
-      '副本数 {replicas} 超出了 IP 池 {pool} 可提供的数量：其 {entries} 个条目中只有 {available} 个可用（{used} 个已被其他 machine 占用）。请将副本数降至 {available}，或先向该池添加 {missing} 个条目。',
+      '副本数 {replicas} 超出了 IP 池 {pool} 可提供的数量：其 {entries} 个条目中，其他节点池需要 {used} 个，只剩下 {available} 个副本的空间。请将副本数降至 {available}，或先向该池添加 {missing} 个条目。',
   },
   'pool.capacityUnknown': {
     en: 'The IP pool of {deployment} was not found, so it cannot be checked that there is an entry for every new machine. Check the pool’s free entries before scaling up.',

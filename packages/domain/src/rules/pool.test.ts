@@ -14,6 +14,7 @@ import {
   mergePersistentDisks,
   poolCapacity,
   poolEntriesAfterEdit,
+  replicaRoom,
   validateNic,
   validatePoolEntries,
   type PoolDemand,
@@ -638,4 +639,28 @@ describe('R-NIC-2 NICs of claimed entries', () => {
       expected: [],
     },
   ]);
+});
+
+describe('replicaRoom (R-POOL-1, R-MD-1): one derivation for the scale form and its rule', () => {
+  it('counts the deployment’s own claimed entries as room for it, not as free', () => {
+    const pool = aValidationContext().ipPools[0];
+    if (!pool) throw new Error('no pool');
+    expect(replicaRoom(pool, 'demo-md-0')).toEqual({
+      entries: 3,
+      free: 0,
+      heldByOthers: 0,
+      room: 3,
+    });
+    expect(replicaRoom(pool, 'demo-md-0', 2)).toEqual({
+      entries: 5,
+      free: 2,
+      heldByOthers: 0,
+      room: 5,
+    });
+    const shared = {
+      ...pool,
+      consumers: [...pool.consumers, { deployment: 'demo-md-9', replicas: 1, maxSurge: 0 }],
+    };
+    expect(replicaRoom(shared, 'demo-md-0')).toMatchObject({ heldByOthers: 1, room: 2 });
+  });
 });

@@ -64,6 +64,35 @@ export function poolCapacity(pool: IpPoolContext): PoolCapacity {
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
+/** What one deployment of a pool may draw on (R-POOL-1, R-MD-1). */
+export interface ReplicaRoom {
+  entries: number;
+  /** entries − claimed: what forms show as free (R-POOL-1). */
+  free: number;
+  /** What the pool's other deployments need: the sum of their replicas. */
+  heldByOthers: number;
+  /** The most replicas the deployment can have: entries − heldByOthers. */
+  room: number;
+}
+
+/**
+ * R-POOL-1, R-MD-1 for one deployment of the pool, with `appended` entries about to be added:
+ * the one derivation behind the scale form's figures and the rule's message, so that the two
+ * never disagree (the deployment's own claimed entries are not free, but are room for it).
+ */
+export function replicaRoom(pool: IpPoolContext, deployment: string, appended = 0): ReplicaRoom {
+  const entries = pool.entries.length + appended;
+  const heldByOthers = sum(
+    pool.consumers.filter((c) => c.deployment !== deployment).map((c) => c.replicas),
+  );
+  return {
+    entries,
+    free: poolCapacity(pool).free + appended,
+    heldByOthers,
+    room: Math.max(0, entries - heldByOthers),
+  };
+}
+
 /**
  * R-POOL-1: demand > entries is an error (surplus machines wait without an address); demand +
  * Σ resolved maxSurge > entries is a warning (a rolling update would wait for addresses).

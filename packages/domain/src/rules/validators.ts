@@ -42,6 +42,7 @@ import {
   mergePersistentDisks,
   checkReplicasFitPool,
   reliesOnPersistentDisks,
+  replicaRoom,
   resolvedMaxSurge,
   validateEntryDisks,
   validateNic,
@@ -317,11 +318,12 @@ export function validateScale(
   }
   if (scalingUp) {
     const others = ipPool.consumers.filter((c) => c.deployment !== pool.name);
+    const room = replicaRoom(ipPool, pool.name, appended);
     out.push(
       ...checkReplicasFitPool({
         poolName: ipPool.name,
-        entryCount: ipPool.entries.length + appended,
-        used: sum(others.map((c) => c.replicas)),
+        entryCount: room.entries,
+        used: room.heldByOthers,
         deployment: { deployment: pool.name, replicas: req.replicas, maxSurge: pool.maxSurge },
         others,
         path: 'replicas',

@@ -1,4 +1,5 @@
 import {
+  replicaRoom,
   scaleUpProgress,
   validateScale,
   type IpPoolEntry,
@@ -59,6 +60,8 @@ export function ScaleDialog({
   const flow = usePlanFlow(send, growing ? undefined : onClose);
   const ipPoolName = pool.ipPool?.name;
   const ipCtx = context.validation.ipPools.find((p) => p.name === ipPoolName);
+  // The figures beside the stepper and the rule's message come from one derivation (R-POOL-1).
+  const room = ipCtx && replicaRoom(ipCtx, pool.name, extend.length);
 
   const build = (p: NodePoolView, ipRv: string | undefined): ScaleReplicasRequest => ({
     replicas,
@@ -181,12 +184,13 @@ export function ScaleDialog({
           <Add />
         </IconButton>
         <Box id={freeId} sx={{ ml: 2, mt: 1 }} role="status">
-          {pool.ipPool ? (
+          {room && ipPoolName ? (
             <Typography>
               {t('scale.freeEntries', {
-                free: pool.ipPool.free,
-                total: pool.ipPool.total,
-                name: pool.ipPool.name,
+                free: room.free,
+                total: room.entries,
+                room: room.room,
+                name: ipPoolName,
               })}
             </Typography>
           ) : (

@@ -18,9 +18,10 @@ describe('Scale (O-SCALE-UP)', () => {
   it('R-POOL-1, R-POOL-4: shows the free IP entries, and the inline "extend IP pool" editor once short', () => {
     renderInApp(<ScaleDialog {...common} machines={views.machines} onClose={vi.fn()} />);
     const dialog = screen.getByRole('dialog', { name: 'Scale demo-md-0' });
-    const ipPool = pool.ipPool;
-    expect(within(dialog).getByRole('status').textContent).toBe(
-      `Free IP entries: ${ipPool?.free} of ${ipPool?.total} in demo-worker-pool`,
+    // R-POOL-1: the pool's 3 entries are claimed by its own 3 machines: none free, room for 3.
+    const figures = within(dialog).getByRole('status');
+    expect(figures.textContent).toBe(
+      'IP pool demo-worker-pool: 0 of 3 entries free, room for 3 replicas of this pool',
     );
     const replicas = within(dialog).getByRole<HTMLInputElement>('spinbutton', {
       name: /^Replicas/,
@@ -30,6 +31,12 @@ describe('Scale (O-SCALE-UP)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'One replica more' }));
     expect(replicas.value).toBe('4');
     expect(replicas.getAttribute('aria-invalid')).toBe('true');
+    // One derivation, one number: the rule's message says the same room as the figures.
+    expect(
+      within(dialog).getByText(
+        /replicas 4 is more than IP pool demo-worker-pool can serve: of its 3 entries, other node pools need 0, which leaves room for 3 replicas/,
+      ),
+    ).toBeTruthy();
     expect(
       within(dialog).getByRole('heading', { name: 'Extend IP pool demo-worker-pool' }),
     ).toBeTruthy();
@@ -40,6 +47,9 @@ describe('Scale (O-SCALE-UP)', () => {
       within(editor).getByRole<HTMLInputElement>('textbox', { name: 'IP (Entry 1)' }).value,
     ).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect(replicas.getAttribute('aria-invalid')).toBe('false');
+    expect(figures.textContent).toBe(
+      'IP pool demo-worker-pool: 1 of 4 entries free, room for 4 replicas of this pool',
+    );
     const preview = within(dialog).getByRole('button', { name: 'Preview plan' });
     expect(preview.hasAttribute('disabled')).toBe(false);
   });
