@@ -23,3 +23,5 @@ export type {
   UserInfo,
 } from './types';
 export type { StatusBody, StatusCause, StatusDetails } from './status';
+export { StateLockedError } from './persistence';
+export { writePrivateFile } from './identity';

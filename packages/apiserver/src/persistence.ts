@@ -11,6 +11,8 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  unlinkSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -24,6 +26,74 @@ import type { CommitRecord, Store } from './store/store';
  * crash relist (410) instead of missing a reused resourceVersion.
  */
 const RESTART_GAP = 1000;
+
+/** State files locked by this process (a second server in one process is refused too). */
+const lockedHere = new Set<string>();
+
+/** The lock file is refused: another live process serves this state file. */
+export class StateLockedError extends Error {}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists but belongs to someone else; ESRCH: it is gone.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes `<state>.lock`, holding this process's pid, so that two servers never append to one
+ * log (each would lose the other's writes at its next compaction). A lock whose process is gone
+ * (kill -9, power loss) is stale and taken over.
+ */
+export function lockState(path: string): () => void {
+  const lock = `${path}.lock`;
+  if (lockedHere.has(lock)) {
+    throw new StateLockedError(
+      `the state file ${path} is already in use by this process (lock file ${lock})`,
+    );
+  }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(lock, `${String(process.pid)}\n`, { flag: 'wx', mode: 0o600 });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw e;
+      let owner = NaN;
+      try {
+        owner = Number.parseInt(readFileSync(lock, 'utf8').trim(), 10);
+      } catch {
+        // Removed meanwhile, or unreadable: treated as stale.
+      }
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && processAlive(owner)) {
+        throw new StateLockedError(
+          `the state file ${path} is in use by process ${String(owner)} (lock file ${lock}); stop that process first (if it is not a server of this state file, delete the lock file)`,
+        );
+      }
+      try {
+        unlinkSync(lock);
+      } catch {
+        // Someone else removed it: the next attempt decides.
+      }
+    }
+  }
+  lockedHere.add(lock);
+  const release = () => {
+    if (!lockedHere.delete(lock)) return;
+    try {
+      if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock);
+    } catch {
+      // Already gone.
+    }
+  };
+  process.once('exit', release);
+  return () => {
+    process.off('exit', release);
+    release();
+  };
+}
 
 interface Header {
   v: 1;
@@ -54,6 +124,7 @@ export class Persistence {
   private fileBytes = 0;
   private liveBytes = 0;
   private failed: unknown;
+  private unlock: () => void = () => undefined;
 
   private constructor(
     private readonly path: string,
@@ -69,10 +140,22 @@ export class Persistence {
     compactMinBytes = 64 * 1024 * 1024,
   ): Promise<Persistence> {
     const p = new Persistence(path, store, compactMinBytes);
+    p.unlock = lockState(path);
+    try {
+      await p.load(registry);
+    } catch (e) {
+      p.unlock();
+      throw e;
+    }
+    return p;
+  }
+
+  private async load(registry: Registry): Promise<void> {
+    const { path, store } = this;
     let maxRv = 0;
     if (existsSync(path)) {
       const text = readFileSync(path, 'utf8');
-      p.fileBytes = Buffer.byteLength(text);
+      this.fileBytes = Buffer.byteLength(text);
       const lines = text.split('\n');
       for (let i = 0; i < lines.length; i++) {
         const line = lines[i];
@@ -95,12 +178,11 @@ export class Persistence {
       store.resetHistory(maxRv + RESTART_GAP);
     }
     // Start from a compacted file so replay time stays proportional to the live state.
-    p.compactSync();
-    p.handle = await open(path, 'a');
+    this.compactSync();
+    this.handle = await open(path, 'a');
     store.onCommit = (rec) => {
-      p.append(rec);
+      this.append(rec);
     };
-    return p;
   }
 
   private append(rec: CommitRecord): void {
@@ -198,5 +280,6 @@ export class Persistence {
     await this.durable().catch(() => undefined);
     await this.handle?.close();
     this.handle = undefined;
+    this.unlock();
   }
 }

@@ -20,6 +20,7 @@ import {
   type CertificateAuthority,
 } from './certs';
 import { GarbageCollector } from './gc';
+import { persistentTls } from './identity';
 import { clone, deepEqual } from './json';
 import { handleResource, type HandlerContext } from './http/resources';
 import { PUBLIC_PATHS, handleNonResource } from './http/non-resource';
@@ -278,9 +279,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     void handle(req, res);
   };
   if (useTls) {
-    const ca =
-      typeof options.tls === 'object' ? options.tls.ca : await createCertificateAuthority();
-    const serving = await createServingCertificate(ca, [host]);
+    const givenCa = typeof options.tls === 'object' ? options.tls.ca : undefined;
+    // With a state file the CA and serving key are kept too: a restart is the same cluster.
+    const serving = options.statePath
+      ? await persistentTls(`${options.statePath}.tls.json`, [host], givenCa)
+      : await createServingCertificate(givenCa ?? (await createCertificateAuthority()), [host]);
     caPem = serving.caPem;
     server = createHttpsServer({ key: serving.keyPem, cert: serving.certPem }, handler);
   } else {
@@ -376,13 +379,20 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (e) {
+    // Not serving after all: the state file is free for the next try (a port in use, say).
+    await gc.idle();
+    await persistence?.close();
+    throw e;
+  }
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   serverAddress = `${urlHost}:${port}`;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
@@ -6,6 +7,7 @@ import {
   type ApiServer,
   type KindRegistration,
   type KubeObject,
+  writePrivateFile,
 } from '@dcs/apiserver';
 import { DEFAULT_NAMESPACE, kindTable } from '@dcs/domain';
 import { webhookAdmission } from './admission';
@@ -99,25 +101,76 @@ function viewerRbac(): KubeObject[] {
 
 const token = () => randomBytes(24).toString('base64url');
 
+/** What a `--state` cluster keeps besides its objects (the API server keeps its CA and keys). */
+interface ClusterFile {
+  v: 1;
+  operatorToken: string;
+  viewerToken: string;
+  /** The port it last listened on: reused when no port is asked for, so kubeconfigs still work. */
+  port: number;
+}
+
+function readClusterFile(path: string): ClusterFile | undefined {
+  if (!existsSync(path)) return undefined;
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as Partial<ClusterFile> | null;
+  if (
+    raw?.v !== 1 ||
+    typeof raw.operatorToken !== 'string' ||
+    typeof raw.viewerToken !== 'string' ||
+    typeof raw.port !== 'number'
+  ) {
+    throw new Error(`${path}: not a cluster file of the simulator`);
+  }
+  return raw as ClusterFile;
+}
+
+function isAddressInUse(e: unknown): boolean {
+  return (e as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
+}
+
+/**
+ * The embedded cluster. With `statePath`, a restart is the same cluster: objects, CA and serving
+ * key (kept by the API server), the two users' tokens and the port (kept in
+ * `<state>.cluster.json`, mode 0600), so a kubeconfig written before the restart still works.
+ * Two processes cannot serve one state file: the second start fails with StateLockedError.
+ */
 export async function startEmbeddedCluster(
   o: EmbeddedClusterOptions = {},
 ): Promise<EmbeddedCluster> {
-  const operatorToken = o.operatorToken ?? token();
-  const viewerToken = o.viewerToken ?? token();
-  const server = await startApiServer({
-    host: o.host ?? '127.0.0.1',
-    port: o.port ?? 0,
-    tls: o.tls ?? true,
-    kinds: kindRegistrations(),
-    admission: webhookAdmission,
-    tokens: [
-      { token: operatorToken, user: OPERATOR_USER, groups: ['system:masters'] },
-      { token: viewerToken, user: VIEWER_USER, groups: [] },
-    ],
-    namespaces: [DEFAULT_NAMESPACE],
-    ...(o.statePath ? { statePath: o.statePath } : {}),
-    ...(o.bookmarkIntervalMs ? { bookmarkIntervalMs: o.bookmarkIntervalMs } : {}),
-  });
+  const clusterPath = o.statePath ? `${o.statePath}.cluster.json` : undefined;
+  const kept = clusterPath ? readClusterFile(clusterPath) : undefined;
+  const operatorToken = o.operatorToken ?? kept?.operatorToken ?? token();
+  const viewerToken = o.viewerToken ?? kept?.viewerToken ?? token();
+  const askedPort = o.port ?? 0;
+  const start = (port: number) =>
+    startApiServer({
+      host: o.host ?? '127.0.0.1',
+      port,
+      tls: o.tls ?? true,
+      kinds: kindRegistrations(),
+      admission: webhookAdmission,
+      tokens: [
+        { token: operatorToken, user: OPERATOR_USER, groups: ['system:masters'] },
+        { token: viewerToken, user: VIEWER_USER, groups: [] },
+      ],
+      namespaces: [DEFAULT_NAMESPACE],
+      ...(o.statePath ? { statePath: o.statePath } : {}),
+      ...(o.bookmarkIntervalMs ? { bookmarkIntervalMs: o.bookmarkIntervalMs } : {}),
+    });
+  let server: ApiServer;
+  if (askedPort === 0 && kept?.port) {
+    try {
+      server = await start(kept.port);
+    } catch (e) {
+      if (!isAddressInUse(e)) throw e;
+      // Taken by something else: a new port (kubeconfigs from before must be rewritten).
+      server = await start(0);
+    }
+  } else server = await start(askedPort);
+  if (clusterPath) {
+    const file: ClusterFile = { v: 1, operatorToken, viewerToken, port: server.port };
+    writePrivateFile(clusterPath, `${JSON.stringify(file, null, 2)}\n`);
+  }
   for (const obj of viewerRbac()) {
     const ref = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '' };
     if (!server.client.get(ref)) await server.client.create(obj);

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { StateLockedError } from '@dcs/apiserver';
 import { KubeConfig } from '@kubernetes/client-node';
 import { startControllers, type RunningControllers } from '../controllers/start';
 import { startEmbeddedCluster, writeFileAtomic } from '../embedded';
@@ -68,6 +69,10 @@ const cluster = await startEmbeddedCluster({
   port,
   tls: !values.http,
   ...(values.state ? { statePath: fromUser(values.state) } : {}),
+}).catch((e: unknown) => {
+  // Another sim serves this state file: say which, instead of a stack trace.
+  if (e instanceof StateLockedError) fail(e.message);
+  throw e;
 });
 const clock = createClock({ timeScale });
 const abort = new AbortController();
