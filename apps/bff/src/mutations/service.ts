@@ -1,4 +1,13 @@
-import { hasErrors, type Plan, type PlanVerdict, type ValidationContext } from '@dcs/domain';
+import {
+  hasErrors,
+  poolMergedIssue,
+  poolMergeOf,
+  type DCSIpHostnamePool,
+  type Plan,
+  type PlanVerdict,
+  type PoolMerge,
+  type ValidationContext,
+} from '@dcs/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Check } from '../auth/authorizer';
 import type { Principal } from '../auth/principal';
@@ -53,6 +62,8 @@ export interface Rebase {
   name: string;
   from: string;
   to: string;
+  /** R-POOL-4: for an IP pool, what someone else's change held, which the edit was merged with. */
+  merged?: PoolMerge;
 }
 
 export type MutationOutcome =
@@ -147,7 +158,7 @@ export class MutationService {
     request = plan.request;
 
     for (let attempt = 0; ; attempt++) {
-      const p = plan.plan;
+      const p = this.#noticeMerges(plan.plan, spec.namespace, rebased);
       if (hasErrors(p.issues)) {
         const first = p.issues.find((i) => i.severity === 'error');
         throw new HttpError(
@@ -188,6 +199,29 @@ export class MutationService {
       }
       throw this.#executionError(p, execution, audit);
     }
+  }
+
+  /**
+   * R-POOL-4: an IP-pool edit re-applied over someone else's change (the planner's
+   * `plan.issue.poolChanged`) says what that change was: the warning becomes one that lists the
+   * entries they added, removed and changed (from the version the user saw, kept in the cache's
+   * history), and the merge is recorded among the rebases of the answer.
+   */
+  #noticeMerges(plan: Plan, namespace: string, rebased: Rebase[]): Plan {
+    const issues = plan.issues.map((i) => {
+      if (i.messageKey !== 'plan.issue.poolChanged') return i;
+      const name = String(i.params.name);
+      const seen = String(i.params.seen);
+      const base = this.#d.cache.history.at(`DCSIpHostnamePool/${namespace}/${name}`, seen);
+      const current = this.#d.cache.stores.DCSIpHostnamePool.get(namespace, name);
+      const to = current?.metadata.resourceVersion;
+      if (!base || !current || to === undefined) return i;
+      const merged = poolMergeOf(base as DCSIpHostnamePool, current);
+      if (!rebased.some((r) => r.kind === 'DCSIpHostnamePool' && r.name === name && r.to === to))
+        rebased.push({ kind: 'DCSIpHostnamePool', name, from: seen, to, merged });
+      return poolMergedIssue(name, seen, to, merged, i.path);
+    });
+    return issues.some((x, k) => x !== plan.issues[k]) ? { ...plan, issues } : plan;
   }
 
   async #dryRun(p: Plan, principal: Principal): Promise<PlanVerdict> {

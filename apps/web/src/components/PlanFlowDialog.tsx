@@ -2,6 +2,7 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/
 import { useId, type ReactNode } from 'react';
 import { useI18n } from '../i18n/context';
 import type { PlanFlow } from '../lib/use-plan-flow';
+import { MergeNotice } from './MergeNotice';
 import { PlanFlowActions } from './PlanFlowActions';
 import { PlanPreview } from './PlanPreview';
 
@@ -44,7 +45,16 @@ export function PlanFlowDialog<T>({
     <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth={maxWidth} fullWidth>
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent dividers>
-        {following ? done : reviewing ? flow.plan && <PlanPreview plan={flow.plan} /> : children}
+        {following ? (
+          <>
+            <MergeNotice plan={flow.applied} />
+            {done}
+          </>
+        ) : reviewing ? (
+          flow.plan && <PlanPreview plan={flow.plan} />
+        ) : (
+          children
+        )}
       </DialogContent>
       {following ? (
         <DialogActions>

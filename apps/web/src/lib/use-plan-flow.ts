@@ -21,6 +21,11 @@ export interface PlanFlow<T> {
   request: T | undefined;
   /** When the server acknowledged the apply (ms since the epoch, the browser's clock). */
   appliedAt: number | undefined;
+  /**
+   * The plan Apply answered with: the one executed, which may have been re-applied over someone
+   * else's change (its R-POOL-4 notice says what was merged).
+   */
+  applied: Plan | undefined;
   preview: (req: T) => Promise<void>;
   apply: () => Promise<void>;
   back: () => void;
@@ -36,6 +41,7 @@ export function usePlanFlow<T>(
   const [conflict, setConflict] = useState<Conflict | undefined>();
   const [req, setReq] = useState<T | undefined>();
   const [appliedAt, setAppliedAt] = useState<number | undefined>();
+  const [applied, setApplied] = useState<Plan | undefined>();
 
   const fail = useCallback((e: unknown, from: PlanStage) => {
     setConflict(isApiError(e) && e.status === 409 ? conflictOf(e) : undefined);
@@ -64,7 +70,7 @@ export function usePlanFlow<T>(
     setError(undefined);
     setStage('applying');
     try {
-      await send(req, false);
+      setApplied(await send(req, false));
       setAppliedAt(Date.now());
       setConflict(undefined);
       setStage('done');
@@ -79,5 +85,16 @@ export function usePlanFlow<T>(
     setError(undefined);
   }, []);
 
-  return { stage, plan, error, conflict, request: req, appliedAt, preview, apply, back };
+  return {
+    stage,
+    plan,
+    error,
+    conflict,
+    request: req,
+    appliedAt,
+    applied,
+    preview,
+    apply,
+    back,
+  };
 }

@@ -18,6 +18,7 @@ export {
   type StepFailure,
 } from './objects';
 export * from './ip-pool';
+export * from './pool-merge';
 export * from './create-pool';
 export * from './scale';
 export * from './upgrade';

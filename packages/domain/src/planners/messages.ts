@@ -170,6 +170,11 @@ const catalog = {
     'zh-CN':
       'IP 池 {name} 在你加载之后已被修改（resourceVersion {seen} → {current}）：你的修改将应用到其当前条目上。执行前请检查预览',
   },
+  'plan.issue.poolMerged': {
+    en: 'IP pool {name} was changed by someone else since you loaded it (resourceVersion {seen} → {current}). Their change is kept and yours is applied on top of it: entries they added: {added}; removed: {removed}; changed: {changed}',
+    'zh-CN':
+      'IP 池 {name} 在你加载之后已被他人修改（resourceVersion {seen} → {current}）。其修改已保留，你的修改在此基础上应用：对方添加的条目：{added}；删除的条目：{removed}；修改的条目：{changed}',
+  },
   'plan.issue.stale': {
     en: '{kind} {name} changed since you loaded it (you saw version {seen}, it is now {current}): reload and review',
     'zh-CN':

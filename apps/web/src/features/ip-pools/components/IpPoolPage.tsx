@@ -37,6 +37,7 @@ import { errorsOf, issuesOutside } from '../../../lib/issues';
 import { ipPoolsPath, machinePath } from '../../../lib/paths';
 import { providerGates } from '../../../lib/provider-gates';
 import { usePlanFlow } from '../../../lib/use-plan-flow';
+import { MergeNotice } from '../../../components/MergeNotice';
 import { useIpPools } from '../api/get-ip-pools';
 import { usePatchIpPool } from '../api/patch-ip-pool';
 import { consumersText } from './consumers-text';
@@ -130,6 +131,7 @@ export function IpPoolPage({
           list: consumersText(pool.consumers, t),
         })}
       </Typography>
+      {flow.stage === 'done' && !editing && <MergeNotice plan={flow.applied} />}
       {reviewing && flow.plan ? (
         <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
           <PlanPreview plan={flow.plan} />
