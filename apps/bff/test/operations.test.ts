@@ -9,11 +9,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
 import { TestSession } from './support/session';
+import { mismatches, reader, readWritten } from './support/written';
 
 /**
- * Every O-* operation through the routes against the embedded cluster: the dry-run plan, then
- * the real request, whose applied plan must equal the previewed one; and what the cluster holds
- * afterwards.
+ * Every O-* operation through the routes against the embedded cluster: the dry-run plan (every
+ * step accepted by the server's dry run), then the real request, whose applied plan must equal
+ * the previewed one; and what the cluster holds afterwards, read back with the real kubectl
+ * (client-node where kubectl is missing), must equal the plan's diffs.
  */
 
 const BASE = '/api/v1/clusters/cpaas-system/demo';
@@ -112,6 +114,9 @@ describe('operations against the embedded cluster', () => {
     expect(applied.execution.ok).toBe(true);
     expect(applied.plan).toEqual(plan);
     expect(plan.kubectl).toHaveLength(plan.steps.length);
+    // The plan equals what Apply wrote, as kubectl reads it back (written.ts).
+    const read = await readWritten(t.kubeconfig, plan);
+    expect(mismatches(plan, read, new Set(plan.effects.machinesDeleted)), reader).toEqual([]);
     return applied;
   }
 
@@ -569,6 +574,59 @@ describe('operations against the embedded cluster', () => {
       'spare-pool',
     ) as { spec: { pool: { ip: string }[] } };
     expect(pool.spec.pool.map((e) => e.ip)).toEqual([anIpEntry(41).ip, anIpEntry(42).ip]);
+  });
+
+  it('R-POOL-4: an IP-pool edit merged over someone else’s change says what that change was, in the answer', async () => {
+    await settle();
+    const seen = rvOf('infrastructure.cluster.x-k8s.io/v1beta1', 'DCSIpHostnamePool', 'spare-pool');
+    // Someone else appends an entry and renames another one's host meanwhile.
+    await server().patch(
+      {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+        kind: 'DCSIpHostnamePool',
+        name: 'spare-pool',
+        namespace: NS,
+      },
+      'json',
+      [
+        { op: 'add', path: '/spec/pool/-', value: anIpEntry(43) },
+        { op: 'replace', path: '/spec/pool/0/hostname', value: 'renamed-by-someone' },
+      ],
+    );
+    await settle();
+    const res = await s.request('PATCH', '/api/v1/namespaces/cpaas-system/ippools/spare-pool', {
+      resourceVersion: seen,
+      append: [anIpEntry(44)],
+      remove: [],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const applied = res.json<Applied & { rebased: { merged?: unknown }[] }>();
+    const notice = applied.plan.issues.find((i) => i.messageKey === 'plan.issue.poolMerged');
+    expect(notice).toMatchObject({
+      rule: 'R-POOL-4',
+      severity: 'warning',
+      params: { name: 'spare-pool', seen, added: anIpEntry(43).ip, removed: '—' },
+    });
+    expect(notice?.params.changed).toBe(anIpEntry(41).ip);
+    expect(applied.rebased).toContainEqual(
+      expect.objectContaining({
+        kind: 'DCSIpHostnamePool',
+        name: 'spare-pool',
+        from: seen,
+        merged: {
+          added: [anIpEntry(43).ip],
+          removed: [],
+          changed: [anIpEntry(41).ip],
+          otherFields: false,
+        },
+      }),
+    );
+    const pool = got(
+      'infrastructure.cluster.x-k8s.io/v1beta1',
+      'DCSIpHostnamePool',
+      'spare-pool',
+    ) as { spec: { pool: { ip: string }[] } };
+    expect(pool.spec.pool.map((e) => e.ip)).toEqual([41, 42, 43, 44].map((n) => anIpEntry(n).ip));
   });
 
   it('O-DELETE-POOL: deletes the MachineDeployment and what only it used', async () => {
