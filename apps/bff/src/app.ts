@@ -22,6 +22,7 @@ import hubPlugin from './plugins/app/hub';
 import kubePlugin from './plugins/app/kube';
 import metricsPlugin from './plugins/app/metrics';
 import mutationsPlugin from './plugins/app/mutations';
+import revocationsPlugin from './plugins/app/revocations';
 import { registerExternal } from './plugins/external';
 import clusters from './routes/api/clusters';
 import ippools from './routes/api/ippools';
@@ -73,7 +74,7 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
 
 /**
  * The app in tiers (fastify/demo): external plugins, then app decorators (config → metrics →
- * kube → cache → auth → guard → hub → mutations), then routes. Nothing listens here; `serve`
+ * kube → cache → revocations → auth → guard → hub → mutations), then routes. Nothing listens here; `serve`
  * does, tests `inject()`.
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -95,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metricsPlugin);
   await app.register(kubePlugin, options.kubeConfig ? { kubeConfig: options.kubeConfig } : {});
   await app.register(cachePlugin, options.sources ? { sources: options.sources } : {});
+  await app.register(revocationsPlugin);
   await app.register(authPlugin);
   await app.register(guardPlugin);
   await app.register(hubPlugin, {

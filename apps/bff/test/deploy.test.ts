@@ -65,11 +65,20 @@ describe('deploy manifests', () => {
 
   it('grants only reads, and no Secrets: writes use the user’s own credential', () => {
     for (const role of [...byKind('ClusterRole'), ...byKind('Role')]) {
-      for (const rule of (role as unknown as { rules: { resources: string[]; verbs: string[] }[] })
-        .rules) {
-        expect(rule.verbs.every((v) => ['get', 'list', 'watch'].includes(v))).toBe(true);
+      for (const rule of (
+        role as unknown as {
+          rules: { resources: string[]; verbs: string[]; resourceNames?: string[] }[];
+        }
+      ).rules) {
         expect(rule.resources).not.toContain('secrets');
         expect(rule.resources).not.toContain('*');
+        // The one exception: the session revocation list, patched by name (sign-out).
+        if (rule.resourceNames?.join() === 'dcs-console-bff-revocations') {
+          expect(rule.resources).toEqual(['configmaps']);
+          expect(rule.verbs.every((v) => ['get', 'list', 'watch', 'patch'].includes(v))).toBe(true);
+          continue;
+        }
+        expect(rule.verbs.every((v) => ['get', 'list', 'watch'].includes(v))).toBe(true);
       }
     }
   });
@@ -83,6 +92,7 @@ describe('deploy manifests', () => {
     });
     const paths: Record<string, string> = {
       ServiceAccount: '/api/v1/namespaces/cpaas-system/serviceaccounts',
+      ConfigMap: '/api/v1/namespaces/cpaas-system/configmaps',
       Service: '/api/v1/namespaces/cpaas-system/services',
       Deployment: '/apis/apps/v1/namespaces/cpaas-system/deployments',
       Secret: '/api/v1/namespaces/cpaas-system/secrets',

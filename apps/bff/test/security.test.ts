@@ -287,3 +287,67 @@ describe('a kubeconfig with a plain-HTTP server', () => {
     }
   });
 });
+
+describe('token mode: sessions end on every replica, and CSRF tokens are bound to them', () => {
+  let t: TestCluster;
+  let a: FastifyInstance;
+  let b: FastifyInstance;
+  beforeAll(async () => {
+    t = await startTestCluster();
+    // Two replicas: same keys, same cluster, nothing else shared.
+    a = await buildTestApp(t, { mode: 'token' });
+    b = await buildTestApp(t, { mode: 'token' });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await t.close();
+  });
+
+  const copy = (from: TestSession, app: FastifyInstance) => {
+    const s = new TestSession(app);
+    for (const [k, v] of from.cookies) s.cookies.set(k, v);
+    s.csrf = from.csrf;
+    return s;
+  };
+
+  it('refuses a signed-out cookie on the replica that signed it out and on another', async () => {
+    const user = new TestSession(a);
+    expect((await user.signIn(t.cluster.operatorToken)).statusCode).toBe(200);
+    const thiefOnA = copy(user, a);
+    const thiefOnB = copy(user, b);
+    expect((await thiefOnB.request('GET', `${BASE}/nodepools`)).statusCode).toBe(200);
+    expect((await user.request('DELETE', '/api/v1/session')).statusCode).toBe(204);
+    expect((await thiefOnA.request('GET', `${BASE}/nodepools`)).statusCode).toBe(401);
+    // Replica B learns it through its watch of the revocation list.
+    let status = 0;
+    for (const until = Date.now() + 5000; Date.now() < until;) {
+      status = (await thiefOnB.request('GET', `${BASE}/nodepools`)).statusCode;
+      if (status === 401) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe(401);
+    const mutation = await thiefOnB.request('POST', SCALE, { replicas: 4, resourceVersion: '1' });
+    expect(mutation.statusCode).toBe(401);
+    // A new sign-in is a new session, unaffected.
+    const again = new TestSession(b);
+    expect((await again.signIn(t.cluster.operatorToken)).statusCode).toBe(200);
+    expect((await again.request('GET', `${BASE}/nodepools`)).statusCode).toBe(200);
+  });
+
+  it("refuses another session's CSRF token, even with that session's CSRF cookie planted", async () => {
+    const victim = new TestSession(a);
+    await victim.signIn(t.cluster.operatorToken);
+    const attacker = new TestSession(a);
+    await attacker.signIn(t.cluster.operatorToken);
+    const body = { replicas: 4, resourceVersion: '1' };
+    const planted = copy(victim, a);
+    planted.cookies.set('dcs_csrf', attacker.cookies.get('dcs_csrf') ?? '');
+    planted.csrf = attacker.csrf;
+    const res = await planted.request('POST', SCALE, body);
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json()).toMatchObject({ details: [{ path: 'x-csrf-token' }] });
+    // The victim's own pair still works (the refusal was the binding, not the request).
+    expect((await victim.request('POST', SCALE, body)).statusCode).not.toBe(403);
+  });
+});

@@ -4,9 +4,12 @@ import type { Sealer } from '../session/seal';
 /**
  * Sessions and CSRF tokens live in encrypted, httpOnly, SameSite=Strict cookies, so any replica
  * can serve any request and the browser's JavaScript never sees the bearer token.
- * - `dcs_session`: the user's token, who they are, and when the session ends;
- * - `dcs_csrf`: a random token; mutations must echo it in `x-csrf-token` (the SPA reads it from
- *   `GET /api/v1/session`, which a foreign page cannot read).
+ * - `dcs_session`: the user's token, who they are, the session's id and when the session ends;
+ *   sign-out records the id as revoked for every replica (auth/revocations.ts);
+ * - `dcs_csrf`: a random token bound to the session's id (or to no session, before sign-in);
+ *   mutations must echo it in `x-csrf-token` (the SPA reads it from `GET /api/v1/session`, which
+ *   a foreign page cannot read). Bound, a token planted with another session's cookie (cookie
+ *   tossing from a sibling domain) does not pass for this session's.
  */
 
 export const SESSION_COOKIE = 'dcs_session';
@@ -14,7 +17,10 @@ export const CSRF_COOKIE = 'dcs_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 
 export interface SessionPayload {
-  v: 1;
+  /** 2: sessions have ids (revocation, CSRF binding); older cookies no longer open. */
+  v: 2;
+  /** Random, 128 bits, base64url: names the session in the revocation list. */
+  sid: string;
   token: string;
   username: string;
   groups: string[];
@@ -43,7 +49,8 @@ function isSession(v: unknown): v is SessionPayload {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as Record<string, unknown>;
   return (
-    o.v === 1 &&
+    o.v === 2 &&
+    typeof o.sid === 'string' &&
     typeof o.token === 'string' &&
     typeof o.username === 'string' &&
     Array.isArray(o.groups) &&
@@ -70,7 +77,8 @@ export class Sessions {
     const ttlEnd = this.#now() + this.#ttlMs;
     const tokenEnd = jwtExpiry(token);
     const payload: SessionPayload = {
-      v: 1,
+      v: 2,
+      sid: randomBytes(16).toString('base64url'),
       token,
       username: identity.username,
       groups: identity.groups,
@@ -87,17 +95,20 @@ export class Sessions {
     return payload;
   }
 
-  issueCsrf(): { cookie: string; token: string } {
+  /** A new CSRF token bound to the session `sid` (none: before sign-in, or local mode). */
+  issueCsrf(sid = ''): { cookie: string; token: string } {
     const token = randomBytes(24).toString('base64url');
-    return { cookie: this.#sealer.seal(CSRF_COOKIE, { v: 1, t: token }), token };
+    return { cookie: this.#sealer.seal(CSRF_COOKIE, { v: 2, t: token, s: sid }), token };
   }
 
-  /** The CSRF token a cookie holds, if genuine. */
-  readCsrf(cookie: string | undefined): string | undefined {
+  /** The CSRF token a cookie holds and the session it is bound to, if genuine. */
+  readCsrf(cookie: string | undefined): { token: string; sid: string } | undefined {
     if (!cookie) return undefined;
     const payload = this.#sealer.open(CSRF_COOKIE, cookie) as
-      { v?: unknown; t?: unknown } | undefined;
-    return payload?.v === 1 && typeof payload.t === 'string' ? payload.t : undefined;
+      { v?: unknown; t?: unknown; s?: unknown } | undefined;
+    return payload?.v === 2 && typeof payload.t === 'string' && typeof payload.s === 'string'
+      ? { token: payload.t, sid: payload.s }
+      : undefined;
   }
 
   /** Constant-time comparison of the header with the cookie's token. */

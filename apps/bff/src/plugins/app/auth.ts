@@ -71,6 +71,8 @@ export default fp(
         return { mode: 'local', via: 'kubeconfig', ...id, client: app.kube.own, key: 'local' };
       }
       const session = sessions.read(request.cookies[SESSION_COOKIE]);
+      // A signed-out session is no credential, on whichever replica it was signed out.
+      if (session && (await app.revocations.revoked(session.sid))) return null;
       if (session) {
         return {
           mode: 'token',
@@ -142,7 +144,7 @@ export default fp(
     );
     done();
   },
-  { name: 'auth', dependencies: ['config', 'metrics', 'kube', '@fastify/cookie'] },
+  { name: 'auth', dependencies: ['config', 'metrics', 'kube', 'revocations', '@fastify/cookie'] },
 );
 
 export { CSRF_COOKIE, SESSION_COOKIE };

@@ -15,6 +15,8 @@ declare module 'fastify' {
     views: ModelRegistry;
     /** The versions catalog and the provider's version, as of now. */
     globals(): Globals;
+    /** The list+watch sources the cache uses (one shared informer factory), for other watches. */
+    sources: SourceFactory;
   }
 }
 
@@ -72,6 +74,7 @@ export default fp<{ sources?: SourceFactory }>(
     app.decorate('cache', cache);
     app.decorate('views', views);
     app.decorate('globals', globals);
+    app.decorate('sources', sources);
     cache.start();
 
     const registers = [app.metrics.registry];

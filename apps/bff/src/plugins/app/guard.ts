@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { CSRF_COOKIE, CSRF_HEADER, Sessions } from '../../auth/sessions';
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, Sessions } from '../../auth/sessions';
 import { hostNameOf } from '../../config/env';
 import { forbidden, HttpError, issue } from '../../http/errors';
 
@@ -12,7 +12,7 @@ declare module 'fastify' {
      * (GET) may omit both, but a foreign one is refused too.
      */
     checkOrigin(request: FastifyRequest, mutating: boolean): void;
-    /** 403 unless the request echoes the CSRF token of its cookie (every mutation). */
+    /** 403 unless the request echoes the CSRF token of its cookie, bound to its session (every mutation). */
     checkCsrf(request: FastifyRequest): void;
   }
 }
@@ -76,10 +76,12 @@ export default fp(
     });
 
     app.decorate('checkCsrf', (request: FastifyRequest) => {
-      const expected = app.sessions.readCsrf(request.cookies[CSRF_COOKIE]);
+      const csrf = app.sessions.readCsrf(request.cookies[CSRF_COOKIE]);
+      // Bound to the session the request carries (none before sign-in and in local mode).
+      const sid = app.sessions.read(request.cookies[SESSION_COOKIE])?.sid ?? '';
       const header = request.headers[CSRF_HEADER];
       const given = Array.isArray(header) ? header[0] : header;
-      if (Sessions.csrfMatches(expected, given)) return;
+      if (csrf?.sid === sid && Sessions.csrfMatches(csrf.token, given)) return;
       const message = `missing or wrong ${CSRF_HEADER} header: read csrfToken from GET /api/v1/session`;
       throw forbidden(message, [issue('R-AUTH', CSRF_HEADER, 'bff.auth.csrf', message)]);
     });

@@ -17,11 +17,14 @@ const session: FastifyPluginAsync = (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const mode = app.config.authMode;
 
-  /** The CSRF token of the request's cookie, or a new one (set on the reply). */
-  const csrfFor = (request: FastifyRequest, reply: FastifyReply, rotate = false) => {
+  /**
+   * The CSRF token of the request's cookie when it is bound to the session `sid` ('' = none), or
+   * a new one bound to it (set on the reply).
+   */
+  const csrfFor = (request: FastifyRequest, reply: FastifyReply, sid: string, rotate = false) => {
     const existing = rotate ? undefined : app.sessions.readCsrf(request.cookies[CSRF_COOKIE]);
-    if (existing !== undefined) return existing;
-    const { cookie, token } = app.sessions.issueCsrf();
+    if (existing?.sid === sid) return existing.token;
+    const { cookie, token } = app.sessions.issueCsrf(sid);
     app.setCookie(request, reply, CSRF_COOKIE, cookie);
     return token;
   };
@@ -37,7 +40,8 @@ const session: FastifyPluginAsync = (base) => {
       },
     },
     async (request, reply) => {
-      const csrfToken = csrfFor(request, reply);
+      const sid = app.sessions.read(request.cookies[SESSION_COOKIE])?.sid ?? '';
+      const csrfToken = csrfFor(request, reply, sid);
       let principal: Principal | undefined;
       try {
         principal = await app.principalOf(request);
@@ -106,8 +110,8 @@ const session: FastifyPluginAsync = (base) => {
         cookie,
         Math.floor((payload.exp - Date.now()) / 1000),
       );
-      // A new session gets a new CSRF token (no fixation across sign-ins).
-      const csrfToken = csrfFor(request, reply, true);
+      // A new session gets a new CSRF token, bound to it (no fixation across sign-ins).
+      const csrfToken = csrfFor(request, reply, payload.sid, true);
       request.log.info(
         { audit: { user: identity.username, action: 'session.signIn', result: 'ok' } },
         'audit',
@@ -129,14 +133,24 @@ const session: FastifyPluginAsync = (base) => {
       config: { public: true },
       schema: {
         tags: ['session'],
-        summary: 'Sign out',
+        summary: 'Sign out: the session ends on every replica',
         response: { 204: z.null(), ...errorResponses },
       },
     },
-    (_request, reply) => {
+    async (request, reply) => {
+      const current =
+        mode === 'token' ? app.sessions.read(request.cookies[SESSION_COOKIE]) : undefined;
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       reply.clearCookie(CSRF_COOKIE, { path: '/' });
-      void reply.code(204).send(null);
+      if (current) {
+        // The cookie may have been copied: end the session on every replica, not only here.
+        await app.revocations.revoke(current.sid, current.exp);
+        request.log.info(
+          { audit: { user: current.username, action: 'session.signOut', result: 'ok' } },
+          'audit',
+        );
+      }
+      return reply.code(204).send(null);
     },
   );
   return Promise.resolve();
