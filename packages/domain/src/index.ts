@@ -11,6 +11,7 @@ export * from './views';
 export * from './planners';
 export * from './stream-events';
 export * from './rights';
+export * from './rights-schema';
 export * from './rules';
 export {
   LOCALES,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { kindTable } from './kinds';
-import { RIGHT_NAMES, RIGHTS, RightsSchema, rightNeeds } from './rights';
+import { RIGHT_NAMES, RIGHTS, rightNeeds } from './rights';
+import { RightsSchema } from './rights-schema';
 
 describe('rights', () => {
   it('need only verbs on kinds of the kinds table', () => {
