@@ -2,7 +2,7 @@ import { Box, Typography } from '@mui/material';
 import { useMatch } from 'react-router';
 import { useClusterContext, type Action } from '../api/get-cluster-context';
 import { useI18n } from '../i18n/context';
-import { refusalText } from './ActionButton';
+import { refusalText } from './refusal-text';
 
 const SHOWN = [
   'createPool',

@@ -1,7 +1,7 @@
 import DarkMode from '@mui/icons-material/DarkMode';
 import LightMode from '@mui/icons-material/LightMode';
 import SettingsBrightness from '@mui/icons-material/SettingsBrightness';
-import { IconButton, ListItemIcon, Menu, MenuItem, Tooltip } from '@mui/material';
+import { IconButton, ListItemIcon, Menu, MenuItem } from '@mui/material';
 import { useColorScheme } from '@mui/material/styles';
 import { useId, useState } from 'react';
 import { useI18n } from '../i18n/context';
@@ -23,20 +23,21 @@ export function ThemeSwitch() {
         : t('shell.themeSystem');
   return (
     <>
-      <Tooltip title={t('shell.theme', { theme: label(current) })}>
-        <IconButton
-          color="inherit"
-          aria-label={t('shell.theme', { theme: label(current) })}
-          aria-haspopup="menu"
-          aria-controls={anchor ? id : undefined}
-          aria-expanded={anchor ? 'true' : undefined}
-          onClick={(e) => {
-            setAnchor(e.currentTarget);
-          }}
-        >
-          {ICONS[current]}
-        </IconButton>
-      </Tooltip>
+      {/* The browser's own tooltip (title), not MUI's: Tooltip brings Popper.js, ~10 KB gzipped,
+          into the first load for this one hint (issue 14). The name is the aria-label. */}
+      <IconButton
+        color="inherit"
+        aria-label={t('shell.theme', { theme: label(current) })}
+        title={t('shell.theme', { theme: label(current) })}
+        aria-haspopup="menu"
+        aria-controls={anchor ? id : undefined}
+        aria-expanded={anchor ? 'true' : undefined}
+        onClick={(e) => {
+          setAnchor(e.currentTarget);
+        }}
+      >
+        {ICONS[current]}
+      </IconButton>
       <Menu
         id={id}
         anchorEl={anchor}
