@@ -7,7 +7,7 @@ import { precompress } from './build/precompress';
 const bff = process.env.BFF_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), bundleBudget(300), precompress()],
+  plugins: [react(), bundleBudget(200), precompress()],
   build: {
     sourcemap: true,
     rolldownOptions: {

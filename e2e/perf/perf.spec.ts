@@ -6,7 +6,7 @@ import { bigCluster, serve } from './fixture-server';
  * Issue 6's performance budgets, measured in headless Chromium and printed:
  * - the Node Pools tab of a cluster with 50 pools / 5,000 machines interactive within 1.5 s;
  * - 200 machine events per second applied with no long task over 100 ms.
- * (The initial JavaScript budget, 300 KB gzipped, is enforced by the web build itself.)
+ * (The initial JavaScript budget, 200 KB gzipped since issue 14, is enforced by the web build itself.)
  */
 
 const POOLS = 50;

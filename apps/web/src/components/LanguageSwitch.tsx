@@ -3,6 +3,7 @@ import { Button, Menu, MenuItem } from '@mui/material';
 import { useId, useState } from 'react';
 import { useI18n } from '../i18n/context';
 import { LOCALES, type Locale } from '../i18n/locale';
+import { loadPack } from '../i18n/packs';
 
 /** Each language is named in itself, so that anyone can find their own. */
 const NAMES: Record<Locale, string> = { en: 'English', 'zh-CN': '简体中文' };
@@ -22,6 +23,8 @@ export function LanguageSwitch() {
         aria-expanded={anchor ? 'true' : undefined}
         onClick={(e) => {
           setAnchor(e.currentTarget);
+          // Fetch the other languages while the user reads the menu: the choice is then instant.
+          for (const l of LOCALES) if (l !== locale) loadPack(l).catch(() => undefined);
         }}
         sx={{ textTransform: 'none' }}
       >

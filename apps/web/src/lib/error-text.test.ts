@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { en, type MessageKey } from '../i18n/en';
 import { fill } from '../i18n/locale';
 import { localizerFor } from '../i18n/localize';
+import { ENGLISH } from '../i18n/packs';
+import { zhCNPack } from '../i18n/pack-zh-CN';
 import { zhCN } from '../i18n/zh-CN';
 import { ApiError } from './api-client';
 import { errorText } from './error-text';
@@ -11,7 +13,7 @@ const inLanguage = (locale: 'en' | 'zh-CN') => {
   const dict = locale === 'en' ? en : zhCN;
   return [
     (key: MessageKey, params?: Record<string, string | number>) => fill(dict[key], params, locale),
-    localizerFor(locale, dict),
+    localizerFor(locale, locale === 'en' ? ENGLISH : zhCNPack),
   ] as const;
 };
 
@@ -26,14 +28,20 @@ const detail = (o: Partial<RuleIssue>): RuleIssue => ({
 });
 
 describe('errorText: the BFF’s errors in the user’s language', () => {
-  it('R-POOL-1: a 422’s rule details come from domain’s catalog, its code from the console’s texts', () => {
+  it('R-POOL-1: a 422’s rule details come from domain’s catalog (English as sent), its code from the console’s texts', () => {
     const params = { pool: 'p', entries: 1, demand: 3, missing: 2 };
     const e = new ApiError(
       422,
       'Invalid',
       'IP pool p has 1 entry …',
       [
-        detail({ rule: 'R-POOL-1', messageKey: 'pool.demandExceedsEntries', params }),
+        // As domain makes every RuleIssue: `message` is the English text, filled in.
+        detail({
+          rule: 'R-POOL-1',
+          messageKey: 'pool.demandExceedsEntries',
+          params,
+          message: formatMessage('pool.demandExceedsEntries', params, 'en'),
+        }),
         detail({ severity: 'warning', messageKey: 'pool.surgeExceedsEntries' }),
       ],
       {},
