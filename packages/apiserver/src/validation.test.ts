@@ -48,3 +48,23 @@ describe('null in a field that is not nullable', () => {
     expect(errors.map((e) => e.field)).toEqual(['spec.tags[1]']);
   });
 });
+
+describe('string lengths', () => {
+  const bounded: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      spec: { type: 'object', properties: { s: { type: 'string', maxLength: 3, minLength: 2 } } },
+    },
+  };
+  const errorsOf = (s: string) =>
+    validateSchema(
+      { apiVersion: 'x/v1', kind: 'X', metadata: {}, spec: { s } } as KubeObject,
+      bounded,
+    );
+
+  it('are counted in characters (runes, as Go does), not UTF-16 units', () => {
+    expect(errorsOf('😀😀😀')).toEqual([]);
+    expect(errorsOf('😀')).toHaveLength(1);
+    expect(errorsOf('😀😀😀😀')).toHaveLength(1);
+  });
+});

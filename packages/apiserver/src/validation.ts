@@ -332,16 +332,25 @@ function patternOf(source: string): RegExp {
   return re;
 }
 
+function runeCount(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
 function checkString(
   value: string,
   schema: JSONSchemaProps,
   path: string,
   errors: FieldError[],
 ): void {
-  if (schema.maxLength !== undefined && value.length > schema.maxLength) {
+  // Lengths are in characters (Go counts runes), not UTF-16 units: an emoji is one, not two.
+  const length =
+    schema.maxLength !== undefined || schema.minLength !== undefined ? runeCount(value) : 0;
+  if (schema.maxLength !== undefined && length > schema.maxLength) {
     errors.push(fieldError.tooLong(path, schema.maxLength));
   }
-  if (schema.minLength !== undefined && value.length < schema.minLength) {
+  if (schema.minLength !== undefined && length < schema.minLength) {
     errors.push(
       fieldError.invalid(
         path,
