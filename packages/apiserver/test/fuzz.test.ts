@@ -1,0 +1,446 @@
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- fuzzed JSON and wire answers */
+/**
+ * The standing hostile-input suite (issue 10): property-based fuzzing with fast-check, fixed seed
+ * (FUZZ_SEED to replay another), printed with the figures.
+ *
+ * 1. Every walker over user keys (patches, apply's merge and field sets, field paths, JSONPath)
+ *    treats `__proto__`, `constructor`, `prototype` and the other Object.prototype names as keys
+ *    like any other: renaming them to plain names before or after the walk gives the same result
+ *    (no key is special), and no prototype changes.
+ * 2. The HTTP API under random create/patch/list/watch requests by three users: no 5xx, no hang,
+ *    nothing stored when a write is refused, and what the viewer and `nobody` may read unchanged.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deepEqual, getPath, setPath } from '../src/json';
+import { getJsonPath } from '../src/jsonpath';
+import { measure } from '../src/limits';
+import { applyJsonPatch, parseJsonPatch } from '../src/patch/json-patch';
+import { applyMerge, fieldSet } from '../src/patch/managed-fields';
+import { createMergePatch, mergePatch } from '../src/patch/merge-patch';
+import { strategicMergePatch } from '../src/patch/strategic';
+import { ApiError } from '../src/status';
+import { ADMIN, NOBODY, VIEWER, W, startTestServer, type TestServer } from './support/server';
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20_261_201);
+const POISON = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
+const PLAIN = ['a', 'b', 'spec', 'data'];
+const KEYS = [...PLAIN, ...POISON];
+/** Each poison name and a plain stand-in that no generated key can be. */
+const RENAME = new Map(POISON.map((k) => [k, `plain-${k}`]));
+
+const protoSnapshot = () => [
+  Object.getOwnPropertyNames(Object.prototype).sort().join(','),
+  Object.getOwnPropertyNames(Array.prototype).sort().join(','),
+];
+const cleanProto = protoSnapshot();
+
+/** A JSON object from entries, every key an own data property (`__proto__` included). */
+function objectOf(entries: readonly [string, unknown][]): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  for (const [k, v] of entries)
+    Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  return o;
+}
+
+const scalar = fc.oneof(
+  fc.constantFrom(null, true, false, 0, 1, -1),
+  fc.string({ maxLength: 6 }),
+  fc.constantFrom(...KEYS),
+);
+const key = fc.constantFrom(...KEYS);
+const { tree } = fc.letrec<{ tree: unknown }>((tie) => ({
+  tree: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalar,
+    fc.array(tie('tree'), { maxLength: 3 }),
+    fc
+      .uniqueArray(fc.tuple(key, tie('tree')), { maxLength: 4, selector: (e) => e[0] })
+      .map(objectOf),
+  ),
+}));
+const objectTree = fc
+  .uniqueArray(fc.tuple(key, tree), { maxLength: 4, selector: (e) => e[0] })
+  .map(objectOf);
+const pointer = fc
+  .array(fc.oneof(key, fc.constantFrom('0', '1', '-')), { minLength: 0, maxLength: 4 })
+  .map((parts) => parts.map((p) => `/${p}`).join(''));
+const jsonPatchOp = fc.record({
+  op: fc.constantFrom('add', 'remove', 'replace', 'copy', 'move', 'test'),
+  path: pointer,
+  from: pointer,
+  value: tree,
+});
+
+/** The same JSON with every poison key (and pointer segment, field-set key) renamed. */
+function rename(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(rename);
+  if (typeof v === 'object' && v !== null) {
+    return objectOf(Object.entries(v).map(([k, x]) => [renameKey(k), rename(x)]));
+  }
+  return typeof v === 'string' ? renameKey(v) : v;
+}
+function renameKey(k: string): string {
+  if (k.startsWith('f:')) return `f:${renameKey(k.slice(2))}`;
+  return RENAME.get(k) ?? k;
+}
+function renamePointer(p: string): string {
+  return p
+    .split('/')
+    .map((s) => renameKey(s))
+    .join('/');
+}
+
+/** What a walk produced: its value or its refusal (status code), comparable across renames. */
+function outcome(f: () => unknown): { ok: unknown } | { code: number } {
+  try {
+    return { ok: f() };
+  } catch (e) {
+    if (e instanceof ApiError) return { code: e.code };
+    throw e;
+  }
+}
+
+function sameOutcome(plain: () => unknown, renamedFirst: () => unknown): boolean {
+  const a = outcome(plain);
+  const b = outcome(renamedFirst);
+  // No walk may have changed a prototype (checked after every case).
+  expect(protoSnapshot()).toEqual(cleanProto);
+  expect(({} as Record<string, unknown>).a).toBeUndefined();
+  if ('code' in a || 'code' in b) return deepEqual(a, b);
+  return deepEqual(rename(a.ok), b.ok);
+}
+
+/** Every object in a result is a plain one: no walk gave one a different prototype. */
+function plainObjects(v: unknown): boolean {
+  const stack = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (typeof x !== 'object' || x === null) continue;
+    if (!Array.isArray(x) && Object.getPrototypeOf(x) !== Object.prototype) return false;
+    stack.push(...Object.values(x));
+  }
+  return true;
+}
+
+const RUNS = 400;
+const params = (numRuns = RUNS) => ({ seed: SEED, numRuns });
+
+describe(`user keys are inert in every walker (fast-check seed ${SEED})`, () => {
+  const checks: [string, fc.IProperty<any>][] = [
+    [
+      'merge patch',
+      fc.property(tree, tree, (t, p) =>
+        sameOutcome(
+          () => mergePatch(t, p),
+          () => mergePatch(rename(t), rename(p)),
+        ),
+      ),
+    ],
+    [
+      'merge patch diff',
+      fc.property(tree, tree, (a, b) =>
+        sameOutcome(
+          () => createMergePatch(a, b),
+          () => createMergePatch(rename(a), rename(b)),
+        ),
+      ),
+    ],
+    [
+      'JSON patch',
+      fc.property(tree, fc.array(jsonPatchOp, { maxLength: 5 }), (doc, ops) => {
+        const renamedOps = ops.map((o) => ({
+          ...o,
+          path: renamePointer(o.path),
+          from: renamePointer(o.from),
+          value: rename(o.value),
+        }));
+        return sameOutcome(
+          () => applyJsonPatch(doc, parseJsonPatch(ops)),
+          () => applyJsonPatch(rename(doc), parseJsonPatch(renamedOps)),
+        );
+      }),
+    ],
+    [
+      'strategic merge patch',
+      fc.property(objectTree, objectTree, (o, p) =>
+        sameOutcome(
+          () => strategicMergePatch(o, p, undefined),
+          () => strategicMergePatch(rename(o), rename(p), undefined),
+        ),
+      ),
+    ],
+    [
+      'server-side apply merge',
+      fc.property(tree, tree, (live, applied) =>
+        sameOutcome(
+          () => applyMerge(structuredClone(live), applied, undefined),
+          () => applyMerge(rename(live), rename(applied), undefined),
+        ),
+      ),
+    ],
+    [
+      'managed field sets',
+      fc.property(objectTree, (o) =>
+        sameOutcome(
+          () => fieldSet(o, undefined),
+          () => fieldSet(rename(o), undefined),
+        ),
+      ),
+    ],
+    [
+      'field paths and JSONPath',
+      fc.property(objectTree, fc.array(key, { minLength: 1, maxLength: 3 }), tree, (o, ks, v) => {
+        const path = ks.join('.');
+        const renamedPath = ks.map(renameKey).join('.');
+        const set = sameOutcome(
+          () => {
+            const c = structuredClone(o);
+            setPath(c, path, v);
+            return c;
+          },
+          () => {
+            const c = rename(o) as Record<string, unknown>;
+            setPath(c, renamedPath, rename(v));
+            return c;
+          },
+        );
+        const get = sameOutcome(
+          () => [getPath(o, path), getJsonPath(o, `.${path}`)],
+          () => [getPath(rename(o), renamedPath), getJsonPath(rename(o), `.${renamedPath}`)],
+        );
+        return set && get;
+      }),
+    ],
+  ];
+  for (const [name, property] of checks) {
+    it(`${name}: poison keys behave as plain keys, no prototype changes`, () => {
+      const started = performance.now();
+      fc.assert(property, params());
+      console.log(
+        `fuzz ${name}: ${RUNS} cases in ${(performance.now() - started).toFixed(0)} ms (seed ${SEED})`,
+      );
+    });
+  }
+
+  it('walk results hold plain objects only, and measure never recurses', () => {
+    fc.assert(
+      fc.property(tree, tree, (t, p) => plainObjects(mergePatch(t, p))),
+      params(),
+    );
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
+    expect(measure(deep).depth).toBe(100_000);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The HTTP API
+
+let t: TestServer;
+const NS = '/api/v1/namespaces/default';
+const CMS = `${NS}/configmaps`;
+const HTTP_RUNS = Number(process.env.FUZZ_HTTP_RUNS ?? 1000);
+
+beforeAll(async () => {
+  t = await startTestServer();
+  // nobody may write ConfigMaps in default (so that writes get past authorization).
+  await t.server.client.create({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: { name: 'fuzz-cm', namespace: 'default' },
+    rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['*'] }],
+  });
+  await t.server.client.create({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name: 'fuzz-cm', namespace: 'default' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'fuzz-cm' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'nobody' }],
+  });
+  await t.server.client.create({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'fuzz-secret', namespace: 'default' },
+    data: {},
+  });
+});
+afterAll(async () => {
+  await t.server.close();
+});
+
+/** What each user may read: checked before and after the run, and every 100 cases. */
+async function readMatrix(): Promise<number[]> {
+  const probes: [string, string][] = [
+    [VIEWER, `${NS}/secrets`],
+    [VIEWER, `${NS}/secrets/fuzz-secret`],
+    [NOBODY, `${NS}/secrets`],
+    [NOBODY, '/apis/rbac.authorization.k8s.io/v1/clusterroles'],
+    [VIEWER, CMS],
+    [NOBODY, W],
+  ];
+  return Promise.all(
+    probes.map(async ([token, path]) => (await t.api('GET', path, { token })).status),
+  );
+}
+
+const NAMES = ['f0', 'f1', 'f2'];
+const user = fc.constantFrom(ADMIN, NOBODY, VIEWER);
+const bodyText = fc.oneof(
+  { weight: 6, arbitrary: objectTree.map((o) => JSON.stringify(o)) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .record({ name: fc.constantFrom(...NAMES), data: objectTree, labels: objectTree })
+      .map(({ name, data, labels }) =>
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name, labels },
+          data,
+        }),
+      ),
+  },
+  {
+    // Valid ConfigMaps whose data keys include the poison names (legal ConfigMap keys).
+    weight: 4,
+    arbitrary: fc
+      .record({
+        name: fc.constantFrom(...NAMES),
+        data: fc
+          .uniqueArray(fc.tuple(key, fc.string({ maxLength: 8 })), {
+            maxLength: 4,
+            selector: (e) => e[0],
+          })
+          .map(objectOf),
+      })
+      .map(({ name, data }) =>
+        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data }),
+      ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.array(jsonPatchOp, { maxLength: 6 }).map((ops) => JSON.stringify(ops)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 1, max: 2000 })
+      .map((n) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`),
+  },
+  { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
+);
+const selector = fc.oneof(
+  fc.constant(''),
+  fc
+    .array(
+      fc.oneof(
+        key,
+        fc.string({ maxLength: 5 }),
+        fc.constantFrom('=', '!=', ',', ' in (', ')', '!'),
+      ),
+      { maxLength: 5 },
+    )
+    .map((p) => p.join('')),
+);
+const request = fc.oneof(
+  fc.record({
+    kind: fc.constant('create' as const),
+    user,
+    contentType: fc.constantFrom('application/json', 'application/yaml'),
+    body: bodyText,
+  }),
+  fc.record({
+    kind: fc.constant('patch' as const),
+    user,
+    name: fc.constantFrom(...NAMES),
+    contentType: fc.constantFrom(
+      'application/merge-patch+json',
+      'application/json-patch+json',
+      'application/strategic-merge-patch+json',
+      'application/apply-patch+yaml',
+    ),
+    body: bodyText,
+    force: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constantFrom('list' as const, 'watch' as const),
+    user,
+    labelSelector: selector,
+    fieldSelector: selector,
+  }),
+);
+
+/** Every ConfigMap of the namespace by name, with its resourceVersion (what a write changes). */
+async function stored(): Promise<Record<string, string>> {
+  const res = await t.api('GET', CMS);
+  return Object.fromEntries(
+    (res.body.items as { metadata: { name: string; resourceVersion: string } }[]).map((i) => [
+      i.metadata.name,
+      i.metadata.resourceVersion,
+    ]),
+  );
+}
+
+describe(`the HTTP API under fuzzed create/patch/list/watch (fast-check seed ${SEED})`, () => {
+  it(
+    'no 5xx, no hang, nothing stored when refused, no change in what other users may read',
+    { timeout: 120_000 },
+    async () => {
+      const before = await readMatrix();
+      expect(before).toEqual([403, 403, 403, 403, 200, 403]);
+      const statuses = new Map<number, number>();
+      let cases = 0;
+      const started = performance.now();
+      await fc.assert(
+        fc.asyncProperty(request, async (r) => {
+          cases++;
+          const headers: Record<string, string> = { authorization: `Bearer ${r.user}` };
+          let status: number;
+          if (r.kind === 'create' || r.kind === 'patch') {
+            const rvs = await stored();
+            const url =
+              r.kind === 'patch'
+                ? `${CMS}/${r.name}?fieldManager=fuzz${r.force ? '&force=true' : ''}`
+                : CMS;
+            const res = await fetch(`${t.server.url}${url}`, {
+              method: r.kind === 'create' ? 'POST' : 'PATCH',
+              headers: { ...headers, 'content-type': r.contentType },
+              body: r.body,
+              signal: AbortSignal.timeout(10_000),
+            });
+            status = res.status;
+            const text = await res.text();
+            if (status >= 400) {
+              // Refused: nothing was stored, and the answer is a Status naming the problem.
+              expect(await stored()).toEqual(rvs);
+              expect(JSON.parse(text)).toMatchObject({ kind: 'Status', code: status });
+            }
+          } else {
+            const q = new URLSearchParams({
+              labelSelector: r.labelSelector,
+              fieldSelector: r.fieldSelector,
+              ...(r.kind === 'watch' ? { watch: '1', timeoutSeconds: '1' } : {}),
+            });
+            const ac = new AbortController();
+            const res = await fetch(`${t.server.url}${CMS}?${q.toString()}`, {
+              headers,
+              signal: AbortSignal.any([ac.signal, AbortSignal.timeout(10_000)]),
+            });
+            status = res.status;
+            ac.abort(); // a watch's headers are its answer here; the stream is not awaited
+          }
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          expect(status, JSON.stringify(r).slice(0, 500)).toBeLessThan(500);
+          expect(protoSnapshot()).toEqual(cleanProto);
+          if (cases % 100 === 0) expect(await readMatrix()).toEqual(before);
+        }),
+        params(HTTP_RUNS),
+      );
+      expect(await readMatrix()).toEqual(before);
+      const ms = performance.now() - started;
+      console.log(
+        `fuzz HTTP: ${cases} requests in ${(ms / 1000).toFixed(1)} s (seed ${SEED}); statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`,
+      );
+    },
+  );
+});
