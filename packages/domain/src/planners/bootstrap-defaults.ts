@@ -123,6 +123,26 @@ export function kubeadmConfigForVersion(
 ): KubeadmConfigSpec {
   const files = spec.files ?? [];
   const hasPatch = files.some((f) => f.path === KUBELET_PATCH_PATH);
+  const patches = (c: { patches?: unknown } | undefined) => ({
+    ...(typeof c?.patches === 'object' && c.patches !== null ? c.patches : {}),
+    directory: KUBELET_PATCHES_DIRECTORY,
+  });
+  // R-BOOT-1: from 1.35 kubeadm must apply the patch, so it must look in the patches directory,
+  // whether the patch file is added here or was already there (a config made for ≤ 1.34 may
+  // carry the file without the directory).
+  const directories: Partial<KubeadmConfigSpec> = needsImagePullCredentialsPolicy(version)
+    ? {
+        joinConfiguration: { ...spec.joinConfiguration, patches: patches(spec.joinConfiguration) },
+        ...(spec.initConfiguration
+          ? {
+              initConfiguration: {
+                ...spec.initConfiguration,
+                patches: patches(spec.initConfiguration),
+              },
+            }
+          : {}),
+      }
+    : {};
   if (!hasPatch) {
     if (!needsImagePullCredentialsPolicy(version)) return spec;
     const file: BootstrapFile = {
@@ -131,29 +151,11 @@ export function kubeadmConfigForVersion(
       permissions: '0644',
       content: defaultKubeletPatch(version),
     };
-    const patches = (c: { patches?: unknown } | undefined) => ({
-      ...(typeof c?.patches === 'object' && c.patches !== null ? c.patches : {}),
-      directory: KUBELET_PATCHES_DIRECTORY,
-    });
-    return {
-      ...spec,
-      files: [...files, file],
-      joinConfiguration: {
-        ...spec.joinConfiguration,
-        patches: patches(spec.joinConfiguration),
-      },
-      ...(spec.initConfiguration
-        ? {
-            initConfiguration: {
-              ...spec.initConfiguration,
-              patches: patches(spec.initConfiguration),
-            },
-          }
-        : {}),
-    };
+    return { ...spec, files: [...files, file], ...directories };
   }
   return {
     ...spec,
+    ...directories,
     files: files.map((f) => {
       if (f.path !== KUBELET_PATCH_PATH) return f;
       if (f.contentFrom?.secret) {

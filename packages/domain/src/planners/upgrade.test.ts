@@ -526,6 +526,22 @@ describe('planUpgradeControlPlane', () => {
     expect(plan.issues.filter((i) => i.severity === 'error')).toEqual([]);
   });
 
+  it('R-BOOT-1, O-UPGRADE-CP: a control plane whose kubelet patch file kubeadm is not pointed at (as the demo data’s) gets the patches directory too', () => {
+    const kcp = kcp134();
+    delete kcp.spec?.kubeadmConfigSpec?.joinConfiguration;
+    const plan = planUpgradeControlPlane(
+      to135(),
+      { kubeadmControlPlane: kcp, machineTemplate: cpTemplate() },
+      ctx,
+    );
+    expect(plan.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    const after = applyJsonPatch(kcp, ops(plan, 1));
+    expect(after.spec?.kubeadmConfigSpec?.joinConfiguration?.patches?.directory).toBe(
+      '/etc/kubernetes/patches',
+    );
+    expect(imagePullPolicyOf(kubeletPatchOf(plan, kcp)?.content ?? '')).toBe('NeverVerify');
+  });
+
   it('R-BOOT-1, O-UPGRADE-CP: a patch in a Secret the catalog does not name for 1.35 is not written blind: the rule says so', () => {
     const kcp = kcp134([
       {
