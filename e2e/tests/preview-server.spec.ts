@@ -1,0 +1,186 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect, NS, snap, test } from '../fixtures';
+
+/**
+ * Issue 11 through the browser: Preview asks the API server (a refusal it cannot foresee is shown
+ * at its step and keeps Apply disabled), a duration the API cannot use is refused at its field,
+ * a new pool's IP entries carry no NIC the user did not give, and the control plane's upgrade to
+ * 1.35 writes the kubelet patch R-BOOT-1 asks for. What was written is read back with kubectl,
+ * as an operator would check it.
+ */
+
+const run = promisify(execFile);
+
+async function kubectl(kubeconfig: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run('kubectl', ['--kubeconfig', kubeconfig, '-n', NS, ...args]);
+  return stdout;
+}
+
+async function getJson<T>(kubeconfig: string, resource: string, name: string): Promise<T> {
+  return JSON.parse(await kubectl(kubeconfig, 'get', resource, name, '-o', 'json')) as T;
+}
+
+test('Preview asks the server: a refusal injected at the API server shows at its step, and Apply stays disabled until it is lifted', async ({
+  page,
+  signIn,
+  nodePools,
+  stack,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await signIn('operator');
+  const pool = 'prod-east-legacy';
+  await kubectl(
+    stack.kubeconfig,
+    'annotate',
+    'machinedeployments.cluster.x-k8s.io',
+    pool,
+    'sim.dcs.io/refuse=frozen for maintenance by the e2e test',
+  );
+  try {
+    const pools = nodePools('prod-east');
+    await pools.goto();
+    await pools.card(pool).getByRole('button', { name: 'Scale', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: `Scale ${pool}` });
+    await dialog.getByRole('button', { name: 'One replica more' }).click();
+    const extend = dialog.getByRole('button', { name: /^Extend IP pool by/ });
+    if (await extend.isVisible()) await extend.click();
+    await dialog.getByRole('button', { name: 'Preview plan' }).click();
+    const plan = dialog.getByRole('region', { name: 'Plan' });
+    const scaleStep = plan
+      .getByRole('listitem')
+      .filter({ hasText: new RegExp(`Change the replicas of ${pool}`) });
+    await expect(scaleStep).toContainText('Refused by the API server (dry run)');
+    await expect(scaleStep).toContainText(
+      'metadata.annotations.sim.dcs.io/refuse: frozen for maintenance by the e2e test',
+    );
+    await expect(plan).toContainText('The API server refused 1 step in a dry run');
+    await expect(dialog.getByRole('button', { name: 'Scale', exact: true })).toBeDisabled();
+    await snap(page, testInfo, 'preview-refused');
+
+    // Lifted: the same request previews clean, every step accepted by the server.
+    await kubectl(
+      stack.kubeconfig,
+      'annotate',
+      'machinedeployments.cluster.x-k8s.io',
+      pool,
+      'sim.dcs.io/refuse-',
+    );
+    await dialog.getByRole('button', { name: 'Back' }).click();
+    await dialog.getByRole('button', { name: 'Preview plan' }).click();
+    await expect(scaleStep).toContainText('Accepted by the API server (dry run)');
+    await expect(plan).toContainText('The API server accepted every step in a dry run');
+    await expect(dialog.getByRole('button', { name: 'Scale', exact: true })).toBeEnabled();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  } finally {
+    await kubectl(
+      stack.kubeconfig,
+      'annotate',
+      'machinedeployments.cluster.x-k8s.io',
+      pool,
+      'sim.dcs.io/refuse-',
+    ).catch(() => '');
+  }
+});
+
+test('nodeDrainTimeout "soon" is refused at its field; the new pool is written with a Go duration and entries without NICs nobody gave', async ({
+  page,
+  signIn,
+  nodePools,
+  addPool,
+  stack,
+}) => {
+  test.setTimeout(120_000);
+  await signIn('operator');
+  const pools = nodePools('prod-east');
+  await pools.goto();
+  await pools.addWorkerNodePool().click();
+  const poolName = `prod-east-i11-${Date.now() % 100000}`;
+  await addPool.field('Name').fill(poolName);
+  await addPool.field('Replicas').fill('1');
+  await page.getByRole('button', { name: /^Suggest 1 entry/ }).click();
+  await expect(page.getByLabel('IP (Entry 1)')).not.toHaveValue('');
+
+  const drain = addPool.field('Node drain timeout');
+  await drain.fill('soon');
+  await drain.blur();
+  await expect(drain).toHaveAttribute('aria-invalid', 'true');
+  expect(await addPool.helpOf('Node drain timeout')).toMatch(/duration/i);
+  await drain.fill('5m');
+  await expect(drain).toHaveAttribute('aria-invalid', 'false');
+
+  await addPool.previewButton().click();
+  const plan = page.getByRole('region', { name: 'Plan' });
+  await expect(plan).toContainText('O-CREATE-POOL');
+  await expect(plan).toContainText('The API server accepted every step in a dry run');
+  await addPool.createButton().click();
+  await expect(page).toHaveURL(new RegExp(`/node-pools/${poolName}$`));
+
+  // Read back as an operator would: the duration as typed, and no NIC the user did not give.
+  const md = await getJson<{
+    spec: {
+      template: { spec: { nodeDrainTimeout?: string; infrastructureRef: { name: string } } };
+    };
+  }>(stack.kubeconfig, 'machinedeployments.cluster.x-k8s.io', poolName);
+  expect(md.spec.template.spec.nodeDrainTimeout).toBe('5m');
+  const template = await getJson<{
+    spec: { template: { spec: { ipHostPoolRef: { name: string } } } };
+  }>(
+    stack.kubeconfig,
+    'dcsmachinetemplates.infrastructure.cluster.x-k8s.io',
+    md.spec.template.spec.infrastructureRef.name,
+  );
+  const ipPool = await getJson<{ spec: { pool: { ip: string; additionNic?: unknown[] }[] } }>(
+    stack.kubeconfig,
+    'dcsiphostnamepools.infrastructure.cluster.x-k8s.io',
+    template.spec.template.spec.ipHostPoolRef.name,
+  );
+  expect(ipPool.spec.pool).toHaveLength(1);
+  expect(ipPool.spec.pool[0]?.additionNic ?? []).toEqual([]);
+});
+
+test('O-UPGRADE-CP to v1.35.0 writes the kubelet patch with NeverVerify (R-BOOT-1), as kubectl reads it', async ({
+  page,
+  signIn,
+  nodePools,
+  stack,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await signIn('operator');
+  const pools = nodePools('prod-east');
+  await pools.goto();
+  const cp = pools.controlPlane();
+  await cp.getByRole('button', { name: 'Upgrade to v1.35.0' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Upgrade the control plane' });
+  await dialog.getByRole('button', { name: 'Preview plan' }).click();
+  const plan = dialog.getByRole('region', { name: 'Plan' });
+  await expect(plan).toContainText('O-UPGRADE-CP');
+  await expect(plan).toContainText('The API server accepted every step in a dry run');
+  await snap(page, testInfo, 'upgrade-cp-135-plan');
+  await dialog.getByRole('button', { name: 'Upgrade', exact: true }).click();
+  await expect(dialog).toBeHidden();
+
+  const list = JSON.parse(
+    await kubectl(
+      stack.kubeconfig,
+      'get',
+      'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io',
+      '-o',
+      'json',
+    ),
+  ) as {
+    items: {
+      metadata: { name: string };
+      spec: {
+        version: string;
+        kubeadmConfigSpec?: { files?: { path: string; content?: string }[] };
+      };
+    }[];
+  };
+  const kcp = list.items.find((k) => k.metadata.name.startsWith('prod-east'));
+  expect(kcp?.spec.version).toBe('v1.35.0');
+  const patch = kcp?.spec.kubeadmConfigSpec?.files?.find((f) =>
+    f.path.startsWith('/etc/kubernetes/patches/kubeletconfiguration'),
+  );
+  expect(patch?.content).toMatch(/"imagePullCredentialsVerificationPolicy":\s*"NeverVerify"/);
+});
