@@ -1,6 +1,7 @@
 import type { RuleIssue } from '@dcs/domain';
 import { useI18n } from '../i18n/context';
 import { issuesAt } from '../lib/issues';
+import { useShownIssuePaths } from './IssueSummary';
 
 /** The text under a field: its rule messages in the user's language, errors first. */
 export function useIssueText(): (issues: readonly RuleIssue[]) => string | undefined {
@@ -35,8 +36,11 @@ export function useFieldIssues(
   issues: readonly RuleIssue[],
 ): (path: string | readonly string[], help?: string) => FieldIssueProps {
   const text = useIssueText();
+  const { show } = useShownIssuePaths();
   return (path, help) => {
-    const here = (typeof path === 'string' ? [path] : path).flatMap((p) => issuesAt(issues, p));
+    const paths = typeof path === 'string' ? [path] : path;
+    paths.forEach(show);
+    const here = paths.flatMap((p) => issuesAt(issues, p));
     const error = here.some((i) => i.severity === 'error');
     return {
       error,

@@ -26,6 +26,7 @@ import { memoryInGiB } from '../i18n/format';
 import { issuesAt } from '../lib/issues';
 import { without } from '../lib/objects';
 import { useIssueText } from './FieldIssues';
+import { useShownIssuePaths } from './IssueSummary';
 
 const LEGACY_CPAAS = '/var/cpaas';
 
@@ -53,7 +54,11 @@ export function MachineTemplateEditor({
   const { t, locale } = useI18n();
   const baseId = useId();
   const text = useIssueText();
-  const at = (p: string) => issuesAt(issues, `${basePath}.${p}`);
+  const { show } = useShownIssuePaths();
+  const at = (p: string) => {
+    show(`${basePath}.${p}`);
+    return issuesAt(issues, `${basePath}.${p}`);
+  };
   const err = (p: string) => at(p).some((i) => i.severity === 'error');
   const vm = value.vmConfig ?? {};
   const disks = vm.dcsMachineDiskSpec ?? [];
@@ -203,6 +208,8 @@ export function MachineTemplateEditor({
           variant="body2"
           color={err('vmConfig.dcsMachineDiskSpec') ? 'error' : 'warning.main'}
           role="alert"
+          tabIndex={-1}
+          data-issue={err('vmConfig.dcsMachineDiskSpec') ? 'error' : 'warning'}
         >
           {text(at('vmConfig.dcsMachineDiskSpec'))}
         </Typography>

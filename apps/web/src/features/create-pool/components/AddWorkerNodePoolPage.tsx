@@ -1,5 +1,14 @@
 import type { CreatePoolRequest, CreatePoolRequestInput, RuleIssue } from '@dcs/domain';
-import { Alert, Box, Button, CircularProgress, Paper, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Link,
+  Paper,
+  Stack,
+  Typography,
+} from '@mui/material';
 import { useEffect, useMemo, useRef } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
@@ -7,12 +16,11 @@ import { useClusterContext, type ClusterContext } from '../../../api/get-cluster
 import { refusalText } from '../../../components/ActionButton';
 import { PageLoading } from '../../../components/PageLoading';
 import { PlanPreview } from '../../../components/PlanPreview';
-import { ProblemList } from '../../../components/ProblemList';
+import { focusFirstProblem, IssueScope, UnshownIssues } from '../../../components/IssueSummary';
 import { ProviderGateNotice } from '../../../components/ProviderGateNotice';
 import { ConflictNotice } from '../../../components/ConflictNotice';
 import { useI18n } from '../../../i18n/context';
 import { isApiError } from '../../../lib/api-client';
-import { issuesOutside } from '../../../lib/issues';
 import { poolPath, poolsPath } from '../../../lib/paths';
 import { providerGates } from '../../../lib/provider-gates';
 import { usePlanFlow } from '../../../lib/use-plan-flow';
@@ -43,19 +51,6 @@ export function AddWorkerNodePoolPage({
   return <AddPoolForm namespace={namespace} cluster={cluster} context={context.data} />;
 }
 
-/** Paths the sections show at their fields; issues elsewhere are listed above the buttons. */
-const SHOWN = [
-  'name',
-  'replicas',
-  'version',
-  'machineTemplate',
-  'bootstrap',
-  'ipPool',
-  'strategy',
-  'nodeDrainTimeout',
-  'nodeDeletionTimeout',
-];
-
 function AddPoolForm({
   namespace,
   cluster,
@@ -69,6 +64,7 @@ function AddPoolForm({
   const navigate = useNavigate();
   const ctx = context.validation;
   const ctxRef = useRef(ctx);
+  const formRef = useRef<HTMLFormElement>(null);
   ctxRef.current = ctx;
   const initial = useMemo(() => defaultValues(ctx), [ctx]);
   const form = useForm<CreatePoolRequestInput, unknown, CreatePoolRequest>({
@@ -160,57 +156,74 @@ function AddPoolForm({
           </Stack>
         </Paper>
       ) : (
-        <Box
-          component="form"
-          noValidate
-          onSubmit={(e) => {
-            void form.handleSubmit((data) => flow.preview(data))(e);
-          }}
-        >
-          <Stack spacing={2}>
-            <BasicsSection form={form} issues={shownIssues} ctx={ctx} />
-            <TemplateSection form={form} issues={shownIssues} ctx={ctx} />
-            <BootstrapSection form={form} issues={shownIssues} ctx={ctx} />
-            <IpPoolSection
-              form={form}
-              issues={shownIssues}
-              ctx={ctx}
-              persistentDisks={gates.persistentDisks}
-            />
-            <StrategySection form={form} issues={shownIssues} />
-            <ProblemList items={issuesOutside(shownIssues, SHOWN)} />
-            {flow.error && !flow.conflict && (
-              // The reasons are at their fields and in the list above.
-              <ErrorAlert error={flow.error} details={false} />
-            )}
-            <Stack
-              direction="row"
-              spacing={1}
-              sx={{ justifyContent: 'flex-end', alignItems: 'center' }}
-            >
-              <Typography
-                variant="body2"
-                color={errorCount > 0 ? 'error' : 'text.secondary'}
-                role="status"
-                sx={{ mr: 'auto' }}
+        <IssueScope>
+          <Box
+            component="form"
+            ref={formRef}
+            noValidate
+            onSubmit={(e) => {
+              void form.handleSubmit((data) => flow.preview(data))(e);
+            }}
+          >
+            <Stack spacing={2}>
+              <BasicsSection form={form} issues={shownIssues} ctx={ctx} />
+              <TemplateSection form={form} issues={shownIssues} ctx={ctx} />
+              <BootstrapSection form={form} issues={shownIssues} ctx={ctx} />
+              <IpPoolSection
+                form={form}
+                issues={shownIssues}
+                ctx={ctx}
+                persistentDisks={gates.persistentDisks}
+              />
+              <StrategySection form={form} issues={shownIssues} />
+              {/* Every counted problem is at a field or here: the issues no field shows. */}
+              <UnshownIssues issues={shownIssues} />
+              {flow.error && !flow.conflict && (
+                // The reasons are at their fields and in the list above.
+                <ErrorAlert error={flow.error} details={false} />
+              )}
+              <Stack
+                direction="row"
+                spacing={1}
+                sx={{ justifyContent: 'flex-end', alignItems: 'center' }}
               >
-                {errorCount > 0
-                  ? t('create.errorCount', { count: errorCount })
-                  : anyError
-                    ? t('create.fillIn')
-                    : t('create.ready')}
-              </Typography>
-              {busy && <CircularProgress size={20} aria-label={t('common.loading')} />}
-              <Button
-                type="submit"
-                variant="contained"
-                disabled={busy || !gates.webWorkflow || !allowed}
-              >
-                {t('create.preview')}
-              </Button>
+                <Typography
+                  variant="body2"
+                  color={errorCount > 0 ? 'error' : 'text.secondary'}
+                  role="status"
+                  sx={{ mr: 'auto' }}
+                >
+                  {errorCount > 0 ? (
+                    // Leads to the first problem: a field, or the list of those no field shows.
+                    <Link
+                      component="button"
+                      type="button"
+                      color="error"
+                      variant="body2"
+                      onClick={() => {
+                        focusFirstProblem(formRef.current);
+                      }}
+                    >
+                      {t('create.errorCount', { count: errorCount })}
+                    </Link>
+                  ) : anyError ? (
+                    t('create.fillIn')
+                  ) : (
+                    t('create.ready')
+                  )}
+                </Typography>
+                {busy && <CircularProgress size={20} aria-label={t('common.loading')} />}
+                <Button
+                  type="submit"
+                  variant="contained"
+                  disabled={busy || !gates.webWorkflow || !allowed}
+                >
+                  {t('create.preview')}
+                </Button>
+              </Stack>
             </Stack>
-          </Stack>
-        </Box>
+          </Box>
+        </IssueScope>
       )}
     </Box>
   );

@@ -1,6 +1,7 @@
 import { KUBELET_PATCH_PATH, type KubeadmConfigSpec, type RuleIssue } from '@dcs/domain';
 import { Box, TextField, Typography } from '@mui/material';
 import { useIssueText } from '../../../components/FieldIssues';
+import { useShownIssuePaths } from '../../../components/IssueSummary';
 import { useI18n } from '../../../i18n/context';
 import { issuesUnder } from '../../../lib/issues';
 
@@ -21,11 +22,16 @@ export function BootstrapEditor({
 }) {
   const { t } = useI18n();
   const text = useIssueText();
+  const { showUnder } = useShownIssuePaths();
+  const under = (prefix: string) => {
+    showUnder(prefix);
+    return issuesUnder(issues, prefix);
+  };
   const keys = value.users?.flatMap((u) => u.sshAuthorizedKeys ?? []) ?? [];
   const patchIndex = (value.files ?? []).findIndex((f) => f.path === KUBELET_PATCH_PATH);
   const patch = patchIndex >= 0 ? value.files?.[patchIndex] : undefined;
   const lines = (s: string) => s.split('\n').filter((l) => l.trim() !== '');
-  const filesIssues = issuesUnder(issues, `${basePath}.files`);
+  const filesIssues = under(`${basePath}.files`);
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
       <TextField
@@ -33,7 +39,7 @@ export function BootstrapEditor({
         multiline
         minRows={2}
         value={keys.join('\n')}
-        helperText={text(issuesUnder(issues, `${basePath}.users`)) ?? t('boot.sshHelp')}
+        helperText={text(under(`${basePath}.users`)) ?? t('boot.sshHelp')}
         onChange={(e) => {
           const users = value.users?.length ? value.users : [{ name: 'boot' }];
           onChange({
@@ -50,7 +56,7 @@ export function BootstrapEditor({
         multiline
         minRows={3}
         value={(value.preKubeadmCommands ?? []).join('\n')}
-        helperText={text(issuesUnder(issues, `${basePath}.preKubeadmCommands`))}
+        helperText={text(under(`${basePath}.preKubeadmCommands`))}
         onChange={(e) => {
           onChange({ ...value, preKubeadmCommands: lines(e.target.value) });
         }}
@@ -61,7 +67,7 @@ export function BootstrapEditor({
         multiline
         minRows={1}
         value={(value.postKubeadmCommands ?? []).join('\n')}
-        helperText={text(issuesUnder(issues, `${basePath}.postKubeadmCommands`))}
+        helperText={text(under(`${basePath}.postKubeadmCommands`))}
         onChange={(e) => {
           onChange({ ...value, postKubeadmCommands: lines(e.target.value) });
         }}
@@ -104,9 +110,7 @@ export function BootstrapEditor({
         value={Object.entries(value.joinConfiguration?.nodeRegistration?.kubeletExtraArgs ?? {})
           .map(([k, v]) => `${k}=${v}`)
           .join('\n')}
-        helperText={
-          text(issuesUnder(issues, `${basePath}.joinConfiguration`)) ?? t('boot.magicTokens')
-        }
+        helperText={text(under(`${basePath}.joinConfiguration`)) ?? t('boot.magicTokens')}
         onChange={(e) => {
           const args = Object.fromEntries(
             lines(e.target.value).map((l) => {

@@ -16,9 +16,9 @@ import type { ClusterContext } from '../../../api/get-cluster-context';
 import { IpEntriesEditor } from '../../../components/IpEntriesEditor';
 import { useFieldIssues } from '../../../components/FieldIssues';
 import { PlanFlowDialog } from '../../../components/PlanFlowDialog';
-import { ProblemList } from '../../../components/ProblemList';
+import { IssueScope, UnshownIssues } from '../../../components/IssueSummary';
 import { useI18n } from '../../../i18n/context';
-import { errorsOf, issuesOutside } from '../../../lib/issues';
+import { errorsOf } from '../../../lib/issues';
 import { queryKeys } from '../../../lib/query-keys';
 import { suggestEntries } from '../../../lib/ip-entries';
 import { usePlanFlow } from '../../../lib/use-plan-flow';
@@ -32,14 +32,16 @@ import { ScaleFollow } from './ScaleFollow';
  * scale-up is applied the dialog follows the new machines (from the live `machines`) until they
  * are ready; a scale-down closes it.
  */
-export function ScaleDialog({
-  namespace,
-  cluster,
-  pool,
-  context,
-  machines,
-  onClose,
-}: {
+export function ScaleDialog(props: ScaleDialogProps) {
+  // Its summary lists every issue no field of the dialog shows (a counted problem is never invisible).
+  return (
+    <IssueScope>
+      <ScaleDialogBody {...props} />
+    </IssueScope>
+  );
+}
+
+interface ScaleDialogProps {
   namespace: string;
   cluster: string;
   pool: NodePoolView;
@@ -47,7 +49,16 @@ export function ScaleDialog({
   /** The pool's machines, kept live by the stream. */
   machines: readonly MachineView[] | undefined;
   onClose: () => void;
-}) {
+}
+
+function ScaleDialogBody({
+  namespace,
+  cluster,
+  pool,
+  context,
+  machines,
+  onClose,
+}: ScaleDialogProps) {
   const { t } = useI18n();
   const freeId = useId();
   const client = useQueryClient();
@@ -99,7 +110,6 @@ export function ScaleDialog({
       (i.rule === 'R-MD-1' || i.rule === 'R-POOL-1'),
   );
   const missing = typeof short?.params.missing === 'number' ? short.params.missing : undefined;
-  const shown = ['replicas', 'ipPoolAppend'];
   const field = useFieldIssues(issues);
 
   const reapply = async () => {
@@ -238,7 +248,7 @@ export function ScaleDialog({
           )}
         </Box>
       )}
-      <ProblemList items={issuesOutside(issues, shown)} />
+      <UnshownIssues issues={issues} />
     </PlanFlowDialog>
   );
 }

@@ -24,10 +24,10 @@ import type { ClusterContext } from '../../../api/get-cluster-context';
 import { useFieldIssues, type FieldIssueProps } from '../../../components/FieldIssues';
 import { MachineTemplateEditor } from '../../../components/MachineTemplateEditor';
 import { PlanFlowDialog } from '../../../components/PlanFlowDialog';
-import { ProblemList } from '../../../components/ProblemList';
+import { IssueScope, UnshownIssues } from '../../../components/IssueSummary';
 import { useI18n, type I18n } from '../../../i18n/context';
 import type { MessageKey } from '../../../i18n/en';
-import { errorsOf, issuesOutside } from '../../../lib/issues';
+import { errorsOf } from '../../../lib/issues';
 import { usePlanFlow } from '../../../lib/use-plan-flow';
 import { useUpgradePool } from '../api/upgrade-pool';
 import { BootstrapEditor } from './BootstrapEditor';
@@ -79,21 +79,32 @@ function noUpgradeText(
  * control plane, O-UPGRADE-CP. The preview shows the diff of old and new templates and how many
  * machines the rolling update replaces, at most how many at a time.
  */
-export function UpgradeDialog({
-  namespace,
-  cluster,
-  pool,
-  context,
-  initialTab,
-  onClose,
-}: {
+export function UpgradeDialog(props: UpgradeDialogProps) {
+  // Its summary lists every issue no field of the dialog shows (a counted problem is never invisible).
+  return (
+    <IssueScope>
+      <UpgradeDialogBody {...props} />
+    </IssueScope>
+  );
+}
+
+interface UpgradeDialogProps {
   namespace: string;
   cluster: string;
   pool: NodePoolView;
   context: ClusterContext;
   initialTab: UpgradeTab;
   onClose: () => void;
-}) {
+}
+
+function UpgradeDialogBody({
+  namespace,
+  cluster,
+  pool,
+  context,
+  initialTab,
+  onClose,
+}: UpgradeDialogProps) {
   const { t } = useI18n();
   const ctx = context.validation;
   const isCp = pool.kind === 'control-plane';
@@ -324,16 +335,7 @@ export function UpgradeDialog({
         </CloneTab>
       )}
       <Box sx={{ mt: 2 }}>
-        <ProblemList
-          items={issuesOutside(
-            issues,
-            tab === 'infrastructure'
-              ? ['machineTemplate']
-              : tab === 'bootstrap'
-                ? ['bootstrap']
-                : ['version', 'machineTemplate.name', 'bootstrap.name'],
-          )}
-        />
+        <UnshownIssues issues={issues} />
       </Box>
     </PlanFlowDialog>
   );
