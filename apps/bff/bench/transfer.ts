@@ -1,0 +1,110 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { DEFAULT_STATIC_DIR, registerStatic } from '../src/routes/static';
+import { meets, record, type BenchRow } from './results';
+
+/**
+ * `pnpm --filter @dcs/bff bench:transfer`: what the built app costs over the wire as the BFF
+ * serves it (issue 14) — the first load (index.html, its entry script and every modulepreload)
+ * in bytes on the wire with brotli, with gzip and uncompressed, and what a returning visitor
+ * re-downloads (index.html revalidates to a 304; hashed assets come from the cache for a year).
+ * Needs `pnpm --filter @dcs/web build` first. In-process (`inject`): the sizes do not depend on the
+ * machine, so it is cheap to run anywhere. Writes its section of bench/results.{md,json}.
+ */
+
+const dir = process.env.STATIC_DIR ?? DEFAULT_STATIC_DIR;
+if (!existsSync(join(dir, 'index.html'))) {
+  console.error(`no built app in ${dir}: run \`pnpm --filter @dcs/web build\` first`);
+  process.exit(2);
+}
+
+/** The files a browser fetches before the first screen: index.html names them all. */
+function firstLoad(html: string): string[] {
+  const urls = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="(\/assets\/[^"]+)"/g)];
+  return ['/', ...urls.map((m) => m[1] ?? '')];
+}
+
+async function bytes(app: FastifyInstance, url: string, encoding: string) {
+  const res = await app.inject({
+    url,
+    headers: { 'accept-encoding': encoding, accept: url === '/' ? 'text/html' : '*/*' },
+  });
+  if (res.statusCode !== 200) throw new Error(`${url}: ${String(res.statusCode)}`);
+  return { size: res.rawPayload.length, headers: res.headers };
+}
+
+const app = Fastify({ logger: false });
+await registerStatic(app, dir);
+await app.ready();
+
+const files = firstLoad(readFileSync(join(dir, 'index.html'), 'utf8'));
+const total = { br: 0, gzip: 0, identity: 0, js: { br: 0, gzip: 0 } };
+let immutable = 0;
+for (const url of files) {
+  const br = await bytes(app, url, 'br, gzip');
+  const gz = await bytes(app, url, 'gzip');
+  const plain = await bytes(app, url, 'identity');
+  total.br += br.size;
+  total.gzip += gz.size;
+  total.identity += plain.size;
+  if (url.endsWith('.js')) {
+    total.js.br += br.size;
+    total.js.gzip += gz.size;
+  }
+  if (String(br.headers['cache-control']).includes('immutable')) immutable++;
+}
+const index = await bytes(app, '/', 'br');
+const revalidate = await app.inject({
+  url: '/',
+  headers: {
+    accept: 'text/html',
+    'accept-encoding': 'br',
+    'if-none-match': String(index.headers.etag),
+  },
+});
+const missing = await app.inject({ url: '/assets/missing.js', headers: { accept: '*/*' } });
+await app.close();
+
+const kb = (n: number) => Math.round((n / 1024) * 10) / 10;
+const rows: BenchRow[] = [
+  { figure: 'first load on the wire, brotli', value: kb(total.br), unit: 'KB' },
+  { figure: 'first load on the wire, gzip', value: kb(total.gzip), unit: 'KB' },
+  { figure: 'first load uncompressed', value: kb(total.identity), unit: 'KB' },
+  {
+    figure: 'initial JavaScript, gzip (as served)',
+    value: kb(total.js.gzip),
+    unit: 'KB',
+    target: { value: 200, better: 'lower' },
+  },
+  { figure: 'initial JavaScript, brotli (as served)', value: kb(total.js.br), unit: 'KB' },
+  {
+    figure: 'first-load assets cached immutable for a year',
+    value: immutable,
+    unit: `of ${String(files.length - 1)}`,
+    target: { value: files.length - 1, better: 'higher' },
+  },
+  {
+    figure: 'returning visit: index.html revalidation (304) body',
+    value: revalidate.statusCode === 304 ? revalidate.rawPayload.length : Number.NaN,
+    unit: 'B',
+    target: { value: 0, better: 'lower' },
+  },
+  {
+    figure: 'missing asset answered 404',
+    value: missing.statusCode === 404 ? 1 : 0,
+    unit: 'yes=1',
+    target: { value: 1, better: 'higher' },
+  },
+];
+record({
+  section: 'Served app: transfer sizes (BFF static hosting)',
+  setup: `${String(files.length)} files of the first load (index.html and what it names), served by the BFF's static plugin in-process.`,
+  measuredAt: new Date().toISOString(),
+  rows,
+});
+for (const r of rows)
+  console.log(
+    `${r.figure.padEnd(52)} ${String(r.value).padStart(8)} ${r.unit}${r.target ? `  (target ${r.target.better === 'lower' ? '≤' : '≥'} ${String(r.target.value)}: ${meets(r) ? 'met' : 'MISSED'})` : ''}`,
+  );
+process.exitCode = rows.every((r) => meets(r) !== false) ? 0 : 1;
