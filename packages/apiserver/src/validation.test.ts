@@ -58,7 +58,7 @@ describe('string lengths', () => {
   };
   const errorsOf = (s: string) =>
     validateSchema(
-      { apiVersion: 'x/v1', kind: 'X', metadata: {}, spec: { s } } as KubeObject,
+      { apiVersion: 'x/v1', kind: 'X', metadata: {}, spec: { s } },
       bounded,
     );
 
