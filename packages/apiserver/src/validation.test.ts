@@ -57,10 +57,7 @@ describe('string lengths', () => {
     },
   };
   const errorsOf = (s: string) =>
-    validateSchema(
-      { apiVersion: 'x/v1', kind: 'X', metadata: {}, spec: { s } },
-      bounded,
-    );
+    validateSchema({ apiVersion: 'x/v1', kind: 'X', metadata: {}, spec: { s } }, bounded);
 
   it('are counted in characters (runes, as Go does), not UTF-16 units', () => {
     expect(errorsOf('😀😀😀')).toEqual([]);
