@@ -1,4 +1,10 @@
-import type { AdditionNic, IpPoolEntry, PersistentDisk, RuleIssue } from '@dcs/domain';
+import {
+  suggestEntries,
+  type AdditionNic,
+  type IpPoolEntry,
+  type PersistentDisk,
+  type RuleIssue,
+} from '@dcs/domain';
 import Add from '@mui/icons-material/Add';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import {
@@ -15,7 +21,6 @@ import {
 } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useI18n } from '../i18n/context';
-import { nextIp } from '../lib/ip-entries';
 import { compact, without } from '../lib/objects';
 import { useFieldIssues } from './FieldIssues';
 
@@ -30,7 +35,7 @@ export function IpEntriesEditor({
   issues,
   basePath,
   existingIps = [],
-  template,
+  poolEntries = [],
   persistentDisksAllowed = true,
   label,
 }: {
@@ -40,29 +45,19 @@ export function IpEntriesEditor({
   basePath: string;
   /** ips already in the pool, for the next-address suggestion. */
   existingIps?: readonly string[];
-  /** An entry to copy mask, gateway, dns and disks from when adding one. */
-  template?: IpPoolEntry | undefined;
+  /** The pool's own entries already stored: added entries follow their pattern (never another pool's). */
+  poolEntries?: readonly IpPoolEntry[] | undefined;
   persistentDisksAllowed?: boolean;
   label: string;
 }) {
   const { t } = useI18n();
   const add = () => {
-    const ips = [...existingIps, ...entries.map((e) => e.ip)];
-    const base = entries[entries.length - 1] ?? template;
-    const n = ips.length + 1;
-    const entry: IpPoolEntry = {
-      ip: nextIp(ips) ?? '',
-      mask: base?.mask ?? '24',
-      gateway: base?.gateway ?? '',
-      ...(base?.dns ? { dns: base.dns } : {}),
-      ...(base?.hostname ? { hostname: `${base.hostname.replace(/-?\d+$/, '')}-${n}` } : {}),
-      ...(base?.additionNic?.length
-        ? { additionNic: base.additionNic.map((nic) => ({ ...nic, ip: '' })) }
-        : {}),
-      ...(persistentDisksAllowed && base?.persistentDisk?.length
-        ? { persistentDisk: base.persistentDisk.map((d) => ({ ...d })) }
-        : {}),
-    };
+    // Domain's suggestion: this pool's pattern (NICs, disks, names), nothing that collides.
+    const [suggested] = suggestEntries([...poolEntries, ...entries], 1, { takenIps: existingIps });
+    if (!suggested) return;
+    const { persistentDisk, ...rest } = suggested;
+    const entry: IpPoolEntry =
+      persistentDisksAllowed && persistentDisk ? { ...rest, persistentDisk } : rest;
     onChange([...entries, entry]);
   };
   return (

@@ -104,6 +104,26 @@ const catalog = {
     en: 'dns "{value}" must be one or more IPv4 addresses separated by commas; not valid: {invalid}.',
     'zh-CN': 'dns“{value}”必须是一个或多个以逗号分隔的 IPv4 地址；无效的部分：{invalid}。',
   },
+  'pool.machineNameInvalid': {
+    en: 'machineName "{value}" cannot be a VM name: use lowercase letters, digits, "-" and ".", starting and ending with a letter or digit (a DNS-1123 subdomain, at most 253 characters).',
+    'zh-CN':
+      'machineName“{value}”不能用作虚拟机名称：只能包含小写字母、数字、“-”和“.”，且以字母或数字开头和结尾（DNS-1123 子域名，最多 253 个字符）。',
+  },
+  'dcs.nameInvalid': {
+    en: '{field} "{value}" is not a name DCS can resolve: it must not be empty, "." or "..", nor contain "/", "\\", spaces around it, control or text-direction characters (at most 255 characters).',
+    'zh-CN':
+      '{field}“{value}”不是 DCS 可解析的名称：不能为空、“.”或“..”，不能包含“/”“\\”、首尾空格、控制字符或文字方向字符（最多 255 个字符）。',
+  },
+  'boot.secretNameInvalid': {
+    en: 'File {path} takes its content from Secret "{name}", which is not a Secret name: use a DNS-1123 subdomain (lowercase letters, digits, "-" and "."), such as the catalog\'s files Secret.',
+    'zh-CN':
+      '文件 {path} 的内容来自 Secret“{name}”，但这不是有效的 Secret 名称：请使用 DNS-1123 子域名（小写字母、数字、“-”和“.”），例如版本目录中的文件 Secret。',
+  },
+  'boot.secretKeyInvalid': {
+    en: 'File {path} takes its content from key "{key}" of Secret {name}, which is not a Secret key: use letters, digits, "-", "_" and ".", not "." or "..".',
+    'zh-CN':
+      '文件 {path} 的内容来自 Secret {name} 的键“{key}”，但这不是有效的 Secret 键：只能包含字母、数字、“-”“_”和“.”，且不能为“.”或“..”。',
+  },
   'pool.hostnameInvalid': {
     en: 'hostname "{value}" is not a valid host name: use at most 63 lowercase letters, digits and "-", starting and ending with a letter or digit.',
     'zh-CN':

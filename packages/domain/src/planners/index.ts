@@ -6,6 +6,7 @@ export * from './kubectl';
 export * from './messages';
 export * from './issues';
 export * from './names';
+export * from './suggest';
 export * from './bootstrap-defaults';
 export * from './rollout';
 export {

@@ -4,6 +4,7 @@ import { normalizeKubeVersion, parseKubeVersion } from '../versions';
 import type { ValidationContext } from './context';
 import type { RuleIssue } from './issue';
 import { error, warning } from './make';
+import { isDns1123Subdomain, visible } from './net';
 import { joinPath } from './util';
 
 /** The kubelet setting of R-BOOT-1 and the value it must have from Kubernetes 1.35 on. */
@@ -30,9 +31,43 @@ export function validateBootstrapSpec(
   base?: KubeadmConfigSpec,
 ): RuleIssue[] {
   return [
+    ...checkFileSources(spec, basePath),
     ...(version === undefined ? [] : checkKubeletPatch(spec, version, ctx, basePath)),
     ...checkMagicTokens(spec, basePath, base),
   ];
+}
+
+const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
+
+/**
+ * A file whose content comes from a Secret names a Secret (a DNS-1123 subdomain) and a key that
+ * can exist (`../etc` is an error, not a Secret that merely was not found).
+ */
+export function checkFileSources(spec: KubeadmConfigSpec, basePath: string): RuleIssue[] {
+  const out: RuleIssue[] = [];
+  (spec.files ?? []).forEach((file, i) => {
+    const secret = file.contentFrom?.secret;
+    if (!secret) return;
+    const path = joinPath(basePath, 'files', i, 'contentFrom.secret');
+    if (!isDns1123Subdomain(secret.name)) {
+      out.push(
+        error('R-REQUEST', joinPath(path, 'name'), 'boot.secretNameInvalid', {
+          path: file.path,
+          name: visible(secret.name),
+        }),
+      );
+    }
+    if (!SECRET_KEY.test(secret.key) || secret.key === '.' || secret.key === '..') {
+      out.push(
+        error('R-REQUEST', joinPath(path, 'key'), 'boot.secretKeyInvalid', {
+          path: file.path,
+          name: secret.name,
+          key: visible(secret.key),
+        }),
+      );
+    }
+  });
+  return out;
 }
 
 /** Kubernetes 1.35 and later need NeverVerify; earlier versions do not know the field. */
@@ -103,6 +138,8 @@ export function checkKubeletPatch(
       contentPath = joinPath(filePath, 'content');
     } else if (file.contentFrom) {
       const { name, key } = file.contentFrom.secret;
+      // A name no Secret can have is checkFileSources' error, not an unknown Secret.
+      if (!isDns1123Subdomain(name)) continue;
       contentPath = joinPath(filePath, 'contentFrom.secret');
       content = ctx.bootstrapSecrets.find((s) => s.name === name)?.data[key];
       if (content === undefined) {

@@ -81,3 +81,32 @@ export function isDns1123Subdomain(s: string): boolean {
     s.length <= 253 && s.split('.').every((label) => label.length > 0 && DNS1123_LABEL.test(label))
   );
 }
+
+/** Characters that reorder or hide text (bidi overrides and isolates, marks): never in a name. */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/u;
+
+/**
+ * Why a name the DCS platform resolves (VM template, folder, host or cluster, switch, port group,
+ * datastore cluster) cannot be one, or undefined when it can: not empty, no surrounding spaces,
+ * not `.` or `..`, no `/` or `\`, no control or bidi characters, at most 255 characters.
+ */
+export function dcsNameProblem(s: string): string | undefined {
+  if (s.trim() === '') return 'empty';
+  if (s !== s.trim()) return 'spaces';
+  if (s === '.' || s === '..') return 'dots';
+  if (/[/\\]/.test(s)) return 'slash';
+  if (CONTROL_CHARS.test(s) || BIDI_CONTROLS.test(s)) return 'control';
+  if (s.length > 255) return 'long';
+  return undefined;
+}
+
+/** A value as a message shows it: control and bidi characters written as `\uXXXX`, never acted on. */
+export function visible(s: string): string {
+  return s.replace(
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is escaped
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

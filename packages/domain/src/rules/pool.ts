@@ -5,8 +5,11 @@ import type { IpPoolContext, ValidationContext } from './context';
 import type { RuleIssue } from './issue';
 import { error, warning } from './make';
 import {
+  dcsNameProblem,
   invalidDnsItems,
   isDns1123Label,
+  isDns1123Subdomain,
+  visible,
   isNetworkOrBroadcast,
   parseIPv4,
   parseMask,
@@ -310,6 +313,15 @@ export function validateEntryFields(
       }),
     );
   }
+  // The VM's name on DCS is a Kubernetes-style name: NUL, newlines, "/", "..", bidi overrides
+  // or a leading "-" would reach the platform (issue 10).
+  if (entry.machineName !== undefined && !isDns1123Subdomain(entry.machineName)) {
+    out.push(
+      error('R-POOL-3', joinPath(path, 'machineName'), 'pool.machineNameInvalid', {
+        value: visible(entry.machineName),
+      }),
+    );
+  }
   (entry.additionNic ?? []).forEach((nic, j) => {
     out.push(...validateNic(nic, ctx, joinPath(path, 'additionNic', j), opts));
   });
@@ -337,6 +349,17 @@ export function validateNic(
   }
   if (blank(nic.portGroupName)) {
     out.push(error('R-NIC-1', joinPath(path, 'portGroupName'), 'nic.portGroupRequired'));
+  }
+  for (const field of ['dvSwitchName', 'portGroupName'] as const) {
+    const value = nic[field];
+    if (!blank(value) && value !== undefined && dcsNameProblem(value)) {
+      out.push(
+        error('R-NIC-1', joinPath(path, field), 'dcs.nameInvalid', {
+          field,
+          value: visible(value),
+        }),
+      );
+    }
   }
   if (!blank(nic.dvSwitchName) && !blank(nic.portGroupName)) {
     out.push(
@@ -421,6 +444,14 @@ export function validateEntryDisks(
     }
     if (d.path !== undefined && !d.path.startsWith('/')) {
       out.push(error('R-POOL-3', joinPath(p, 'path'), 'disk.pathInvalid', { ip, value: d.path }));
+    }
+    if (d.datastoreClusterName !== undefined && dcsNameProblem(d.datastoreClusterName)) {
+      out.push(
+        error('R-POOL-3', joinPath(p, 'datastoreClusterName'), 'dcs.nameInvalid', {
+          field: 'datastoreClusterName',
+          value: visible(d.datastoreClusterName),
+        }),
+      );
     }
   });
   for (const dup of laterDuplicates(disks, (d) => d.slot)) {

@@ -5,6 +5,7 @@ import type { RuleIssue } from './issue';
 import { error, warning } from './make';
 import { checkVmTemplateCarriesVersion } from './md';
 import { checkPortGroupInSwitch } from './pool';
+import { dcsNameProblem, visible } from './net';
 import { diffLeafPaths, joinPath, laterDuplicates, normalizeMountPath } from './util';
 
 /** Mounts every worker template carries (R-TPL-2); /var/cpaas is R-DISK-5's. */
@@ -94,6 +95,34 @@ export function checkTemplateFields(
     if (blank(value.name)) {
       out.push(
         error('R-TPL-3', joinPath(basePath, field, 'name'), 'tpl.placementNameRequired', { field }),
+      );
+    }
+  }
+  // Every name DCS resolves: present means a usable name ("" or ".." is not "unset").
+  const named: [string, string | undefined][] = [
+    ['vmTemplateName', blank(spec.vmTemplateName) ? undefined : spec.vmTemplateName],
+    ['location.name', spec.location?.name],
+    ['resource.name', spec.resource?.name],
+    ['vmConfig.dvSwitchName', spec.vmConfig?.dvSwitchName],
+    ['vmConfig.portGroupName', spec.vmConfig?.portGroupName],
+    ...(spec.vmConfig?.dcsMachineDiskSpec ?? []).map((d, i): [string, string | undefined] => [
+      `vmConfig.dcsMachineDiskSpec.${i}.datastoreClusterName`,
+      d.datastoreClusterName,
+    ]),
+  ];
+  for (const [field, value] of named) {
+    // An empty placement name is tpl.placementNameRequired's.
+    if (value === undefined || (value.trim() === '' && field.endsWith('.name'))) continue;
+    if (dcsNameProblem(value)) {
+      out.push(
+        error('R-TPL-3', joinPath(basePath, field), 'dcs.nameInvalid', {
+          field:
+            field
+              .split('.')
+              .filter((f) => !/^\d+$/.test(f))
+              .at(-1) ?? field,
+          value: visible(value),
+        }),
       );
     }
   }

@@ -3,7 +3,7 @@ import { Alert, Typography } from '@mui/material';
 import { Controller, useWatch } from 'react-hook-form';
 import { IpEntriesEditor } from '../../../components/IpEntriesEditor';
 import { useI18n } from '../../../i18n/context';
-import { suggestEntries } from '../../../lib/ip-entries';
+import { suggestEntries, type IpPoolEntry } from '@dcs/domain';
 import { useFieldIssues } from '../../../components/FieldIssues';
 import { PickOrDefineSection, type PickMode } from './PickOrDefineSection';
 import type { SectionProps } from './section';
@@ -102,8 +102,8 @@ export function IpPoolSection({
                 onChange={f.onChange}
                 issues={issues}
                 basePath="ipPool.append"
-                existingIps={existing?.entries.map((e) => e.ip) ?? []}
-                template={existing?.entries.at(-1)}
+                existingIps={allIps}
+                poolEntries={existing?.entries}
                 persistentDisksAllowed={persistentDisks}
               />
             )}
@@ -125,7 +125,7 @@ export function IpPoolSection({
               onChange={f.onChange}
               issues={issues}
               basePath="ipPool.entries"
-              template={lastEntry}
+              existingIps={allIps}
               persistentDisksAllowed={persistentDisks}
             />
             {f.value.length === 0 && lastEntry && (
@@ -136,7 +136,10 @@ export function IpPoolSection({
                   onClick={() => {
                     const pool = form.getValues('name');
                     f.onChange(
-                      suggestEntries([lastEntry], Math.max(1, replicas), allIps).map((e, i) => ({
+                      // Another pool's entry gives only its network: never its NICs or disks.
+                      suggestEntries([networkOf(lastEntry)], Math.max(1, replicas), {
+                        takenIps: allIps,
+                      }).map((e, i) => ({
                         ...e,
                         hostname: `${pool}-${i + 1}`,
                         machineName: `${pool}-vm-${i + 1}`,
@@ -172,3 +175,8 @@ const text = (s: string | undefined) =>
   ) : null;
 
 const ipValue = (ip: string) => ip.split('.').reduce((n, p) => n * 256 + (Number(p) || 0), 0);
+
+/** The network settings of an entry, without its names, NICs or disks. */
+function networkOf(e: IpPoolEntry): IpPoolEntry {
+  return { ip: e.ip, mask: e.mask, gateway: e.gateway, ...(e.dns ? { dns: e.dns } : {}) };
+}

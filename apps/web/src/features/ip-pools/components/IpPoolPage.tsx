@@ -290,7 +290,7 @@ export function IpPoolPage({
             issues={issues}
             basePath="append"
             existingIps={pool.entries.map((e) => e.ip)}
-            template={entryOf(pool.entries.at(-1))}
+            poolEntries={pool.entries.flatMap((e) => entryOf(e) ?? [])}
             persistentDisksAllowed={gates.persistentDisks}
           />
           {remove.size > 0 && (

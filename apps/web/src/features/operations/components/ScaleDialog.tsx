@@ -1,6 +1,7 @@
 import {
   replicaRoom,
   scaleUpProgress,
+  suggestEntries,
   validateScale,
   type IpPoolEntry,
   type MachineView,
@@ -20,7 +21,6 @@ import { IssueScope, UnshownIssues } from '../../../components/IssueSummary';
 import { useI18n } from '../../../i18n/context';
 import { errorsOf } from '../../../lib/issues';
 import { queryKeys } from '../../../lib/query-keys';
-import { suggestEntries } from '../../../lib/ip-entries';
 import { usePlanFlow } from '../../../lib/use-plan-flow';
 import { useScalePool } from '../api/scale-pool';
 import { ScaleFollow } from './ScaleFollow';
@@ -73,6 +73,8 @@ function ScaleDialogBody({
   const ipCtx = context.validation.ipPools.find((p) => p.name === ipPoolName);
   // The figures beside the stepper and the rule's message come from one derivation (R-POOL-1).
   const room = ipCtx && replicaRoom(ipCtx, pool.name, extend.length);
+  // Addresses every pool of the namespace holds: a suggestion never takes one (R-POOL-2).
+  const takenIps = context.validation.ipPools.flatMap((p) => p.entries.map((e) => e.ip));
 
   const build = (p: NodePoolView, ipRv: string | undefined): ScaleReplicasRequest => ({
     replicas,
@@ -232,15 +234,15 @@ function ScaleDialogBody({
             onChange={setExtend}
             issues={issues}
             basePath="ipPoolAppend.entries"
-            existingIps={ipCtx?.entries.map((e) => e.ip) ?? []}
-            template={ipCtx?.entries[ipCtx.entries.length - 1]}
+            existingIps={takenIps}
+            poolEntries={ipCtx?.entries}
           />
           {extend.length === 0 && missing !== undefined && (
             <Button
               variant="outlined"
               sx={{ mt: 1 }}
               onClick={() => {
-                setExtend(suggestEntries(ipCtx?.entries ?? [], missing));
+                setExtend(suggestEntries(ipCtx?.entries ?? [], missing, { takenIps }));
               }}
             >
               {t('scale.extendIpPool', { n: missing })}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { validatePoolEntries } from '../rules/pool';
+import { anIpEntry, aValidationContext } from '../testing';
+import { nextFreeIp, suggestEntries } from './suggest';
+
+const withNic = (n: number) =>
+  anIpEntry(n, {
+    additionNic: [
+      {
+        ip: `192.168.0.${10 + n}`,
+        mask: '24',
+        dvSwitchName: 'dvs-storage',
+        portGroupName: 'pg-storage',
+      },
+    ],
+  });
+
+describe('suggested IP pool entries follow this pool’s own pattern (O-SCALE-UP, R-POOL-2, R-NIC-1)', () => {
+  it('O-SCALE-UP: suggested entries keep the pool’s extra NIC, with the next address of its network', () => {
+    const [a, b] = suggestEntries([withNic(1), withNic(2)], 2);
+    expect(a?.additionNic).toEqual([
+      { ip: '192.168.0.13', mask: '24', dvSwitchName: 'dvs-storage', portGroupName: 'pg-storage' },
+    ]);
+    expect(b?.additionNic?.[0]?.ip).toBe('192.168.0.14');
+    expect(a?.persistentDisk?.[0]?.path).toBe('/var/cpaas');
+    expect([a?.ip, b?.ip]).toEqual(['10.0.1.13', '10.0.1.14']);
+  });
+
+  it('R-NIC-1: never an extra NIC with ip "" — without an address to continue, no ip at all', () => {
+    const entry = anIpEntry(1, {
+      additionNic: [{ dvSwitchName: 'dvs-storage', portGroupName: 'pg-storage', ip: '' }],
+    });
+    const [s] = suggestEntries([entry], 1);
+    expect(s?.additionNic).toEqual([{ dvSwitchName: 'dvs-storage', portGroupName: 'pg-storage' }]);
+  });
+
+  it('a pool without entries gets nothing from elsewhere: no NIC, no disk, no gateway', () => {
+    const [s] = suggestEntries([], 1, { takenIps: ['10.0.1.11'] });
+    expect(s).toEqual({ ip: '', mask: '24', gateway: '' });
+  });
+
+  it('R-POOL-2: hostnames, machine names and addresses never collide, even after a removal', () => {
+    // Entry 2 of 3 was removed: "n + 1" would suggest worker-node-3 again.
+    const pool = [anIpEntry(1), anIpEntry(3)];
+    const [s] = suggestEntries(pool, 1, { takenIps: ['10.0.1.14'] });
+    expect(s?.hostname).toBe('worker-node-4');
+    expect(s?.machineName).toBe('worker-vm-4');
+    expect(s?.ip).toBe('10.0.1.15');
+    const issues = validatePoolEntries(
+      suggestEntries(pool, 3, { takenIps: ['10.0.1.14'] }),
+      aValidationContext({ ipPools: [] }),
+      'append',
+      { existing: pool },
+    );
+    expect(issues.filter((i) => i.rule === 'R-POOL-2')).toEqual([]);
+  });
+
+  it('R-DISK-3: isThin is not copied into a suggestion', () => {
+    const entry = anIpEntry(1, {
+      persistentDisk: [{ slot: 0, quantityGB: 40, path: '/var/cpaas', isThin: true }],
+    });
+    expect(suggestEntries([entry], 1)[0]?.persistentDisk).toEqual([
+      { slot: 0, quantityGB: 40, path: '/var/cpaas' },
+    ]);
+  });
+
+  it('nextFreeIp stays in the /24 and skips what is held', () => {
+    expect(nextFreeIp(['10.0.1.11', '10.0.1.13', '10.0.1.12'])).toBe('10.0.1.14');
+    expect(nextFreeIp([])).toBeUndefined();
+    expect(nextFreeIp(['10.0.1.254'])).toBeUndefined();
+  });
+});
