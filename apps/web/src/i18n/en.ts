@@ -70,6 +70,9 @@ export const en = {
   'cluster.versionIs': 'Kubernetes {version}',
   'cluster.phaseIs': 'Phase {phase}',
   'cluster.tabs': 'Cluster sections',
+  'cluster.notFound':
+    'Cluster {name} does not exist in namespace {namespace}, or you may not see it.',
+  'cluster.backToClusters': 'Back to the clusters',
 
   'tabs.nodePools': 'Node Pools',
   'tabs.nodes': 'Nodes',

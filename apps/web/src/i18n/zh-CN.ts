@@ -68,6 +68,8 @@ export const zhCN: Messages = {
   'cluster.versionIs': 'Kubernetes {version}',
   'cluster.phaseIs': '阶段 {phase}',
   'cluster.tabs': '集群分区',
+  'cluster.notFound': '命名空间 {namespace} 中不存在集群 {name}，或您无权查看它。',
+  'cluster.backToClusters': '返回集群列表',
 
   'tabs.nodePools': 'Node Pools',
   'tabs.nodes': 'Nodes',

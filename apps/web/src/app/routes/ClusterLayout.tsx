@@ -1,4 +1,5 @@
-import { Box, Breadcrumbs, Chip, Link, Stack, Tab, Tabs, Typography } from '@mui/material';
+import type { ClusterView } from '@dcs/domain';
+import { Alert, Box, Breadcrumbs, Chip, Link, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { Suspense } from 'react';
 import { Link as RouterLink, Outlet, useLocation, useParams } from 'react-router';
 import { PageLoading } from '../../components/PageLoading';
@@ -16,9 +17,43 @@ export function ClusterLayout() {
 
 function ClusterPage({ namespace, cluster }: { namespace: string; cluster: string }) {
   const { t } = useI18n();
-  const stream = useClusterStream(namespace, cluster);
   const clusters = useClusters();
   const view = clusters.data?.find((c) => c.namespace === namespace && c.name === cluster);
+  // A cluster the list (what this user may see) does not have gets no stream, no tabs and no
+  // actions: "Reconnecting…" forever would say the data is coming when it never will. The list
+  // is usually cached from the clusters page; without it (an error) the page tries the cluster.
+  if (clusters.isPending) return <PageLoading />;
+  if (clusters.data && !view)
+    return (
+      <>
+        <Breadcrumbs aria-label={t('shell.breadcrumbs')} sx={{ mb: 1 }}>
+          <Link component={RouterLink} to="/">
+            {t('clusters.title')}
+          </Link>
+          <Typography color="text.primary">{cluster}</Typography>
+        </Breadcrumbs>
+        <Alert severity="error" sx={{ mt: 2 }}>
+          {t('cluster.notFound', { name: cluster, namespace })}{' '}
+          <Link component={RouterLink} to="/">
+            {t('cluster.backToClusters')}
+          </Link>
+        </Alert>
+      </>
+    );
+  return <LiveClusterPage namespace={namespace} cluster={cluster} view={view} />;
+}
+
+function LiveClusterPage({
+  namespace,
+  cluster,
+  view,
+}: {
+  namespace: string;
+  cluster: string;
+  view: ClusterView | undefined;
+}) {
+  const { t } = useI18n();
+  const stream = useClusterStream(namespace, cluster);
   const { pathname } = useLocation();
   const tabs = [
     { label: t('tabs.nodePools'), to: poolsPath(namespace, cluster) },
