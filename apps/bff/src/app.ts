@@ -12,7 +12,7 @@ import {
 import type { SourceFactory } from './cache/source';
 import type { Config } from './config/env';
 import { HttpError, issue, issuesOfApiError } from './http/errors';
-import { KubeApiError } from './kube/errors';
+import { KubeApiError, UpstreamUnreachableError } from './kube/errors';
 import type { ExecutorOptions } from './plan/executor';
 import authPlugin from './plugins/app/auth';
 import cachePlugin from './plugins/app/cache';
@@ -162,6 +162,22 @@ function errorHandler(
     return reply
       .code(400)
       .send({ code: 'BadRequest', message: details[0]?.message ?? 'invalid request', details });
+  }
+  if (error instanceof UpstreamUnreachableError) {
+    // Not the client's fault and not a bug: the management cluster cannot be asked right now.
+    const status = error.tls ? 502 : 503;
+    return reply.code(status).send({
+      code: error.reason,
+      message: error.message,
+      details: [issue('R-API', '', 'bff.api.unavailable', error.message)],
+    });
+  }
+  if (error instanceof KubeApiError && error.status === 504) {
+    return reply.code(503).send({
+      code: 'UpstreamTimeout',
+      message: error.message,
+      details: [issue('R-API', '', 'bff.api.unavailable', error.message)],
+    });
   }
   if (error instanceof KubeApiError) {
     const status =

@@ -32,8 +32,11 @@ export interface StreamDelete {
   id: string;
 }
 
-/** Why the client must reload what it shows. */
-export type ResyncReason = 'initial' | 'gap' | 'epoch' | 'overflow' | 'unknown-id';
+/**
+ * Why the client must reload what it shows. `reconnected`: the BFF's connection to the
+ * management cluster is back after an outage; what the page fetched meanwhile may be stale.
+ */
+export type ResyncReason = 'initial' | 'gap' | 'epoch' | 'overflow' | 'unknown-id' | 'reconnected';
 
 export const RESYNC_REASONS: readonly ResyncReason[] = [
   'initial',
@@ -41,7 +44,24 @@ export const RESYNC_REASONS: readonly ResyncReason[] = [
   'epoch',
   'overflow',
   'unknown-id',
+  'reconnected',
 ];
+
+/**
+ * The BFF's view of the management cluster's API server, for "disconnected since …": sent as
+ * the named event `upstream` when it changes and to every new stream, and carried by heartbeats.
+ * `disconnected` once watches have been failing past the BFF's threshold (`UPSTREAM_DOWN_AFTER`);
+ * the page then shows cached data, no longer kept current.
+ */
+export type UpstreamStatus =
+  | { state: 'connected' }
+  | {
+      state: 'disconnected';
+      /** ISO time the failures began. */
+      since: string;
+      /** What the last failure said, for support staff (English, from the server or network). */
+      reason: string;
+    };
 
 export interface StreamResync {
   type: 'resync';
@@ -52,9 +72,13 @@ export interface StreamResync {
 /** The data of an unnamed (`message`) event. */
 export type StreamEvent = StreamUpsert | StreamDelete | StreamResync;
 
-/** Named events: liveness, the end of the user's session, the server's graceful shutdown. */
+/**
+ * Named events: liveness, the management cluster's reachability, the end of the user's session,
+ * the server's graceful shutdown.
+ */
 export interface StreamControlEvents {
-  heartbeat: { at: string };
+  heartbeat: { at: string; upstream?: UpstreamStatus };
+  upstream: { type: 'upstream'; status: UpstreamStatus };
   expired: { type: 'expired' };
   shutdown: { type: 'shutdown' };
 }
@@ -88,6 +112,30 @@ export function parseStreamEvent(data: string): StreamEvent | undefined {
   if (e.type === 'delete') return { type: 'delete', kind: e.kind, id: e.id };
   if (e.type === 'upsert' && typeof e.view === 'object' && e.view !== null) {
     return v as StreamUpsert;
+  }
+  return undefined;
+}
+
+/** The upstream status in a named event's data (`upstream`, or a heartbeat's `upstream`). */
+export function parseUpstreamStatus(data: string): UpstreamStatus | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as Record<string, unknown>;
+  const s = o.type === 'upstream' ? o.status : o.upstream;
+  if (typeof s !== 'object' || s === null) return undefined;
+  const st = s as Record<string, unknown>;
+  if (st.state === 'connected') return { state: 'connected' };
+  if (st.state === 'disconnected' && typeof st.since === 'string') {
+    return {
+      state: 'disconnected',
+      since: st.since,
+      reason: typeof st.reason === 'string' ? st.reason : '',
+    };
   }
   return undefined;
 }

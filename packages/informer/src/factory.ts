@@ -12,7 +12,7 @@ import { type ResourceSpec, resourceKey } from './resource';
  * state replayed as `add` events (see `Informer.addEventHandler`).
  */
 export class InformerFactory {
-  readonly #kc: KubeConfig;
+  #kc: KubeConfig;
   readonly #options: InformerOptions;
   readonly #informers = new Map<string, Informer>();
   #stopped = false;
@@ -49,9 +49,15 @@ export class InformerFactory {
     return [...this.#informers.values()].map((informer) => informer.metrics());
   }
 
-  /** Every informer waiting out a backoff delay retries at once (see `Informer.retryNow`). */
-  retryNow(): void {
-    for (const informer of this.#informers.values()) informer.retryNow();
+  /** Every informer retries at once, relisting if asked (see `Informer.retryNow`). */
+  retryNow(options: { relist?: boolean } = {}): void {
+    for (const informer of this.#informers.values()) informer.retryNow(options);
+  }
+
+  /** Every informer, and those created later, continue with `kc` (see `Informer.useKubeConfig`). */
+  useKubeConfig(kc: KubeConfig): void {
+    this.#kc = kc;
+    for (const informer of this.#informers.values()) informer.useKubeConfig(kc);
   }
 
   /** Resolves when every informer created so far has synced. */

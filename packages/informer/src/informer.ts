@@ -13,6 +13,7 @@ import {
   type ErrorInfo,
   type InformerHooks,
   type InformerOptions,
+  type RelistInfo,
   type ResolvedOptions,
   resolveOptions,
 } from './options';
@@ -44,7 +45,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   readonly spec: ResourceSpec;
   /** A readable name of what is watched, as in metrics and hook payloads. */
   readonly resource: string;
-  readonly #kc: KubeConfig;
+  #kc: KubeConfig;
   readonly #options: ResolvedOptions;
   readonly #hooks: InformerHooks;
   readonly #store: Store<T>;
@@ -65,6 +66,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   #lastError = '';
   /** Aborted by `retryNow()`: cuts the backoff wait in progress short. */
   #wake: AbortController | undefined;
+  #relistRequested = false;
   #loop: Promise<void> | undefined;
   #stream: WatchStream | undefined;
   #staleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -205,14 +207,22 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   async #run(): Promise<void> {
     let needList = true;
+    let relistReason: 'gone' | 'requested' = 'gone';
     let lastEndWasGone = false;
     while (!this.#isStopped()) {
       try {
+        if (this.#relistRequested) {
+          this.#relistRequested = false;
+          needList = true;
+          relistReason = 'requested';
+          lastEndWasGone = false;
+        }
         if (needList) {
           this.#state = 'listing';
           try {
-            await this.#relist(this.#hasSynced ? 'gone' : 'initial');
+            await this.#relist(this.#hasSynced ? relistReason : 'initial');
             needList = false;
+            relistReason = 'gone';
           } catch (error) {
             if (!this.#isStopped()) await this.#failAndWait(error, 'list');
             continue;
@@ -222,6 +232,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         if (this.#isStopped()) break;
         switch (end.kind) {
           case 'stopped':
+          case 'relist':
             break;
           case 'ended':
             // client-go's "very short watch": a clean close with nothing in it is not normal.
@@ -263,7 +274,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   /** LIST everything, then bring the cache and the handlers in line with it. */
-  async #relist(reason: 'initial' | 'gone'): Promise<void> {
+  async #relist(reason: RelistInfo['reason']): Promise<void> {
     const result = await listAll(this.#kc, this.spec, {
       pageSize: this.#options.pageSize,
       idleTimeoutMs: this.#options.listTimeoutMs,
@@ -291,7 +302,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.#resourceVersion = result.resourceVersion;
     this.#healthy();
     this.#counters.lastSyncAt = Date.now();
-    if (reason === 'gone') this.#counters.relists += 1;
+    if (reason !== 'initial') this.#counters.relists += 1;
     for (const delta of deltas) this.#dispatch(delta);
     this.#callHook(() =>
       this.#hooks.onRelist?.({
@@ -436,9 +447,30 @@ export class Informer<T extends KubeObject = KubeObject> {
    * Retries at once if the loop is waiting out a backoff delay; otherwise does nothing. For a
    * caller that knows the cause of the failures is gone (its kubeconfig was rewritten, the
    * server is back), so that recovery does not wait up to the backoff cap.
+   *
+   * With `relist`, the next step is a fresh LIST (diffed with the cache as after a 410), and a
+   * watch in progress is ended for it: for when the server may not be the one whose
+   * resourceVersions we hold (a new kubeconfig, a cluster re-created without its state). A
+   * resourceVersion from another history is not refused by every server — one may wait for it
+   * to come, and the cache would silently stop following the cluster.
    */
-  retryNow(): void {
+  retryNow(options: { relist?: boolean } = {}): void {
+    if (options.relist === true && !this.#isStopped() && this.#loop !== undefined) {
+      this.#relistRequested = true;
+      this.#stream?.end({ kind: 'relist' });
+    }
     this.#wake?.abort();
+  }
+
+  /**
+   * Continues with another kubeconfig (a rewritten file: new server, CA or credentials) and
+   * relists from it, as `retryNow({ relist: true })`. A new object, not the old one reloaded in
+   * place: client-node caches an HTTPS agent per (cluster, user) name inside a KubeConfig, with
+   * the CA it was created with, so a reloaded CA under the same names would go unused.
+   */
+  useKubeConfig(kc: KubeConfig): void {
+    this.#kc = kc;
+    this.retryNow({ relist: true });
   }
 
   /** Counts and reports a failure, then waits the backoff delay (cut short by `stop()`). */

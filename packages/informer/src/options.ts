@@ -23,8 +23,11 @@ export interface StaleInfo {
 
 export interface RelistInfo {
   readonly resource: string;
-  /** `initial`: the first LIST; `gone`: the resourceVersion expired (410) and we relisted. */
-  readonly reason: 'initial' | 'gone';
+  /**
+   * `initial`: the first LIST; `gone`: the resourceVersion expired (410) and we relisted;
+   * `requested`: the caller asked for it (`retryNow({ relist: true })`).
+   */
+  readonly reason: 'initial' | 'gone' | 'requested';
   readonly added: number;
   readonly modified: number;
   readonly deleted: number;

@@ -10,14 +10,17 @@ import { readText, startGet } from './transport';
  * `quiet` — nothing arrived for too long: restart and report, no error;
  * `gone` — our resourceVersion is too old: relist;
  * `error` — anything else: back off, then resume;
- * `stopped` — we closed it.
+ * `stopped` — we closed it;
+ * `relist` — the caller asked for a fresh LIST.
  */
 export type StreamEnd =
   | { readonly kind: 'ended' }
   | { readonly kind: 'quiet'; readonly source: 'alarm' | 'idle-timeout' }
   | { readonly kind: 'gone'; readonly error: ApiError }
   | { readonly kind: 'error'; readonly error: Error }
-  | { readonly kind: 'stopped' };
+  | { readonly kind: 'stopped' }
+  /** The caller asked for a fresh LIST (`retryNow({ relist: true })`): not an error. */
+  | { readonly kind: 'relist' };
 
 export interface StreamCallbacks {
   /** One decoded watch event; never called after the stream has ended. */

@@ -120,3 +120,37 @@ describe('Informer: resuming after a disconnect', () => {
     await expect.poll(() => server.openWatches).toBe(1);
   });
 });
+
+describe('Informer: a relist on request', () => {
+  it('relists at once on retryNow({ relist: true }), diffing with the cache, and watches on', async () => {
+    const server = await startServer();
+    server.add('a');
+    server.add('b');
+    const reasons: string[] = [];
+    const informer = startInformer(server, {
+      onRelist: (info) => reasons.push(info.reason),
+      // The cut below puts it in a long backoff: only retryNow() brings it back in time.
+      backoff: { initialMs: 60_000, maxMs: 60_000, jitter: 0 },
+    });
+    const log = record(informer);
+    await informer.synced;
+    await expect.poll(() => server.openWatches).toBe(1);
+    const lists = server.listRequests().length;
+
+    // Changes the watch never tells of (as from a server re-created without its state, which
+    // may accept an old resourceVersion and wait): only a LIST can find them.
+    await server.restart(0, () => {
+      server.remove('a');
+      server.compact();
+    });
+    await expect.poll(() => informer.metrics().state).toBe('backoff');
+    informer.retryNow({ relist: true });
+    await expect.poll(() => informer.metrics().relists).toBe(1);
+    expect(server.listRequests().length).toBe(lists + 1);
+    expect(reasons).toEqual(['initial', 'requested']);
+    expect(log.slice(2)).toEqual(['delete a@rv-2 (was a@rv-2) final state unknown']);
+    await expect.poll(() => server.openWatches).toBe(1);
+    server.add('c');
+    await expect.poll(() => informer.get('default', 'c')).toBeDefined();
+  });
+});

@@ -38,7 +38,10 @@ export function informerSources(factory: InformerFactory): SourceFactory {
           restarts: m.restarts,
           relists: m.relists,
           errors: m.errors,
+          staleRestarts: m.staleRestarts,
           lagMs: m.lagMs,
+          failingSince: m.failingSince,
+          lastError: m.lastError,
         };
       },
     };

@@ -25,8 +25,14 @@ export interface SourceHealth {
   restarts: number;
   relists: number;
   errors: number;
+  /** Watches restarted because they were silent (no event, no bookmark): not failures. */
+  staleRestarts: number;
   /** How long since the newest sign that the cache is current (event, bookmark, list). */
   lagMs: number;
+  /** When the current run of LIST/WATCH failures began (epoch ms); 0 when healthy. */
+  failingSince: number;
+  /** The last failure's message; '' when healthy. */
+  lastError: string;
 }
 
 export interface ObjectSource {

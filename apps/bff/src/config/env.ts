@@ -80,6 +80,11 @@ const EnvSchema = z.object({
   /** At most one refresh-and-write per cluster this often: batches bursts into one write per tab. */
   SSE_BATCH_MS: z.coerce.number().int().min(0).max(200).default(100),
   INFORMER_STALE_AFTER_MS: z.coerce.number().int().min(0).default(90_000),
+  /**
+   * Watches failing without a break this long mean the management cluster is unreachable:
+   * `/readyz` answers 503, streams say "disconnected since …", mutations are refused (503).
+   */
+  UPSTREAM_DOWN_AFTER: duration.prefault('10s'),
   /** Only for a development API server with a self-signed certificate: never the default. */
   ALLOW_INSECURE_TLS: bool.default(false),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
@@ -132,6 +137,8 @@ export interface Config {
     batchMs: number;
   };
   informerStaleAfterMs: number;
+  /** See UPSTREAM_DOWN_AFTER. */
+  upstreamDownAfterMs: number;
   allowInsecureTls: boolean;
   shutdownGraceMs: number;
   /** `/metrics` is served on this port only (never the app's); undefined = not served. */
@@ -329,6 +336,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
       batchMs: env.SSE_BATCH_MS,
     },
     informerStaleAfterMs: env.INFORMER_STALE_AFTER_MS,
+    upstreamDownAfterMs: env.UPSTREAM_DOWN_AFTER,
     allowInsecureTls: env.ALLOW_INSECURE_TLS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     metricsPort: env.METRICS_PORT,

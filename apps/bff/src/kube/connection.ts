@@ -9,14 +9,18 @@ import { ConfigError, hostNameOf, isLoopbackHost, type ConnectionSource } from '
  */
 export interface Connection {
   /** Server URL without a trailing slash; may carry a path prefix. */
-  readonly server: string;
-  /** The BFF's own identity: the kubeconfig's user or the pod's service account. */
+  server: string;
+  /**
+   * The BFF's own identity: the kubeconfig's user or the pod's service account. One object for
+   * the life of the process, reloaded in place (`reloadConnection`), so that the informers and
+   * clients holding it see a rewritten kubeconfig on their next request.
+   */
   readonly kubeConfig: KubeConfig;
   /** CA and server name of the cluster, for requests made with a user's bearer token. */
-  readonly tls: Readonly<Pick<https.RequestOptions, 'ca' | 'servername' | 'rejectUnauthorized'>>;
+  tls: Readonly<Pick<https.RequestOptions, 'ca' | 'servername' | 'rejectUnauthorized'>>;
   /** One keep-alive agent for every request: TLS identity is part of Node's agent key. */
-  readonly agent: http.Agent;
-  readonly describe: string;
+  agent: http.Agent;
+  describe: string;
 }
 
 const AGENT_OPTIONS = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16 };
@@ -77,6 +81,47 @@ export async function openConnection(
   kc: KubeConfig,
   options: { allowInsecureTls: boolean },
 ): Promise<Connection> {
+  return { ...(await connectionOf(kc, options)), kubeConfig: kc };
+}
+
+/**
+ * Re-reads the kubeconfig file into the connection, in place: a restarted embedded cluster (new
+ * port, CA and tokens) or a real cluster's rotated certificates and credentials, without
+ * restarting the BFF (issue 10 item 4). Everything is checked before anything changes: a file
+ * caught half-written, or one that no longer names the context, throws and leaves the working
+ * connection as it was.
+ */
+export async function reloadConnection(
+  connection: Connection,
+  source: Extract<ConnectionSource, { kind: 'kubeconfig' }>,
+  options: { allowInsecureTls: boolean },
+): Promise<KubeConfig> {
+  const fresh = loadKubeConfig(source);
+  const next = await connectionOf(fresh, options);
+  // Clients that hold the connection's KubeConfig (local mode's user) read it per request and
+  // send through our own agent, so an in-place reload reaches them. Informers must be handed
+  // the returned fresh object instead (client-node caches an agent, with its CA, per name).
+  const kc = connection.kubeConfig;
+  kc.loadFromOptions({
+    clusters: fresh.clusters,
+    users: fresh.users,
+    contexts: fresh.contexts,
+    currentContext: fresh.getCurrentContext(),
+  });
+  const old = connection.agent;
+  connection.server = next.server;
+  connection.tls = next.tls;
+  connection.agent = next.agent;
+  connection.describe = next.describe;
+  // Requests in flight keep their sockets; idle ones to the old server go now.
+  old.destroy();
+  return fresh;
+}
+
+async function connectionOf(
+  kc: KubeConfig,
+  options: { allowInsecureTls: boolean },
+): Promise<Omit<Connection, 'kubeConfig'>> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new ConfigError('the kubeconfig has no current cluster');
   if (cluster.skipTLSVerify && !options.allowInsecureTls) {
@@ -103,7 +148,6 @@ export async function openConnection(
   };
   return {
     server,
-    kubeConfig: kc,
     tls,
     agent: plain ? new http.Agent(AGENT_OPTIONS) : new https.Agent(AGENT_OPTIONS),
     describe: `${server} (context ${kc.getCurrentContext()})`,

@@ -53,3 +53,35 @@ export function errorFromResponse(status: number, body: unknown): KubeApiError {
     causes,
   );
 }
+
+/**
+ * The API server could not be asked at all: refused or dropped connections, DNS, timeouts, or a
+ * certificate that no longer matches the kubeconfig's CA (a restarted or re-certified server).
+ * Mapped to 503 `UpstreamUnavailable` or 502 `UpstreamCertificateRejected`, never a 500.
+ */
+export class UpstreamUnreachableError extends KubeApiError {
+  constructor(
+    readonly tls: boolean,
+    message: string,
+  ) {
+    super(503, tls ? 'UpstreamCertificateRejected' : 'UpstreamUnavailable', message);
+  }
+}
+
+const TLS_CODE = /CERT|SELF_SIGNED|TLS|SSL|ALTNAME|ISSUER|SIGNATURE/;
+
+/** A transport failure of a request to the API server, as the error the routes answer with. */
+export function unreachable(
+  method: string,
+  path: string,
+  error: unknown,
+): UpstreamUnreachableError {
+  const e: NodeJS.ErrnoException = error instanceof Error ? error : new Error(String(error));
+  const tls = TLS_CODE.test(e.code ?? '') || /certificate/i.test(e.message);
+  return new UpstreamUnreachableError(
+    tls,
+    tls
+      ? `the API server's certificate is not the one the kubeconfig trusts (${e.message}); ${method} ${path} was not sent`
+      : `the API server is unreachable (${e.code ?? e.message}) for ${method} ${path}`,
+  );
+}

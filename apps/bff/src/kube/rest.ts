@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { BadBearerToken, isToken68 } from '../auth/bearer';
 import type { Connection } from './connection';
-import { errorFromResponse, KubeApiError } from './errors';
+import { errorFromResponse, KubeApiError, unreachable } from './errors';
 
 /**
  * A thin JSON client of the Kubernetes REST API bound to one credential. Every write the BFF makes
@@ -90,7 +90,7 @@ export class RestClient implements KubeClient {
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('error', (e) => {
             done(0);
-            reject(e);
+            reject(e instanceof KubeApiError ? e : unreachable(method, path, e));
           });
           res.on('end', () => {
             const status = res.statusCode ?? 0;
@@ -112,7 +112,10 @@ export class RestClient implements KubeClient {
       );
       req.on('error', (e) => {
         done(0);
-        reject(e);
+        // An abort by the caller stays what it is; every other failure means no answer came.
+        reject(
+          e instanceof KubeApiError || e.name === 'AbortError' ? e : unreachable(method, path, e),
+        );
       });
       if (payload !== undefined) req.write(payload);
       req.end();

@@ -6,6 +6,7 @@ import {
   type Plan,
   type PlanVerdict,
   type PoolMerge,
+  type UpstreamStatus,
   type ValidationContext,
 } from '@dcs/domain';
 import type { FastifyBaseLogger } from 'fastify';
@@ -85,6 +86,8 @@ export interface MutationDeps {
   executor?: ExecutorOptions;
   /** How long to wait for the cache to catch up with a version read from the server. */
   catchUpMs?: number;
+  /** The management cluster's reachability (issue 10 item 4); default: always reachable. */
+  upstream?: () => UpstreamStatus;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -135,6 +138,16 @@ export class MutationService {
         'audit',
       );
     };
+    const upstream = this.#d.upstream?.() ?? { state: 'connected' };
+    if (upstream.state === 'disconnected') {
+      // The plan would be built from a cache that stopped following the cluster, and its writes
+      // would fail part-way: refuse before any step, so nothing is half-applied.
+      audit('unavailable', undefined);
+      const message = `the management cluster has been unreachable since ${upstream.since}; no change was made (${upstream.reason})`;
+      throw new HttpError(503, 'UpstreamUnavailable', message, [
+        issue('R-API', '', 'bff.api.unavailable', message, { since: upstream.since }),
+      ]);
+    }
     try {
       return await this.#run(principal, spec, dryRun, audit);
     } catch (error) {

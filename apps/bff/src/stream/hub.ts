@@ -1,4 +1,4 @@
-import type { ResyncReason } from '@dcs/domain';
+import type { ResyncReason, UpstreamStatus } from '@dcs/domain';
 import type { ClusterModel, ViewChange } from '../views/cluster-model';
 import type { ModelRegistry } from '../views/model-registry';
 import { SseClient, type ResyncBuilder, type SseWriter } from './client';
@@ -74,6 +74,7 @@ export class StreamHub {
   #roomIncarnation = 0;
   #clients = 0;
   #closing = false;
+  #upstream: UpstreamStatus = { state: 'connected' };
 
   constructor(registry: ModelRegistry, options: HubOptions, observer: HubObserver = {}) {
     this.#registry = registry;
@@ -157,8 +158,32 @@ export class StreamHub {
     // Tell EventSource to wait a little before reconnecting, and open the stream.
     req.writer.write(`retry: 2000\n\n`);
     this.#resume(room, client, req.lastEventId);
+    if (this.#upstream.state === 'disconnected') {
+      const status = this.#upstream;
+      client.sendControl(
+        frameOf(client.lastId, { type: 'upstream', status }, 'upstream'),
+        client.lastId,
+      );
+    }
     this.#scheduleRecheck(room);
     return client;
+  }
+
+  /**
+   * The management cluster's reachability changed (issue 10 item 4): every stream hears it at
+   * once (the named event `upstream`), new streams on subscribe, and heartbeats repeat it. On
+   * recovery every stream also gets `resync` (`reconnected`): what a page fetched during the
+   * outage may be stale, and the cache has just relisted.
+   */
+  setUpstream(status: UpstreamStatus): void {
+    const recovered = this.#upstream.state === 'disconnected' && status.state === 'connected';
+    this.#upstream = status;
+    for (const room of this.#rooms.values()) {
+      for (const c of room.clients) {
+        c.sendControl(frameOf(c.lastId, { type: 'upstream', status }, 'upstream'), c.lastId);
+        if (recovered) c.resync(this.#resyncOf(room, 'reconnected'));
+      }
+    }
   }
 
   /** Graceful shutdown: every stream ends with a `shutdown` event; clients reconnect elsewhere. */
@@ -302,7 +327,11 @@ export class StreamHub {
         // Heartbeats carry the client's own last id: resuming from one loses nothing.
         if (quiet >= this.#o.heartbeatMs * 0.6) {
           c.sendControl(
-            frameOf(c.lastId, { at: new Date(now).toISOString() }, 'heartbeat'),
+            frameOf(
+              c.lastId,
+              { at: new Date(now).toISOString(), upstream: this.#upstream },
+              'heartbeat',
+            ),
             c.lastId,
             now,
           );

@@ -40,6 +40,8 @@ class FakeSource implements ObjectSource {
   readonly items = new Map<string, Obj>();
   readonly #handlers = new Set<SourceHandlers>();
   started = false;
+  /** Set by a test to play an outage of this watch: when its failures began, and why. */
+  failing: { since: number; error: string } | undefined;
   constructor(readonly spec: WatchSpec) {
     this.resource = `${spec.plural} ${spec.namespace ?? ''}`;
   }
@@ -66,7 +68,10 @@ class FakeSource implements ObjectSource {
       restarts: 0,
       relists: 0,
       errors: 0,
+      staleRestarts: 0,
       lagMs: 0,
+      failingSince: this.failing?.since ?? 0,
+      lastError: this.failing?.error ?? '',
     };
   }
   put(o: Obj): void {

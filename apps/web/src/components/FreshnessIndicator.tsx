@@ -2,11 +2,15 @@ import { Box, Chip } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { env } from '../config/env';
 import { useI18n } from '../i18n/context';
+import { formatAbsolute } from '../i18n/format';
 import { useStreamStatus } from '../lib/stream/use-cluster-stream';
 
-/** How fresh the page is: live, reconnecting, or the time since the last update. */
+/**
+ * How fresh the page is: live, reconnecting, the time since the last update, or — when the
+ * console's server has lost the management cluster — since when the data stopped following it.
+ */
 export function FreshnessIndicator() {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const status = useStreamStatus();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -22,8 +26,13 @@ export function FreshnessIndicator() {
       ? undefined
       : Math.max(0, Math.round((now - status.lastEventAt) / 1000));
   let label: string;
-  let color: 'success' | 'warning' | 'default';
-  if (status.state === 'reconnecting') {
+  let color: 'success' | 'warning' | 'error' | 'default';
+  let title = age === undefined ? undefined : t('freshness.lastUpdate', { seconds: age });
+  if (status.state !== 'reconnecting' && status.upstream?.state === 'disconnected') {
+    label = t('freshness.upstreamDown', { time: formatAbsolute(status.upstream.since, locale) });
+    title = status.upstream.reason;
+    color = 'error';
+  } else if (status.state === 'reconnecting') {
     label =
       age === undefined
         ? t('freshness.reconnecting')
@@ -51,7 +60,7 @@ export function FreshnessIndicator() {
         variant="outlined"
         color={color}
         label={label}
-        title={age === undefined ? undefined : t('freshness.lastUpdate', { seconds: age })}
+        title={title}
         icon={
           <Box
             component="span"

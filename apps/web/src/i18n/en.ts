@@ -84,6 +84,7 @@ export const en = {
   'freshness.reconnecting': 'Reconnecting…',
   'freshness.reconnectingSince': 'Reconnecting… last update {seconds} s ago',
   'freshness.lastUpdate': 'Last update {seconds} s ago',
+  'freshness.upstreamDown': 'Cluster unreachable since {time}: showing cached data',
 
   'gate.title': 'Node-pool forms need DCS provider 1.0.13 or later',
   'gate.short': 'DCS provider {version} is older than 1.0.13: use the YAML workflow (R-VER-1).',
@@ -248,6 +249,11 @@ export const en = {
   'error.code.TooManyRequests': 'Too many changes in a short time; wait a minute and retry.',
   'error.code.PayloadTooLarge': 'The request is too large.',
   'error.code.InternalError': 'The console’s server failed unexpectedly.',
+  'error.code.UpstreamUnavailable':
+    'The management cluster cannot be reached right now; nothing was changed. Retry once it is back.',
+  'error.code.UpstreamCertificateRejected':
+    'The management cluster’s certificate is not the one the console trusts; nothing was sent.',
+  'error.code.UpstreamTimeout': 'The management cluster did not answer in time; retry shortly.',
   // Details the BFF gives by messageKey without specifics of their own: localize() finds them here.
   'bff.auth.unauthorized': 'This request carries no valid credentials.',
   'bff.auth.badToken': 'The API server did not accept this token.',
@@ -259,6 +265,7 @@ export const en = {
   'bff.pool.controlPlane': 'This operation applies to worker pools only.',
   'bff.pool.operation': 'The control-plane upgrade applies to the control-plane pool only.',
   'bff.stream.full': 'Too many live streams on this server.',
+  'bff.api.unavailable': 'The management cluster cannot be reached right now.',
   'conflict.title': 'Someone else changed this meanwhile',
   'conflict.reapply': 'Re-apply my change',
   'conflict.theyChanged': 'They changed:',

@@ -81,6 +81,7 @@ export const zhCN: Messages = {
   'freshness.reconnecting': '重新连接中…',
   'freshness.reconnectingSince': '重新连接中… 上次更新于 {seconds} 秒前',
   'freshness.lastUpdate': '上次更新于 {seconds} 秒前',
+  'freshness.upstreamDown': '自 {time} 起无法连接集群：显示的是缓存数据',
 
   'gate.title': '节点池表单需要 DCS provider 1.0.13 或更高版本',
   'gate.short': 'DCS provider {version} 低于 1.0.13：请使用 YAML 工作流（R-VER-1）。',
@@ -231,6 +232,10 @@ export const zhCN: Messages = {
   'error.code.TooManyRequests': '短时间内变更过多；请等待一分钟后重试。',
   'error.code.PayloadTooLarge': '请求过大。',
   'error.code.InternalError': '控制台服务器发生意外错误。',
+  'error.code.UpstreamUnavailable': '暂时无法连接管理集群，未做任何更改。请在恢复后重试。',
+  'error.code.UpstreamCertificateRejected':
+    '管理集群的证书与控制台信任的证书不符，未发送任何请求。',
+  'error.code.UpstreamTimeout': '管理集群未及时响应，请稍后重试。',
   'bff.auth.unauthorized': '此请求没有有效凭据。',
   'bff.auth.badToken': 'API server 不接受此令牌。',
   'bff.auth.crossSite': '已拒绝来自其他站点的请求。',
@@ -241,6 +246,7 @@ export const zhCN: Messages = {
   'bff.pool.controlPlane': '此操作仅适用于工作节点池。',
   'bff.pool.operation': '控制平面升级仅适用于控制平面节点池。',
   'bff.stream.full': '此服务器上的实时数据流过多。',
+  'bff.api.unavailable': '暂时无法连接管理集群。',
   'conflict.title': '在此期间其他人修改了该对象',
   'conflict.reapply': '重新应用我的修改',
   'conflict.theyChanged': '对方修改了：',

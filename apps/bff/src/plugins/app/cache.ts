@@ -1,9 +1,11 @@
 import { InformerFactory } from '@dcs/informer';
+import type { KubeConfig } from '@kubernetes/client-node';
 import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
 import { informerSources } from '../../cache/informer-source';
 import { ObjectCache } from '../../cache/object-cache';
 import type { SourceFactory } from '../../cache/source';
+import { UpstreamMonitor } from '../../cache/upstream';
 import { readGlobals, type Globals } from '../../views/globals';
 import { ModelRegistry } from '../../views/model-registry';
 
@@ -17,6 +19,13 @@ declare module 'fastify' {
     globals(): Globals;
     /** The list+watch sources the cache uses (one shared informer factory), for other watches. */
     sources: SourceFactory;
+    /** Whether the management cluster is reachable, as the watches see it (issue 10 item 4). */
+    upstream: UpstreamMonitor;
+    /**
+     * Every watch continues with this kubeconfig and relists now: it changed, so the server may
+     * not be the one whose resourceVersions the cache holds (a cluster re-created without state).
+     */
+    watchWithKubeConfig(kc: KubeConfig): void;
   }
 }
 
@@ -30,8 +39,11 @@ export default fp<{ sources?: SourceFactory }>(
         onError: (error, info) => {
           app.log.warn({ err: error, ...info }, 'informer error');
         },
+        // A server that sends no bookmarks makes a healthy watch on a quiet kind silent, and
+        // the informer restarts it from the same resourceVersion: routine, counted in
+        // dcs_bff_informer_quiet_restarts, not worth a warning each time (issue 13 item 6).
         onStale: (info) => {
-          app.log.warn(info, 'informer watch was silent; restarted');
+          app.log.debug(info, 'informer watch was silent; resumed');
         },
         onRelist: (info) => {
           if (info.reason !== 'initial') app.log.info(info, 'informer relisted');
@@ -75,7 +87,25 @@ export default fp<{ sources?: SourceFactory }>(
     app.decorate('views', views);
     app.decorate('globals', globals);
     app.decorate('sources', sources);
+    app.decorate('watchWithKubeConfig', (kc: KubeConfig) => {
+      factory?.useKubeConfig(kc);
+    });
     cache.start();
+
+    const upstream = new UpstreamMonitor(() => cache.health(), {
+      downAfterMs: app.config.upstreamDownAfterMs,
+    });
+    upstream.onChange((status) => {
+      if (status.state === 'disconnected') {
+        app.log.warn(
+          { since: status.since, reason: status.reason },
+          'management cluster unreachable: serving cached data, refusing changes',
+        );
+      } else {
+        app.log.info('management cluster reachable again');
+      }
+    });
+    app.decorate('upstream', upstream);
 
     const registers = [app.metrics.registry];
     const health = () => cache.health();
@@ -86,6 +116,38 @@ export default fp<{ sources?: SourceFactory }>(
       registers,
       collect() {
         for (const h of health()) this.set({ resource: h.resource }, h.restarts);
+      },
+    });
+    new Gauge({
+      name: 'dcs_bff_informer_quiet_restarts',
+      help: 'Watches resumed because they were silent (no event, no bookmark); not failures',
+      labelNames: ['resource'],
+      registers,
+      collect() {
+        for (const h of health()) this.set({ resource: h.resource }, h.staleRestarts);
+      },
+    });
+    new Gauge({
+      name: 'dcs_bff_informer_failing_seconds',
+      help: 'How long an informer has been failing without a break (0 when healthy)',
+      labelNames: ['resource'],
+      registers,
+      collect() {
+        const now = Date.now();
+        for (const h of health()) {
+          this.set(
+            { resource: h.resource },
+            h.failingSince > 0 ? (now - h.failingSince) / 1000 : 0,
+          );
+        }
+      },
+    });
+    new Gauge({
+      name: 'dcs_bff_upstream_up',
+      help: 'Whether the management cluster is reachable as the watches see it (UPSTREAM_DOWN_AFTER)',
+      registers,
+      collect() {
+        this.set(upstream.status().state === 'connected' ? 1 : 0);
       },
     });
     new Gauge({
@@ -133,6 +195,7 @@ export default fp<{ sources?: SourceFactory }>(
     });
 
     app.addHook('onClose', async () => {
+      upstream.stop();
       views.close();
       await cache.stop();
       await factory?.stop();

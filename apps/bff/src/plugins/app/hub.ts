@@ -38,6 +38,9 @@ export default fp<{ epoch?: string; flushDelayMs?: number }>(
       },
     );
     app.decorate('hub', hub);
+    const offUpstream = app.upstream.onChange((status) => {
+      hub.setUpstream(status);
+    });
     app.decorate('epoch', epoch);
     // Graceful shutdown drains streams first: each gets a `shutdown` event and ends, so that
     // EventSource reconnects (to another replica) instead of hanging on a closing server.
@@ -46,6 +49,7 @@ export default fp<{ epoch?: string; flushDelayMs?: number }>(
       done2();
     });
     app.addHook('onClose', (_app, done2) => {
+      offUpstream();
       hub.stop();
       done2();
     });

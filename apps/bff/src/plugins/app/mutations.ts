@@ -18,6 +18,7 @@ export default fp<{ executor?: ExecutorOptions }>(
         authorize: (principal, checks) => app.authorize(principal, checks),
         log: app.log,
         metrics: app.metrics,
+        upstream: () => app.upstream.status(),
         ...(opts.executor ? { executor: opts.executor } : {}),
       }),
     );

@@ -1,4 +1,9 @@
-import { parseStreamEvent, type StreamEvent } from '@dcs/domain';
+import {
+  parseStreamEvent,
+  parseUpstreamStatus,
+  type StreamEvent,
+  type UpstreamStatus,
+} from '@dcs/domain';
 import { apiUrl } from '../api-client';
 
 /**
@@ -14,6 +19,11 @@ export interface StreamStatus {
   state: StreamState;
   /** When the last event or heartbeat arrived (ms since epoch). */
   lastEventAt: number | undefined;
+  /**
+   * The console server's own connection to the management cluster, as it last said (the
+   * `upstream` event, repeated by heartbeats); undefined until it says anything.
+   */
+  upstream?: UpstreamStatus;
 }
 
 export interface ClusterStreamOptions {
@@ -71,7 +81,11 @@ export class ClusterStream {
 
   #setStatus(next: Partial<StreamStatus>): void {
     const merged = { ...this.#status, ...next };
-    if (merged.state === this.#status.state && merged.lastEventAt === this.#status.lastEventAt)
+    if (
+      merged.state === this.#status.state &&
+      merged.lastEventAt === this.#status.lastEventAt &&
+      sameUpstream(merged.upstream, this.#status.upstream)
+    )
       return;
     this.#status = merged;
     for (const l of this.#listeners) l();
@@ -91,8 +105,11 @@ export class ClusterStream {
       const event = parseStreamEvent(msg.data);
       if (event) this.#push(event);
     };
-    source.addEventListener('heartbeat', () => {
-      this.#alive();
+    source.addEventListener('heartbeat', (msg: MessageEvent<string>) => {
+      this.#alive(parseUpstreamStatus(msg.data));
+    });
+    source.addEventListener('upstream', (msg: MessageEvent<string>) => {
+      this.#alive(parseUpstreamStatus(msg.data));
     });
     source.onerror = () => {
       if (this.#closed) return;
@@ -110,8 +127,12 @@ export class ClusterStream {
     };
   }
 
-  #alive(): void {
-    this.#setStatus({ state: 'live', lastEventAt: Date.now() });
+  #alive(upstream?: UpstreamStatus): void {
+    this.#setStatus({
+      state: 'live',
+      lastEventAt: Date.now(),
+      ...(upstream !== undefined ? { upstream } : {}),
+    });
   }
 
   #push(event: StreamEvent): void {
@@ -127,4 +148,10 @@ export class ClusterStream {
     this.#buffer = [];
     if (batch.length > 0 && !this.#closed) this.#options.onBatch(batch);
   }
+}
+
+function sameUpstream(a: UpstreamStatus | undefined, b: UpstreamStatus | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.state === 'connected' || b.state === 'connected') return a.state === b.state;
+  return a.since === b.since && a.reason === b.reason;
 }
