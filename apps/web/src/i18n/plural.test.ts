@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { viewMessages } from '@dcs/domain';
 import { en, type MessageKey } from './en';
 import { fill } from './locale';
 import { zhCN } from './zh-CN';
@@ -38,5 +39,17 @@ describe('count-bearing texts (Intl.PluralRules)', () => {
         expect(text, key).not.toMatch(/[{}#]/);
       }
     }
+  });
+});
+
+describe('no English text puts a bare count before a plural noun', () => {
+  // "{n} machines" reads "1 machines" for one: such a count needs `{n, plural, …}`.
+  const bare = /\{\w+\} (?:extra )?(?:machines|entries|replicas|problems|nodes|disks|NICs|pools)\b/;
+  it('in the console’s own texts and in domain’s view texts', () => {
+    const texts: [string, string][] = [
+      ...Object.entries(en),
+      ...Object.entries(viewMessages).map(([k, v]): [string, string] => [k, v.en]),
+    ];
+    expect(texts.filter(([, text]) => bare.test(text)).map(([key]) => key)).toEqual([]);
   });
 });
