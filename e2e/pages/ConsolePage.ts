@@ -4,7 +4,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 export class ConsolePage {
   constructor(readonly page: Page) {}
 
-  /** "Node Pools", "Nodes", "IP Pools" (the tab names are English in both languages). */
+  /** A cluster tab by its name in the page's language ("Node Pools", "节点池"). */
   tab(name: string): Locator {
     return this.page.getByRole('tab', { name, exact: true });
   }

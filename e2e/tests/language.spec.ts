@@ -1,20 +1,16 @@
 import { expect, expectAccessible, snap, test } from '../fixtures';
 
-test('switch to Simplified Chinese and back; the reference’s English terms stay', async ({
-  page,
-  signIn,
-  consolePage,
-}, testInfo) => {
+test('switch to Simplified Chinese and back', async ({ page, signIn, consolePage }, testInfo) => {
   await signIn('operator');
   await page.goto('/clusters/cpaas-system/prod-east/node-pools');
   await expect(page.getByRole('heading', { name: 'Node Pools', level: 2 })).toBeVisible();
   await consolePage.switchLanguage('简体中文');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   await expect(page.getByRole('link', { name: '集群' })).toBeVisible();
-  // The reference product keeps these terms in English in its Chinese documentation.
-  await expect(page.getByRole('tab', { name: 'Node Pools' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Add Worker Node Pool' })).toBeVisible();
-  await expect(page.getByRole('article', { name: '控制平面' })).toContainText('Replicas');
+  // Screen words are translated; only the glossary's terms stay English (chinese.spec.ts).
+  await expect(page.getByRole('tab', { name: '节点池' })).toBeVisible();
+  await expect(page.getByRole('button', { name: '添加工作节点池' })).toBeVisible();
+  await expect(page.getByRole('article', { name: '控制平面' })).toContainText('副本数');
   await snap(page, testInfo, 'node-pools-zh');
   await expectAccessible(page, testInfo, 'node-pools-zh');
 

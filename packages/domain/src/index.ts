@@ -15,6 +15,9 @@ export * from './rights-schema';
 export * from './rules';
 export {
   LOCALES,
+  ZH_GLOSSARY,
+  englishOutsideGlossary,
+  zhGlossaryTerms,
   fillMessage,
   formatMessage,
   isMessageKey,

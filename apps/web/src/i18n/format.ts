@@ -43,18 +43,34 @@ export function formatAbsolute(iso: string | undefined, locale: Locale): string 
   return dtf.format(t);
 }
 
-/** A compact age like kubectl prints it: 45s, 12m, 3h, 5d. */
-export function formatAge(iso: string | undefined, now: number): string {
+const ageFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A compact age like kubectl prints it (45s, 12m, 3h, 5d), in the user's language: the narrow
+ * unit of Intl, which is kubectl's own in English and 45秒, 12分钟 in Chinese.
+ */
+export function formatAge(iso: string | undefined, now: number, locale: Locale): string {
   if (!iso) return '—';
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return '—';
   const s = Math.max(0, Math.floor((now - t) / 1000));
-  if (s < 120) return `${s}s`;
   const m = Math.floor(s / 60);
-  if (m < 120) return `${m}m`;
   const h = Math.floor(m / 60);
-  if (h < 48) return `${h}h`;
-  return `${Math.floor(h / 24)}d`;
+  const [value, unit] =
+    s < 120
+      ? [s, 'second']
+      : m < 120
+        ? [m, 'minute']
+        : h < 48
+          ? [h, 'hour']
+          : [Math.floor(h / 24), 'day'];
+  const key = `${locale}/${unit}`;
+  let f = ageFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'narrow' });
+    ageFormats.set(key, f);
+  }
+  return f.format(value);
 }
 
 /**

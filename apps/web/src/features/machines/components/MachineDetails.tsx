@@ -28,7 +28,10 @@ export function MachineDetails({ machine: m }: { machine: MachineView }) {
     [t('nodes.ip'), m.ip ?? '—'],
     [t('machine.hostname'), m.hostname ?? '—'],
     [t('nodes.version'), m.version ?? '—'],
-    [t('nodes.age'), `${formatAge(m.createdAt, now)} (${formatAbsolute(m.createdAt, locale)})`],
+    [
+      t('nodes.age'),
+      `${formatAge(m.createdAt, now, locale)} (${formatAbsolute(m.createdAt, locale)})`,
+    ],
     [t('machine.vmState'), m.vmState ?? '—'],
     [t('machine.dcsMachine'), m.dcsMachineName ?? '—'],
     [t('machine.providerId'), m.providerID ?? '—'],

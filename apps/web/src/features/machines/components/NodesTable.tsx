@@ -185,7 +185,7 @@ const MachineRow = memo(function MachineRow({
       <TableCell>{m.ip ?? '—'}</TableCell>
       <TableCell>{m.version ?? '—'}</TableCell>
       <TableCell title={formatAbsolute(m.createdAt, locale)}>
-        {formatAge(m.createdAt, now)}
+        {formatAge(m.createdAt, now, locale)}
       </TableCell>
       <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
         {m.diagnosis ? (

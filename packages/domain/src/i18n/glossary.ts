@@ -1,0 +1,149 @@
+/**
+ * The one list of terms the Chinese console keeps in English; everything else on screen is
+ * translated (`catalogs.test.ts` fails on any other Latin word in a Chinese text).
+ *
+ * Why these: the product's Chinese documents keep the names of products, API kinds and fields as
+ * written in the objects (a user copies them into kubectl and YAML), and a few Cluster API words
+ * (machine, provider, bootstrap, datastore) that they never translate. Screen labels the
+ * documents quote from the English UI ("Node Pools", "Replicas", …) are translated: the Chinese
+ * console is read, not matched against the documents' screenshots.
+ */
+export const ZH_GLOSSARY = {
+  /** Products, tools, formats and protocols. */
+  products: [
+    'Cluster API',
+    'DCS',
+    'Kubernetes',
+    'kubectl',
+    'kubeadm',
+    'kubelet',
+    'kubeconfig',
+    'YAML',
+    'OIDC',
+    'ServiceAccount',
+    'Cookie',
+    'Bearer',
+    'SSH',
+    'Web',
+  ],
+  /** Abbreviations and units as engineers write them in Chinese too. */
+  abbreviations: [
+    'API',
+    'IPv4',
+    'IP',
+    'DNS',
+    'CIDR',
+    'NIC',
+    'VM',
+    'OS',
+    'CPU',
+    'PCI',
+    'MB',
+    'GB',
+    'GiB',
+  ],
+  /** Kubernetes kinds, as in `kind:`. */
+  kinds: [
+    'MachineDeployment',
+    'MachineSet',
+    'Machine',
+    'ConfigMap',
+    'Deployment',
+    'KubeadmControlPlane',
+    'KubeadmConfigTemplate',
+    'DCSMachine',
+    'DCSMachineTemplate',
+    'DCSIpHostnamePool',
+    'Secret',
+  ],
+  /** Field names, parameters and placeholders as written in objects and requests. */
+  fields: [
+    // DCSIpHostnamePool entries, NICs and persistent disks (DOMAIN.md, dcs-fields.ts)
+    'ip',
+    'mask',
+    'gateway',
+    'dns',
+    'hostname',
+    'slot',
+    'path',
+    'quantityGB',
+    'quantity',
+    'isThin',
+    'format',
+    'options',
+    'pciType',
+    // DCSMachineTemplate, KubeadmConfigTemplate, MachineDeployment
+    'vmTemplateName',
+    'systemVolume',
+    'type',
+    'name',
+    'version',
+    'content',
+    'contentFrom',
+    'kubeletExtraArgs',
+    'imagePullCredentialsVerificationPolicy',
+    'NeverVerify',
+    'infrastructureRef',
+    'machineResourceVersions',
+    'true',
+    'maxSurge',
+    'maxUnavailable',
+    'additionNic',
+    'persistentDisk',
+    'dvSwitchName',
+    'portGroupName',
+    'providerID',
+    'resourceVersion',
+    'dryRun=All',
+    'PROVIDER_ID',
+    'NODE_IP',
+  ],
+  /** Words the Chinese documents keep in English, and API values shown as they are. */
+  documentTerms: [
+    'machine',
+    'provider',
+    'Bootstrap',
+    'bootstrap',
+    'datastore',
+    'boot',
+    'dry run',
+    'Running',
+  ],
+} as const;
+
+/** Every term, longest first (so that "Cluster API" is taken before "API"). */
+export const zhGlossaryTerms: readonly string[] = Object.values(ZH_GLOSSARY)
+  .flat()
+  .sort((a, b) => b.length - a.length);
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A glossary term as a whole word: "ip" is taken in "ip 地址", never inside "Description". */
+const glossaryWords = new RegExp(
+  `(?<![A-Za-z0-9_])(?:${zhGlossaryTerms.map(escape).join('|')})(?![A-Za-z0-9_])`,
+  'g',
+);
+
+/**
+ * The Latin words of a Chinese text that are not in the glossary. Values rather than words are
+ * left out: placeholders and ICU plural syntax, rule ids (R-POOL-4), label keys
+ * (cluster.x-k8s.io/delete-machine), paths (/var/cpaas), dotted field paths
+ * (bootstrap.configRef.name), object names (dcs-kubernetes-versions), versions (v1.33.4), Go
+ * durations and sizes (5m, 1h30m), quoted literals ("30s"), and the ns/us/ms/s/m/h unit list.
+ */
+export function englishOutsideGlossary(text: string): string[] {
+  let rest = text
+    .replace(/\{\s*\w+\s*,\s*plural\s*,/g, ' ')
+    .replace(/\b(?:zero|one|two|few|many|other)\s*\{/g, ' ')
+    .replace(/\{\w+\}/g, ' ')
+    .replace(/\bR-[A-Z]+-\d+(?:\.\.\d+)?\b/g, ' ')
+    .replace(/[\w.-]+\.(?:io|com)\/[\w.-]+/g, ' ')
+    .replace(/\/[\w/.-]+/g, ' ')
+    .replace(/\.?\b\w+(?:\.\w+)+/g, ' ')
+    .replace(/\b[a-z0-9]+(?:-[a-z0-9]+)+\b/g, ' ')
+    .replace(/\bv\d+(?:\.\d+)*\b/g, ' ')
+    .replace(/"[^"]*"/g, ' ')
+    .replace(/\b\d+(?:\.\d+)?[a-zA-Z]+\b/g, ' ')
+    .replace(/（单位[^）]*）/g, ' ');
+  rest = rest.replace(glossaryWords, ' ');
+  return rest.match(/[A-Za-z][A-Za-z0-9_-]*/g) ?? [];
+}
