@@ -64,6 +64,7 @@ export const ZH_GLOSSARY = {
     'gateway',
     'dns',
     'hostname',
+    'machineName',
     'slot',
     'path',
     'quantityGB',
