@@ -156,6 +156,7 @@ export function demoObjects(namespace = DEFAULT_NAMESPACE): Obj[] {
         first: 11,
         count: 3,
         hostnamePrefix: 'dev-west-k135',
+        persistentCpaas: true,
       }),
     }),
     // An IP pool nearly full: 4 of 5 entries claimed (R-POOL-1).
@@ -173,6 +174,7 @@ export function demoObjects(namespace = DEFAULT_NAMESPACE): Obj[] {
         first: 11,
         count: 5,
         hostnamePrefix: 'dev-west-full',
+        persistentCpaas: true,
       }),
     }),
     // T-1: the VM of 10.20.3.12 has its ISO (cdRomFile) but DCS never places it: it stays `creating`.
@@ -190,6 +192,7 @@ export function demoObjects(namespace = DEFAULT_NAMESPACE): Obj[] {
         first: 11,
         count: 3,
         hostnamePrefix: 'dev-west-stall',
+        persistentCpaas: true,
       }),
     }),
   ];
