@@ -24,6 +24,12 @@ import {
 const BFF = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** pnpm itself (the script that runs this test), not a wrapper that may not pass signals on. */
 const PNPM = process.env.npm_execpath;
+/**
+ * How to run pnpm: its entry script through node, or — pnpm installed as its native binary, as
+ * `npx pnpm@12` does on CI — the binary itself (node cannot load an ELF file).
+ */
+const pnpmCommand = (pnpm: string, args: string[]): [string, string[]] =>
+  /\.[cm]?js$/.test(pnpm) ? [process.execPath, [pnpm, ...args]] : [pnpm, args];
 const READY_MS = 120_000;
 const STOP_MS = 20_000;
 
@@ -48,7 +54,7 @@ function startConsole(name: string, via: 'pnpm' | 'node') {
   };
   const started =
     via === 'pnpm' && PNPM !== undefined
-      ? startCommand(process.execPath, [PNPM, '--silent', 'start'], { cwd: BFF, env })
+      ? startCommand(...pnpmCommand(PNPM, ['--silent', 'start']), { cwd: BFF, env })
       : startCommand(process.execPath, ['--import', 'tsx', 'src/cli/launch.ts'], {
           cwd: BFF,
           env,
