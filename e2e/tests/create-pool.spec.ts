@@ -15,7 +15,7 @@ test('O-CREATE-POOL, U-4, U-7: through every validation error to a pool whose ma
   const name = addPool.field('Name');
   await expect(name).toHaveValue(/^prod-east-worker-\d+$/);
   // U-4: a fresh form shows no rule message before the user has edited a field or tried to submit.
-  await expect(page.getByText('Add at least one.')).toBeHidden();
+  await expect(page.getByText(/entries needs at least 1 item/)).toBeHidden();
   await expect(page.getByRole('status').filter({ hasText: /^Fill in the fields/ })).toBeVisible();
   await snap(page, testInfo, 'add-pool');
   await expectAccessible(page, testInfo, 'add-pool');
@@ -35,9 +35,9 @@ test('O-CREATE-POOL, U-4, U-7: through every validation error to a pool whose ma
   await replicas.fill('2');
   await expect(replicas).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByText(/R-MD-1/).first()).toBeVisible();
-  await expect(page.getByText('Add at least one.')).toBeHidden();
+  await expect(page.getByText(/entries needs at least 1 item/)).toBeHidden();
   await addPool.previewButton().click();
-  await expect(page.getByText('Add at least one.')).toBeVisible();
+  await expect(page.getByText(/entries needs at least 1 item/)).toBeVisible();
   await page.getByRole('button', { name: /^Suggest 2 entries/ }).click();
   await expect(page.getByLabel('IP (Entry 2)')).not.toHaveValue('');
 
