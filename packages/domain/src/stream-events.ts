@@ -91,41 +91,40 @@ const isViewKind = (v: unknown): v is StreamViewKind =>
 const isResyncReason = (v: unknown): v is ResyncReason =>
   typeof v === 'string' && (RESYNC_REASONS as readonly string[]).includes(v);
 
+/** An event's `data:` as a JSON object; undefined for anything else. */
+function jsonObject(data: string): Record<string, unknown> | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : undefined;
+}
+
 /**
  * One `data:` payload of a `message` event, checked by its envelope (the view inside is the
  * server's own view model, not re-validated: thousands arrive a second). Anything else, such as
  * a newer server's event, is undefined and ignored.
  */
 export function parseStreamEvent(data: string): StreamEvent | undefined {
-  let v: unknown;
-  try {
-    v = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  if (typeof v !== 'object' || v === null) return undefined;
-  const e = v as Record<string, unknown>;
+  const e = jsonObject(data);
+  if (e === undefined) return undefined;
   if (e.type === 'resync') {
     return { type: 'resync', ...(isResyncReason(e.reason) ? { reason: e.reason } : {}) };
   }
   if (!isViewKind(e.kind) || typeof e.id !== 'string') return undefined;
   if (e.type === 'delete') return { type: 'delete', kind: e.kind, id: e.id };
   if (e.type === 'upsert' && typeof e.view === 'object' && e.view !== null) {
-    return v as StreamUpsert;
+    return e as unknown as StreamUpsert;
   }
   return undefined;
 }
 
 /** The upstream status in a named event's data (`upstream`, or a heartbeat's `upstream`). */
 export function parseUpstreamStatus(data: string): UpstreamStatus | undefined {
-  let v: unknown;
-  try {
-    v = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  if (typeof v !== 'object' || v === null) return undefined;
-  const o = v as Record<string, unknown>;
+  const o = jsonObject(data);
+  if (o === undefined) return undefined;
   const s = o.type === 'upstream' ? o.status : o.upstream;
   if (typeof s !== 'object' || s === null) return undefined;
   const st = s as Record<string, unknown>;
