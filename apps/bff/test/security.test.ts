@@ -9,6 +9,7 @@ import { loadKubeConfig, openConnection } from '../src/kube/connection';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
 import { put } from './support/seed';
 import { TestSession } from './support/session';
+import { dataOf, openSse } from './support/sse';
 
 /**
  * The BFF's security model, one class of attack per block (issue 10): DNS rebinding (Host),
@@ -295,8 +296,10 @@ describe('token mode: sessions end on every replica, and CSRF tokens are bound t
   beforeAll(async () => {
     t = await startTestCluster();
     // Two replicas: same keys, same cluster, nothing else shared.
-    a = await buildTestApp(t, { mode: 'token' });
-    b = await buildTestApp(t, { mode: 'token' });
+    // Short heartbeats: the stream test waits for one on a stream that must stay open.
+    const env = { SSE_HEARTBEAT_MS: '1000' };
+    a = await buildTestApp(t, { mode: 'token', env });
+    b = await buildTestApp(t, { mode: 'token', env });
   });
   afterAll(async () => {
     await a.close();
@@ -334,6 +337,36 @@ describe('token mode: sessions end on every replica, and CSRF tokens are bound t
     expect((await again.signIn(t.cluster.operatorToken)).statusCode).toBe(200);
     expect((await again.request('GET', `${BASE}/nodepools`)).statusCode).toBe(200);
   });
+
+  it("closes a signed-out session's open streams at once, on every replica (issue 10)", async () => {
+    const urlA = await a.listen({ host: '127.0.0.1', port: 0 });
+    const urlB = await b.listen({ host: '127.0.0.1', port: 0 });
+    const user = new TestSession(a);
+    expect((await user.signIn(t.cluster.operatorToken)).statusCode).toBe(200);
+    const other = new TestSession(b);
+    expect((await other.signIn(t.cluster.operatorToken)).statusCode).toBe(200);
+    const cookieOf = (s: TestSession) => ({
+      cookie: [...s.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    });
+    const path = '/api/v1/stream?cluster=cpaas-system/demo';
+    const onA = await openSse(`${urlA}${path}`, cookieOf(user));
+    const onB = await openSse(`${urlB}${path}`, cookieOf(user));
+    const othersOnB = await openSse(`${urlB}${path}`, cookieOf(other));
+    for (const s of [onA, onB, othersOnB]) {
+      expect(s.status).toBe(200);
+      await s.waitFor((f) => dataOf(f).type === 'resync', 10_000, true);
+    }
+    const endA = onA.waitFor((f) => f.event === 'expired', 10_000);
+    const endB = onB.waitFor((f) => f.event === 'expired', 10_000);
+    expect((await user.request('DELETE', '/api/v1/session')).statusCode).toBe(204);
+    // Conditions, not sleeps: each replica ends the stream when it learns of the sign-out (A at
+    // once, B through its watch of the revocation list), and the socket closes.
+    await Promise.all([endA, endB, onA.closed, onB.closed]);
+    // Another session's stream on B is untouched: it still gets heartbeats.
+    await othersOnB.waitFor((f) => f.event === 'heartbeat', 30_000);
+    expect(othersOnB.frames.some((f) => f.event === 'expired')).toBe(false);
+    othersOnB.close();
+  }, 60_000);
 
   it("refuses another session's CSRF token, even with that session's CSRF cookie planted", async () => {
     const victim = new TestSession(a);

@@ -16,4 +16,6 @@ export interface Principal {
   key: string;
   /** Epoch ms when the session ends (token mode). */
   expiresAt?: number;
+  /** The session's id (token mode, signed-in): its streams end when it is signed out. */
+  sessionId?: string;
 }

@@ -40,4 +40,15 @@ describe('the session revocation list', () => {
     expect(list.size).toBe(0);
     expect(list.has('__proto__')).toBe(false);
   });
+
+  it('names the sessions a new copy of the list revokes, once (their streams end then)', () => {
+    let now = 1_000;
+    const list = new RevocationList(() => now);
+    expect(list.apply({ [sid(1)]: '5000', [sid(2)]: '500' })).toEqual([sid(1)]);
+    expect(list.apply({ [sid(1)]: '5000', [sid(3)]: '5000' })).toEqual([sid(3)]);
+    list.add(sid(4), 5_000);
+    expect(list.apply({ [sid(4)]: '5000' })).toEqual([]);
+    now = 6_000;
+    expect(list.apply({ [sid(5)]: '5000' })).toEqual([]);
+  });
 });

@@ -31,15 +31,25 @@ export class RevocationList {
     this.#now = now;
   }
 
-  /** The ConfigMap's data as last seen (undefined: it does not exist). */
-  apply(data: Readonly<Record<string, unknown>> | undefined): void {
+  /**
+   * The ConfigMap's data as last seen (undefined: it does not exist). Returns the sessions it
+   * revokes that this replica did not know revoked before: their open streams must end now
+   * (issue 10), not when they next reconnect.
+   */
+  apply(data: Readonly<Record<string, unknown>> | undefined): string[] {
     const next = new Map<string, number>();
     for (const [sid, value] of Object.entries(data ?? {})) {
       const exp = typeof value === 'string' ? Number(value) : NaN;
       if (SID.test(sid) && Number.isFinite(exp)) next.set(sid, exp);
     }
+    const now = this.#now();
+    const revoked: string[] = [];
+    for (const [sid, exp] of next) {
+      if (exp > now && !this.has(sid)) revoked.push(sid);
+    }
     this.#watched = next;
     for (const sid of next.keys()) this.#local.delete(sid);
+    return revoked;
   }
 
   add(sid: string, exp: number): void {

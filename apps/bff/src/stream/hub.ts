@@ -45,6 +45,8 @@ export interface SubscribeRequest {
   writer: SseWriter;
   /** Epoch ms when the user's session ends: the stream closes then. */
   expiresAt?: number | undefined;
+  /** The user's session: the stream closes when it is signed out (`endSession`). */
+  sessionId?: string | undefined;
 }
 
 interface Room {
@@ -67,6 +69,9 @@ export class StreamHub {
   readonly #observer: HubObserver;
   readonly #rooms = new Map<string, Room>();
   readonly #expiry = new Map<SseClient, NodeJS.Timeout>();
+  /** Open streams by session id, so that a sign-out ends them at once. */
+  readonly #bySession = new Map<string, Set<SseClient>>();
+  readonly #sessionOf = new Map<SseClient, string>();
   readonly #offChanges: () => void;
   readonly #offDirty: () => void;
   readonly #sweep: NodeJS.Timeout;
@@ -145,6 +150,12 @@ export class StreamHub {
     client.onClose = () => {
       this.#detach(room, client);
     };
+    if (req.sessionId !== undefined) {
+      const set = this.#bySession.get(req.sessionId) ?? new Set<SseClient>();
+      set.add(client);
+      this.#bySession.set(req.sessionId, set);
+      this.#sessionOf.set(client, req.sessionId);
+    }
     if (req.expiresAt !== undefined) {
       const timer = setTimeout(
         () => {
@@ -184,6 +195,17 @@ export class StreamHub {
         if (recovered) c.resync(this.#resyncOf(room, 'reconnected'));
       }
     }
+  }
+
+  /**
+   * The session was signed out (on this replica or another, issue 10): each of its open streams
+   * ends now with `expired` — the same end as the session's natural one, so the page signs in
+   * again — instead of serving a revoked credential until it reconnects. Returns how many.
+   */
+  endSession(sessionId: string): number {
+    const clients = [...(this.#bySession.get(sessionId) ?? [])];
+    for (const c of clients) c.close(frameOf(c.lastId, { type: 'expired' }, 'expired'));
+    return clients.length;
   }
 
   /** Graceful shutdown: every stream ends with a `shutdown` event; clients reconnect elsewhere. */
@@ -257,6 +279,13 @@ export class StreamHub {
     if (!room.clients.delete(client)) return;
     clearTimeout(this.#expiry.get(client));
     this.#expiry.delete(client);
+    const sid = this.#sessionOf.get(client);
+    if (sid !== undefined) {
+      this.#sessionOf.delete(client);
+      const set = this.#bySession.get(sid);
+      set?.delete(client);
+      if (set?.size === 0) this.#bySession.delete(sid);
+    }
     this.#clients--;
     this.#observer.onClientsChanged?.(this.#clients);
     if (room.clients.size === 0) room.idleSince = this.#o.now();

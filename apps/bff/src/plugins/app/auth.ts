@@ -82,6 +82,7 @@ export default fp(
           client: app.kube.clientFor({ kind: 'token', token: session.token }),
           key: credentialKey(session.token),
           expiresAt: session.exp,
+          sessionId: session.sid,
         };
       }
       const header = request.headers.authorization;

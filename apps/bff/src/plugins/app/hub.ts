@@ -41,6 +41,9 @@ export default fp<{ epoch?: string; flushDelayMs?: number }>(
     const offUpstream = app.upstream.onChange((status) => {
       hub.setUpstream(status);
     });
+    const offRevoked = app.revocations.onRevoked((sid) => {
+      hub.endSession(sid);
+    });
     app.decorate('epoch', epoch);
     // Graceful shutdown drains streams first: each gets a `shutdown` event and ends, so that
     // EventSource reconnects (to another replica) instead of hanging on a closing server.
@@ -50,10 +53,11 @@ export default fp<{ epoch?: string; flushDelayMs?: number }>(
     });
     app.addHook('onClose', (_app, done2) => {
       offUpstream();
+      offRevoked();
       hub.stop();
       done2();
     });
     done();
   },
-  { name: 'hub', dependencies: ['config', 'metrics', 'cache'] },
+  { name: 'hub', dependencies: ['config', 'metrics', 'cache', 'revocations'] },
 );

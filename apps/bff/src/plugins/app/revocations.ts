@@ -13,6 +13,11 @@ declare module 'fastify' {
       revoked(sid: string): Promise<boolean>;
       /** Records a sign-out for every replica; 503 when the list cannot be written. */
       revoke(sid: string, exp: number): Promise<void>;
+      /**
+       * Called with each session as this replica learns it is signed out (here or, through the
+       * watch, on another replica), so that what it holds open ends. Returns the unsubscribe.
+       */
+      onRevoked(listener: (sid: string) => void): () => void;
     };
   }
 }
@@ -36,12 +41,17 @@ export default fp(
       app.decorate('revocations', {
         revoked: () => Promise.resolve(false),
         revoke: () => Promise.resolve(),
+        onRevoked: () => () => undefined,
       });
       done();
       return;
     }
     const namespace = DEFAULT_NAMESPACE;
     const list = new RevocationList();
+    const listeners = new Set<(sid: string) => void>();
+    const announce = (sids: readonly string[]) => {
+      for (const sid of sids) for (const l of listeners) l(sid);
+    };
     const source: ObjectSource = app.sources({
       group: '',
       version: 'v1',
@@ -51,7 +61,7 @@ export default fp(
     });
     const seen = (o: unknown) => {
       const cm = o as { metadata?: { name?: string }; data?: Record<string, unknown> };
-      if (cm.metadata?.name === REVOCATIONS_NAME) list.apply(cm.data ?? {});
+      if (cm.metadata?.name === REVOCATIONS_NAME) announce(list.apply(cm.data ?? {}));
     };
     source.addHandlers({
       add: seen,
@@ -112,7 +122,9 @@ export default fp(
           `the sign-out could not be recorded for every replica (${error instanceof Error ? error.message : String(error)}); the cookie is cleared in this browser`,
         );
       }
+      const known = list.has(sid);
       list.add(sid, exp);
+      if (!known) announce([sid]);
     };
 
     app.decorate('revocations', {
@@ -121,6 +133,12 @@ export default fp(
         return list.has(sid);
       },
       revoke,
+      onRevoked: (listener: (sid: string) => void) => {
+        listeners.add(listener);
+        return () => {
+          listeners.delete(listener);
+        };
+      },
     });
     app.addHook('onClose', async () => {
       await source.stop();

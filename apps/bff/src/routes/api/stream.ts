@@ -71,6 +71,7 @@ const stream: FastifyPluginAsync = (base) => {
           },
         },
         expiresAt: principal.expiresAt,
+        sessionId: principal.sessionId,
       });
       if (!client) {
         socket.end();
@@ -79,6 +80,10 @@ const stream: FastifyPluginAsync = (base) => {
       socket.on('close', () => {
         client.close();
       });
+      // A sign-out that this replica learnt of while the stream was being authorized came before
+      // the subscription it would have ended: check once more now that the stream is listed.
+      const sid = principal.sessionId;
+      if (sid !== undefined && (await app.revocations.revoked(sid))) app.hub.endSession(sid);
     },
   );
   return Promise.resolve();
