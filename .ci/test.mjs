@@ -4,7 +4,7 @@
 //   node .ci/test.mjs [--unit] [--e2e] [--total-file FILE]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,11 +46,46 @@ function readJson(file) {
 }
 
 const rows = [];
+/** Tests that failed, and tests that passed only on a retry: named before the table, in CI's excerpt. */
+const failures = [];
+const flaky = [];
+const firstLine = (text) =>
+  String(text ?? '')
+    .split('\n')
+    .find((l) => l.trim()) ?? '';
+
+/** Vitest's JSON report: each failed test with the first line of its error. */
+function vitestFailures(json, name) {
+  for (const file of json.testResults ?? []) {
+    const where = `${name}/${relative(join(root, name), file.name)}`;
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed)
+      failures.push(`${where} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    if (file.status === 'failed' && failed.length === 0)
+      failures.push(`${where}: ${firstLine(file.message)}`);
+  }
+}
+
+/** Playwright's JSON report: specs whose outcome was unexpected or flaky. */
+function playwrightOutcomes(suite, file = suite.file) {
+  for (const spec of suite.specs ?? []) {
+    for (const t of spec.tests ?? []) {
+      const title = `e2e/${file} > ${spec.title} [${t.projectName}]`;
+      if (t.status === 'unexpected') {
+        const error = t.results?.at(-1)?.error?.message;
+        failures.push(`${title}: ${firstLine(error).replace(/\x1b\[[0-9;]*m/g, '')}`);
+      } else if (t.status === 'flaky') flaky.push(`${title} (passed on retry)`);
+    }
+  }
+  for (const child of suite.suites ?? []) playwrightOutcomes(child, child.file ?? file);
+}
 
 if (runUnit) {
   for (const dir of vitestPackages()) {
     const report = join(dir, '.reports', 'vitest.json');
+    const retried = join(dir, '.reports', 'retried.txt');
     rmSync(report, { force: true });
+    rmSync(retried, { force: true });
     mkdirSync(dirname(report), { recursive: true });
     const { status, seconds } = run(
       'pnpm',
@@ -62,9 +97,13 @@ if (runUnit) {
         '--reporter=default',
         '--reporter=json',
         `--outputFile.json=${report}`,
+        `--reporter=${join(root, '.ci', 'vitest-retried.mjs')}`,
       ],
       dir,
+      { VITEST_RETRIED_FILE: retried },
     );
+    if (existsSync(retried))
+      flaky.push(...readFileSync(retried, 'utf8').split('\n').filter(Boolean));
     const json = readJson(report);
     const name = dir.slice(root.length + 1);
     if (!json) {
@@ -78,6 +117,7 @@ if (runUnit) {
       });
       continue;
     }
+    vitestFailures(json, name);
     const suitesFailed = status !== 0 && json.numFailedTests === 0 ? 1 : 0;
     rows.push({
       name,
@@ -108,6 +148,8 @@ if (runE2e) {
       note: `playwright exited ${status} without a report`,
     });
   } else {
+    for (const suite of json.suites ?? []) playwrightOutcomes(suite);
+    for (const e of json.errors ?? []) failures.push(`e2e: ${firstLine(e.message)}`);
     const s = json.stats;
     const errors = json.errors?.length ?? 0;
     rows.push({
@@ -129,6 +171,12 @@ const total = rows.reduce(
   }),
   { passed: 0, failed: 0, skipped: 0 },
 );
+if (flaky.length)
+  console.log(
+    `\nPassed only on a retry (${flaky.length}):\n${flaky.map((f) => `  ${f}`).join('\n')}`,
+  );
+if (failures.length)
+  console.log(`\nFailed (${failures.length}):\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log('\nTest runners:');
 for (const r of rows) {
   console.log(

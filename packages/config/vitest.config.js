@@ -1,3 +1,3 @@
 import { packageTestConfig } from './vitest.js';
 
-export default packageTestConfig({ include: ['test/**/*.test.ts'], testTimeout: 30_000 });
+export default packageTestConfig({ include: ['test/**/*.test.ts'] });
