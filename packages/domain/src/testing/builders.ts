@@ -315,6 +315,27 @@ export function aDCSMachine(o?: DeepPartial<DCSMachine>): DCSMachine {
   );
 }
 
+/** The machine spec of the demo's worker templates (v1.33.4 image, 4 CPU, 8 GiB, two data disks), without its IP pool. */
+function aMachineSpec() {
+  return {
+    vmTemplateName: 'alauda-os-k8s-v1.33.4',
+    location: { type: 'folder' as const, name: 'k8s-workers' },
+    vmConfig: {
+      dcsMachineCpuSpec: { quantity: 4 },
+      dcsMachineMemorySpec: { quantity: 8192 },
+      dcsMachineDiskSpec: [
+        { quantity: 0, datastoreClusterName: 'ds-cluster-1', systemVolume: true },
+        ...['/var/lib/kubelet', '/var/lib/containerd'].map((path) => ({
+          quantity: 100,
+          datastoreClusterName: 'ds-cluster-1',
+          path,
+          format: 'xfs' as const,
+        })),
+      ],
+    },
+  };
+}
+
 export function aMachineTemplate(o?: DeepPartial<DCSMachineTemplate>): DCSMachineTemplate {
   return deepMerge<DCSMachineTemplate>(
     {
@@ -324,27 +345,7 @@ export function aMachineTemplate(o?: DeepPartial<DCSMachineTemplate>): DCSMachin
       spec: {
         template: {
           spec: {
-            vmTemplateName: 'alauda-os-k8s-v1.33.4',
-            location: { type: 'folder', name: 'k8s-workers' },
-            vmConfig: {
-              dcsMachineCpuSpec: { quantity: 4 },
-              dcsMachineMemorySpec: { quantity: 8192 },
-              dcsMachineDiskSpec: [
-                { quantity: 0, datastoreClusterName: 'ds-cluster-1', systemVolume: true },
-                {
-                  quantity: 100,
-                  datastoreClusterName: 'ds-cluster-1',
-                  path: '/var/lib/kubelet',
-                  format: 'xfs',
-                },
-                {
-                  quantity: 100,
-                  datastoreClusterName: 'ds-cluster-1',
-                  path: '/var/lib/containerd',
-                  format: 'xfs',
-                },
-              ],
-            },
+            ...aMachineSpec(),
             ipHostPoolRef: { name: 'demo-worker-pool' },
           },
         },
@@ -561,29 +562,7 @@ export function aCreatePoolRequest(
     machineTemplate: {
       mode: 'new',
       name: 'demo-md-1-template',
-      spec: {
-        vmTemplateName: 'alauda-os-k8s-v1.33.4',
-        location: { type: 'folder', name: 'k8s-workers' },
-        vmConfig: {
-          dcsMachineCpuSpec: { quantity: 4 },
-          dcsMachineMemorySpec: { quantity: 8192 },
-          dcsMachineDiskSpec: [
-            { quantity: 0, datastoreClusterName: 'ds-cluster-1', systemVolume: true },
-            {
-              quantity: 100,
-              datastoreClusterName: 'ds-cluster-1',
-              path: '/var/lib/kubelet',
-              format: 'xfs',
-            },
-            {
-              quantity: 100,
-              datastoreClusterName: 'ds-cluster-1',
-              path: '/var/lib/containerd',
-              format: 'xfs',
-            },
-          ],
-        },
-      },
+      spec: aMachineSpec(),
     },
     bootstrap: {
       mode: 'new',

@@ -26,12 +26,7 @@ function ClusterPage({ namespace, cluster }: { namespace: string; cluster: strin
   if (clusters.data && !view)
     return (
       <>
-        <Breadcrumbs aria-label={t('shell.breadcrumbs')} sx={{ mb: 1 }}>
-          <Link component={RouterLink} to="/">
-            {t('clusters.title')}
-          </Link>
-          <Typography color="text.primary">{cluster}</Typography>
-        </Breadcrumbs>
+        <ClusterBreadcrumbs cluster={cluster} />
         <Alert severity="error" sx={{ mt: 2 }}>
           {t('cluster.notFound', { name: cluster, namespace })}{' '}
           <Link component={RouterLink} to="/">
@@ -41,6 +36,19 @@ function ClusterPage({ namespace, cluster }: { namespace: string; cluster: strin
       </>
     );
   return <LiveClusterPage namespace={namespace} cluster={cluster} view={view} />;
+}
+
+/** Clusters › this cluster: the way back to the list, on the live page and on "not found" alike. */
+function ClusterBreadcrumbs({ cluster }: { cluster: string }) {
+  const { t } = useI18n();
+  return (
+    <Breadcrumbs aria-label={t('shell.breadcrumbs')} sx={{ mb: 1 }}>
+      <Link component={RouterLink} to="/">
+        {t('clusters.title')}
+      </Link>
+      <Typography color="text.primary">{cluster}</Typography>
+    </Breadcrumbs>
+  );
 }
 
 function LiveClusterPage({
@@ -64,12 +72,7 @@ function LiveClusterPage({
 
   return (
     <StreamContext value={stream}>
-      <Breadcrumbs aria-label={t('shell.breadcrumbs')} sx={{ mb: 1 }}>
-        <Link component={RouterLink} to="/">
-          {t('clusters.title')}
-        </Link>
-        <Typography color="text.primary">{cluster}</Typography>
-      </Breadcrumbs>
+      <ClusterBreadcrumbs cluster={cluster} />
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
         <Typography variant="h1" sx={{ mr: 1 }}>
           {cluster}
