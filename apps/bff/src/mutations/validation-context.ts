@@ -102,6 +102,13 @@ export function validationContext(
         ipPoolView(pool, s.DCSMachine.byIndex('ipPool', `${namespace}/${name}`), consumers),
       );
     }),
+    // The cluster's worker pools and their current template: a new pool's defaults follow them.
+    workerPools: mds
+      .filter((md) => md.spec?.clusterName === clusterName)
+      .map((md) => ({
+        name: md.metadata.name ?? '',
+        machineTemplate: md.spec?.template.spec.infrastructureRef.name,
+      })),
     machineTemplates: templates.flatMap((t) =>
       t.spec ? [{ name: t.metadata.name ?? '', spec: t.spec.template.spec }] : [],
     ),

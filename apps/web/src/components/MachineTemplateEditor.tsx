@@ -383,23 +383,3 @@ function withRef(
     },
   };
 }
-
-/** The spec of a new template with the required mounts (R-TPL-2) and a system disk (R-TPL-1). */
-export function defaultTemplateSpec(
-  vmTemplateName: string,
-  datastore: string | undefined,
-): MachineTemplateSpecInput {
-  const ds = datastore ? { datastoreClusterName: datastore } : {};
-  return {
-    vmTemplateName,
-    vmConfig: {
-      dcsMachineCpuSpec: { quantity: 4 },
-      dcsMachineMemorySpec: { quantity: 8192 },
-      dcsMachineDiskSpec: [
-        { quantity: 0, systemVolume: true, ...ds },
-        { quantity: 100, path: '/var/lib/kubelet', format: 'xfs', ...ds },
-        { quantity: 100, path: '/var/lib/containerd', format: 'xfs', ...ds },
-      ],
-    },
-  };
-}

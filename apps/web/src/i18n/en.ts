@@ -457,7 +457,7 @@ export const en = {
     'One entry per machine: at least {replicas}, plus maxSurge for rolling updates (R-POOL-1).',
   'create.entries': 'Entries',
   'create.suggestEntries':
-    'Suggest {n, plural, one {# entry} other {# entries}} after the last known address',
+    "Suggest {n, plural, one {# entry} other {# entries}} like this cluster's pools, on free addresses",
   'create.strategy': 'Rolling update and timeouts',
   'create.surgeHelp':
     'Extra machines during a rolling update: a number or a percentage; 0 with persistent disks (R-MD-3).',

@@ -7,10 +7,10 @@ import { zhCN } from './zh-CN';
 describe('count-bearing texts (Intl.PluralRules)', () => {
   it('says “1 entry” and “2 entries” in English', () => {
     expect(fill(en['create.suggestEntries'], { n: 1 }, 'en')).toBe(
-      'Suggest 1 entry after the last known address',
+      "Suggest 1 entry like this cluster's pools, on free addresses",
     );
     expect(fill(en['create.suggestEntries'], { n: 2 }, 'en')).toBe(
-      'Suggest 2 entries after the last known address',
+      "Suggest 2 entries like this cluster's pools, on free addresses",
     );
     expect(fill(en['scale.extendIpPool'], { n: 1 }, 'en')).toBe('Extend IP pool by 1 entry');
     expect(fill(en['create.errorCount'], { count: 1 }, 'en')).toMatch(/^1 problem to fix/);

@@ -427,7 +427,7 @@ export const zhCN: Messages = {
   'create.entriesHelp':
     '每台 machine 一个条目：至少 {replicas} 个，滚动更新还需加上 maxSurge（R-POOL-1）。',
   'create.entries': '条目',
-  'create.suggestEntries': '在最后一个已知地址之后建议 {n} 个条目',
+  'create.suggestEntries': '按本集群节点池的布局，在空闲地址上建议 {n} 个条目',
   'create.strategy': '滚动更新与超时',
   'create.surgeHelp': '滚动更新期间额外的 machine：数字或百分比；使用持久磁盘时为 0（R-MD-3）。',
   'create.unavailableHelp':

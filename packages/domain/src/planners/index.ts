@@ -24,3 +24,4 @@ export * from './create-pool';
 export * from './scale';
 export * from './upgrade';
 export * from './delete-pool';
+export * from './pool-defaults';

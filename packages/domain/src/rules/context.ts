@@ -20,6 +20,12 @@ export interface ValidationContext {
   };
   ipPools: readonly IpPoolContext[];
   machineTemplates: readonly { name: string; spec: DCSMachineSpec }[];
+  /**
+   * The worker pools of this cluster (MachineDeployments whose `spec.clusterName` is it) and the
+   * machine template each uses now: a new pool's defaults follow their layout, never another
+   * cluster's (O-CREATE-POOL). Absent: unknown, the documents' defaults apply.
+   */
+  workerPools?: readonly { name: string; machineTemplate: string | undefined }[] | undefined;
   bootstrapTemplates: readonly { name: string; spec: KubeadmConfigSpec }[];
   /**
    * Contents of the Secret keys that bootstrap templates reference through `contentFrom.secret`

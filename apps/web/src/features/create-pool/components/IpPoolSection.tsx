@@ -3,7 +3,7 @@ import { Alert, Typography } from '@mui/material';
 import { Controller, useWatch } from 'react-hook-form';
 import { IpEntriesEditor } from '../../../components/IpEntriesEditor';
 import { useI18n } from '../../../i18n/context';
-import { suggestEntries, type IpPoolEntry } from '@dcs/domain';
+import { suggestNewPoolEntries } from '@dcs/domain';
 import { useFieldIssues } from '../../../components/FieldIssues';
 import { PickOrDefineSection, type PickMode } from './PickOrDefineSection';
 import type { SectionProps } from './section';
@@ -46,14 +46,8 @@ export function IpPoolSection({
       );
   };
   const existing = ip.mode === 'existing' ? ctx.ipPools.find((p) => p.name === ip.name) : undefined;
-  // Suggestions continue after the highest address of the namespace, on its network settings.
+  // Addresses of every pool of the namespace: a suggestion or a new entry never takes one (R-POOL-2).
   const allIps = ctx.ipPools.flatMap((p) => p.entries.map((e) => e.ip));
-  const lastEntry = ctx.ipPools
-    .flatMap((p) => p.entries)
-    .reduce<(typeof ctx.ipPools)[number]['entries'][number] | undefined>(
-      (best, e) => (best === undefined || ipValue(e.ip) > ipValue(best.ip) ? e : best),
-      undefined,
-    );
   return (
     <PickOrDefineSection
       form={form}
@@ -128,22 +122,15 @@ export function IpPoolSection({
               existingIps={allIps}
               persistentDisksAllowed={persistentDisks}
             />
-            {f.value.length === 0 && lastEntry && (
+            {f.value.length === 0 && (
               <Typography variant="body2">
                 <button
                   type="button"
                   className="link-button"
                   onClick={() => {
-                    const pool = form.getValues('name');
+                    // The cluster's layout (NICs, disks, network), on free addresses, for review.
                     f.onChange(
-                      // Another pool's entry gives only its network: never its NICs or disks.
-                      suggestEntries([networkOf(lastEntry)], Math.max(1, replicas), {
-                        takenIps: allIps,
-                      }).map((e, i) => ({
-                        ...e,
-                        hostname: `${pool}-${i + 1}`,
-                        machineName: `${pool}-vm-${i + 1}`,
-                      })),
+                      suggestNewPoolEntries(ctx, form.getValues('name'), Math.max(1, replicas)),
                     );
                   }}
                   style={{
@@ -174,9 +161,4 @@ const text = (s: string | undefined) =>
     </Typography>
   ) : null;
 
-const ipValue = (ip: string) => ip.split('.').reduce((n, p) => n * 256 + (Number(p) || 0), 0);
-
 /** The network settings of an entry, without its names, NICs or disks. */
-function networkOf(e: IpPoolEntry): IpPoolEntry {
-  return { ip: e.ip, mask: e.mask, gateway: e.gateway, ...(e.dns ? { dns: e.dns } : {}) };
-}

@@ -1,13 +1,10 @@
 import type { ValidationContext } from '@dcs/domain';
 import { Typography } from '@mui/material';
 import { Controller, useWatch } from 'react-hook-form';
-import {
-  defaultTemplateSpec,
-  MachineTemplateEditor,
-} from '../../../components/MachineTemplateEditor';
+import { MachineTemplateEditor } from '../../../components/MachineTemplateEditor';
 import { useI18n } from '../../../i18n/context';
 import { formatMemoryMB } from '../../../i18n/format';
-import { defaultPoolObjectNames } from '@dcs/domain';
+import { clusterPoolLayout, defaultPoolObjectNames } from '@dcs/domain';
 import { vmTemplateOf } from './form-defaults';
 import { PickOrDefineSection, type PickMode } from './PickOrDefineSection';
 import type { SectionProps } from './section';
@@ -25,14 +22,16 @@ export function TemplateSection({ form, issues, ctx }: SectionProps & { ctx: Val
         { shouldValidate: true, shouldDirty: true },
       );
     else {
-      const datastore =
-        ctx.machineTemplates[0]?.spec.vmConfig?.dcsMachineDiskSpec?.[0]?.datastoreClusterName;
+      // The cluster's own layout again (never another cluster's template's datastore).
       form.setValue(
         'machineTemplate',
         {
           mode,
           name: defaultPoolObjectNames(v.name).machineTemplate,
-          spec: defaultTemplateSpec(vmTemplateOf(ctx, v.version), datastore),
+          spec: {
+            ...clusterPoolLayout(ctx).template,
+            vmTemplateName: vmTemplateOf(ctx, v.version),
+          },
         },
         { shouldValidate: true, shouldDirty: true },
       );
