@@ -29,7 +29,11 @@ describe('O-CREATE-POOL: a fresh Add Worker Node Pool form on every demo cluster
     t = await startTestCluster(false);
     const client = seedClientInProcess(t.cluster.server.client);
     await seed('demo', client, { rollingUpgrade: false });
-    await client.create(providerDeployment(DEFAULT_PROVIDER_VERSION));
+    const provider = providerDeployment(DEFAULT_PROVIDER_VERSION);
+    await client.create({
+      ...provider,
+      metadata: { ...provider.metadata, name: provider.metadata.name ?? '' },
+    });
     app = await buildTestApp(t);
   }, 60_000);
   afterAll(async () => {
