@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { changedPaths, overlapping, overlaps, withResourceVersion, writtenPaths } from './conflict';
+import {
+  changedPaths,
+  overlapping,
+  overlaps,
+  poolEntriesTouched,
+  poolEntryClash,
+  withResourceVersion,
+  writtenPaths,
+} from './conflict';
 
 describe('conflict judgement', () => {
   it('finds the fields another change touched, status and bookkeeping left out', () => {
@@ -73,5 +81,20 @@ describe('conflict judgement', () => {
         '9',
       ),
     ).toEqual({ machineResourceVersions: { 'm.1': '9' } });
+  });
+
+  it('R-POOL-4: an edit of an entry someone else changed or removed meanwhile is a clash', () => {
+    const touched = poolEntriesTouched({
+      remove: ['10.0.0.5'],
+      update: [{ ip: '10.0.0.7' }, { ip: 7 }, null],
+      append: [{ ip: '10.0.0.9' }],
+    });
+    expect(touched).toEqual(['10.0.0.5', '10.0.0.7']);
+    expect(poolEntryClash(touched, { changed: ['10.0.0.7'], removed: [] })).toEqual(['10.0.0.7']);
+    expect(poolEntryClash(touched, { changed: [], removed: ['10.0.0.5'] })).toEqual(['10.0.0.5']);
+    // Their appends and edits of other entries merge cleanly.
+    expect(poolEntryClash(touched, { changed: ['10.0.0.6'], removed: ['10.0.0.8'] })).toEqual([]);
+    expect(poolEntriesTouched({ replicas: 3 })).toEqual([]);
+    expect(poolEntriesTouched(null)).toEqual([]);
   });
 });

@@ -106,3 +106,33 @@ export function yoursOf(plan: Plan, kind: KindName, name: string): unknown {
 export function stepsOn(plan: Plan, kind: KindName, name: string): PlanStep[] {
   return plan.steps.filter((s) => s.kind === kind && s.name === name);
 }
+
+/**
+ * R-POOL-4: the entries (by ip) an IP-pool request edits or removes — `update[].ip` and
+ * `remove[]` of a PatchIpPoolRequest; appends name none. Read defensively: any request shape.
+ */
+export function poolEntriesTouched(request: unknown): string[] {
+  if (typeof request !== 'object' || request === null) return [];
+  const r = request as { update?: unknown; remove?: unknown };
+  const ips: string[] = [];
+  if (Array.isArray(r.remove)) for (const ip of r.remove) if (typeof ip === 'string') ips.push(ip);
+  if (Array.isArray(r.update)) {
+    for (const u of r.update) {
+      const ip = (u as { ip?: unknown } | null)?.ip;
+      if (typeof ip === 'string') ips.push(ip);
+    }
+  }
+  return ips;
+}
+
+/**
+ * The entries both the user's edit and someone else's change (since the version the user saw)
+ * touch: merging over those would overwrite a change the user never saw, so they are a conflict.
+ */
+export function poolEntryClash(
+  touched: readonly string[],
+  theirs: { changed: readonly string[]; removed: readonly string[] },
+): string[] {
+  const other = new Set([...theirs.changed, ...theirs.removed]);
+  return [...new Set(touched.filter((ip) => other.has(ip)))];
+}

@@ -6,6 +6,7 @@ import {
   type Plan,
   type PlanVerdict,
   type PoolMerge,
+  type RuleIssue,
   type UpstreamStatus,
   type ValidationContext,
 } from '@dcs/domain';
@@ -28,6 +29,8 @@ import type { Globals } from '../views/globals';
 import {
   changedPaths,
   overlapping,
+  poolEntriesTouched,
+  poolEntryClash,
   staleRefs,
   stepsOn,
   withResourceVersion,
@@ -91,6 +94,50 @@ export interface MutationDeps {
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * How often a plan whose write met a newer version (409, or a JSON patch's failed `test`) is
+ * re-planned on the current object before the user is told that the object keeps changing.
+ */
+const EXECUTION_ATTEMPTS = 4;
+
+/**
+ * A request planned on a version that is no longer current, which breaks a rule on the current
+ * one: someone else's change (an entry removed, a rollout started) may be what makes it break,
+ * so it is not the user's fault to fix (422) but a conflict to look at again (409), with the
+ * rule it now breaks. A request on the current version that breaks a rule stays a 422.
+ */
+function staleRefusal(plan: Plan, rebased: readonly Rebase[], first: RuleIssue | undefined) {
+  const changed = rebased
+    .map((r) => `${r.kind} ${r.name} (resourceVersion ${r.from} → ${r.to})`)
+    .join(', ');
+  const message = `${changed} was changed by someone else since you loaded it, and on the current version your change no longer applies: ${first?.message ?? 'it breaks a rule'}`;
+  const r = rebased[0];
+  return new HttpError(
+    409,
+    'Conflict',
+    message,
+    [
+      issue('R-PLAN-STALE', 'resourceVersion', 'bff.conflict.rule', message, {
+        kind: r?.kind ?? '',
+        name: r?.name ?? '',
+        seen: r?.from ?? '',
+        current: r?.to ?? '',
+      }),
+      ...plan.issues,
+    ],
+    {
+      conflict: {
+        kind: r?.kind ?? '',
+        name: r?.name ?? '',
+        seen: r?.from ?? '',
+        current: r?.to ?? '',
+        breaks: plan.issues.filter((i) => i.severity === 'error'),
+      },
+      plan,
+    },
+  );
+}
 
 export class MutationService {
   readonly #d: MutationDeps;
@@ -171,9 +218,10 @@ export class MutationService {
     request = plan.request;
 
     for (let attempt = 0; ; attempt++) {
-      const p = this.#noticeMerges(plan.plan, spec.namespace, rebased);
+      const p = this.#noticeMerges(plan.plan, spec.namespace, rebased, request);
       if (hasErrors(p.issues)) {
         const first = p.issues.find((i) => i.severity === 'error');
+        if (rebased.length > 0) throw staleRefusal(p, rebased, first);
         throw new HttpError(
           422,
           'Invalid',
@@ -201,16 +249,20 @@ export class MutationService {
           ...(verification !== undefined ? { verification } : {}),
         };
       }
-      if (execution.conflict && attempt === 0) {
-        // Our cache was behind the server: catch up on the object that failed, then re-plan.
+      if (execution.conflict && attempt + 1 < EXECUTION_ATTEMPTS) {
+        // Our cache was behind the server, or someone wrote between our plan and our write:
+        // catch up on the object that failed, then re-plan and judge again (#settle answers 409
+        // when the other change touched what this one writes). Busy objects (several editors of
+        // one IP pool) need more than one round; a short random pause spreads the contenders.
         const failed =
           execution.failedStep !== undefined ? p.steps[execution.failedStep] : undefined;
         if (failed) await this.#catchUp(principal, failed.kind, failed.namespace, failed.name);
+        await sleep(Math.floor(Math.random() * 20 * (attempt + 1)));
         plan = await this.#settle(principal, spec, ctx, request, rebased);
         request = plan.request;
         continue;
       }
-      throw this.#executionError(p, execution, audit);
+      throw this.#executionError(p, execution, audit, attempt + 1);
     }
   }
 
@@ -220,7 +272,7 @@ export class MutationService {
    * entries they added, removed and changed (from the version the user saw, kept in the cache's
    * history), and the merge is recorded among the rebases of the answer.
    */
-  #noticeMerges(plan: Plan, namespace: string, rebased: Rebase[]): Plan {
+  #noticeMerges(plan: Plan, namespace: string, rebased: Rebase[], request: unknown): Plan {
     const issues = plan.issues.map((i) => {
       if (i.messageKey !== 'plan.issue.poolChanged') return i;
       const name = String(i.params.name);
@@ -230,6 +282,37 @@ export class MutationService {
       const to = current?.metadata.resourceVersion;
       if (!base || !current || to === undefined) return i;
       const merged = poolMergeOf(base as DCSIpHostnamePool, current);
+      // Entries are merged one by one: an edit of an entry someone else changed or removed
+      // meanwhile is no merge but an overwrite the user never saw (R-POOL-4).
+      const clash = poolEntryClash(poolEntriesTouched(request), merged);
+      if (clash.length > 0) {
+        const message = `IP pool ${name} was changed by someone else since you loaded it (resourceVersion ${seen} → ${to}); they changed or removed the entries you edit: ${clash.join(', ')}`;
+        throw new HttpError(
+          409,
+          'Conflict',
+          message,
+          [
+            issue('R-PLAN-STALE', 'resourceVersion', 'bff.conflict.entries', message, {
+              kind: 'DCSIpHostnamePool',
+              name,
+              seen,
+              current: to,
+              entries: clash.join(', '),
+            }),
+          ],
+          {
+            conflict: {
+              kind: 'DCSIpHostnamePool',
+              name,
+              base,
+              theirs: stripForHistory(current),
+              yours: yoursOf(plan, 'DCSIpHostnamePool', name) ?? null,
+              fields: clash.map((ip) => `/spec/pool[ip=${ip}]`),
+            },
+            plan,
+          },
+        );
+      }
       if (!rebased.some((r) => r.kind === 'DCSIpHostnamePool' && r.name === name && r.to === to))
         rebased.push({ kind: 'DCSIpHostnamePool', name, from: seen, to, merged });
       return poolMergedIssue(name, seen, to, merged, i.path);
@@ -411,6 +494,7 @@ export class MutationService {
     plan: Plan,
     execution: ExecutionResult,
     audit: (result: string, plan: Plan | undefined, extra?: Record<string, unknown>) => void,
+    attempts = 1,
   ): HttpError {
     const e = execution.error;
     const status = e?.status ?? 0;
@@ -418,11 +502,29 @@ export class MutationService {
     const where = step
       ? `step ${String((execution.failedStep ?? 0) + 1)} (${step.verb} ${step.kind} ${step.name})`
       : 'a step';
-    const message = `${where} failed: ${e?.message ?? 'unknown error'}${execution.rolledBack ? '; completed steps were undone' : '; some steps could not be undone'}`;
-    const details = issuesOfApiError(
-      new KubeApiError(status, e?.reason, e?.message ?? message, e?.causes ?? []),
-      `steps.${String(execution.failedStep ?? 0)}`,
-    );
+    const undone = execution.rolledBack
+      ? '; completed steps were undone'
+      : '; some steps could not be undone';
+    // A conflict names the object that changed, not the server's words for a failed `test` op
+    // ("an error in our request"), which would send the user looking for a fault in their input.
+    const message =
+      execution.conflict && step
+        ? `${where} failed: ${step.kind} ${step.name} was changed by someone else while this change was being applied (${String(attempts)} ${attempts === 1 ? 'attempt' : 'attempts'}); reload and retry${undone}`
+        : `${where} failed: ${e?.message ?? 'unknown error'}${undone}`;
+    const path = `steps.${String(execution.failedStep ?? 0)}`;
+    const details =
+      execution.conflict && step
+        ? [
+            issue('R-PLAN-STALE', path, 'bff.conflict.changing', message, {
+              kind: step.kind,
+              name: step.name,
+              attempts,
+            }),
+          ]
+        : issuesOfApiError(
+            new KubeApiError(status, e?.reason, e?.message ?? message, e?.causes ?? []),
+            path,
+          );
     const code = execution.conflict
       ? 'Conflict'
       : status === 403
