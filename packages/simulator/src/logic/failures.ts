@@ -8,6 +8,15 @@ import { seeded } from './random';
 
 export const ANNOTATION_FAIL = 'sim.dcs.io/fail';
 
+/**
+ * The simulator's hooks (`sim.dcs.io/fail`, `sim.dcs.io/refuse`) aim at the object that carries
+ * them. Controllers never copy them onto the objects they derive: a refusal on a
+ * MachineDeployment copied to its MachineSet would outlive its removal from the deployment and
+ * freeze the next rollout.
+ */
+export const isSimulatorHook = (annotation: string): boolean =>
+  annotation.startsWith('sim.dcs.io/');
+
 export const FAILURE_MODES = [
   /** T-1: the ISO is uploaded (cdRomFile set) but the VM never leaves `creating`. */
   'placement-stall',

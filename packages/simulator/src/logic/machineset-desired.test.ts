@@ -18,6 +18,8 @@ import {
   newMachineSet,
   updatedMachineSet,
 } from './machineset-desired';
+import { ANNOTATION_REFUSE } from '../admission';
+import { ANNOTATION_FAIL } from './failures';
 import { machineTemplateHash, sameRolloutFields } from './names';
 import { seeded } from './random';
 import { cloneFromTemplate, desiredMachine, machineLabels } from './machine-desired';
@@ -50,6 +52,22 @@ describe('MachineSets of a MachineDeployment', () => {
       [ANNOTATION_DESIRED_REPLICAS]: '3',
       [ANNOTATION_MAX_REPLICAS]: '3',
     });
+  });
+
+  it("the deployment's annotations are copied to its sets, but not the simulator's hooks (sim.dcs.io/refuse, sim.dcs.io/fail)", () => {
+    const d = md({
+      metadata: {
+        name: 'demo-md-0',
+        annotations: {
+          team: 'a',
+          [ANNOTATION_REFUSE]: 'frozen',
+          [ANNOTATION_FAIL]: 'placement-stall',
+        },
+      },
+    });
+    const annotations = machineSetAnnotations(d, [], undefined);
+    expect(annotations.team).toBe('a');
+    expect(Object.keys(annotations).filter((k) => k.startsWith('sim.dcs.io/'))).toEqual([]);
   });
 
   it('revisions: the new set gets max(old) + 1; a set becoming new again keeps its history', () => {

@@ -11,6 +11,7 @@ import {
   type MachineSet,
   type OwnerReference,
 } from '@dcs/domain';
+import { isSimulatorHook } from './failures';
 import { sameJson, newMachineSetIdentity, sameRolloutFields, type MachineTemplate } from './names';
 import type { Random } from './random';
 import { maxSurgeOf, type DeploymentState } from './rollout';
@@ -93,7 +94,7 @@ export function machineSetAnnotations(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(md.metadata.annotations ?? {})) {
-    if (!SKIPPED_ANNOTATIONS.has(k)) out[k] = v;
+    if (!SKIPPED_ANNOTATIONS.has(k) && !isSimulatorHook(k)) out[k] = v;
   }
   let revision = String(maxRevision(oldSets) + 1);
   if (existing) {

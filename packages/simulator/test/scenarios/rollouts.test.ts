@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANNOTATION_REFUSE } from '../../src/admission';
 import { ANNOTATION_DISABLE_MACHINE_CREATE } from '../../src/logic/machineset-desired';
 import { maxSurgeOf } from '../../src/logic/rollout';
 import { machineTemplate, type Obj } from '../../src/seed/objects';
@@ -118,6 +119,27 @@ describe('rolling updates on the embedded server: the invariants hold on every w
     await monitor.stop();
     expect(sets(name)).not.toContain(oldSet);
     expect(monitor.maxMachines).toBeLessThanOrEqual(3);
+  }, 120_000);
+
+  it('a refusal injected on the deployment and lifted again does not freeze its next rollout (the hook is not copied to its MachineSet)', async () => {
+    const name = 'roll-refused';
+    await createPool(sim, { name, cluster: 'roll', version: 'v1.34.1', replicas: 2, entries: 3 });
+    await waitSettled(sim, name);
+    await sim.kubectl.patch('MachineDeployment', name, 'merge', {
+      metadata: { annotations: { [ANNOTATION_REFUSE]: 'frozen by the test' } },
+    });
+    await sim.controllers.idle();
+    await sim.kubectl.patch('MachineDeployment', name, 'merge', {
+      metadata: { annotations: { [ANNOTATION_REFUSE]: null } },
+    });
+    const before = sets(name)[0];
+    await rollToNewTemplate(name);
+    await sim.until(
+      `${name} rolled`,
+      () => sets(name).length === 1 && sets(name)[0] !== before,
+      90_000,
+    );
+    await waitSettled(sim, name);
   }, 120_000);
 
   it('scaling during a rollout ends with the new replicas, all on the new template', async () => {
