@@ -8,6 +8,7 @@ import {
   closeSync,
   existsSync,
   fsyncSync,
+  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -140,6 +141,9 @@ export class Persistence {
     compactMinBytes = 64 * 1024 * 1024,
   ): Promise<Persistence> {
     const p = new Persistence(path, store, compactMinBytes);
+    // `pnpm sim --state .sim/state.jsonl` on a fresh clone: the folder is made, as for the
+    // kubeconfig, rather than a stack trace about the lock file.
+    mkdirSync(dirname(path), { recursive: true });
     p.unlock = lockState(path);
     try {
       await p.load(registry);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -40,6 +40,19 @@ function cm(name: string, n: number) {
 }
 
 describe('persistence', () => {
+  it('makes the state file’s folder when it does not exist yet (a README command, issue 13)', async () => {
+    const state = join(
+      mkdtempSync(join(tmpdir(), 'apiserver-state-')),
+      'new',
+      'dir',
+      'state.jsonl',
+    );
+    const a = await startApiServer({ tls: false, kinds: testKinds, statePath: state });
+    await a.client.create(cm('one', 1));
+    await a.close();
+    expect(existsSync(state)).toBe(true);
+  });
+
   it(
     'restarts from the state file with every object and without resourceVersions going back',
     { timeout: 30_000 },
