@@ -3,7 +3,15 @@
 // one total over all runners. `pnpm test` and `.ci/run` both use it.
 //   node .ci/test.mjs [--unit] [--e2e] [--total-file FILE]
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +22,16 @@ const runUnit = only.unit || !only.e2e;
 const runE2e = only.e2e || !only.unit;
 const totalFileIndex = args.indexOf('--total-file');
 const totalFile = totalFileIndex >= 0 ? resolve(args[totalFileIndex + 1] ?? '') : undefined;
+const known = args.filter(
+  (a, i) =>
+    a !== '--' &&
+    !['--unit', '--e2e', '--total-file'].includes(a) &&
+    args[i - 1] !== '--total-file',
+);
+if (known.length > 0 || (totalFileIndex >= 0 && args[totalFileIndex + 1] === undefined)) {
+  console.error(`test.mjs: usage: [--unit] [--e2e] [--total-file FILE], got ${args.join(' ')}`);
+  process.exit(2);
+}
 
 /** Workspace packages (apps/*, packages/*) whose `test` script runs Vitest. */
 function vitestPackages() {
@@ -43,6 +61,17 @@ function readJson(file) {
   } catch {
     return undefined;
   }
+}
+
+// DCS_CHECK_ARGS=1: the command line is parsed and the runners listed, nothing runs (README
+// commands test).
+if (process.env.DCS_CHECK_ARGS === '1') {
+  const runners = [
+    ...(runUnit ? vitestPackages().map((dir) => dir.slice(root.length + 1)) : []),
+    ...(runE2e ? ['e2e'] : []),
+  ];
+  writeSync(1, `args ok: ${JSON.stringify({ runners, totalFile })}\n`);
+  process.exit(0);
 }
 
 const rows = [];

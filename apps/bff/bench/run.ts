@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -17,10 +17,23 @@ import { parseArgs } from 'node:util';
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
+// `pnpm --filter @dcs/bff bench -- --scale 0.1` passes the `--` on.
+const argv = process.argv.slice(2);
 const { values } = parseArgs({
+  args: argv[0] === '--' ? argv.slice(1) : argv,
   options: { scale: { type: 'string' }, json: { type: 'boolean', default: false } },
+  strict: true,
 });
 const scale = Number(values.scale ?? process.env.BENCH_SCALE ?? '1');
+if (!(scale > 0)) {
+  console.error(`bench: --scale (or BENCH_SCALE) must be a positive number, got ${String(scale)}`);
+  process.exit(2);
+}
+// DCS_CHECK_ARGS=1: the command line is parsed and checked, nothing runs (README commands test).
+if (process.env.DCS_CHECK_ARGS === '1') {
+  writeSync(1, `args ok: ${JSON.stringify({ ...values, scale })}\n`);
+  process.exit(0);
+}
 const full = scale >= 1;
 const pools = Math.max(2, Math.round(50 * scale));
 const perPool = 100;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { DEFAULT_STATIC_DIR, registerStatic } from '../src/routes/static';
@@ -14,6 +14,15 @@ import { meets, record, type BenchRow } from './results';
  */
 
 const dir = process.env.STATIC_DIR ?? DEFAULT_STATIC_DIR;
+// DCS_CHECK_ARGS=1: the command line is parsed and checked, nothing runs (README commands test).
+if (process.argv.slice(2).some((a) => a !== '--')) {
+  console.error(`bench:transfer: takes no arguments, got ${process.argv.slice(2).join(' ')}`);
+  process.exit(2);
+}
+if (process.env.DCS_CHECK_ARGS === '1') {
+  writeSync(1, `args ok: ${JSON.stringify({ staticDir: dir })}\n`);
+  process.exit(0);
+}
 if (!existsSync(join(dir, 'index.html'))) {
   console.error(`no built app in ${dir}: run \`pnpm --filter @dcs/web build\` first`);
   process.exit(2);

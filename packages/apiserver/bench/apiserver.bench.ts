@@ -19,7 +19,7 @@
  * Along with each figure the server's own CPU time for the phase is printed.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   BENCH_NAMESPACE,
@@ -406,11 +406,18 @@ function loadAverage(): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const scale = Number(process.argv[2] ?? '1');
+  // `pnpm --filter @dcs/apiserver bench [SCALE]`; pnpm may pass a `--` on.
+  const args = process.argv.slice(2).filter((a) => a !== '--');
+  const scale = Number(args[0] ?? '1');
+  if (args.length > 1 || !(Number.isFinite(scale) && scale > 0)) {
+    console.error(`bench: usage: bench [SCALE] (a positive number), got ${args.join(' ')}`);
+    process.exit(2);
+  }
   const profileDir = process.env.BENCH_CPU_PROFILE;
-  await runBenchmark(
-    Number.isFinite(scale) && scale > 0 ? scale : 1,
-    console.log,
-    profileDir ? { profileDir } : {},
-  );
+  // DCS_CHECK_ARGS=1: the command line is parsed and checked, nothing runs (README commands test).
+  if (process.env.DCS_CHECK_ARGS === '1') {
+    writeSync(1, `args ok: ${JSON.stringify({ scale })}\n`);
+    process.exit(0);
+  }
+  await runBenchmark(scale, console.log, profileDir ? { profileDir } : {});
 }

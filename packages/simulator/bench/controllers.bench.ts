@@ -1,5 +1,5 @@
+import { writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { formatBenchmark, runBenchmark } from './run';
 
 /**
  * `pnpm bench`: 50 pools / 5,000 machines created and reconciled to Running on the embedded API
@@ -33,6 +33,19 @@ const options = {
   maxCpu: Number(values['max-cpu']),
   progress: (line: string) => process.stdout.write(`  ${line}\n`),
 };
+for (const [name, value] of Object.entries(options)) {
+  if (typeof value === 'number' && !(value >= 0)) {
+    process.stderr.write(`bench: --${name} must be a non-negative number\n`);
+    process.exit(2);
+  }
+}
+// DCS_CHECK_ARGS=1: the command line is parsed and checked, nothing runs (README commands test).
+if (process.env.DCS_CHECK_ARGS === '1') {
+  writeSync(1, `args ok: ${JSON.stringify(values)}\n`);
+  process.exit(0);
+}
+// Loaded only now, so that checking the arguments costs no simulator.
+const { formatBenchmark, runBenchmark } = await import('./run');
 const result = await runBenchmark(options);
 process.stdout.write(`\nsimulator controllers benchmark\n${formatBenchmark(result, options)}\n`);
 const ok =

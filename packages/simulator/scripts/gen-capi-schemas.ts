@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   readReferenceTexts,
@@ -13,7 +13,17 @@ import {
  * from the reference Cluster API CRDs in DIR (default: $CAPI_REFERENCE_CRDS, else
  * /work/shared/reference/capi-crds).
  */
-const dir = process.argv[2] ?? referenceDir();
+const args = process.argv.slice(2).filter((a) => a !== '--');
+if (args.length > 1) {
+  process.stderr.write(`gen:capi-schemas: usage: gen:capi-schemas [DIR], got ${args.join(' ')}\n`);
+  process.exit(2);
+}
+const dir = args[0] ?? referenceDir();
+// DCS_CHECK_ARGS=1: the command line is parsed and checked, nothing is written (README commands test).
+if (process.env.DCS_CHECK_ARGS === '1') {
+  writeSync(1, `args ok: ${JSON.stringify({ dir })}\n`);
+  process.exit(0);
+}
 const texts = readReferenceTexts(dir);
 if (!texts?.length) {
   process.stderr.write(`gen:capi-schemas: no CRD files (*.yaml) in ${dir}\n`);

@@ -1,4 +1,4 @@
-import { buildApp } from '../app';
+import { writeSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../config/env';
 
 /**
@@ -8,6 +8,15 @@ import { ConfigError, loadConfig } from '../config/env';
  */
 export async function serve(argv: readonly string[]): Promise<() => Promise<void>> {
   const config = loadConfig({ argv });
+  // DCS_CHECK_ARGS=1: the command line and environment are parsed and checked, nothing is served
+  // (the README commands test).
+  if (process.env.DCS_CHECK_ARGS === '1') {
+    const { sessionKeys: _keys, ...shown } = config;
+    writeSync(1, `args ok: ${JSON.stringify(shown)}\n`);
+    process.exit(0);
+  }
+  // Loaded only now, so that checking the arguments costs no app.
+  const { buildApp } = await import('../app');
   const app = await buildApp({ config });
   await app.listen({ host: config.host, port: config.port });
   let closing: Promise<void> | undefined;
