@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Condition } from '../schemas/meta';
-import { conditionView, conditionViews, isProblemCondition } from './conditions';
+import {
+  conditionAnchor,
+  conditionGroup,
+  conditionTone,
+  conditionView,
+  conditionViews,
+  isProblemCondition,
+  parseConditionAnchor,
+  sortConditionGroups,
+} from './conditions';
 
 const t = '2026-01-01T00:00:00Z';
 
@@ -37,7 +46,7 @@ describe('condition views', () => {
     expect(isProblemCondition({ status: 'False', severity: '' })).toBe(true);
   });
 
-  it('U-6: sorts problems first (Error, Warning, Unknown), then Ready, then by type', () => {
+  it('U-6: sorts problems first (Error, Warning, Unknown), then False/Info, then Ready, then by type', () => {
     const conditions: Condition[] = [
       { type: 'BootstrapReady', status: 'True' },
       { type: 'Ready', status: 'True' },
@@ -50,9 +59,10 @@ describe('condition views', () => {
       'MachinesReady',
       'DrainingSucceeded',
       'NodeHealthy',
+      // Not a problem, but not healthy either: never among the True ones.
+      'InfrastructureReady',
       'Ready',
       'BootstrapReady',
-      'InfrastructureReady',
     ]);
     expect(conditionViews(undefined)).toEqual([]);
   });
@@ -61,5 +71,55 @@ describe('condition views', () => {
     expect(JSON.stringify(conditionView({ type: 'Ready', status: 'True', severity: '' }))).toBe(
       '{"type":"Ready","status":"True","problem":false}',
     );
+  });
+
+  it('U-6: a False condition of severity Info is not shown as healthy (its own tone)', () => {
+    const tone = (c: Condition) => conditionTone(conditionView(c));
+    expect(tone({ type: 'Ready', status: 'True' })).toBe('ok');
+    expect(tone({ type: 'InfrastructureReady', status: 'False', severity: 'Info' })).toBe('info');
+    expect(tone({ type: 'Ready', status: 'False', severity: 'Warning' })).toBe('warning');
+    expect(tone({ type: 'Ready', status: 'False', severity: 'Error' })).toBe('error');
+    expect(tone({ type: 'Ready', status: 'False' })).toBe('warning');
+    expect(tone({ type: 'Ready', status: 'Unknown' })).toBe('unknown');
+  });
+
+  it('groups of conditions: problems first (most first), then those with False/Info, then healthy', () => {
+    const v = (cs: Condition[]) => conditionViews(cs);
+    const groups = [
+      conditionGroup('Cluster', 'demo', v([{ type: 'Ready', status: 'True' }])),
+      conditionGroup(
+        'DCSMachine',
+        'vm-1',
+        v([{ type: 'VMProvisioned', status: 'False', severity: 'Info', reason: 'Cloning' }]),
+      ),
+      conditionGroup('MachineSet', 'ms-1', v([{ type: 'Ready', status: 'Unknown' }])),
+      conditionGroup(
+        'Machine',
+        'm-1',
+        v([
+          { type: 'Ready', status: 'False', severity: 'Error' },
+          { type: 'NodeHealthy', status: 'Unknown' },
+        ]),
+      ),
+    ];
+    expect(sortConditionGroups(groups).map((g) => [g.kind, g.problems])).toEqual([
+      ['Machine', 2],
+      ['MachineSet', 1],
+      ['DCSMachine', 0],
+      ['Cluster', 0],
+    ]);
+  });
+
+  it('a deep link names one condition of one object, and only that', () => {
+    const a = conditionAnchor('DCSIpHostnamePool', 'dev-west-full-pool', 'Ready');
+    expect(a).toBe('DCSIpHostnamePool/dev-west-full-pool/Ready');
+    expect(parseConditionAnchor(a)).toEqual({
+      kind: 'DCSIpHostnamePool',
+      name: 'dev-west-full-pool',
+      type: 'Ready',
+    });
+    for (const bad of ['', 'Machine/m-1', 'Machine//Ready', 'a/b/c/d']) {
+      expect(parseConditionAnchor(bad)).toBeUndefined();
+    }
   });
 });

@@ -37,9 +37,28 @@ export function conditionView(c: Condition): ConditionView {
   };
 }
 
-/** Problems first, by severity (Error, Warning, then the rest); then Ready, then by type. */
+/**
+ * How a condition is shown. `info` is a False condition of severity Info: no problem (Cluster
+ * API uses it for a step in progress, e.g. a machine still provisioning), but not healthy either,
+ * so it is never drawn like a True one.
+ */
+export type ConditionTone = 'error' | 'warning' | 'unknown' | 'info' | 'ok';
+
+export function conditionTone(
+  c: Pick<ConditionView, 'status' | 'severity' | 'problem'>,
+): ConditionTone {
+  if (c.status === 'True') return 'ok';
+  if (c.status === 'Unknown') return 'unknown';
+  if (!c.problem) return 'info';
+  return c.severity === 'Error' ? 'error' : 'warning';
+}
+
+/**
+ * Problems first, by severity (Error, Warning, then the rest); then False conditions of severity
+ * Info (not healthy, not a problem); then the healthy ones, Ready first, then by type.
+ */
 function rank(c: ConditionView): number {
-  if (!c.problem) return 4;
+  if (!c.problem) return c.status === 'False' ? 3.5 : 4;
   if (c.severity === 'Error') return 0;
   if (c.severity === 'Warning') return 1;
   return c.status === 'False' ? 2 : 3;
@@ -55,6 +74,57 @@ export function conditionViews(conditions: readonly Condition[] | undefined): Co
         Number(b.type === 'Ready') - Number(a.type === 'Ready') ||
         (a.type < b.type ? -1 : a.type > b.type ? 1 : 0),
     );
+}
+
+/** One object's conditions, as the support views group them. */
+export interface ConditionGroup {
+  /** The object's kind, e.g. `DCSMachine`. */
+  kind: string;
+  name: string;
+  conditions: ConditionView[];
+  /** How many of them are problems. */
+  problems: number;
+}
+
+export function conditionGroup(
+  kind: string,
+  name: string,
+  conditions: readonly ConditionView[],
+): ConditionGroup {
+  return {
+    kind,
+    name,
+    conditions: [...conditions],
+    problems: conditions.filter((c) => c.problem).length,
+  };
+}
+
+/**
+ * Groups in the order a support engineer reads them: those with problems first (most problems
+ * first), then those with a False condition of severity Info, then the rest, each in the given
+ * order otherwise (a stable sort).
+ */
+export function sortConditionGroups(groups: readonly ConditionGroup[]): ConditionGroup[] {
+  const weight = (g: ConditionGroup) =>
+    g.problems > 0 ? 0 : g.conditions.some((c) => conditionTone(c) === 'info') ? 1 : 2;
+  return [...groups].sort((a, b) => weight(a) - weight(b) || b.problems - a.problems);
+}
+
+/**
+ * The anchor of one condition of one object on a page: what a deep link names
+ * (`?condition=Kind/name/Type`). Kinds, names and types contain no `/` (DNS names, CamelCase).
+ */
+export function conditionAnchor(kind: string, name: string, type: string): string {
+  return `${kind}/${name}/${type}`;
+}
+
+export function parseConditionAnchor(
+  anchor: string,
+): { kind: string; name: string; type: string } | undefined {
+  const parts = anchor.split('/');
+  if (parts.length !== 3 || parts.some((p) => p === '')) return undefined;
+  const [kind = '', name = '', type = ''] = parts;
+  return { kind, name, type };
 }
 
 export function findCondition(

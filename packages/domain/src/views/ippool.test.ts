@@ -7,6 +7,16 @@ describe('ipPoolView', () => {
   const pool = anIpPool({ entries: 4 });
   pool.metadata.resourceVersion = '42';
 
+  it("U-6: carries the pool's own conditions when it reports any", () => {
+    expect(ipPoolView(pool, [], []).conditions).toBeUndefined();
+    const withConditions = anIpPool({
+      status: { conditions: [{ type: 'Ready', status: 'False', severity: 'Warning' }] },
+    });
+    expect(ipPoolView(withConditions, [], []).conditions).toMatchObject([
+      { type: 'Ready', status: 'False', problem: true },
+    ]);
+  });
+
   it('R-POOL-1: counts entries claimed by live DCSMachines and the free rest', () => {
     const claimants = [1, 2, 3].map((n) => worker(`m-${String(n)}`, { entry: n }).dcsMachine);
     const v = ipPoolView(pool, claimants, []);

@@ -13,6 +13,7 @@ import type {
 } from '../schemas/dcs';
 import type { IntOrString } from '../schemas/meta';
 import { replicasOf } from './util';
+import { conditionViews, type ConditionView } from './conditions';
 
 /** One entry of a DCSIpHostnamePool, with the machine that holds it. */
 export interface IpPoolEntryView {
@@ -67,6 +68,8 @@ export interface IpPoolView {
   demandWithSurge: number;
   /** The provider's report of each persistent volume (through dcs-fields). */
   persistentDiskStatus: PersistentDiskStatus[];
+  /** The pool's own conditions, problems first; absent when it reports none. */
+  conditions?: ConditionView[];
 }
 
 /** A MachineDeployment or KubeadmControlPlane whose machine template names an IP pool. */
@@ -176,6 +179,9 @@ export function ipPoolView(
     demand,
     demandWithSurge: demand + consumerViews.reduce((n, c) => n + c.maxSurgeResolved, 0),
     persistentDiskStatus: persistentDiskStatusOf(pool),
+    ...(pool.status?.conditions?.length
+      ? { conditions: conditionViews(pool.status.conditions) }
+      : {}),
   };
 }
 

@@ -5,6 +5,23 @@ import { controlPlaneMachine, minutesAfterCreation, NOW, provisioning, worker } 
 import { isMachineAvailable, isMachineReady, machineView, poolIdOf } from './machine';
 
 describe('machineView', () => {
+  it("U-6: carries the DCSMachine's conditions (the VM on DCS), problems first", () => {
+    const { machine, dcsMachine } = worker('demo-md-0-abc12-m1', { entry: 1 });
+    expect(machineView(machine, dcsMachine, NOW).infrastructureConditions).toBeUndefined();
+    dcsMachine.status = {
+      ...dcsMachine.status,
+      conditions: [
+        { type: 'Ready', status: 'True' },
+        { type: 'VMProvisioned', status: 'False', severity: 'Error', reason: 'PlacementFailed' },
+      ],
+    };
+    const v = machineView(machine, dcsMachine, NOW);
+    expect(v.infrastructureConditions?.map((c) => [c.type, c.problem])).toEqual([
+      ['VMProvisioned', true],
+      ['Ready', false],
+    ]);
+  });
+
   it('shows a Running worker machine with its node, IP, hostname, version and age source', () => {
     const { machine, dcsMachine } = worker('demo-md-0-abc12-m1', { entry: 1 });
     const v = machineView(machine, dcsMachine, NOW, { ipPoolEntry: anIpEntry(1) });

@@ -39,6 +39,8 @@ export interface MachineView {
   /** Annotated `cluster.x-k8s.io/delete-machine` (R-MD-6). */
   markedForDeletion: boolean;
   conditions: ConditionView[];
+  /** The DCSMachine's conditions (the VM on DCS), problems first; absent when it reports none. */
+  infrastructureConditions?: ConditionView[];
   dcsMachineName?: string;
   vmState?: string;
   failureReason?: string;
@@ -143,6 +145,9 @@ export function machineView(
     deleting,
     markedForDeletion: meta.annotations?.[ANNOTATION_DELETE_MACHINE] !== undefined,
     conditions: conditionViews(status?.conditions),
+    ...(dcsMachine?.status?.conditions?.length
+      ? { infrastructureConditions: conditionViews(dcsMachine.status.conditions) }
+      : {}),
     ...(dcsMachine?.metadata.name ? { dcsMachineName: dcsMachine.metadata.name } : {}),
     ...(vmState ? { vmState } : {}),
     ...(failureReason ? { failureReason } : {}),

@@ -42,6 +42,8 @@ describe('rolloutView', () => {
         revision: '1',
         version: 'v1.33.4',
         createdAt: '2026-01-01T00:00:00Z',
+        infrastructureTemplate: 'demo-md-0-template',
+        bootstrapTemplate: 'demo-md-0-kct',
       },
       oldMachineSets: [],
       inProgress: false,
@@ -127,6 +129,65 @@ describe('rolloutView', () => {
     expect(r).toMatchObject({ inProgress: false, updated: 3, updatedReady: 3, progress: 1 });
   });
 
+  it('keeps the rollout in progress while the last replacement is still provisioning', () => {
+    const { md, ms } = healthyWorkerPool();
+    switchTemplate(md);
+    if (ms.spec) ms.spec.replicas = 0;
+    const fresh = [1, 2, 3].map(
+      (n) => worker(`demo-md-0-def34-n${String(n)}`, { set: 'demo-md-0-def34', entry: n }).machine,
+    );
+    const last = provisioning(worker('demo-md-0-def34-n3', { set: 'demo-md-0-def34', entry: 3 }));
+    fresh[2] = last.machine;
+    const r = rolloutView(md, [ms, newSet(3)], fresh, NOW);
+    expect(r).toMatchObject({ inProgress: true, updated: 3, updatedReady: 2, progress: 1 });
+    // Each set says what it is built from, so old and new can be told apart on screen.
+    expect(r.newMachineSet).toMatchObject({
+      name: 'demo-md-0-def34',
+      replicas: 3,
+      current: 3,
+      ready: 2,
+      infrastructureTemplate: 'demo-md-0-template-2',
+    });
+    expect(r.oldMachineSets).toMatchObject([
+      {
+        name: 'demo-md-0-abc12',
+        replicas: 0,
+        current: 0,
+        infrastructureTemplate: 'demo-md-0-template',
+      },
+    ]);
+  });
+
+  it('a scale-up of a pool that never rolled is no rollout, even while machines provision', () => {
+    const { md, ms, pairs } = healthyWorkerPool();
+    const extra = provisioning(worker('demo-md-0-abc12-n4', { entry: 4 }));
+    if (md.spec) md.spec.replicas = 4;
+    if (ms.spec) ms.spec.replicas = 4;
+    const r = rolloutView(md, [ms], [...pairs.map((p) => p.machine), extra.machine], NOW);
+    expect(r.inProgress).toBe(false);
+  });
+
+  it("carries each MachineSet's conditions, problems first", () => {
+    const { md, ms, pairs } = healthyWorkerPool();
+    ms.status = {
+      ...ms.status,
+      conditions: [
+        { type: 'Ready', status: 'True' },
+        { type: 'MachinesReady', status: 'False', severity: 'Warning', reason: 'Draining' },
+      ],
+    };
+    const r = rolloutView(
+      md,
+      [ms],
+      pairs.map((p) => p.machine),
+      NOW,
+    );
+    expect(r.newMachineSet?.conditions?.map((c) => [c.type, c.problem])).toEqual([
+      ['MachinesReady', true],
+      ['Ready', false],
+    ]);
+  });
+
   it('OnDelete: no surge or unavailability allowance applies', () => {
     const { md, ms, pairs } = healthyWorkerPool();
     if (md.spec) md.spec.strategy = { type: 'OnDelete' };
@@ -176,6 +237,33 @@ describe('controlPlaneRolloutView', () => {
       surge: { inUse: 0, allowed: 1 },
       unavailable: { inUse: 0, allowed: 0 },
     });
+  });
+
+  it('O-UPGRADE-CP: in progress until the last replacement is up, as KubeadmControlPlane says', () => {
+    const { kcp, pairs } = healthyControlPlane();
+    if (kcp.spec) kcp.spec.version = 'v1.34.1';
+    for (const p of pairs) if (p.machine.spec) p.machine.spec.version = 'v1.34.1';
+    const last = pairs[2];
+    if (last) provisioning(last);
+    kcp.status = {
+      ...kcp.status,
+      conditions: [
+        {
+          type: 'MachinesSpecUpToDate',
+          status: 'False',
+          severity: 'Warning',
+          reason: 'RollingUpdateInProgress',
+        },
+      ],
+    };
+    const machines = pairs.map((p) => p.machine);
+    expect(controlPlaneRolloutView(kcp, machines, () => undefined, NOW)).toMatchObject({
+      inProgress: true,
+      updated: 3,
+      updatedReady: 2,
+    });
+    kcp.status.conditions = [{ type: 'MachinesSpecUpToDate', status: 'True' }];
+    expect(controlPlaneRolloutView(kcp, machines, () => undefined, NOW).inProgress).toBe(false);
   });
 
   it('a machine cloned from another template is outdated too', () => {

@@ -4,6 +4,7 @@ import type { Machine, MachineDeployment, MachineSet, MachineSpec } from '../sch
 import type { KubeadmControlPlane } from '../schemas/controlplane';
 import type { DCSMachine } from '../schemas/dcs';
 import type { IntOrString } from '../schemas/meta';
+import { conditionViews, findCondition, type ConditionView } from './conditions';
 import { isMachineAvailable, isMachineReady } from './machine';
 import { compareStrings, isMachineDeleting, replicasOf } from './util';
 
@@ -19,6 +20,11 @@ export interface MachineSetView {
   revision?: string;
   version?: string;
   createdAt?: string;
+  /** The templates the set's machines are built from: what tells an old set from the new. */
+  infrastructureTemplate?: string;
+  bootstrapTemplate?: string;
+  /** The MachineSet's own conditions, problems first; absent when it reports none. */
+  conditions?: ConditionView[];
 }
 
 export type StrategyType = 'RollingUpdate' | 'OnDelete';
@@ -112,6 +118,13 @@ interface Counts {
   now: Date;
 }
 
+/** Live machines of the current template that are available. */
+function updatedAvailable(c: Omit<Counts, 'allowed'>): number {
+  return c.live.filter(
+    (m) => c.isUpdated(m) && isMachineReady(m) && isMachineAvailable(m, c.minReadySeconds, c.now),
+  ).length;
+}
+
 function rolloutCounts(c: Counts) {
   let updated = 0;
   let updatedReady = 0;
@@ -174,6 +187,8 @@ export function rolloutView(
     const ready = own.filter(isMachineReady);
     const revision = ms.metadata.annotations?.[ANNOTATION_REVISION];
     const version = ms.spec?.template?.spec.version;
+    const infrastructureTemplate = ms.spec?.template?.spec.infrastructureRef.name;
+    const bootstrapTemplate = ms.spec?.template?.spec.bootstrap.configRef?.name;
     return {
       name,
       replicas: ms.spec?.replicas ?? 0,
@@ -183,6 +198,11 @@ export function rolloutView(
       ...(revision !== undefined ? { revision } : {}),
       ...(version !== undefined ? { version } : {}),
       ...(ms.metadata.creationTimestamp ? { createdAt: ms.metadata.creationTimestamp } : {}),
+      ...(infrastructureTemplate ? { infrastructureTemplate } : {}),
+      ...(bootstrapTemplate ? { bootstrapTemplate } : {}),
+      ...(ms.status?.conditions?.length
+        ? { conditions: conditionViews(ms.status.conditions) }
+        : {}),
     };
   };
   const oldSets = machineSets
@@ -197,10 +217,16 @@ export function rolloutView(
   const isUpdated = (m: Machine) =>
     newName !== undefined && m.metadata.labels?.[LABEL_SET_NAME] === newName;
   const strayMachines = live.some((m) => !isUpdated(m));
+  const rollout = { live, isUpdated, desired, minReadySeconds, now };
   const inProgress =
     oldSets.some((s) => s.current > 0 || s.replicas > 0) ||
     strayMachines ||
-    (newMs === undefined && machineSets.length > 0 && desired > 0);
+    (newMs === undefined && machineSets.length > 0 && desired > 0) ||
+    // The last old machine is gone but its replacement is still provisioning: the rollout is
+    // not done until every machine of the new template is available (as `kubectl rollout
+    // status` waits). Only after a template change — an earlier set exists — not on a scale-up
+    // of a pool that never rolled.
+    (oldSets.length > 0 && updatedAvailable(rollout) < desired);
 
   const rollingUpdate = md.spec?.strategy?.rollingUpdate;
   const allowed =
@@ -249,10 +275,15 @@ export function controlPlaneRolloutView(
   const live = machines.filter((m) => !isMachineDeleting(m));
   const isUpdated = (m: Machine) => isCurrentControlPlaneMachine(kcp, m, dcsMachineOf(m));
   const allowed = fenceposts(kcp.spec?.rolloutStrategy?.rollingUpdate?.maxSurge ?? 1, 0, desired);
+  // KubeadmControlPlane says a rolling update is under way until its last replacement is up.
+  const rolling =
+    findCondition(kcp.status?.conditions, 'MachinesSpecUpToDate')?.reason ===
+    'RollingUpdateInProgress';
+  const counts = { live, isUpdated, desired, minReadySeconds: 0, now };
   return {
     strategyType: 'RollingUpdate',
     oldMachineSets: [],
-    inProgress: live.some((m) => !isUpdated(m)),
+    inProgress: live.some((m) => !isUpdated(m)) || (rolling && updatedAvailable(counts) < desired),
     ...rolloutCounts({ live, isUpdated, desired, minReadySeconds: 0, allowed, now }),
   };
 }
