@@ -56,5 +56,11 @@ export interface IpPoolContext {
   /** Entries claimed by a live DCSMachine (R-POOL-5): the entry's ip and who holds it. */
   claims: readonly { ip: string; machine: string }[];
   /** Every MachineDeployment whose machine template names this pool (R-POOL-1 demand). */
-  consumers: readonly { deployment: string; replicas: number; maxSurge: IntOrString | undefined }[];
+  consumers: readonly {
+    deployment: string;
+    replicas: number;
+    maxSurge: IntOrString | undefined;
+    /** Its current machine template, when known (R-TPL-2: its mounts against the entries). */
+    machineTemplate?: string | undefined;
+  }[];
 }

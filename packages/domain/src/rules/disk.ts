@@ -143,6 +143,11 @@ export interface PathedEntry {
   path: string;
   /** False for an entry already in the pool and not part of the request. */
   inRequest: boolean;
+  /**
+   * Where the user fixes disk `j` of the entry, when the request lists the disks in another
+   * order than the entry will hold them (an edit names only some disks, R-POOL-4).
+   */
+  diskPath?: ((j: number) => string) | undefined;
 }
 
 /**
@@ -161,7 +166,7 @@ export function checkCpaasPlacement(
   const disksPath = joinPath(basePath, 'vmConfig.dcsMachineDiskSpec');
   const tplDisks = spec.vmConfig?.dcsMachineDiskSpec ?? [];
   const tplHasCpaas = templateMountIndex(tplDisks, CPAAS_MOUNT) >= 0;
-  for (const { entry, path, inRequest } of entries) {
+  for (const { entry, path, inRequest, diskPath } of entries) {
     const disks = entry.persistentDisk ?? [];
     const entryHasCpaas = disks.some((d) => mountOf(d) === CPAAS_MOUNT);
     disks.forEach((d, j) => {
@@ -173,7 +178,7 @@ export function checkCpaasPlacement(
           error(
             'R-TPL-2',
             inRequest
-              ? joinPath(path, 'persistentDisk', j, 'path')
+              ? (diskPath?.(j) ?? joinPath(path, 'persistentDisk', j, 'path'))
               : joinPath(disksPath, tplIndex, 'path'),
             'disk.mountedTwice',
             { ip: entry.ip, path: mount },

@@ -77,16 +77,52 @@ function templateInput(spec: DCSMachineSpec): MachineTemplateSpecInput {
   return input;
 }
 
-/** The machine template whose VMs take entries from the pool: the named one, else any naming the pool. */
-function templateForPool(
+/**
+ * The machine templates whose VMs take entries from `poolName`: the current template of every
+ * consumer of the pool (worker pools and control planes drawing on it) and `also` (the template
+ * the request is about). A consumer's template unknown: the first template naming the pool.
+ */
+function templatesUsingPool(
   ctx: ValidationContext,
   poolName: string,
-  preferred?: string,
-): DCSMachineSpec | undefined {
-  return (
-    ctx.machineTemplates.find((t) => t.name === preferred)?.spec ??
-    ctx.machineTemplates.find((t) => t.spec.ipHostPoolRef.name === poolName)?.spec
+  also?: string,
+): { name: string; spec: DCSMachineSpec }[] {
+  const pool = ctx.ipPools.find((p) => p.name === poolName);
+  const names = new Set(
+    [also, ...(pool?.consumers ?? []).map((c) => c.machineTemplate)].filter(
+      (n): n is string => n !== undefined,
+    ),
   );
+  const known = ctx.machineTemplates.filter((t) => names.has(t.name));
+  if (known.length > 0) return known;
+  const any = ctx.machineTemplates.find((t) => t.spec.ipHostPoolRef.name === poolName);
+  return any ? [any] : [];
+}
+
+/**
+ * R-TPL-2 / R-DISK-5, one rule on every path that adds or changes entries of a pool (scale-up,
+ * IP-pool append and edit, create-pool on an existing pool): each entry against the template of
+ * every machine that may claim it (R-DISK-5's "/var/cpaas missing" only for new entries: an edit
+ * cannot remove a disk, R-DISK-2). Issues found through several templates are reported once.
+ */
+function checkEntriesAgainstPoolTemplates(
+  ctx: ValidationContext,
+  poolName: string,
+  entries: readonly PathedEntry[],
+  opts: { also?: string | undefined; mountsOnly?: boolean } = {},
+): RuleIssue[] {
+  const seen = new Set<string>();
+  const out: RuleIssue[] = [];
+  for (const t of templatesUsingPool(ctx, poolName, opts.also)) {
+    for (const i of checkCpaasPlacement(templateInput(t.spec), entries, ctx, '')) {
+      if (opts.mountsOnly && i.messageKey !== 'disk.mountedTwice') continue;
+      const key = issueKey(i);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(i);
+    }
+  }
+  return out;
 }
 
 const pathed = (entries: readonly IpPoolEntry[], basePath: string): PathedEntry[] =>
@@ -128,6 +164,7 @@ export function validateCreatePool(req: CreatePoolRequest, ctx: ValidationContex
   let entries: PathedEntry[] | undefined;
   let others: readonly PoolDemand[] = [];
   let claimed = 0;
+  let byConsumers: RuleIssue[] = [];
   if (req.ipPool.mode === 'new') {
     out.push(...checkNewObjectName('DCSIpHostnamePool', poolName, ctx, 'ipPool.name'));
     out.push(...validatePoolEntries(req.ipPool.entries, ctx, 'ipPool.entries', {}));
@@ -145,6 +182,14 @@ export function validateCreatePool(req: CreatePoolRequest, ctx: ValidationContex
         ...pool.entries.map((entry) => ({ entry, path: 'ipPool.name', inRequest: false })),
         ...pathed(append, 'ipPool.append'),
       ];
+      // The machines of the pool's other consumers may claim the appended entries too.
+      if (pool.consumers.length > 0) {
+        byConsumers = checkEntriesAgainstPoolTemplates(
+          ctx,
+          poolName,
+          pathed(append, 'ipPool.append'),
+        );
+      }
       others = pool.consumers;
       claimed = pool.claims.length;
     }
@@ -243,8 +288,13 @@ export function validateCreatePool(req: CreatePoolRequest, ctx: ValidationContex
       );
     }
   }
-  return out;
+  // Reported once when the request's own template said it already.
+  const said = new Set(out.map(issueKey));
+  return [...out, ...byConsumers.filter((i) => !said.has(issueKey(i)))];
 }
+
+const issueKey = (i: RuleIssue) =>
+  `${i.rule} ${i.path} ${i.messageKey} ${JSON.stringify(i.params)}`;
 
 function notFound(kind: string, name: string, ctx: ValidationContext, path: string): RuleIssue {
   return error('R-MD-5', path, 'name.notFound', { kind, name, namespace: ctx.namespace });
@@ -296,17 +346,14 @@ export function validateScale(
           existing: ipPool.entries,
         }),
       );
-      const spec = templateForPool(ctx, ipPool.name, pool.machineTemplateName);
-      if (spec) {
-        out.push(
-          ...checkCpaasPlacement(
-            templateInput(spec),
-            pathed(append.entries, 'ipPoolAppend.entries'),
-            ctx,
-            '',
-          ),
-        );
-      }
+      out.push(
+        ...checkEntriesAgainstPoolTemplates(
+          ctx,
+          ipPool.name,
+          pathed(append.entries, 'ipPoolAppend.entries'),
+          { also: pool.machineTemplateName },
+        ),
+      );
       appended = append.entries.length;
     }
   }
@@ -544,9 +591,7 @@ export function validatePatchIpPool(
   out.push(...checkEntryRemovals(req.remove, pool, 'remove'));
   const kept = pool.entries.filter((e) => !removed.has(e.ip));
   out.push(...validatePoolEntries(req.append, ctx, 'append', { poolName, existing: kept }));
-  const spec = templateForPool(ctx, poolName);
-  if (spec)
-    out.push(...checkCpaasPlacement(templateInput(spec), pathed(req.append, 'append'), ctx, ''));
+  out.push(...checkEntriesAgainstPoolTemplates(ctx, poolName, pathed(req.append, 'append')));
 
   out.push(...checkEntryUpdates(req.update, pool, removed, ctx));
 
@@ -623,7 +668,24 @@ function checkEntryUpdates(
       const disksPath = joinPath(path, 'persistentDisk');
       // The disks as they will be written: matched by slot, omitted fields and disks kept.
       const merged = mergePersistentDisks(base.persistentDisk ?? [], u.persistentDisk);
+      const given = u.persistentDisk;
       out.push(
+        ...checkEntriesAgainstPoolTemplates(
+          ctx,
+          pool.name,
+          [
+            {
+              entry: { ...base, persistentDisk: merged },
+              path,
+              inRequest: true,
+              diskPath: (j) => {
+                const k = given.findIndex((d) => d.slot === merged[j]?.slot);
+                return k < 0 ? disksPath : joinPath(disksPath, k, 'path');
+              },
+            },
+          ],
+          { mountsOnly: true },
+        ),
         ...validateEntryDisks(u.persistentDisk, u.ip, disksPath),
         ...checkDiskChanges(base.persistentDisk ?? [], merged, disksPath, {
           ip: u.ip,

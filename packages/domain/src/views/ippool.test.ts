@@ -85,6 +85,7 @@ describe('ipPoolView', () => {
         kind: 'MachineDeployment',
         deployment: 'a',
         cluster: 'demo',
+        machineTemplate: 'a-template',
         replicas: 2,
         maxSurge: 0,
         maxSurgeResolved: 0,
@@ -93,6 +94,7 @@ describe('ipPoolView', () => {
         kind: 'MachineDeployment',
         deployment: 'b',
         cluster: 'demo',
+        machineTemplate: 'b-template',
         replicas: 4,
         maxSurge: '50%',
         maxSurgeResolved: 2,
@@ -109,6 +111,7 @@ describe('ipPoolView', () => {
       kind: 'KubeadmControlPlane',
       deployment: 'demo-control-plane',
       cluster: 'demo',
+      machineTemplate: 'demo-control-plane-template',
       replicas: 3,
       maxSurgeResolved: 1,
     });

@@ -38,6 +38,8 @@ export interface IpPoolConsumer {
   /** The MachineDeployment's (the worker pool's) or the KubeadmControlPlane's name. */
   deployment: string;
   cluster: string;
+  /** The machine template its new machines are made from (R-TPL-2: mounts against the entries). */
+  machineTemplate?: string;
   replicas: number;
   /** As written on the MachineDeployment (undefined: Cluster API's default). */
   maxSurge?: IntOrString;
@@ -143,10 +145,12 @@ export function ipPoolView(
     .map<IpPoolConsumer>((md) => {
       if (isControlPlane(md)) return controlPlaneConsumer(md);
       const maxSurge = md.spec?.strategy?.rollingUpdate?.maxSurge;
+      const template = md.spec?.template.spec.infrastructureRef.name;
       return {
         kind: 'MachineDeployment',
         deployment: md.metadata.name ?? '',
         cluster: md.spec?.clusterName ?? '',
+        ...(template !== undefined ? { machineTemplate: template } : {}),
         replicas: replicasOf(md),
         ...(maxSurge !== undefined ? { maxSurge } : {}),
         maxSurgeResolved: resolvedMaxSurge(md),
@@ -189,10 +193,12 @@ export function ipPoolView(
 function controlPlaneConsumer(kcp: KubeadmControlPlane): IpPoolConsumer {
   const maxSurge = kcp.spec?.rolloutStrategy?.rollingUpdate?.maxSurge;
   const replicas = kcp.spec?.replicas ?? 1;
+  const template = kcp.spec?.machineTemplate.infrastructureRef.name;
   return {
     kind: 'KubeadmControlPlane',
     deployment: kcp.metadata.name ?? '',
     cluster: kcp.metadata.labels?.[LABEL_CLUSTER_NAME] ?? '',
+    ...(template !== undefined ? { machineTemplate: template } : {}),
     replicas,
     ...(maxSurge !== undefined ? { maxSurge } : {}),
     maxSurgeResolved:
@@ -217,6 +223,7 @@ export function ipPoolContextOf(pool: DCSIpHostnamePool, view: IpPoolView): IpPo
       deployment: c.deployment,
       replicas: c.replicas,
       maxSurge: c.maxSurge,
+      ...(c.machineTemplate !== undefined ? { machineTemplate: c.machineTemplate } : {}),
     })),
   };
 }
