@@ -22,7 +22,8 @@ import { put } from '../test/support/seed';
  * Benchmark child 1: the embedded API server with `--pools` worker pools of `--machines` machines
  * each (one cluster), and, on command, the API-server events: machine status changes at a fixed
  * rate, each stamped `bench:<seq>:<epoch ms>` in a condition message the machine view shows.
- * Talks JSON lines: prints `{"ready": …}`, reads `{"cmd": "events", "rate", "seconds"}`.
+ * Talks JSON lines: prints `{"ready": …}`, reads `{"cmd": "events", "rate", "seconds"}`, and
+ * answers `{"cmd": "stats"}` with the watches open on the server and its resourceVersion.
  */
 
 const { values } = parseArgs({
@@ -120,6 +121,7 @@ const kubeconfig = values.kubeconfig ?? '/tmp/bench-kubeconfig';
 await writeFile(kubeconfig, cluster.kubeconfig, { mode: 0o600 });
 out({
   ready: cluster.url,
+  pid: process.pid,
   kubeconfig,
   machines: machineNames.length,
   pools,
@@ -180,5 +182,12 @@ const commands = createInterface({ input: process.stdin });
 commands.on('line', (line) => {
   const cmd = JSON.parse(line) as { cmd: string; rate?: number; seconds?: number };
   if (cmd.cmd === 'events') void events(cmd.rate ?? 50, cmd.seconds ?? 10);
+  if (cmd.cmd === 'stats')
+    out({
+      stats: {
+        watches: cluster.server.watchCount(),
+        resourceVersion: cluster.server.resourceVersion,
+      },
+    });
   if (cmd.cmd === 'stop') void cluster.close().then(() => process.exit(0));
 });

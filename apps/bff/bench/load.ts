@@ -18,6 +18,8 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '200' },
     seconds: { type: 'string', default: '10' },
     clients: { type: 'string', default: '1' },
+    // `application/json` for a Kubernetes watch (through kubectl proxy) instead of an SSE stream.
+    accept: { type: 'string', default: 'text/event-stream' },
   },
 });
 const url = values.url ?? '';
@@ -110,7 +112,7 @@ async function sseLoad(): Promise<void> {
   // response read as bytes. Node's HTTP client would add a parser and a stream per chunk, CPU
   // taken from the BFF on this shared machine and counted in its latency.
   const request = Buffer.from(
-    `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\n\r\n`,
+    `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: ${values.accept}\r\n\r\n`,
   );
   await new Promise<void>((allOpen) => {
     for (let i = 0; i < n; i++) {
@@ -153,6 +155,8 @@ async function sseLoad(): Promise<void> {
   commands.on('line', (line) => {
     const cmd = JSON.parse(line) as { cmd: string };
     if (cmd.cmd === 'reset') latencies.length = 0;
+    // Deliveries so far (one per stamped event per client): the runner waits for all of them.
+    if (cmd.cmd === 'count') out({ count: latencies.length });
     if (cmd.cmd === 'report') {
       const used = process.cpuUsage(cpu0);
       const ms = performance.now() - t0;

@@ -1,22 +1,28 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import {
+  benchScale,
+  loadAverage,
+  meets,
+  printSection,
+  record,
+  type BenchRow,
+} from '../../../bench/results';
+import { child, rssMb } from './procs';
 
 /**
  * `pnpm bench`: the BFF's benchmark, each part in its own process — the embedded API server with
  * the data and the event source (cluster.ts), the BFF (bff.ts), and the load (load.ts) — so that
  * the BFF's RSS and latencies are its own. Prints a table; exits non-zero when a target is missed.
- * `--scale 0.05` (or BENCH_SCALE) runs it small, as CI's correctness check.
+ * `--scale 0.05` runs it small; `BENCH_SCALE=small` (`pnpm bench --scale small`) is 0.02, the
+ * correctness check CI runs. Writes its section of bench/results.{md,json}.
  *
  * Targets (full scale, 50 pools / 5,000 machines): GET nodepools p95 ≤ 50 ms at 200 req/s;
  * 2,000 SSE clients on one process, p99 ≤ 250 ms from API-server event to client at 50 events/s,
  * RSS ≤ 512 MB; the upstream watches for 1 and for 2,000 clients, equal.
  */
 
-const here = dirname(fileURLToPath(import.meta.url));
 // `pnpm --filter @dcs/bff bench -- --scale 0.1` passes the `--` on.
 const argv = process.argv.slice(2);
 const { values } = parseArgs({
@@ -24,7 +30,12 @@ const { values } = parseArgs({
   options: { scale: { type: 'string' }, json: { type: 'boolean', default: false } },
   strict: true,
 });
-const scale = Number(values.scale ?? process.env.BENCH_SCALE ?? '1');
+// BENCH_SCALE=small (`pnpm bench --scale small`) is 0.02; a number is taken as it is.
+const envScale = process.env.BENCH_SCALE;
+const scale = Number(
+  values.scale ??
+    (benchScale() === 'small' ? '0.02' : envScale && envScale !== 'full' ? envScale : '1'),
+);
 if (!(scale > 0)) {
   console.error(`bench: --scale (or BENCH_SCALE) must be a positive number, got ${String(scale)}`);
   process.exit(2);
@@ -34,6 +45,7 @@ if (process.env.DCS_CHECK_ARGS === '1') {
   writeSync(1, `args ok: ${JSON.stringify({ ...values, scale })}\n`);
   process.exit(0);
 }
+const loadAtStart = loadAverage();
 const full = scale >= 1;
 const pools = Math.max(2, Math.round(50 * scale));
 const perPool = 100;
@@ -42,85 +54,6 @@ const httpRate = 200;
 const httpSeconds = full ? 15 : 3;
 const eventRate = 50;
 const eventSeconds = full ? 20 : 4;
-
-interface Child {
-  proc: ChildProcess;
-  next(
-    pred: (o: Record<string, unknown>) => boolean,
-    timeoutMs?: number,
-  ): Promise<Record<string, unknown>>;
-  send(o: unknown): void;
-}
-
-function child(script: string, args: string[], nodeArgs: string[] = []): Child {
-  const proc = spawn(
-    process.execPath,
-    [...nodeArgs, '--import', 'tsx', join(here, script), ...args],
-    {
-      cwd: join(here, '..'),
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
-  const seen: Record<string, unknown>[] = [];
-  const waiters = new Set<{
-    pred: (o: Record<string, unknown>) => boolean;
-    done: (o: Record<string, unknown>) => void;
-  }>();
-  {
-    createInterface({ input: proc.stdout }).on('line', (line) => {
-      let o: Record<string, unknown>;
-      try {
-        o = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        process.stderr.write(`${script}: ${line}\n`);
-        return;
-      }
-      seen.push(o);
-      for (const w of [...waiters]) if (w.pred(o)) w.done(o);
-    });
-  }
-  return {
-    proc,
-    send: (o) => proc.stdin.write(`${JSON.stringify(o)}\n`),
-    next: (pred, timeoutMs = 600_000) => {
-      const hit = seen.find(pred);
-      if (hit) {
-        seen.splice(seen.indexOf(hit), 1);
-        return Promise.resolve(hit);
-      }
-      return new Promise((resolve, reject) => {
-        const exited = (code: number | null) => {
-          clearTimeout(timer);
-          waiters.delete(w);
-          reject(new Error(`${script} exited (${String(code)})`));
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(w);
-          proc.off('exit', exited);
-          reject(new Error(`${script}: timed out`));
-        }, timeoutMs);
-        const w = {
-          pred,
-          done: (o: Record<string, unknown>) => {
-            clearTimeout(timer);
-            proc.off('exit', exited);
-            waiters.delete(w);
-            seen.splice(seen.indexOf(o), 1);
-            resolve(o);
-          },
-        };
-        waiters.add(w);
-        proc.once('exit', exited);
-      });
-    },
-  };
-}
-
-function rssMb(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${String(pid)}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : 0;
-}
 
 async function upstreamWatches(metricsUrl: string): Promise<number> {
   const res = await fetch(metricsUrl);
@@ -265,52 +198,76 @@ const sseResult = {
 const expected = Number(done.eventsDone) - Number(done.failed);
 const deliveredRatio = sseResult.delivered / (expected * clients);
 
-const targets = [
+const rows: BenchRow[] = [
   {
-    name: 'GET nodepools p95 at 200 req/s (ms)',
+    figure: `GET nodepools p50 at ${String(httpRate)} req/s`,
+    value: httpResult.p50,
+    unit: 'ms',
+  },
+  {
+    figure: `GET nodepools p95 at ${String(httpRate)} req/s`,
     value: httpResult.p95,
-    target: 50,
-    ok: !full || httpResult.p95 <= 50,
+    unit: 'ms',
+    target: { value: 50, better: 'lower' },
   },
   {
-    name: 'GET nodepools errors',
+    figure: 'GET nodepools errors',
     value: httpResult.errors,
-    target: 0,
-    ok: httpResult.errors === 0,
+    unit: '',
+    target: { value: 0, better: 'lower' },
+    always: true,
   },
   {
-    name: 'SSE event→client p99 (ms)',
+    figure: `SSE event→client p50 (${String(clients)} clients, ${String(eventRate)} events/s)`,
+    value: sseResult.p50,
+    unit: 'ms',
+  },
+  {
+    figure: `SSE event→client p99 (${String(clients)} clients, ${String(eventRate)} events/s)`,
     value: sseResult.p99,
-    target: 250,
-    ok: !full || sseResult.p99 <= 250,
+    unit: 'ms',
+    target: { value: 250, better: 'lower' },
   },
   {
-    name: 'BFF RSS max with all streams (MB)',
+    figure: 'events delivered to every client',
+    value: Math.floor(deliveredRatio * 1000) / 1000,
+    unit: 'ratio',
+    target: { value: 0.999, better: 'higher' },
+    always: true,
+  },
+  {
+    figure: `BFF RSS max with ${String(clients)} streams under events`,
     value: rssMax,
-    target: 512,
-    ok: !full || rssMax <= 512,
+    unit: 'MB',
+    target: { value: 512, better: 'lower' },
   },
+  { figure: 'BFF CPU under events', value: cpuAvg, unit: 'cores' },
   {
-    name: 'events delivered to every client (ratio)',
-    value: deliveredRatio,
-    target: 1,
-    ok: deliveredRatio >= 0.999,
-  },
-  {
-    name: 'upstream watches, 1 client',
+    figure: 'upstream watches, 1 client',
     value: watchesOne,
-    target: watchesMany,
-    ok: watchesOne > 0 && watchesOne === watchesMany,
+    unit: '',
+    target: { value: 1, better: 'higher' },
+    always: true,
   },
   {
-    name: `upstream watches, ${String(clients)} clients`,
+    figure: `upstream watches, ${String(clients)} clients`,
     value: watchesMany,
-    target: watchesOne,
-    ok: watchesOne === watchesMany,
+    unit: '',
+    // Constant in the number of clients: as many as for one.
+    target: { value: watchesOne, better: 'lower' },
+    always: true,
   },
 ];
-
-const rows: [string, string][] = [
+const section = {
+  section: 'BFF: GET nodepools and SSE fan-out',
+  setup: `${String(pools)} pools × ${String(perPool)} machines on the embedded API server (own process); the BFF in its own process; ${String(clients)} raw-TCP SSE clients in two loader processes; ${String(eventRate)} machine status events/s for ${String(eventSeconds)} s. \`pnpm --filter @dcs/bff bench\`.`,
+  scale: full ? ('full' as const) : ('small' as const),
+  loadAverage: { start: loadAtStart, end: loadAvg },
+  measuredAt: new Date().toISOString(),
+  rows,
+};
+record(section);
+const details: [string, string][] = [
   ['scale', `${String(scale)} (${String(pools)} pools, ${String(pools * perPool)} machines)`],
   [
     'GET nodepools',
@@ -338,13 +295,9 @@ const rows: [string, string][] = [
     `${String(watchesOne)} with 1 client, ${String(watchesMany)} with ${String(clients)} clients`,
   ],
 ];
-const width = Math.max(...rows.map(([k]) => k.length));
-process.stdout.write(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n\n`);
-for (const t of targets) {
-  process.stdout.write(
-    `${t.ok ? 'PASS' : 'FAIL'}  ${t.name}: ${typeof t.value === 'number' ? String(Math.round(t.value * 1000) / 1000) : String(t.value)} (target ${String(t.target)})\n`,
-  );
-}
+const width = Math.max(...details.map(([k]) => k.length));
+process.stderr.write(`\n${details.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n`);
+printSection(section);
 if (values.json)
   process.stdout.write(
     `${JSON.stringify({ scale, http: httpResult, sse: sseResult, rssIdle, rssMax, watchesOne, watchesMany, deliveredRatio })}\n`,
@@ -363,4 +316,4 @@ await new Promise<void>((done) => {
   bff.proc.kill('SIGTERM');
 });
 stopAll();
-process.exit(targets.every((t) => t.ok) ? 0 : 1);
+process.exit(rows.every((r) => meets(r, section.scale) !== false) ? 0 : 1);

@@ -2,7 +2,14 @@ import { existsSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { DEFAULT_STATIC_DIR, registerStatic } from '../src/routes/static';
-import { meets, record, type BenchRow } from './results';
+import {
+  benchScale,
+  loadAverage,
+  meets,
+  printSection,
+  record,
+  type BenchRow,
+} from '../../../bench/results';
 
 /**
  * `pnpm --filter @dcs/bff bench:transfer`: what the built app costs over the wire as the BFF
@@ -23,6 +30,7 @@ if (process.env.DCS_CHECK_ARGS === '1') {
   writeSync(1, `args ok: ${JSON.stringify({ staticDir: dir })}\n`);
   process.exit(0);
 }
+const loadAtStart = loadAverage();
 if (!existsSync(join(dir, 'index.html'))) {
   console.error(`no built app in ${dir}: run \`pnpm --filter @dcs/web build\` first`);
   process.exit(2);
@@ -85,6 +93,7 @@ const rows: BenchRow[] = [
     value: kb(total.js.gzip),
     unit: 'KB',
     target: { value: 200, better: 'lower' },
+    always: true,
   },
   { figure: 'initial JavaScript, brotli (as served)', value: kb(total.js.br), unit: 'KB' },
   {
@@ -92,28 +101,31 @@ const rows: BenchRow[] = [
     value: immutable,
     unit: `of ${String(files.length - 1)}`,
     target: { value: files.length - 1, better: 'higher' },
+    always: true,
   },
   {
     figure: 'returning visit: index.html revalidation (304) body',
     value: revalidate.statusCode === 304 ? revalidate.rawPayload.length : Number.NaN,
     unit: 'B',
     target: { value: 0, better: 'lower' },
+    always: true,
   },
   {
     figure: 'missing asset answered 404',
     value: missing.statusCode === 404 ? 1 : 0,
     unit: 'yes=1',
     target: { value: 1, better: 'higher' },
+    always: true,
   },
 ];
-record({
+const section = {
   section: 'Served app: transfer sizes (BFF static hosting)',
-  setup: `${String(files.length)} files of the first load (index.html and what it names), served by the BFF's static plugin in-process.`,
+  setup: `${String(files.length)} files of the first load (index.html and what it names), served by the BFF's static plugin in-process; sizes do not depend on the machine.`,
+  scale: benchScale(),
+  loadAverage: { start: loadAtStart, end: loadAverage() },
   measuredAt: new Date().toISOString(),
   rows,
-});
-for (const r of rows)
-  console.log(
-    `${r.figure.padEnd(52)} ${String(r.value).padStart(8)} ${r.unit}${r.target ? `  (target ${r.target.better === 'lower' ? '≤' : '≥'} ${String(r.target.value)}: ${meets(r) ? 'met' : 'MISSED'})` : ''}`,
-  );
-process.exitCode = rows.every((r) => meets(r) !== false) ? 0 : 1;
+};
+record(section);
+printSection(section);
+process.exitCode = rows.every((r) => meets(r, 'full') !== false) ? 0 : 1;

@@ -2,15 +2,24 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { record, type BenchSection } from '../bench/results';
+import { record, type BenchSection } from '../../../bench/results';
 
-const section = (name: string, value: number): BenchSection => ({
+const section = (name: string, value: number, scale: 'full' | 'small' = 'full'): BenchSection => ({
   section: name,
   setup: 'test.',
+  scale,
+  loadAverage: { start: '1.00 2.00 3.00', end: '4.00 5.00 6.00' },
   measuredAt: '2026-01-01T00:00:00Z',
   rows: [
     { figure: 'p99', value, unit: 'ms', target: { value: 250, better: 'lower' } },
     { figure: 'watches', value: 7, unit: '', peer: { name: 'kubectl proxy', value: 2000 } },
+    {
+      figure: 'delivered',
+      value: value > 200 ? 0 : 1,
+      unit: '',
+      target: { value: 1, better: 'higher' },
+      always: true,
+    },
   ],
 });
 
@@ -27,10 +36,24 @@ describe('the one bench table (issue 14)', () => {
       ]);
       const md = await readFile(join(dir, 'results.md'), 'utf8');
       expect(md).toContain('| p99 | 120 ms | ≤ 250 ms | yes | — | — |');
-      expect(md).toContain('| watches | 7  | — | — | kubectl proxy: 2,000  | 0.0035× |');
+      expect(md).toContain('| watches | 7 | — | — | kubectl proxy: 2,000 | 0.0035× |');
+      expect(md).toContain('load average 1.00 2.00 3.00 at the start, 4.00 5.00 6.00 at the end');
       record(section('SSE', 300), dir);
       expect(await readFile(join(dir, 'results.md'), 'utf8')).toContain('| **no** |');
       expect(JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'))).toHaveLength(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('at reduced scale judges only the correctness targets', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bench-results-'));
+    try {
+      record(section('SSE', 300, 'small'), dir);
+      const md = await readFile(join(dir, 'results.md'), 'utf8');
+      expect(md).toContain('Reduced scale');
+      expect(md).toContain('| p99 | 300 ms | ≤ 250 ms | — |');
+      expect(md).toContain('| delivered | 0 | ≥ 1 | **no** |');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -97,6 +97,7 @@ function packages(): PackageInfo[] {
  */
 const PARSE_ONLY = new Set([
   '(root):test',
+  '(root):bench',
   '@dcs/bff:bench',
   '@dcs/bff:bench:transfer',
   '@dcs/simulator:bench',

@@ -106,6 +106,8 @@ export interface ApiServer {
   addToken(t: TokenEntry): void;
   /** The current resourceVersion (etcd's revision). */
   readonly resourceVersion: number;
+  /** Watches open now, over every kind (what benchmarks compare: one per client, or constant). */
+  watchCount(): number;
   /** Resolves when the garbage collector has nothing queued. */
   settled(): Promise<void>;
   close(): Promise<void>;
@@ -419,6 +421,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     get resourceVersion() {
       return store.resourceVersion;
     },
+    watchCount: () => store.watcherCount(),
     settled: () => gc.idle(),
     close: async () => {
       for (const f of watches) f();
