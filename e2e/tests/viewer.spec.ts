@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, expectAccessible, snap, test } from '../fixtures';
 
 test('a viewer sees everything, and every mutating action is disabled with the reason', async ({
@@ -31,4 +32,18 @@ test('a viewer sees everything, and every mutating action is disabled with the r
   const tab = nodes('prod-east');
   await tab.goto();
   await expect(tab.rowsOfPool('prod-east-data').first()).toContainText('Running');
+
+  // Support: the whole cluster in one file, for a viewer too; no Secret contents in it.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Export cluster diagnostics' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('diagnostics-cpaas-system-prod-east.json');
+  const text = await readFile(await download.path(), 'utf8');
+  const bundle = JSON.parse(text) as { pools: { id: string }[]; machines: unknown[] };
+  expect(bundle.pools.map((p) => p.id)).toEqual(
+    expect.arrayContaining(['control-plane', 'prod-east-data', 'prod-east-legacy']),
+  );
+  expect(bundle.machines.length).toBeGreaterThanOrEqual(3);
+  expect(text).not.toContain('managedFields');
 });

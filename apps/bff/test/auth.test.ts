@@ -56,6 +56,7 @@ const READS = [
   `${BASE}/nodepools/demo-md-0/machines`,
   `${BASE}/nodepools/demo-md-0/events`,
   `${BASE}/nodepools/demo-md-0/diagnostics`,
+  `${BASE}/diagnostics`,
   '/api/v1/namespaces/cpaas-system/ippools',
   '/api/v1/namespaces/cpaas-system/ippools/demo-worker-pool',
   '/api/v1/namespaces/cpaas-system/objects/MachineDeployment/demo-md-0',

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
 
 describe('read routes against the embedded cluster (local mode)', () => {
@@ -50,6 +50,83 @@ describe('read routes against the embedded cluster (local mode)', () => {
     expect(diag.statusCode, diag.body).toBe(200);
     expect(diag.headers['content-disposition']).toContain('attachment');
     expect(diag.json<{ objects: { machines: unknown[] } }>().objects.machines).toHaveLength(3);
+  });
+
+  it('serves a whole cluster’s diagnostics bundle: every pool, machine, object and event, without managed fields, last-applied copies or Secret contents', async () => {
+    // An object kubectl applied carries its last-applied copy, which for a Secret would hold values.
+    await t.cluster.server.client.patch(
+      {
+        apiVersion: 'cluster.x-k8s.io/v1beta1',
+        kind: 'MachineDeployment',
+        namespace: 'cpaas-system',
+        name: 'demo-md-0',
+      },
+      'merge',
+      {
+        metadata: {
+          annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"s3cr3t":1}' },
+        },
+      },
+    );
+    // A bootstrap file from a Secret: the bundle names the Secret, never its data.
+    const file = {
+      path: '/etc/kubernetes/patches/kubeletconfiguration0+strategic.json',
+      contentFrom: { secret: { name: 'dcs-kubernetes-files', key: 'kubelet-patch' } },
+    };
+    await t.cluster.server.client.patch(
+      {
+        apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta1',
+        kind: 'KubeadmConfigTemplate',
+        namespace: 'cpaas-system',
+        name: 'demo-md-0-kct',
+      },
+      'merge',
+      { spec: { template: { spec: { files: [file] } } } },
+    );
+    await vi.waitFor(() => {
+      const kct = app.cache.stores.KubeadmConfigTemplate.get('cpaas-system', 'demo-md-0-kct');
+      expect(kct?.spec?.template.spec?.files).toHaveLength(1);
+      const md = app.cache.stores.MachineDeployment.get('cpaas-system', 'demo-md-0');
+      expect(
+        md?.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'],
+      ).toBeDefined();
+    });
+    const res = await app.inject('/api/v1/clusters/cpaas-system/demo/diagnostics');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="diagnostics-cpaas-system-demo.json"',
+    );
+    const bundle = res.json<{
+      cluster: { id: string };
+      pools: { id: string }[];
+      machines: unknown[];
+      ipPools: { name: string }[];
+      objects: Record<string, { metadata: { name: string } }[]>;
+      secretReferences: { secret: string; usedBy: string }[];
+    }>();
+    expect(bundle.cluster.id).toBe('cpaas-system/demo');
+    expect(bundle.pools.map((p) => p.id)).toEqual(['control-plane', 'demo-md-0']);
+    expect(bundle.machines).toHaveLength(6);
+    expect(bundle.ipPools.map((p) => p.name)).toEqual(['demo-worker-pool']);
+    const names = (kind: string) => (bundle.objects[kind] ?? []).map((o) => o.metadata.name);
+    expect(names('clusters')).toEqual(['demo']);
+    expect(names('machineDeployments')).toEqual(['demo-md-0']);
+    expect(names('machines')).toHaveLength(6);
+    expect(names('ipPools')).toEqual(['demo-worker-pool']);
+    expect(res.body).not.toContain('managedFields');
+    expect(res.body).not.toContain('s3cr3t');
+    expect(res.body).not.toContain('last-applied-configuration');
+    // The bootstrap files' Secrets, by name only.
+    expect(bundle.secretReferences).toEqual([
+      {
+        secret: 'dcs-kubernetes-files',
+        key: 'kubelet-patch',
+        path: file.path,
+        usedBy: 'KubeadmConfigTemplate/demo-md-0-kct',
+      },
+    ]);
+    const missing = await app.inject('/api/v1/clusters/cpaas-system/nope/diagnostics');
+    expect(missing.statusCode).toBe(404);
   });
 
   it('lists every machine of the cluster, as the pools list theirs', async () => {
@@ -135,6 +212,7 @@ describe('read routes against the embedded cluster (local mode)', () => {
         '/api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/machines',
         '/api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/events',
         '/api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/diagnostics',
+        '/api/v1/clusters/{namespace}/{cluster}/diagnostics',
         '/api/v1/namespaces/{namespace}/ippools',
         '/api/v1/namespaces/{namespace}/ippools/{name}',
         '/api/v1/namespaces/{namespace}/objects/{kind}/{name}',

@@ -67,6 +67,7 @@ export const en = {
   'clusters.noProblems': 'No problems',
 
   'cluster.namespaceIs': 'Namespace {namespace}',
+  'cluster.exportDiagnostics': 'Export cluster diagnostics',
   'cluster.versionIs': 'Kubernetes {version}',
   'cluster.phaseIs': 'Phase {phase}',
   'cluster.tabs': 'Cluster sections',

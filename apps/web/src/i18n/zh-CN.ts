@@ -64,6 +64,7 @@ export const zhCN: Messages = {
   'clusters.noProblems': '无问题',
 
   'cluster.namespaceIs': '命名空间 {namespace}',
+  'cluster.exportDiagnostics': '导出集群诊断信息',
   'cluster.versionIs': 'Kubernetes {version}',
   'cluster.phaseIs': '阶段 {phase}',
   'cluster.tabs': '集群分区',

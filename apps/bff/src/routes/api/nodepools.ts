@@ -11,7 +11,7 @@ import {
   NodePoolViewSchema,
   PoolParams,
 } from '../../http/schemas';
-import { diagnosticsOf, eventsOfPool } from '../../views/pool-details';
+import { clusterDiagnostics, eventsOfPool, poolDiagnostics } from '../../views/diagnostics';
 import { readerOf } from './access';
 
 /**
@@ -145,7 +145,33 @@ const nodepools: FastifyPluginAsync = (base) => {
       const events = await eventsOfPool(app.cache, principal, namespace, cluster, pool, machines);
       const file = `diagnostics-${namespace}-${cluster}-${pool === CONTROL_PLANE_POOL_ID ? 'control-plane' : pool}.json`;
       void reply.header('content-disposition', `attachment; filename="${file}"`);
-      return diagnosticsOf(app.cache, namespace, cluster, view, machines, events, app.globals());
+      return poolDiagnostics(app.cache, namespace, cluster, view, machines, events, app.globals());
+    },
+  );
+
+  app.get(
+    '/clusters/:namespace/:cluster/diagnostics',
+    {
+      schema: {
+        tags: ['clusters'],
+        summary:
+          'A whole cluster’s diagnostics bundle to download: every pool, machine (with its node state) and IP pool it uses, their objects and events; Secret contents left out',
+        params: ClusterParams,
+        response: {
+          200: z.looseObject({ pools: z.array(NodePoolViewSchema) }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { namespace, cluster } = request.params;
+      const principal = await readerOf(app, request, namespace);
+      const model = modelOf(namespace, cluster);
+      void reply.header(
+        'content-disposition',
+        `attachment; filename="diagnostics-${namespace}-${cluster}.json"`,
+      );
+      return clusterDiagnostics(app.cache, principal, model, app.globals());
     },
   );
   return Promise.resolve();

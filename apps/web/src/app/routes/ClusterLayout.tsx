@@ -1,10 +1,23 @@
 import type { ClusterView } from '@dcs/domain';
-import { Alert, Box, Breadcrumbs, Chip, Link, Stack, Tab, Tabs, Typography } from '@mui/material';
+import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
+import {
+  Alert,
+  Box,
+  Breadcrumbs,
+  Button,
+  Chip,
+  Link,
+  Stack,
+  Tab,
+  Tabs,
+  Typography,
+} from '@mui/material';
 import { Suspense } from 'react';
 import { Link as RouterLink, Outlet, useLocation, useParams } from 'react-router';
 import { PageLoading } from '../../components/PageLoading';
 import { useClusters } from '../../features/clusters/api/get-clusters';
 import { useI18n } from '../../i18n/context';
+import { apiUrl, seg } from '../../lib/api-client';
 import { ipPoolsPath, nodesPath, poolsPath } from '../../lib/paths';
 import { StreamContext, useClusterStream } from '../../lib/stream/use-cluster-stream';
 
@@ -92,6 +105,17 @@ function LiveClusterPage({
             label={t('cluster.phaseIs', { phase: view.phase })}
           />
         )}
+        <Box sx={{ flexGrow: 1 }} />
+        {/* For support: the whole cluster in one file (every pool, machine, object, event). */}
+        <Button
+          size="small"
+          component="a"
+          href={apiUrl(`/clusters/${seg(namespace)}/${seg(cluster)}/diagnostics`)}
+          download
+          startIcon={<FileDownloadOutlined />}
+        >
+          {t('cluster.exportDiagnostics')}
+        </Button>
       </Stack>
       <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}>
         <Tabs
