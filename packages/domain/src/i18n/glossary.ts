@@ -89,6 +89,12 @@ export const ZH_GLOSSARY = {
     'true',
     'maxSurge',
     'maxUnavailable',
+    // O-EDIT-STRATEGY: the node timeouts and strategy types as written in a MachineDeployment
+    'nodeDrainTimeout',
+    'nodeDeletionTimeout',
+    'nodeVolumeDetachTimeout',
+    'RollingUpdate',
+    'OnDelete',
     'additionNic',
     'persistentDisk',
     'dvSwitchName',

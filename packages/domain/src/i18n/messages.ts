@@ -488,6 +488,11 @@ const catalog = {
     'zh-CN':
       'MachineDeployment {deployment} 使用该 IP 池，且 maxSurge 为 {maxSurge}（额外 {resolved} 台 machine）：使用持久磁盘时，请将其 maxSurge 设为 0，使 machine 逐个替换。',
   },
+  'md.strategyOnDelete': {
+    en: 'Pool {pool} uses the OnDelete strategy: machines are replaced only when someone deletes them, so maxSurge and maxUnavailable take effect only if the strategy becomes RollingUpdate.',
+    'zh-CN':
+      '节点池 {pool} 使用 OnDelete 策略：只有在 machine 被删除时才会替换，因此只有当策略改为 RollingUpdate 时 maxSurge 和 maxUnavailable 才会生效。',
+  },
 
   /* R-MD-4: versions */
   'md.versionInvalid': {

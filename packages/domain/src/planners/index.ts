@@ -25,3 +25,4 @@ export * from './scale';
 export * from './upgrade';
 export * from './delete-pool';
 export * from './pool-defaults';
+export * from './edit-strategy';

@@ -45,6 +45,10 @@ const catalog = {
     en: 'Change the replicas of {name} from {from} to {to}',
     'zh-CN': '将 {name} 的副本数从 {from} 调整为 {to}',
   },
+  'plan.step.editStrategy': {
+    en: 'Set the rollout settings of {name}: {changes}',
+    'zh-CN': '修改 {name} 的滚动更新设置：{changes}',
+  },
   'plan.step.markMachine': {
     en: 'Mark machine {name} for deletion',
     'zh-CN': '将 machine {name} 标记为待删除',
@@ -114,6 +118,30 @@ const catalog = {
   'plan.effect.rollout': {
     en: 'A rolling update replaces {replaces, plural, one {# machine} other {# machines}}, at most {atATime} at a time',
     'zh-CN': '滚动更新将替换 {replaces} 台 machine，每次最多 {atATime} 台',
+  },
+  'plan.effect.strategyInPlace': {
+    en: 'No machine is replaced: Cluster API applies rollout settings and node timeouts in place, to the MachineDeployment and to its MachineSets and Machines',
+    'zh-CN':
+      '不会替换任何 machine：Cluster API 会就地应用滚动更新设置和节点超时，作用于该 MachineDeployment 及其 MachineSet 和 Machine',
+  },
+  'plan.effect.rolloutContinuesWithStrategy': {
+    en: 'A rolling update of {name} is in progress ({updated} of {replicas} machines updated): it goes on with the new settings from its next step, replacing at most {atATime} at a time (was {before}). Machines already being created or deleted are not stopped',
+    'zh-CN':
+      '{name} 正在进行滚动更新（已更新 {updated}/{replicas} 台 machine）：从下一步起按新设置继续，每次最多替换 {atATime} 台（原为 {before} 台）。已在创建或删除中的 machine 不会被中止',
+  },
+  'plan.effect.nextRolloutPace': {
+    en: 'The next rolling update of {name} replaces at most {atATime} at a time (was {before})',
+    'zh-CN': '{name} 的下一次滚动更新每次最多替换 {atATime} 台 machine（原为 {before} 台）',
+  },
+  'plan.effect.surgeZeroOneFewer': {
+    en: 'With maxSurge 0 each old machine is deleted before its replacement is created: the pool runs with fewer machines during a rolling update, and fixed IP slots and persistent disks move node by node (R-MD-3)',
+    'zh-CN':
+      'maxSurge 为 0 时，每台旧 machine 会先被删除，再创建替换它的 machine：滚动更新期间节点池的 machine 会少于副本数，固定 IP 槽位和持久磁盘逐个节点迁移（R-MD-3）',
+  },
+  'plan.effect.timeoutsInFlight': {
+    en: 'Machines of {name} that are already draining or being deleted take the new timeouts too: Cluster API copies them to the existing Machines',
+    'zh-CN':
+      '{name} 中已在驱逐或删除中的 machine 同样采用新的超时：Cluster API 会把它们同步到现有的 Machine',
   },
   'plan.effect.persistentDisksMove': {
     en: 'Persistent disks of the IP pool are detached from each old VM and attached to its replacement',
@@ -187,6 +215,10 @@ const catalog = {
   'plan.issue.inUse': {
     en: '{kind} {name} is still used by {users}: it is kept',
     'zh-CN': '{kind} {name} 仍被 {users} 使用：将保留该对象',
+  },
+  'plan.effect.nothingToChange': {
+    en: 'Nothing to change: {name} already has these settings',
+    'zh-CN': '无需修改：{name} 已经是这些设置',
   },
   'plan.issue.entryNotFound': {
     en: 'IP pool {pool} has no entry with ip {ip}',

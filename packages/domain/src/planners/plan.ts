@@ -25,7 +25,7 @@ import type { PlanVerdict } from './verdict';
  * - a plan whose `issues` contain an error is never executed.
  */
 
-/** The operations of DOMAIN.md §3, plus the two IP-pool edits of the `ippools` routes. */
+/** The operations of DOMAIN.md §3, O-EDIT-STRATEGY, and the two IP-pool edits of the `ippools` routes. */
 export const OPERATIONS = [
   'O-CREATE-POOL',
   'O-SCALE-UP',
@@ -36,6 +36,8 @@ export const OPERATIONS = [
   'O-UPGRADE-K8S',
   'O-UPGRADE-CP',
   'O-DELETE-POOL',
+  // Issue 12: the rollout settings and node timeouts of an existing worker pool.
+  'O-EDIT-STRATEGY',
   'O-CREATE-IP-POOL',
   'O-EDIT-IP-POOL',
 ] as const;

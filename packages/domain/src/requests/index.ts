@@ -6,6 +6,7 @@ import { bounded, durationField, intOrPercentField } from './fields';
 
 export * from './fields';
 export * from './issues';
+export * from './edit-strategy';
 
 /**
  * Request bodies of the BFF's mutating routes, shared by the browser's forms (zodResolver) and the

@@ -9,3 +9,4 @@ export * from './bootstrap';
 export * from './md';
 export * from './version';
 export * from './net';
+export * from './strategy-edit';

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { bounded, durationField, intOrPercentField } from './fields';
+
+/**
+ * O-EDIT-STRATEGY: the rollout settings and node timeouts of an existing worker pool. A field
+ * that is present is the value the user wants; a field left out stays as it is (so two people
+ * editing different fields never undo each other's change). maxSurge / maxUnavailable are
+ * R-MD-2's int-or-percent, the timeouts Go durations (`30s`, `5m`, `0` = no limit).
+ */
+export const EDIT_STRATEGY_FIELDS = [
+  'maxSurge',
+  'maxUnavailable',
+  'nodeDrainTimeout',
+  'nodeDeletionTimeout',
+  'nodeVolumeDetachTimeout',
+] as const;
+export type EditStrategyField = (typeof EDIT_STRATEGY_FIELDS)[number];
+
+export const EditStrategyRequestSchema = bounded(
+  z.object({
+    /** The MachineDeployment's resourceVersion as the user saw it. */
+    resourceVersion: z.string().min(1),
+    maxSurge: intOrPercentField('maxSurge').optional(),
+    maxUnavailable: intOrPercentField('maxUnavailable').optional(),
+    nodeDrainTimeout: durationField('nodeDrainTimeout').optional(),
+    nodeDeletionTimeout: durationField('nodeDeletionTimeout').optional(),
+    nodeVolumeDetachTimeout: durationField('nodeVolumeDetachTimeout').optional(),
+  }),
+);
+export type EditStrategyRequest = z.infer<typeof EditStrategyRequestSchema>;
