@@ -54,6 +54,10 @@ const BODIES: Record<string, (rv: Rv, tokens: { operator: string }) => unknown> 
     resourceVersion: rv('MachineDeployment', 'demo-md-0'),
     bootstrap: { name: 'demo-md-0-kct-2', spec: { format: 'ignition' } },
   }),
+  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/strategy': (rv) => ({
+    resourceVersion: rv('MachineDeployment', 'demo-md-0'),
+    nodeDrainTimeout: '2m',
+  }),
   'DELETE /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}': (rv) => ({
     resourceVersion: rv('MachineDeployment', 'demo-md-0'),
   }),

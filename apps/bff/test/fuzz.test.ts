@@ -48,6 +48,14 @@ const BODIES: Record<string, unknown> = {
       spec: { format: 'ignition', files: [{ path: '/a', content: 'b' }] },
     },
   },
+  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/strategy': {
+    resourceVersion: '1',
+    maxSurge: 0,
+    maxUnavailable: '25%',
+    nodeDrainTimeout: '5m',
+    nodeDeletionTimeout: '10s',
+    nodeVolumeDetachTimeout: '0',
+  },
   'DELETE /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}': { resourceVersion: '1' },
   'POST /api/v1/clusters/{namespace}/{cluster}/nodepools': {
     name: 'demo-md-9',

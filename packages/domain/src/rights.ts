@@ -21,6 +21,7 @@ export type RightName =
   | 'upgrade'
   | 'editBootstrap'
   | 'deletePool'
+  | 'editStrategy'
   | 'upgradeControlPlane'
   | 'createIpPool'
   | 'editIpPool'
@@ -52,6 +53,8 @@ export const RIGHTS: Readonly<Record<RightName, readonly (readonly [Verb, KindNa
     ['patch', 'MachineDeployment'],
   ],
   deletePool: [['delete', 'MachineDeployment']],
+  // O-EDIT-STRATEGY: one JSON patch of the MachineDeployment.
+  editStrategy: [['patch', 'MachineDeployment']],
   // O-UPGRADE-CP.
   upgradeControlPlane: [
     ['create', 'DCSMachineTemplate'],

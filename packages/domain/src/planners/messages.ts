@@ -125,7 +125,7 @@ const catalog = {
       '不会替换任何 machine：Cluster API 会就地应用滚动更新设置和节点超时，作用于该 MachineDeployment 及其 MachineSet 和 Machine',
   },
   'plan.effect.rolloutContinuesWithStrategy': {
-    en: 'A rolling update of {name} is in progress ({updated} of {replicas} machines updated): it goes on with the new settings from its next step, replacing at most {atATime} at a time (was {before}). Machines already being created or deleted are not stopped',
+    en: 'A rolling update of {name} is in progress ({updated} of {replicas, plural, one {# machine} other {# machines}} updated): it goes on with the new settings from its next step, replacing at most {atATime} at a time (was {before}). Machines already being created or deleted are not stopped',
     'zh-CN':
       '{name} 正在进行滚动更新（已更新 {updated}/{replicas} 台 machine）：从下一步起按新设置继续，每次最多替换 {atATime} 台（原为 {before} 台）。已在创建或删除中的 machine 不会被中止',
   },

@@ -116,6 +116,8 @@ export interface NodePoolView {
   strategy: PoolStrategy;
   nodeDrainTimeout?: string;
   nodeDeletionTimeout?: string;
+  /** Worker pools only: what O-EDIT-STRATEGY edits besides the two above. */
+  nodeVolumeDetachTimeout?: string;
   paused: boolean;
   createdAt?: string;
 }
@@ -618,6 +620,7 @@ export function buildWorkerPool(o: WorkerPoolObjects, ctx: PoolViewContext): Poo
     strategy,
     ...optional('nodeDrainTimeout', tplSpec?.nodeDrainTimeout),
     ...optional('nodeDeletionTimeout', tplSpec?.nodeDeletionTimeout),
+    ...optional('nodeVolumeDetachTimeout', tplSpec?.nodeVolumeDetachTimeout),
     paused,
     ...optional('createdAt', md.metadata.creationTimestamp),
   };

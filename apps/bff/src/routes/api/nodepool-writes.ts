@@ -2,8 +2,10 @@ import {
   CONTROL_PLANE_POOL_ID,
   CreatePoolRequestSchema,
   DeletePoolRequestSchema,
+  EditStrategyRequestSchema,
   planCreatePool,
   planDeletePool,
+  planEditStrategy,
   planScale,
   planUpgrade,
   ScaleRequestSchema,
@@ -251,6 +253,44 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
               ctx,
             );
           },
+        },
+        request.query.dryRun,
+      );
+      return replyWith(reply, outcome);
+    },
+  );
+
+  app.post(
+    '/clusters/:namespace/:cluster/nodepools/:pool/strategy',
+    {
+      config: { rateLimit: mutationLimit },
+      schema: {
+        tags: ['nodepools'],
+        summary:
+          'O-EDIT-STRATEGY: maxSurge, maxUnavailable and node timeouts of a worker pool, in place (R-MD-2, R-MD-3)',
+        params: PoolParams,
+        querystring: DryRunQuery,
+        body: EditStrategyRequestSchema,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const { namespace, cluster, pool } = request.params;
+      const principal = await app.principalOf(request);
+      deploymentOf(namespace, cluster, pool);
+      const outcome = await app.mutations.run(
+        principal,
+        {
+          action: 'nodepool.editStrategy',
+          namespace,
+          cluster,
+          request: request.body,
+          plan: (req, ctx) =>
+            planEditStrategy(
+              req,
+              { machineDeployment: deploymentOf(namespace, cluster, pool) },
+              ctx,
+            ),
         },
         request.query.dryRun,
       );

@@ -1,0 +1,187 @@
+import type { Plan } from '@dcs/domain';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
+import { TestSession } from './support/session';
+import { mismatches, reader, readWritten } from './support/written';
+
+/**
+ * O-EDIT-STRATEGY through `POST …/nodepools/{pool}/strategy` against the embedded cluster: the
+ * dry-run plan (every step accepted by the server), the real request (the applied plan is the
+ * previewed one, and kubectl reads back what its diffs say), the rules' refusals (R-MD-2,
+ * R-MD-3), and someone else's change meanwhile: rebased when it touched other fields, 409 when
+ * the same field.
+ */
+
+const BASE = '/api/v1/clusters/cpaas-system/demo';
+const URL = `${BASE}/nodepools/demo-md-0/strategy`;
+const NS = 'cpaas-system';
+const MD = { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'MachineDeployment' } as const;
+
+interface MdShape {
+  metadata: { resourceVersion: string; labels?: Record<string, string> };
+  spec: {
+    replicas: number;
+    strategy: { rollingUpdate: { maxSurge: number | string; maxUnavailable: number | string } };
+    template: { spec: Record<string, unknown> };
+  };
+}
+
+interface ErrorBody {
+  code: string;
+  message: string;
+  details: { rule: string; path: string; severity: string }[];
+  conflict?: { fields: string[]; theirs: MdShape; yours: MdShape };
+}
+
+describe('O-EDIT-STRATEGY route', () => {
+  let t: TestCluster;
+  let app: FastifyInstance;
+  let s: TestSession;
+  const server = () => t.cluster.server.client;
+  const md = () => server().get({ ...MD, name: 'demo-md-0', namespace: NS }) as unknown as MdShape;
+  const someoneElsePatches = (patch: Record<string, unknown>) =>
+    server().patch({ ...MD, name: 'demo-md-0', namespace: NS }, 'merge', patch);
+
+  /** Until the app's cache holds the server's current version of demo-md-0. */
+  async function settle(): Promise<void> {
+    const rv = md().metadata.resourceVersion;
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      if (app.cache.stores.MachineDeployment.get(NS, 'demo-md-0')?.metadata.resourceVersion === rv)
+        return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`the cache never reached resourceVersion ${rv}`);
+  }
+
+  beforeAll(async () => {
+    t = await startTestCluster();
+    app = await buildTestApp(t, { executor: { pollMs: 20 } });
+    s = new TestSession(app);
+    await s.start();
+  }, 60_000);
+  afterAll(async () => {
+    await app.close();
+    await t.close();
+  });
+
+  it('O-EDIT-STRATEGY: Preview returns the plan the server accepted; Apply writes exactly it, and kubectl reads it back', async () => {
+    await settle();
+    const body = {
+      resourceVersion: md().metadata.resourceVersion,
+      maxUnavailable: 2,
+      nodeDrainTimeout: '10m',
+      nodeVolumeDetachTimeout: '3m',
+    };
+    const dry = await s.request('POST', `${URL}?dryRun=true`, body);
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(dry.headers['x-dry-run']).toBe('true');
+    const { verdict, ...plan } = dry.json<Plan>();
+    expect(plan.operation).toBe('O-EDIT-STRATEGY');
+    expect(plan.steps.map((x) => [x.verb, x.kind, x.name])).toEqual([
+      ['patch', 'MachineDeployment', 'demo-md-0'],
+    ]);
+    expect(verdict?.ok, JSON.stringify(verdict)).toBe(true);
+    expect(verdict?.steps.map((v) => v.status)).toEqual(['accepted']);
+    expect(plan.effects.notes?.map((n) => n.messageKey)).toContain('plan.effect.strategyInPlace');
+    // The dry run changed nothing.
+    expect(md().metadata.resourceVersion).toBe(body.resourceVersion);
+
+    const real = await s.request('POST', URL, body);
+    expect(real.statusCode, real.body).toBe(200);
+    const applied = real.json<{ plan: Plan; execution: { ok: boolean } }>();
+    expect(applied.execution.ok).toBe(true);
+    expect(applied.plan).toEqual(plan);
+    const read = await readWritten(t.kubeconfig, plan);
+    expect(mismatches(plan, read, new Set()), reader).toEqual([]);
+    const after = md();
+    expect(after.spec.strategy.rollingUpdate).toEqual({ maxSurge: 0, maxUnavailable: 2 });
+    expect(after.spec.template.spec).toMatchObject({
+      nodeDrainTimeout: '10m',
+      nodeDeletionTimeout: '5m',
+      nodeVolumeDetachTimeout: '3m',
+    });
+    expect(after.spec.replicas).toBe(3);
+  });
+
+  it('O-EDIT-STRATEGY with R-MD-3: maxSurge 1 on a pool with persistent disks is a 422 naming the rule and the field; nothing is written', async () => {
+    await settle();
+    const rv = md().metadata.resourceVersion;
+    const res = await s.request('POST', `${URL}?dryRun=true`, { resourceVersion: rv, maxSurge: 1 });
+    expect(res.statusCode, res.body).toBe(422);
+    const body = res.json<ErrorBody>();
+    expect(body.details).toContainEqual(
+      expect.objectContaining({ rule: 'R-MD-3', path: 'maxSurge', severity: 'error' }),
+    );
+    expect(md().metadata.resourceVersion).toBe(rv);
+  });
+
+  it('O-EDIT-STRATEGY with R-MD-2: a bare numeric string is a 400 naming the field; both 0 is a 422', async () => {
+    await settle();
+    const rv = md().metadata.resourceVersion;
+    const shape = await s.request('POST', `${URL}?dryRun=true`, {
+      resourceVersion: rv,
+      maxUnavailable: '1',
+    });
+    expect(shape.statusCode, shape.body).toBe(400);
+    const refused = shape.json<ErrorBody>();
+    expect(refused.details[0]).toMatchObject({ path: 'maxUnavailable' });
+    expect(refused.message).toContain('maxUnavailable "1" is a string but not a percentage');
+    const zero = await s.request('POST', `${URL}?dryRun=true`, {
+      resourceVersion: rv,
+      maxUnavailable: 0,
+    });
+    expect(zero.statusCode, zero.body).toBe(422);
+    expect(zero.json<ErrorBody>().details[0]).toMatchObject({
+      rule: 'R-MD-2',
+      path: 'maxUnavailable',
+    });
+  });
+
+  it('O-EDIT-STRATEGY: someone else scaled meanwhile: the edit is rebased on their version and applied', async () => {
+    await settle();
+    const seen = md().metadata.resourceVersion;
+    await someoneElsePatches({ spec: { replicas: 4 } });
+    await settle();
+    const res = await s.request('POST', URL, { resourceVersion: seen, nodeDeletionTimeout: '1m' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ rebased: { kind: string; name: string }[] }>().rebased).toMatchObject([
+      { kind: 'MachineDeployment', name: 'demo-md-0' },
+    ]);
+    const after = md();
+    expect(after.spec.replicas).toBe(4);
+    expect(after.spec.template.spec.nodeDeletionTimeout).toBe('1m');
+  });
+
+  it('O-EDIT-STRATEGY: someone else changed the same field meanwhile: 409 with theirs and yours, and theirs is kept', async () => {
+    await settle();
+    const seen = md().metadata.resourceVersion;
+    await someoneElsePatches({ spec: { template: { spec: { nodeDrainTimeout: '7m' } } } });
+    await settle();
+    const res = await s.request('POST', URL, { resourceVersion: seen, nodeDrainTimeout: '20m' });
+    expect(res.statusCode, res.body).toBe(409);
+    const body = res.json<ErrorBody>();
+    expect(body.code).toBe('Conflict');
+    expect(body.details[0]?.rule).toBe('R-PLAN-STALE');
+    expect(body.conflict?.fields).toContain('/spec/template/spec/nodeDrainTimeout');
+    expect(body.conflict?.theirs.spec.template.spec.nodeDrainTimeout).toBe('7m');
+    expect(body.conflict?.yours.spec.template.spec.nodeDrainTimeout).toBe('20m');
+    expect(md().spec.template.spec.nodeDrainTimeout).toBe('7m');
+  });
+
+  it('O-EDIT-STRATEGY is for worker pools: the control-plane pool is a 400, an unknown pool a 404', async () => {
+    const rv = md().metadata.resourceVersion;
+    const cp = await s.request('POST', `${BASE}/nodepools/control-plane/strategy?dryRun=true`, {
+      resourceVersion: rv,
+      nodeDrainTimeout: '1m',
+    });
+    expect(cp.statusCode, cp.body).toBe(400);
+    expect(cp.json<ErrorBody>().details[0]).toMatchObject({ rule: 'R-MD-5', path: 'pool' });
+    const missing = await s.request('POST', `${BASE}/nodepools/nope/strategy?dryRun=true`, {
+      resourceVersion: rv,
+      nodeDrainTimeout: '1m',
+    });
+    expect(missing.statusCode, missing.body).toBe(404);
+  });
+});
