@@ -24,7 +24,8 @@ export type Action =
   | 'editBootstrap'
   | 'upgradeControlPlane'
   | 'createIpPool'
-  | 'editIpPool';
+  | 'editIpPool'
+  | 'editStrategy';
 
 export interface Permission {
   allowed: boolean;
@@ -52,6 +53,7 @@ const RIGHT_OF: Record<Action, RightName> = {
   upgradeControlPlane: 'upgradeControlPlane',
   createIpPool: 'createIpPool',
   editIpPool: 'editIpPool',
+  editStrategy: 'editStrategy',
 };
 
 type ContextWire = ValidationContext & {

@@ -9,6 +9,7 @@ const SHOWN = [
   'scalePool',
   'upgradePool',
   'deletePool',
+  'editStrategy',
   'upgradeControlPlane',
   'createIpPool',
   'editIpPool',

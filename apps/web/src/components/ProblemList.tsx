@@ -1,4 +1,5 @@
 import { Alert, Box, Stack } from '@mui/material';
+import type { ReactNode } from 'react';
 import type { Localizable } from '../i18n/context';
 import { useI18n } from '../i18n/context';
 
@@ -14,10 +15,13 @@ export function ProblemList({
   items,
   max,
   dense,
+  actions,
 }: {
   items: readonly ProblemItem[];
   max?: number;
   dense?: boolean;
+  /** The way out of a problem, by its code (a card's "Set maxSurge to 0" for R-MD-3). */
+  actions?: Readonly<Record<string, ReactNode>>;
 }) {
   const { t, localize } = useI18n();
   if (items.length === 0) return null;
@@ -28,6 +32,7 @@ export function ProblemList({
         <Box component="li" key={`${p.code ?? p.messageKey}-${p.path ?? ''}-${i}`}>
           <Alert
             severity={p.severity}
+            action={p.code !== undefined ? actions?.[p.code] : undefined}
             sx={dense ? { py: 0, '& .MuiAlert-message': { py: 0.75 } } : undefined}
           >
             {localize(p)}

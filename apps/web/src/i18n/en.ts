@@ -526,6 +526,30 @@ export const en = {
   'access.deniedBy':
     'Not allowed: the API server’s access review refused {verb} on {resource} in namespace {namespace}.',
   'access.reviewReason': 'Reason given: {reason}',
+  'action.editStrategy': 'Rollout settings',
+  'pool.editStrategyFromProblem': 'Set maxSurge to 0',
+  'right.editStrategy': 'Edit rollout settings',
+  'strategy.title': 'Rollout settings of {name}',
+  'strategy.apply': 'Save settings',
+  'strategy.intro':
+    'maxSurge and maxUnavailable set how a rolling update replaces machines; the timeouts bound how long Cluster API waits to drain a node, detach its volumes and delete it. Changing them replaces no machine. An emptied field keeps its value.',
+  'strategy.rolloutInProgress':
+    'A rolling update is in progress ({updated} of {desired, plural, one {# machine} other {# machines}} updated): new settings apply from its next step; the preview says what they change.',
+  'strategy.onDelete':
+    'This pool uses the OnDelete strategy: maxSurge and maxUnavailable have no effect until it uses RollingUpdate.',
+  'strategy.drainTimeout': 'Node drain timeout',
+  'strategy.deletionTimeout': 'Node deletion timeout',
+  'strategy.volumeDetachTimeout': 'Node volume detach timeout',
+  'strategy.surgeHelp':
+    'Extra machines during a rolling update: a number or a percentage; 0 with persistent disks (R-MD-3).',
+  'strategy.unavailableHelp':
+    'Machines that may be unavailable: a number or a percentage; not both 0 (R-MD-2).',
+  'strategy.drainHelp':
+    'How long to drain a node before deleting it anyway, such as 5m; 0 waits forever.',
+  'strategy.deletionHelp':
+    'How long to wait for the node to be deleted, such as 10s; 0 waits forever.',
+  'strategy.volumeDetachHelp':
+    'How long to wait for its volumes to detach, such as 5m; 0 waits forever.',
 } as const;
 
 export type MessageKey = keyof typeof en;

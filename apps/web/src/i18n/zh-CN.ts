@@ -493,4 +493,24 @@ export const zhCN: Messages = {
   'access.deniedBy':
     '不允许：API 服务器的访问审查拒绝了在命名空间 {namespace} 中对 {resource} 执行 {verb}。',
   'access.reviewReason': '审查给出的原因：{reason}',
+  'action.editStrategy': '滚动更新设置',
+  'pool.editStrategyFromProblem': '将 maxSurge 设为 0',
+  'right.editStrategy': '编辑滚动更新设置',
+  'strategy.title': '{name} 的滚动更新设置',
+  'strategy.apply': '保存设置',
+  'strategy.intro':
+    'maxSurge 和 maxUnavailable 决定滚动更新如何替换 machine；超时限制 Cluster API 驱逐节点、卸载卷和删除节点时的等待时长。修改它们不会替换任何 machine。清空的字段保持原值。',
+  'strategy.rolloutInProgress':
+    '正在进行滚动更新（已更新 {updated}/{desired} 台 machine）：新设置从下一步起生效；预览会说明具体影响。',
+  'strategy.onDelete':
+    '该节点池使用 OnDelete 策略：在改为 RollingUpdate 之前，maxSurge 和 maxUnavailable 不起作用。',
+  'strategy.drainTimeout': '节点驱逐超时',
+  'strategy.deletionTimeout': '节点删除超时',
+  'strategy.volumeDetachTimeout': '节点卷卸载超时',
+  'strategy.surgeHelp': '滚动更新期间额外的 machine：数字或百分比；使用持久磁盘时为 0（R-MD-3）。',
+  'strategy.unavailableHelp':
+    '允许不可用的 machine：数字或百分比；不能与 maxSurge 同时为 0（R-MD-2）。',
+  'strategy.drainHelp': '删除前驱逐节点的最长时间，例如 5m；0 表示一直等待。',
+  'strategy.deletionHelp': '等待节点删除的最长时间，例如 10s；0 表示一直等待。',
+  'strategy.volumeDetachHelp': '等待其卷卸载的最长时间，例如 5m；0 表示一直等待。',
 };

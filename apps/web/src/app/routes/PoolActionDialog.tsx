@@ -4,6 +4,7 @@ import { usePoolMachines } from '../../features/machines/api/get-pool-machines';
 import { useNodePools } from '../../features/node-pools/api/get-node-pools';
 import { DeleteMachinesDialog } from '../../features/operations/components/DeleteMachinesDialog';
 import { DeletePoolDialog } from '../../features/operations/components/DeletePoolDialog';
+import { EditStrategyDialog } from '../../features/operations/components/EditStrategyDialog';
 import { ScaleDialog } from '../../features/operations/components/ScaleDialog';
 import { UpgradeDialog } from '../../features/operations/components/UpgradeDialog';
 import { useI18n } from '../../i18n/context';
@@ -59,6 +60,8 @@ export default function PoolActionDialog({
       return <UpgradeDialog {...common} initialTab="infrastructure" />;
     case 'editBootstrap':
       return <UpgradeDialog {...common} initialTab="bootstrap" />;
+    case 'editStrategy':
+      return <EditStrategyDialog {...common} />;
     case 'upgradeControlPlane':
       return <UpgradeDialog {...common} initialTab="kubernetes" />;
     case 'deleteMachines':

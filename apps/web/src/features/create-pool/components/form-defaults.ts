@@ -18,10 +18,4 @@ export function defaultValues(ctx: ValidationContext): CreatePoolRequestInput {
   return createPoolDefaults(ctx);
 }
 
-/**
- * maxSurge / maxUnavailable as typed: an integer (negative too, so that R-MD-2 says "negative")
- * is a number, anything else a string (R-MD-2 judges it).
- */
-export function parseIntOrString(text: string): number | string {
-  return /^-?\d+$/.test(text.trim()) ? Number(text.trim()) : text.trim();
-}
+export { parseIntOrString } from '../../../lib/int-or-string';

@@ -13,11 +13,14 @@ export function PoolCardFrame({
   subtitle,
   children,
   actions,
+  problemActions,
 }: {
   pool: NodePoolView;
   subtitle: string;
   children: ReactNode;
   actions: ReactNode;
+  /** Ways out of the pool's problems, by problem code (see ProblemList). */
+  problemActions?: Readonly<Record<string, ReactNode>>;
 }) {
   const { t } = useI18n();
   const titleId = `pool-${pool.id}-title`;
@@ -83,7 +86,12 @@ export function PoolCardFrame({
         {children}
         {pool.problems.length > 0 && (
           <Box sx={{ mt: 1.5 }} aria-label={t('pool.problems')} role="group">
-            <ProblemList items={pool.problems} max={3} dense />
+            <ProblemList
+              items={pool.problems}
+              max={3}
+              dense
+              {...(problemActions ? { actions: problemActions } : {})}
+            />
           </Box>
         )}
       </CardContent>

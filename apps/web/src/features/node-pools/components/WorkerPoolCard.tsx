@@ -38,6 +38,21 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
     <PoolCardFrame
       pool={pool}
       subtitle={t('pool.workerSubtitle')}
+      problemActions={{
+        // R-MD-3's "keep maxSurge = 0" leads to the dialog that does it (O-EDIT-STRATEGY).
+        'surge-with-persistent-disks': (
+          <ActionButton
+            size="small"
+            color="inherit"
+            label={t('pool.editStrategyFromProblem')}
+            permission={permissions?.editStrategy}
+            blockedReason={blocked}
+            onClick={() => {
+              onAction('editStrategy', pool);
+            }}
+          />
+        ),
+      }}
       actions={
         <>
           <ActionButton
@@ -58,6 +73,15 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
             blockedReason={blocked}
             onClick={() => {
               onAction('upgrade', pool);
+            }}
+          />
+          <ActionButton
+            size="small"
+            label={t('action.editStrategy')}
+            permission={permissions?.editStrategy}
+            blockedReason={blocked}
+            onClick={() => {
+              onAction('editStrategy', pool);
             }}
           />
           <ActionButton

@@ -3,7 +3,13 @@ import type { Action, Permission } from '../../../api/get-cluster-context';
 
 /** What a card asks its page to open; the page owns the dialogs (features do not import each other). */
 export type PoolAction =
-  'scale' | 'upgrade' | 'editBootstrap' | 'delete' | 'yaml' | 'upgradeControlPlane';
+  | 'scale'
+  | 'upgrade'
+  | 'editBootstrap'
+  | 'editStrategy'
+  | 'delete'
+  | 'yaml'
+  | 'upgradeControlPlane';
 
 export interface PoolCardProps {
   pool: NodePoolView;
