@@ -9,6 +9,7 @@ import type { DCSIpHostnamePool, DCSMachineTemplate } from '../schemas/dcs';
 import { normalizeKubeVersion } from '../versions';
 import { appendToIpPoolStep, createIpPoolStep } from './ip-pool';
 import { mergeIssues, notFoundIssue, poolChangedIssue } from './issues';
+import { poolEntryField, templateSpecField, withinJsonBounds } from './bounds';
 import { jsonClone } from './json-patch';
 import { planMessage } from './messages';
 import {
@@ -116,7 +117,32 @@ function ipPoolStep(
   };
 }
 
+/** O-CREATE-POOL, within the JSON bounds (bounds.ts). */
 export function planCreatePool(
+  req: CreatePoolRequest,
+  current: CreatePoolCurrent,
+  ctx: ValidationContext,
+): Plan {
+  return withinJsonBounds(
+    {
+      operation: 'O-CREATE-POOL',
+      namespace: ctx.namespace,
+      target: { kind: 'MachineDeployment', name: req.name },
+    },
+    () => createPoolPlan(req, current, ctx),
+    (kind, path) =>
+      kind === 'DCSIpHostnamePool'
+        ? req.ipPool.mode === 'new'
+          ? poolEntryField('ipPool.entries')(kind, path)
+          : poolEntryField('ipPool.append', current.ipPool?.spec?.pool?.length ?? 0)(kind, path)
+        : templateSpecField({
+            DCSMachineTemplate: 'machineTemplate.spec',
+            KubeadmConfigTemplate: 'bootstrap.spec',
+          })(kind, path),
+  );
+}
+
+function createPoolPlan(
   req: CreatePoolRequest,
   current: CreatePoolCurrent,
   ctx: ValidationContext,

@@ -1,5 +1,6 @@
 import type { DeletePoolRequest } from '../requests';
 import type { ValidationContext } from '../rules/context';
+import { withinJsonBounds } from './bounds';
 import type { RuleIssue } from '../rules/issue';
 import type { KubeadmConfigTemplate } from '../schemas/bootstrap';
 import type { Machine, MachineDeployment, MachineSet } from '../schemas/capi';
@@ -103,7 +104,23 @@ export function otherUsersOf(current: DeletePoolCurrent, ctx: ValidationContext)
   return users;
 }
 
+/** O-DELETE-POOL, within the JSON bounds (bounds.ts). */
 export function planDeletePool(
+  req: DeletePoolRequest,
+  current: DeletePoolCurrent,
+  ctx: ValidationContext,
+): Plan {
+  return withinJsonBounds(
+    {
+      operation: 'O-DELETE-POOL',
+      namespace: ctx.namespace,
+      target: { kind: 'MachineDeployment', name: current.machineDeployment.metadata.name ?? '' },
+    },
+    () => deletePoolPlan(req, current, ctx),
+  );
+}
+
+function deletePoolPlan(
   req: DeletePoolRequest,
   current: DeletePoolCurrent,
   ctx: ValidationContext,

@@ -26,3 +26,4 @@ export * from './upgrade';
 export * from './delete-pool';
 export * from './pool-defaults';
 export * from './edit-strategy';
+export * from './bounds';

@@ -1,5 +1,6 @@
 import type { CreateIpPoolRequest, PatchIpPoolRequest } from '../requests';
 import type { ValidationContext } from '../rules/context';
+import { poolEntryField, withinJsonBounds } from './bounds';
 import type { RuleIssue } from '../rules/issue';
 import { validateCreateIpPool, validatePatchIpPool } from '../rules/validators';
 import type { DCSIpHostnamePool, IpPoolEntry, PersistentDisk } from '../schemas/dcs';
@@ -226,7 +227,20 @@ export function createIpPoolStep(
 }
 
 /** Creation of a standalone IP pool (`POST /namespaces/{ns}/ippools`). */
+/** O-CREATE-IP-POOL, within the JSON bounds (bounds.ts). */
 export function planCreateIpPool(req: CreateIpPoolRequest, ctx: ValidationContext): Plan {
+  return withinJsonBounds(
+    {
+      operation: 'O-CREATE-IP-POOL',
+      namespace: ctx.namespace,
+      target: { kind: 'DCSIpHostnamePool', name: req.name },
+    },
+    () => createIpPoolPlan(req, ctx),
+    poolEntryField('entries'),
+  );
+}
+
+function createIpPoolPlan(req: CreateIpPoolRequest, ctx: ValidationContext): Plan {
   return finishPlan({
     operation: 'O-CREATE-IP-POOL',
     namespace: ctx.namespace,
@@ -242,7 +256,25 @@ export function planCreateIpPool(req: CreateIpPoolRequest, ctx: ValidationContex
  * An edit of an existing pool (`PATCH /namespaces/{ns}/ippools/{name}`): appends, removals of
  * unclaimed entries (R-POOL-6), NIC and disk updates (R-NIC-*, R-DISK-*), in one JSON patch.
  */
+/** O-EDIT-IP-POOL, within the JSON bounds (bounds.ts). */
 export function planPatchIpPool(
+  poolName: string,
+  req: PatchIpPoolRequest,
+  current: DCSIpHostnamePool,
+  ctx: ValidationContext,
+): Plan {
+  return withinJsonBounds(
+    {
+      operation: 'O-EDIT-IP-POOL',
+      namespace: ctx.namespace,
+      target: { kind: 'DCSIpHostnamePool', name: poolName },
+    },
+    () => patchIpPoolPlan(poolName, req, current, ctx),
+    (kind) => (kind === 'DCSIpHostnamePool' && req.append.length > 0 ? 'append' : undefined),
+  );
+}
+
+function patchIpPoolPlan(
   poolName: string,
   req: PatchIpPoolRequest,
   current: DCSIpHostnamePool,

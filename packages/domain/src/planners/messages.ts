@@ -208,6 +208,19 @@ const catalog = {
     'zh-CN':
       '{kind} {name} 在你加载之后已被修改（你看到的版本为 {seen}，当前为 {current}）：请重新加载并检查',
   },
+  'plan.issue.jsonDepth': {
+    en: '{field} of {object} nests deeper than {limit} levels: the console writes and edits no JSON past that bound',
+    'zh-CN': '{object} 的 {field} 嵌套超过 {limit} 层：控制台不写入、也不编辑超出此上限的 JSON',
+  },
+  'plan.issue.jsonString': {
+    en: '{field} of {object} is a string longer than {limit} characters: the console writes and edits no JSON past that bound',
+    'zh-CN':
+      '{object} 的 {field} 是长度超过 {limit} 个字符的字符串：控制台不写入、也不编辑超出此上限的 JSON',
+  },
+  'plan.issue.jsonSize': {
+    en: '{object} is larger than {limit} bytes of JSON: the console writes and edits no JSON past that bound',
+    'zh-CN': '{object} 超过 {limit} 字节的 JSON：控制台不写入、也不编辑超出此上限的 JSON',
+  },
   'plan.issue.notFound': {
     en: '{kind} {name} was not found',
     'zh-CN': '未找到 {kind} {name}',

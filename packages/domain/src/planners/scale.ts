@@ -1,5 +1,6 @@
 import { ANNOTATION_DELETE_MACHINE } from '../labels';
 import type { DeleteMachinesRequest, ScaleReplicasRequest, ScaleRequest } from '../requests';
+import { withinJsonBounds } from './bounds';
 import type { ValidationContext } from '../rules/context';
 import type { RuleIssue } from '../rules/issue';
 import {
@@ -256,9 +257,24 @@ export function planDeleteMachines(
 
 /** `POST …/nodepools/{pool}/scale`: a replica count, or machines to delete. */
 export function planScale(req: ScaleRequest, current: ScaleCurrent, ctx: ValidationContext): Plan {
-  return 'deleteMachines' in req
-    ? planDeleteMachines(req, current, ctx)
-    : planScaleReplicas(req, current, ctx);
+  const md = current.machineDeployment;
+  const operation =
+    'deleteMachines' in req
+      ? 'O-SCALE-DOWN-TARGETED'
+      : req.replicas > specReplicas(md)
+        ? 'O-SCALE-UP'
+        : 'O-SCALE-DOWN-RANDOM';
+  return withinJsonBounds(
+    {
+      operation,
+      namespace: ctx.namespace,
+      target: { kind: 'MachineDeployment', name: md.metadata.name ?? '' },
+    },
+    () =>
+      'deleteMachines' in req
+        ? planDeleteMachines(req, current, ctx)
+        : planScaleReplicas(req, current, ctx),
+  );
 }
 
 /** What the targeted-deletion rules need to know of the pool (R-MD-6). */

@@ -1,5 +1,6 @@
 import { CONTROL_PLANE_POOL_ID } from '../labels';
 import type { MachineTemplateSpecInput, UpgradeRequest } from '../requests';
+import { templateSpecField, withinJsonBounds } from './bounds';
 import type { ValidationContext } from '../rules/context';
 import type { RuleIssue } from '../rules/issue';
 import { validateUpgrade, type UpgradePool } from '../rules/validators';
@@ -514,6 +515,38 @@ export function planUpgrade(
   current: UpgradeCurrent,
   ctx: ValidationContext,
 ): Plan {
+  const cp = req.operation === 'control-plane';
+  const head = {
+    operation: OPERATION_OF[req.operation],
+    namespace: ctx.namespace,
+    target: cp
+      ? {
+          kind: 'KubeadmControlPlane' as const,
+          name: current.kubeadmControlPlane?.metadata.name ?? '',
+        }
+      : {
+          kind: 'MachineDeployment' as const,
+          name: current.machineDeployment?.metadata.name ?? '',
+        },
+  };
+  return withinJsonBounds(
+    head,
+    () => upgradePlan(req, current, ctx),
+    templateSpecField({
+      DCSMachineTemplate: 'machineTemplate.spec',
+      KubeadmConfigTemplate: 'bootstrap.spec',
+    }),
+  );
+}
+
+const OPERATION_OF = {
+  infrastructure: 'O-UPGRADE-INFRA',
+  bootstrap: 'O-UPDATE-BOOTSTRAP',
+  kubernetes: 'O-UPGRADE-K8S',
+  'control-plane': 'O-UPGRADE-CP',
+} as const;
+
+function upgradePlan(req: UpgradeRequest, current: UpgradeCurrent, ctx: ValidationContext): Plan {
   switch (req.operation) {
     case 'infrastructure':
       return planUpgradeInfra(req, current, ctx);
