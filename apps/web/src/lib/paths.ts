@@ -20,3 +20,6 @@ export const ipPoolsPath = (ns: string, cluster: string) => `${clusterPath(ns, c
 export const newIpPoolPath = (ns: string, cluster: string) => `${ipPoolsPath(ns, cluster)}/new`;
 export const ipPoolPath = (ns: string, cluster: string, name: string) =>
   `${ipPoolsPath(ns, cluster)}/${e(name)}`;
+/** The Nodes tab showing only the machines of one MachineSet (a rollout's old or new set). */
+export const machineSetMachinesPath = (ns: string, cluster: string, machineSet: string) =>
+  `${nodesPath(ns, cluster)}?${new URLSearchParams({ set: machineSet }).toString()}`;

@@ -41,8 +41,16 @@ export function MachineRoute() {
       <MachineDetails machine={machine} />
       <ConditionsTable
         conditions={machine.conditions}
+        object={{ kind: 'Machine', name: machine.name }}
         title={t('conditions.ofObject', { kind: 'Machine', name: machine.name })}
       />
+      {machine.dcsMachineName && machine.infrastructureConditions && (
+        <ConditionsTable
+          conditions={machine.infrastructureConditions}
+          object={{ kind: 'DCSMachine', name: machine.dcsMachineName }}
+          title={t('conditions.ofObject', { kind: 'DCSMachine', name: machine.dcsMachineName })}
+        />
+      )}
       {yaml && (
         <Suspense fallback={null}>
           <YamlDialog

@@ -1,3 +1,4 @@
+import { conditionGroup, sortConditionGroups } from '@dcs/domain';
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useCallback, useMemo, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -8,7 +9,7 @@ import { ConditionsTable } from '../../features/conditions/components/Conditions
 import { usePoolMachines } from '../../features/machines/api/get-pool-machines';
 import { DiagnosisPanel } from '../../features/machines/components/DiagnosisPanel';
 import { NodesTable } from '../../features/machines/components/NodesTable';
-import { guardSelection } from '../../features/machines/components/machine-filter';
+import { guardSelection, hasProblem } from '../../features/machines/components/machine-filter';
 import { useNodePools } from '../../features/node-pools/api/get-node-pools';
 import { PoolCard } from '../../features/node-pools/components/PoolCard';
 import { PoolEvents } from '../../features/node-pools/components/PoolEvents';
@@ -124,17 +125,23 @@ export function PoolConditionsRoute() {
   const machines = usePoolMachines(namespace, cluster, poolId);
   const pool = pools.data?.find((p) => p.id === poolId);
   const ordered = useMemo(
-    () =>
-      [...(machines.data ?? [])].sort(
-        (a, b) =>
-          Number(b.conditions.some((c) => c.problem) || b.diagnosis !== undefined) -
-          Number(a.conditions.some((c) => c.problem) || a.diagnosis !== undefined),
-      ),
+    () => [...(machines.data ?? [])].sort((a, b) => Number(hasProblem(b)) - Number(hasProblem(a))),
     [machines.data],
   );
+  // The rollout's MachineSets that report conditions, those with problems first.
+  const machineSets = useMemo(() => {
+    const rollout = pools.data?.find((p) => p.id === poolId)?.rollout;
+    const sets = rollout ? [rollout.newMachineSet, ...rollout.oldMachineSets] : [];
+    return sortConditionGroups(
+      sets.flatMap((s) =>
+        s?.conditions ? [conditionGroup('MachineSet', s.name, s.conditions)] : [],
+      ),
+    );
+  }, [pools.data, poolId]);
   if (pools.isPending) return <PageLoading />;
   if (!pool) return <Alert severity="warning">{t('pool.notFound', { name: poolId })}</Alert>;
   const name = pool.kind === 'control-plane' ? t('pool.controlPlane') : pool.name;
+  const poolKind = pool.kind === 'control-plane' ? 'KubeadmControlPlane' : 'MachineDeployment';
   return (
     <Box>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
@@ -149,18 +156,32 @@ export function PoolConditionsRoute() {
       </Typography>
       <ConditionsTable
         conditions={pool.conditions}
-        title={t('conditions.ofObject', {
-          kind: pool.kind === 'control-plane' ? 'KubeadmControlPlane' : 'MachineDeployment',
-          name: pool.name,
-        })}
+        object={{ kind: poolKind, name: pool.name }}
+        title={t('conditions.ofObject', { kind: poolKind, name: pool.name })}
       />
+      {machineSets.map((g) => (
+        <ConditionsTable
+          key={g.name}
+          conditions={g.conditions}
+          object={{ kind: g.kind, name: g.name }}
+          title={t('conditions.ofObject', { kind: g.kind, name: g.name })}
+        />
+      ))}
       {ordered.map((m) => (
         <Box key={m.id} id={`machine-${m.name}`}>
           {m.diagnosis && <DiagnosisPanel diagnosis={m.diagnosis} />}
           <ConditionsTable
             conditions={m.conditions}
+            object={{ kind: 'Machine', name: m.name }}
             title={t('conditions.ofObject', { kind: 'Machine', name: m.name })}
           />
+          {m.dcsMachineName && m.infrastructureConditions && (
+            <ConditionsTable
+              conditions={m.infrastructureConditions}
+              object={{ kind: 'DCSMachine', name: m.dcsMachineName }}
+              title={t('conditions.ofObject', { kind: 'DCSMachine', name: m.dcsMachineName })}
+            />
+          )}
           <Button
             size="small"
             component={RouterLink}

@@ -2,6 +2,7 @@ import type { MachineView } from '@dcs/domain';
 import {
   Alert,
   Box,
+  Chip,
   FormControlLabel,
   MenuItem,
   Stack,
@@ -10,6 +11,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useClusterContext } from '../../../api/get-cluster-context';
 import { ActionButton } from '../../../components/ActionButton';
 import { FreshnessIndicator } from '../../../components/FreshnessIndicator';
@@ -34,7 +36,12 @@ export function NodesTab({
   const { t } = useI18n();
   const machines = useMachines(namespace, cluster);
   const context = useClusterContext(namespace, cluster);
-  const [filter, setFilter] = useState<MachineFilter>(emptyFilter);
+  const [params, setParams] = useSearchParams();
+  const setParam = params.get('set') ?? '';
+  const [filter, setFilter] = useState<MachineFilter>(() => ({
+    ...emptyFilter,
+    ...(setParam ? { machineSet: setParam } : {}),
+  }));
   const deferred = useDeferredValue(filter);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const all = machines.data;
@@ -133,6 +140,21 @@ export function NodesTab({
             </MenuItem>
           ))}
         </TextField>
+        {filter.machineSet && (
+          <Chip
+            label={t('nodes.machineSet', { name: filter.machineSet })}
+            onDelete={() => {
+              setFilter((f) => ({ ...f, machineSet: '' }));
+              setParams(
+                (p) => {
+                  p.delete('set');
+                  return p;
+                },
+                { replace: true },
+              );
+            }}
+          />
+        )}
         <FormControlLabel
           control={
             <Switch

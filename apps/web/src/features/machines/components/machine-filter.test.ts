@@ -1,3 +1,4 @@
+import { conditionView } from '@dcs/domain';
 import { describe, expect, it } from 'vitest';
 import { aMachineView } from '../../../test/fixtures';
 import { emptyFilter, filterMachines, guardSelection } from './machine-filter';
@@ -10,6 +11,26 @@ describe('Nodes tab filter', () => {
   ];
   it('keeps everything without a filter, the same array', () => {
     expect(filterMachines(ms, emptyFilter)).toBe(ms);
+  });
+  it("filters by MachineSet: a rollout's set links to its machines", () => {
+    const sets = [
+      { ...aMachineView('a-1'), machineSet: 'demo-md-0-old' },
+      { ...aMachineView('a-2'), machineSet: 'demo-md-0-new' },
+    ];
+    expect(
+      filterMachines(sets, { ...emptyFilter, machineSet: 'demo-md-0-new' }).map((m) => m.name),
+    ).toEqual(['a-2']);
+  });
+  it('counts a problem of the VM on DCS (DCSMachine condition) as a problem', () => {
+    const vm = {
+      ...aMachineView('a-1'),
+      infrastructureConditions: [
+        conditionView({ type: 'VMProvisioned', status: 'False', severity: 'Error' }),
+      ],
+    };
+    expect(
+      filterMachines([vm, aMachineView('a-2')], { ...emptyFilter, problemsOnly: true }),
+    ).toEqual([vm]);
   });
   it('filters by pool and text', () => {
     expect(filterMachines(ms, { ...emptyFilter, pool: 'b' }).map((m) => m.name)).toEqual(['b-1']);

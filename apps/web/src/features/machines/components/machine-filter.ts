@@ -4,13 +4,18 @@ export interface MachineFilter {
   text: string;
   pool: string;
   problemsOnly: boolean;
+  /** One MachineSet's machines (a rollout's old or new set, linked from the pool card). */
+  machineSet?: string;
 }
 
 export const emptyFilter: MachineFilter = { text: '', pool: '', problemsOnly: false };
 
 /** Whether a machine needs attention: a diagnosis, a failure, or a problem condition. */
 export const hasProblem = (m: MachineView): boolean =>
-  m.diagnosis !== undefined || m.failureReason !== undefined || m.conditions.some((c) => c.problem);
+  m.diagnosis !== undefined ||
+  m.failureReason !== undefined ||
+  m.conditions.some((c) => c.problem) ||
+  (m.infrastructureConditions ?? []).some((c) => c.problem);
 
 /** The machines a filter keeps, in their order. Text matches name, node, IP, phase, version. */
 export function filterMachines(
@@ -18,10 +23,12 @@ export function filterMachines(
   f: MachineFilter,
 ): readonly MachineView[] {
   const text = f.text.trim().toLowerCase();
-  if (text === '' && f.pool === '' && !f.problemsOnly) return machines;
+  const set = f.machineSet ?? '';
+  if (text === '' && f.pool === '' && !f.problemsOnly && set === '') return machines;
   return machines.filter(
     (m) =>
       (f.pool === '' || m.poolId === f.pool) &&
+      (set === '' || m.machineSet === set) &&
       (!f.problemsOnly || hasProblem(m)) &&
       (text === '' ||
         [m.name, m.nodeName, m.ip, m.phase, m.version, m.hostname].some((v) =>

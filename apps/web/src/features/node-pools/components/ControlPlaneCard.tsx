@@ -109,7 +109,7 @@ export const ControlPlaneCard = memo(function ControlPlaneCard({
             },
           ]}
         />
-        <RolloutProgress rollout={pool.rollout} />
+        <RolloutProgress rollout={pool.rollout} namespace={pool.namespace} cluster={pool.cluster} />
       </Stack>
     </PoolCardFrame>
   );

@@ -169,7 +169,7 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
             },
           ]}
         />
-        <RolloutProgress rollout={pool.rollout} />
+        <RolloutProgress rollout={pool.rollout} namespace={pool.namespace} cluster={pool.cluster} />
       </Stack>
     </PoolCardFrame>
   );
