@@ -63,10 +63,18 @@ export class UpstreamUnreachableError extends KubeApiError {
   constructor(
     readonly tls: boolean,
     message: string,
+    /**
+     * The request may have reached the server before the connection was lost (a reset or a hang
+     * up, not a refused connection or a rejected certificate): a write's outcome is in doubt.
+     */
+    readonly mayHaveArrived = false,
   ) {
     super(503, tls ? 'UpstreamCertificateRejected' : 'UpstreamUnavailable', message);
   }
 }
+
+/** Failures that happen before a request is on the wire: it cannot have been applied. */
+const NOT_SENT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL)$/;
 
 const TLS_CODE = /CERT|SELF_SIGNED|TLS|SSL|ALTNAME|ISSUER|SIGNATURE/;
 
@@ -83,5 +91,6 @@ export function unreachable(
     tls
       ? `the API server's certificate is not the one the kubeconfig trusts (${e.message}); ${method} ${path} was not sent`
       : `the API server is unreachable (${e.code ?? e.message}) for ${method} ${path}`,
+    !tls && !NOT_SENT.test(e.code ?? ''),
   );
 }

@@ -502,9 +502,22 @@ export class MutationService {
     const where = step
       ? `step ${String((execution.failedStep ?? 0) + 1)} (${step.verb} ${step.kind} ${step.name})`
       : 'a step';
-    const undone = execution.rolledBack
-      ? '; completed steps were undone'
-      : '; some steps could not be undone';
+    // What the cluster holds now, step by step: nothing half-applied is left unexplained.
+    const named = (o: ExecutionResult['steps'][number]) =>
+      `step ${String(o.index + 1)} (${o.verb} ${o.kind} ${o.name})`;
+    const kept = execution.steps.filter((o) =>
+      ['applied', 'undo-failed', 'no-undo'].includes(o.status),
+    );
+    const doubtful = execution.steps.filter((o) => o.status === 'unknown');
+    const undone =
+      (kept.length === 0
+        ? execution.rolledBack
+          ? '; completed steps were undone'
+          : '; some steps could not be undone'
+        : `; still applied, not undone: ${kept.map(named).join(', ')}`) +
+      (doubtful.length > 0
+        ? `; the connection to the API server was lost after ${doubtful.map(named).join(', ')} was sent: it may or may not have been applied — check before retrying`
+        : '');
     // A conflict names the object that changed, not the server's words for a failed `test` op
     // ("an error in our request"), which would send the user looking for a fault in their input.
     const message =
@@ -531,14 +544,20 @@ export class MutationService {
         ? 'Forbidden'
         : status === 422 || status === 400
           ? 'Invalid'
-          : 'UpstreamError';
+          : status === 503
+            ? (e?.reason ?? 'UpstreamUnavailable')
+            : status === 504
+              ? 'UpstreamTimeout'
+              : 'UpstreamError';
     const http = execution.conflict
       ? 409
       : status === 403
         ? 403
         : status === 422 || status === 400
           ? 422
-          : 502;
+          : status === 503 || status === 504
+            ? 503
+            : 502;
     audit(execution.conflict ? 'conflict' : 'failed', plan, {
       status: http,
       rolledBack: execution.rolledBack,

@@ -9,7 +9,7 @@ import {
   type StepVerdict,
 } from '@dcs/domain';
 import { issuesOfApiError } from '../http/errors';
-import { KubeApiError } from '../kube/errors';
+import { KubeApiError, UpstreamUnreachableError } from '../kube/errors';
 import {
   createObject,
   deleteObject,
@@ -31,7 +31,13 @@ import type { KubeClient } from '../kube/rest';
  *    nothing behind).
  */
 
-export type StepStatus = 'applied' | 'failed' | 'not-run' | 'undone' | 'undo-failed' | 'no-undo';
+/**
+ * `unknown`: the connection to the API server was lost after the write was sent (a reset, a
+ * timeout, the server dying): it may or may not have been applied, and the answer says so rather
+ * than claim either (issue 10: no half-applied mutation left unexplained).
+ */
+export type StepStatus =
+  'applied' | 'failed' | 'unknown' | 'not-run' | 'undone' | 'undo-failed' | 'no-undo';
 
 export interface StepError {
   status: number;
@@ -180,6 +186,12 @@ export async function dryRunPlan(
   return (await judgePlan(plan, client, options)).verdict;
 }
 
+/** A write whose answer was lost: the server may have applied it (a reset, a timeout). */
+function inDoubt(error: unknown): boolean {
+  if (error instanceof UpstreamUnreachableError) return error.mayHaveArrived;
+  return error instanceof KubeApiError && error.status === 504;
+}
+
 function toStepError(error: unknown, phase: StepError['phase']): StepError {
   if (error instanceof KubeApiError) {
     return {
@@ -294,7 +306,7 @@ export async function executePlan(
     const e = toStepError(error, phase);
     const o = outcomes[index];
     if (o) {
-      o.status = 'failed';
+      o.status = phase === 'write' && inDoubt(error) ? 'unknown' : 'failed';
       o.error = e;
     }
     return { e, conflict: await isConflict(client, step, error) };
