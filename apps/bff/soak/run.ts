@@ -308,7 +308,7 @@ async function soak(o: Options, url: string, bffPid: number | undefined): Promis
           replicas,
           resourceVersion: view.resourceVersions?.md ?? '',
         });
-        tally(res.status);
+        tally(res.status, res.json);
       } else {
         const view = (await c.call('GET', `/api/v1/namespaces/${ns}/ippools/${ipPool}`)).json as {
           resourceVersion?: string;
@@ -322,15 +322,23 @@ async function soak(o: Options, url: string, bffPid: number | undefined): Promis
             ? { remove: [ip] }
             : { append: [{ ip, mask: '24', gateway: '10.250.0.1', hostname: 'soak-node' }] }),
         });
-        tally(res.status);
+        tally(res.status, res.json);
       }
       await sleep(3000);
     }
   };
-  const tally = (status: number) => {
+  const refusals = new Map<string, number>();
+  const tally = (status: number, json: unknown) => {
     if (status >= 200 && status < 300) c.counts.writes++;
     else if (status === 409) c.counts.conflicts++;
-    else if (status < 500) c.counts.refused++;
+    else if (status < 500) {
+      c.counts.refused++;
+      // Refusals are the console's rules at work (a pool mid-rollout, a rate limit), not
+      // failures; the reasons are printed at the end so that a surprising one is seen.
+      const message = (json as { message?: unknown } | undefined)?.message;
+      const key = `${String(status)} ${typeof message === 'string' ? message.slice(0, 160) : ''}`;
+      refusals.set(key, (refusals.get(key) ?? 0) + 1);
+    }
   };
 
   let sseEvents = 0;
@@ -435,6 +443,8 @@ async function soak(o: Options, url: string, bffPid: number | undefined): Promis
   process.stdout.write(
     `soak: after the ${warm.toFixed(1)}-min warm-up: BFF RSS slope ${fitted.toFixed(2)} MB/min (limit ${String(o.maxSlope)}), growth ${growth.toFixed(1)} MB (noise band ${String(o.noiseMb)}), handles ${fdGrowth >= 0 ? '+' : ''}${String(fdGrowth)}; ${String(c.counts.failed)} requests without an answer\n`,
   );
+  for (const [reason, count] of refusals)
+    process.stdout.write(`soak: refused ${String(count)}×: ${reason}\n`);
   if (problems.length) {
     process.stdout.write(`soak: FAILED: ${problems.join('; ')}\n`);
     return 1;
