@@ -19,7 +19,7 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useI18n } from '../i18n/context';
 import { compact, without } from '../lib/objects';
 import { useFieldIssues } from './FieldIssues';
@@ -51,6 +51,9 @@ export function IpEntriesEditor({
   label: string;
 }) {
   const { t } = useI18n();
+  // Rows added here and not edited yet: their issues wait until the user edits them (a fresh row
+  // shows no error, as a fresh form), by index, kept in step when a row above is removed.
+  const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
   const add = () => {
     // Domain's suggestion: this pool's pattern (NICs, disks, names), nothing that collides.
     const [suggested] = suggestEntries([...poolEntries, ...entries], 1, { takenIps: existingIps });
@@ -58,6 +61,7 @@ export function IpEntriesEditor({
     const { persistentDisk, ...rest } = suggested;
     const entry: IpPoolEntry =
       persistentDisksAllowed && persistentDisk ? { ...rest, persistentDisk } : rest;
+    setFresh(new Set([...fresh, entries.length]));
     onChange([...entries, entry]);
   };
   return (
@@ -69,12 +73,14 @@ export function IpEntriesEditor({
             index={i}
             entry={entry}
             basePath={`${basePath}.${i}`}
-            issues={issues}
+            issues={fresh.has(i) ? outside(issues, `${basePath}.${i}`) : issues}
             persistentDisksAllowed={persistentDisksAllowed}
             onChange={(e) => {
+              if (fresh.has(i)) setFresh(new Set([...fresh].filter((j) => j !== i)));
               onChange(entries.map((x, j) => (j === i ? e : x)));
             }}
             onRemove={() => {
+              setFresh(new Set([...fresh].filter((j) => j !== i).map((j) => (j > i ? j - 1 : j))));
               onChange(entries.filter((_x, j) => j !== i));
             }}
           />
@@ -86,6 +92,10 @@ export function IpEntriesEditor({
     </Box>
   );
 }
+
+/** The issues not at or under `prefix`. */
+const outside = (issues: readonly RuleIssue[], prefix: string) =>
+  issues.filter((i) => i.path !== prefix && !i.path.startsWith(`${prefix}.`));
 
 function EntryEditor({
   index,
