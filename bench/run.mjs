@@ -34,6 +34,7 @@ const out = resolve(values.out ?? join(root, 'bench'));
 const PARTS = [
   { name: 'transfer', pkg: '@dcs/bff', script: 'bench:transfer' },
   { name: 'bff', pkg: '@dcs/bff', script: 'bench' },
+  { name: 'fanout', pkg: '@dcs/bff', script: 'bench:fanout' },
   { name: 'apiserver', pkg: '@dcs/apiserver', script: 'bench' },
   { name: 'simulator', pkg: '@dcs/simulator', script: 'bench' },
 ];

@@ -106,6 +106,7 @@ async function sseLoad(): Promise<void> {
   let resyncs = 0;
   let bytes = 0;
   let open = 0;
+  let refused = 0;
   const sockets: net.Socket[] = [];
   const target = new URL(url);
   // Raw TCP, like EventSource on the far side of a network: the request written by hand, the
@@ -128,8 +129,10 @@ async function sseLoad(): Promise<void> {
         bytes += chunk.length;
         if (first) {
           first = false;
+          // A refused stream is counted, not fatal: how many a side refuses is a figure too.
           if (!chunk.subarray(0, 12).toString('latin1').startsWith('HTTP/1.1 200')) {
-            throw new Error(`stream refused: ${chunk.subarray(0, 200).toString('utf8')}`);
+            refused++;
+            process.stderr.write(`stream refused: ${chunk.subarray(0, 80).toString('utf8')}\n`);
           }
           if (++open === n) allOpen();
         }
@@ -143,10 +146,17 @@ async function sseLoad(): Promise<void> {
         tail = Buffer.from(buf.subarray(Math.max(0, buf.length - 48)));
       });
       socket.on('error', () => undefined);
+      // Closed before any answer (reset while connecting): refused as well.
+      socket.on('close', () => {
+        if (!first) return;
+        first = false;
+        refused++;
+        if (++open === n) allOpen();
+      });
       sockets.push(socket);
     }
   });
-  out({ connected: open });
+  out({ connected: open, refused });
   // This process's own CPU while it measures: the load shares the machine with the BFF.
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -165,6 +175,7 @@ async function sseLoad(): Promise<void> {
           ...percentiles(latencies),
           resyncs: resyncs - n,
           clients: open,
+          refused,
           cpu: (used.user + used.system) / 1000 / ms,
           bytesPerClientPerSecond: bytes / Math.max(1, open) / (ms / 1000),
         },

@@ -31,6 +31,14 @@ const expected: Record<string, string[]> = {
     'BFF RSS max',
     'upstream watches, 1 client',
   ],
+  'BFF SSE fan-out vs kubectl proxy': [
+    '4 clients: watches on the API server',
+    '4 clients: event→client p99',
+    '16 clients: events delivered to every client',
+    '16 clients: API server CPU',
+    '16 clients: API server RSS',
+    '16 clients: BFF RSS max',
+  ],
   'API server: creates, lists, memory, watch fan-out': [
     'creates/s',
     'list',

@@ -100,6 +100,7 @@ const PARSE_ONLY = new Set([
   '(root):bench',
   '@dcs/bff:bench',
   '@dcs/bff:bench:transfer',
+  '@dcs/bff:bench:fanout',
   '@dcs/simulator:bench',
   '@dcs/apiserver:bench',
   '@dcs/simulator:gen:capi-schemas',
@@ -314,6 +315,12 @@ const MENTIONS: Record<string, Check> = {
   'apt-get install -y chromium': (t) => {
     expect(readFileSync(join(ROOT, '.ci/run'), 'utf8')).toMatch(/apt-get install -y .*chromium/);
     return { verdict: 'static', as: t, note: '.ci/run installs Chromium this way' };
+  },
+  // The fan-out benchmark's peer (root README, "Benchmarks"): the package puts kubectl on PATH.
+  'apt-get install kubernetes-client': (t) => {
+    const r = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
+    expect(r.status, 'kubectl version --client').toBe(0);
+    return { verdict: 'static', as: t, note: `kubectl on PATH: ${firstLine(r.stdout)}` };
   },
 };
 

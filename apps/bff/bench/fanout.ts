@@ -1,0 +1,313 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { writeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import {
+  benchScale,
+  loadAverage,
+  meets,
+  printSection,
+  record,
+  type BenchRow,
+} from '../../../bench/results';
+import { child, cpuSeconds, rssMb, type Child } from './procs';
+
+/**
+ * `pnpm --filter @dcs/bff bench:fanout` (issue 14): the BFF's SSE fan-out beside its peer,
+ * `kubectl proxy` — the way Kubernetes Dashboard and Headlamp-style consoles reach the API server,
+ * one upstream watch per browser watch. For each N, N browser-like clients watch one cluster's
+ * machines through the BFF's stream, then N through `kubectl proxy` (a fresh proxy per N), against
+ * the same embedded API server (its own process) under the same event load: machine status
+ * changes at 50/s, each stamped with its wall-clock time. Per side: the watches open on the API
+ * server, event-to-client p50/p99, every event delivered to every client, the API server's CPU
+ * and RSS, and the BFF's or the proxy's RSS.
+ *
+ * The proxy's clients open their watches from the current resourceVersion, as a console does
+ * after its list; the lists themselves (N × the cluster's machines) are left out, which favours
+ * the peer. N = 100, 1,000, 2,000, 5,000 at full scale (`BENCH_FANOUT_CLIENTS=100,1000` to choose);
+ * 4 and 16 with BENCH_SCALE=small. Needs kubectl on PATH (or KUBECTL=/path/to/kubectl).
+ */
+
+const small = benchScale() === 'small';
+const clientCounts = (process.env.BENCH_FANOUT_CLIENTS ?? (small ? '4,16' : '100,1000,2000,5000'))
+  .split(',')
+  .map(Number);
+const pools = small ? 2 : 50;
+const perPool = 100;
+const eventRate = 50;
+const eventSeconds = small ? 4 : 20;
+/** Clients per load process: a loader parses every byte its clients get. */
+const perLoader = 1250;
+const kubectl = process.env.KUBECTL ?? 'kubectl';
+if (process.argv.slice(2).some((a) => a !== '--')) {
+  console.error(
+    `bench:fanout: takes no arguments (BENCH_FANOUT_CLIENTS, BENCH_SCALE, KUBECTL), got ${process.argv.slice(2).join(' ')}`,
+  );
+  process.exit(2);
+}
+if (!clientCounts.every((n) => Number.isInteger(n) && n > 0)) {
+  console.error(
+    `bench:fanout: BENCH_FANOUT_CLIENTS must be positive integers, comma-separated, got ${String(process.env.BENCH_FANOUT_CLIENTS)}`,
+  );
+  process.exit(2);
+}
+// The peer must be there: a table without it would be incomplete, not faster.
+if (spawnSync(kubectl, ['version', '--client'], { encoding: 'utf8' }).status !== 0) {
+  console.error(
+    `bench:fanout: needs kubectl (${kubectl}): Debian's kubernetes-client package or the official binary (root README, "Benchmarks"); or KUBECTL=/path/to/kubectl`,
+  );
+  process.exit(2);
+}
+// DCS_CHECK_ARGS=1: the command line is parsed and checked, nothing runs (README commands test).
+if (process.env.DCS_CHECK_ARGS === '1') {
+  writeSync(1, `args ok: ${JSON.stringify({ clients: clientCounts, kubectl })}\n`);
+  process.exit(0);
+}
+const loadAtStart = loadAverage();
+
+const all: ChildProcess[] = [];
+process.on('exit', () => {
+  for (const p of all) if (p.exitCode === null) p.kill('SIGKILL');
+});
+const t0 = Date.now();
+const log = (s: string) =>
+  process.stderr.write(`fanout: ${s} (${String(Math.round((Date.now() - t0) / 1000))} s)\n`);
+
+const cluster = child('cluster.ts', [
+  '--pools',
+  String(pools),
+  '--machines',
+  String(perPool),
+  '--kubeconfig',
+  `/tmp/bench-fanout-kubeconfig-${String(process.pid)}`,
+]);
+all.push(cluster.proc);
+const ready = await cluster.next((o) => 'ready' in o);
+const clusterPid = Number(ready.pid);
+const kubeconfig = String(ready.kubeconfig);
+log(`cluster seeded: ${String(pools * perPool)} machines`);
+
+async function stats(): Promise<{ watches: number; resourceVersion: number }> {
+  cluster.send({ cmd: 'stats' });
+  const o = await cluster.next((m) => 'stats' in m);
+  return o.stats as { watches: number; resourceVersion: number };
+}
+
+const watchesWithoutBff = (await stats()).watches;
+const bff = child('bff.ts', ['--kubeconfig', kubeconfig]);
+all.push(bff.proc);
+const bffReady = await bff.next((o) => 'ready' in o);
+const bffPid = Number(bffReady.pid);
+const stream = `${String(bffReady.ready)}/api/v1/stream?cluster=cpaas-system/demo`;
+log('BFF synced');
+
+/** kubectl proxy on a free port; resolves with its URL once it says it serves. */
+async function startProxy(): Promise<{ proc: ChildProcess; url: string }> {
+  const proc = spawn(kubectl, ['proxy', '--kubeconfig', kubeconfig, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  all.push(proc);
+  const url = await new Promise<string>((resolve, reject) => {
+    proc.once('error', reject);
+    proc.once('exit', (code) => {
+      reject(new Error(`kubectl proxy exited (${String(code)})`));
+    });
+    createInterface({ input: proc.stdout }).on('line', (line) => {
+      const m = /Starting to serve on ([\d.]+:\d+)/.exec(line);
+      if (m) resolve(`http://${m[1] ?? ''}`);
+    });
+  });
+  return { proc, url };
+}
+
+async function stop(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return;
+  await new Promise<void>((done) => {
+    p.once('exit', () => {
+      done();
+    });
+    p.kill('SIGTERM');
+  });
+}
+
+/** Polls until `pred` holds (watches closed, …); a generous deadline, not a fixed sleep. */
+async function until(pred: () => Promise<boolean>, what: string, ms = 120_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await pred())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+interface SideResult {
+  watches: number;
+  refused: number;
+  p50: number;
+  p99: number;
+  delivered: number;
+  serverCpu: number;
+  serverRssMax: number;
+  sideRssMax: number;
+}
+
+/** N clients on `url`, the event load, and what it cost; `sidePid` is the BFF or the proxy. */
+async function measure(
+  n: number,
+  url: string,
+  accept: string,
+  sidePid: number,
+  watchesBefore: number,
+): Promise<SideResult> {
+  const sizes: number[] = [];
+  for (let left = n; left > 0; left -= perLoader) sizes.push(Math.min(perLoader, left));
+  const loaders: Child[] = sizes.map((k) =>
+    child('load.ts', ['--mode', 'sse', '--url', url, '--accept', accept, '--clients', String(k)]),
+  );
+  all.push(...loaders.map((l) => l.proc));
+  const connected = await Promise.all(loaders.map((l) => l.next((o) => 'connected' in o)));
+  const refused = connected.reduce((sum, o) => sum + Number(o.refused), 0);
+  // kubectl proxy opens its upstream watch once the client's request reached it: wait for all
+  // that were not refused (a deadline, then the count as it is).
+  let watches = 0;
+  await until(
+    async () => {
+      watches = (await stats()).watches - watchesBefore;
+      return accept === 'text/event-stream' || watches >= n - refused;
+    },
+    `${String(n)} upstream watches`,
+  ).catch(() => undefined);
+  let serverRssMax = rssMb(clusterPid);
+  let sideRssMax = rssMb(sidePid);
+  const sampler = setInterval(() => {
+    serverRssMax = Math.max(serverRssMax, rssMb(clusterPid));
+    sideRssMax = Math.max(sideRssMax, rssMb(sidePid));
+  }, 250);
+  const cpu0 = cpuSeconds(clusterPid);
+  const at0 = Date.now();
+  cluster.send({ cmd: 'events', rate: eventRate, seconds: eventSeconds });
+  const done = await cluster.next((o) => 'eventsDone' in o, (eventSeconds + 120) * 1000);
+  const serverCpu = (cpuSeconds(clusterPid) - cpu0) / ((Date.now() - at0) / 1000);
+  const expected = Number(done.eventsDone) - Number(done.failed);
+  // Until every client has every event (or a deadline): what is still on its way counts too.
+  const got = () =>
+    Promise.all(
+      loaders.map((l) => {
+        l.send({ cmd: 'count' });
+        return l.next((o) => 'count' in o).then((o) => Number(o.count));
+      }),
+    ).then((counts) => counts.reduce((a, b) => a + b, 0));
+  await until(
+    async () => (await got()) >= expected * n,
+    'every event at every client',
+    30_000,
+  ).catch(() => undefined);
+  clearInterval(sampler);
+  for (const l of loaders) l.send({ cmd: 'report' });
+  const reports = (await Promise.all(loaders.map((l) => l.next((o) => 'sse' in o)))).map(
+    (o) => o.sse as { count: number; p50: number; p99: number },
+  );
+  // Percentiles over processes merged conservatively: the worst of them.
+  return {
+    watches,
+    refused,
+    p50: Math.max(...reports.map((r) => r.p50)),
+    p99: Math.max(...reports.map((r) => r.p99)),
+    delivered: reports.reduce((a, r) => a + r.count, 0) / (expected * n),
+    serverCpu,
+    serverRssMax,
+    sideRssMax,
+  };
+}
+
+const rows: BenchRow[] = [];
+const peer = 'kubectl proxy';
+let bffWatchesAtFirst: number | undefined;
+for (const n of clientCounts) {
+  log(`${String(n)} clients through the BFF`);
+  const viaBff = await measure(n, stream, 'text/event-stream', bffPid, watchesWithoutBff);
+  bffWatchesAtFirst ??= viaBff.watches;
+  log(`${String(n)} clients through kubectl proxy`);
+  const proxy = await startProxy();
+  const before = (await stats()).watches;
+  const { resourceVersion } = await stats();
+  const watchUrl = `${proxy.url}/apis/cluster.x-k8s.io/v1beta1/namespaces/cpaas-system/machines?watch=1&allowWatchBookmarks=true&resourceVersion=${String(resourceVersion)}&labelSelector=${encodeURIComponent('cluster.x-k8s.io/cluster-name=demo')}`;
+  const viaProxy = await measure(n, watchUrl, 'application/json', Number(proxy.proc.pid), before);
+  await stop(proxy.proc);
+  await until(async () => (await stats()).watches <= before, 'proxy watches closed');
+  const at = `${n.toLocaleString('en-US')} clients`;
+  rows.push(
+    {
+      figure: `${at}: watches on the API server`,
+      value: viaBff.watches,
+      unit: '',
+      // Constant in the number of clients: as many as for the fewest.
+      target: { value: bffWatchesAtFirst, better: 'lower' },
+      always: true,
+      peer: { name: peer, value: viaProxy.watches },
+    },
+    {
+      figure: `${at}: streams refused or reset while opening`,
+      value: viaBff.refused,
+      unit: '',
+      target: { value: 0, better: 'lower' },
+      always: true,
+      peer: { name: peer, value: viaProxy.refused },
+    },
+    {
+      figure: `${at}: event→client p50`,
+      value: viaBff.p50,
+      unit: 'ms',
+      peer: { name: peer, value: viaProxy.p50 },
+    },
+    {
+      figure: `${at}: event→client p99`,
+      value: viaBff.p99,
+      unit: 'ms',
+      target: { value: 250, better: 'lower' },
+      peer: { name: peer, value: viaProxy.p99 },
+    },
+    {
+      figure: `${at}: events delivered to every client`,
+      value: Math.floor(viaBff.delivered * 1000) / 1000,
+      unit: 'ratio',
+      target: { value: 0.999, better: 'higher' },
+      always: true,
+      peer: { name: peer, value: Math.floor(viaProxy.delivered * 1000) / 1000 },
+    },
+    {
+      figure: `${at}: API server CPU under events`,
+      value: viaBff.serverCpu,
+      unit: 'cores',
+      peer: { name: peer, value: viaProxy.serverCpu },
+    },
+    {
+      figure: `${at}: API server RSS max`,
+      value: viaBff.serverRssMax,
+      unit: 'MB',
+      peer: { name: peer, value: viaProxy.serverRssMax },
+    },
+    {
+      figure: `${at}: BFF RSS max (peer: the proxy's)`,
+      value: viaBff.sideRssMax,
+      unit: 'MB',
+      target: { value: 768, better: 'lower' },
+      peer: { name: peer, value: viaProxy.sideRssMax },
+    },
+  );
+  log(
+    `${at}: BFF p99 ${String(viaBff.p99)} ms, ${String(viaBff.watches)} watches; proxy p99 ${String(viaProxy.p99)} ms, ${String(viaProxy.watches)} watches`,
+  );
+}
+
+const section = {
+  section: 'BFF SSE fan-out vs kubectl proxy',
+  setup: `${String(pools * perPool)} machines in ${String(pools)} pools on the embedded API server (own process, TLS); N raw-TCP clients in load processes of ≤ ${String(perLoader)} watch the cluster's machines through the BFF's stream, then through \`kubectl proxy\` (${kubectl}; one upstream watch per client, opened from the current resourceVersion), under ${String(eventRate)} machine status events/s for ${String(eventSeconds)} s. Peer figures are the proxy's. \`pnpm --filter @dcs/bff bench:fanout\`.`,
+  scale: small ? ('small' as const) : ('full' as const),
+  loadAverage: { start: loadAtStart, end: loadAverage() },
+  measuredAt: new Date().toISOString(),
+  rows,
+};
+record(section);
+printSection(section);
+cluster.send({ cmd: 'stop' });
+await stop(bff.proc);
+process.exit(rows.every((r) => meets(r, section.scale) !== false) ? 0 : 1);
