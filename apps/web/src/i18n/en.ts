@@ -177,7 +177,6 @@ export const en = {
   'conditions.problem': 'Needs attention',
   'conditions.inProgress': 'Not healthy yet (severity Info): a step still in progress',
   'conditions.link': 'Link',
-  'conditions.copyLink': 'Copy a link for support to condition {type} of {name}',
   'conditions.machineSets': 'MachineSets',
   'conditions.infrastructure': 'The VM on DCS',
   'rollout.sets': 'MachineSets of this rollout',

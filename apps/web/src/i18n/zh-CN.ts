@@ -169,7 +169,6 @@ export const zhCN: Messages = {
   'conditions.problem': '需要关注',
   'conditions.inProgress': '尚未健康（严重程度为“信息”）：仍有步骤在进行中',
   'conditions.link': '链接',
-  'conditions.copyLink': '复制 {name} 的状态条件 {type} 的支持人员链接',
   'conditions.machineSets': 'MachineSet',
   'conditions.infrastructure': 'DCS 上的虚拟机',
   'rollout.sets': '本次滚动更新的 MachineSet',

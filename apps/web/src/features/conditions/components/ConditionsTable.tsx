@@ -193,10 +193,6 @@ export function ConditionsTable({
                         <Button
                           size="small"
                           startIcon={<LinkIcon fontSize="small" />}
-                          aria-label={t('conditions.copyLink', {
-                            type: c.type,
-                            name: object?.name ?? '',
-                          })}
                           onClick={() => {
                             void navigator.clipboard
                               .writeText(conditionLink(pathname, anchor))
