@@ -1,13 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer, type KubeObject } from '@dcs/apiserver';
 import {
+  CreateIpPoolRequestSchema,
   CreatePoolRequestSchema,
   defaultBootstrapSpec,
+  planCreateIpPool,
   planCreatePool,
+  planUpgrade,
+  UpgradeRequestSchema,
   type CreatePoolRequestInput,
   type PlanStep,
 } from '@dcs/domain';
-import { aValidationContext, anIpEntry } from '@dcs/domain/testing';
+import {
+  aBootstrapTemplate,
+  aMachineDeployment,
+  aMachineTemplate,
+  aValidationContext,
+  anIpEntry,
+} from '@dcs/domain/testing';
 import { kindRegistrations } from '../embedded';
 import { seeded, type Random } from '../logic/random';
 
@@ -18,7 +28,9 @@ import { seeded, type Random } from '../logic/random';
  * checked path by path against the reference in reference.test.ts and for the same verdicts in
  * parity.test.ts) and by this project's DCS CRDs, and loses no field to pruning: a field the real
  * server does not know would be dropped silently there.
- * Limit: the create-pool planner only (the other planners patch objects it created).
+ * Also the objects the IP-pool and upgrade planners create (new pools, template clones). Limit:
+ * their patch steps (scale, targeted delete, version switches, IP-pool edits, delete pool) are
+ * dry-run by the operations tests of the BFF, not drawn at random here.
  */
 
 const SEED = Number(process.env.CAPI_CONTRACT_SEED ?? 11);
@@ -155,6 +167,94 @@ describe(`every object the create-pool planner writes is one real Cluster API ac
       'DCSMachineTemplate',
       'KubeadmConfigTemplate',
       'MachineDeployment',
+    ]);
+  }, 120_000);
+});
+
+/** The create steps of a plan, dry-run against the server: accepted, nothing pruned. */
+async function acceptsCreates(plan: { steps: PlanStep[] }, label: string): Promise<string[]> {
+  const kinds: string[] = [];
+  for (const step of plan.steps) {
+    if (step.verb !== 'create') continue;
+    const body = step.body as unknown as KubeObject;
+    kinds.push(body.kind);
+    let stored: KubeObject;
+    try {
+      stored = await server.client.create(structuredClone(body), { dryRun: true });
+    } catch (e) {
+      throw new Error(
+        `seed ${String(SEED)} ${label}: ${body.kind} refused: ${e instanceof Error ? e.message : String(e)}\n${JSON.stringify(body)}`,
+        { cause: e },
+      );
+    }
+    expect(lostPaths(body, stored), `${body.kind} of ${label}`).toEqual([]);
+  }
+  return kinds;
+}
+
+describe(`the objects other planners create are ones the reference schemas accept (seed ${String(SEED)})`, () => {
+  it('O-CREATE-IP-POOL and O-UPGRADE-INFRA / O-UPGRADE-K8S / O-UPDATE-BOOTSTRAP: new pools and template clones pass, nothing pruned', async () => {
+    const r = seeded(SEED, 'capi-contract-others');
+    const ctx = aValidationContext({ namespace: 'cpaas-system' });
+    const current = {
+      machineDeployment: aMachineDeployment(),
+      machineTemplate: aMachineTemplate(),
+      bootstrapTemplate: aBootstrapTemplate(),
+    };
+    const kinds = new Set<string>();
+    const cases = Math.max(10, Math.floor(CASES / 5));
+    for (let i = 0; i < cases; i++) {
+      const base = request(r, i);
+      const ip = CreateIpPoolRequestSchema.safeParse({
+        name: `${base.name}-ip`,
+        entries: base.ipPool.mode === 'new' ? base.ipPool.entries : [],
+      });
+      if (ip.success) {
+        for (const k of await acceptsCreates(
+          planCreateIpPool(ip.data, ctx),
+          `ip pool ${String(i)}`,
+        ))
+          kinds.add(k);
+      }
+      const spec = base.machineTemplate.mode === 'new' ? base.machineTemplate.spec : undefined;
+      const bootstrap = base.bootstrap.mode === 'new' ? base.bootstrap.spec : undefined;
+      const version = r.pick(['v1.33.4', 'v1.34.1']) ?? 'v1.33.4';
+      const upgrades = [
+        {
+          operation: 'infrastructure',
+          resourceVersion: '1',
+          machineTemplate: { name: `${base.name}-infra`, spec },
+        },
+        {
+          operation: 'kubernetes',
+          resourceVersion: '1',
+          version,
+          machineTemplate: {
+            name: `${base.name}-k8s`,
+            spec: { ...spec, vmTemplateName: `alauda-os-k8s-${version}` },
+          },
+          bootstrap: {
+            name: `${base.name}-kct-k8s`,
+            spec: defaultBootstrapSpec({ version, sshAuthorizedKeys: [] }),
+          },
+        },
+        {
+          operation: 'bootstrap',
+          resourceVersion: '1',
+          bootstrap: { name: `${base.name}-kct-b`, spec: bootstrap },
+        },
+      ];
+      for (const u of upgrades) {
+        const parsed = UpgradeRequestSchema.safeParse(u);
+        if (!parsed.success) continue;
+        const plan = planUpgrade(parsed.data, current, ctx);
+        for (const k of await acceptsCreates(plan, `${u.operation} ${String(i)}`)) kinds.add(k);
+      }
+    }
+    expect([...kinds].sort()).toEqual([
+      'DCSIpHostnamePool',
+      'DCSMachineTemplate',
+      'KubeadmConfigTemplate',
     ]);
   }, 120_000);
 });
