@@ -147,6 +147,16 @@ const catalog = {
     en: 'IP pool {pool} has no entry {ip} (it may have been removed meanwhile): reload the pool and try again.',
     'zh-CN': 'IP 池 {pool} 中没有条目 {ip}（可能已被他人移除）：请重新加载该池后重试。',
   },
+  'pool.claimedEntryReadOnly': {
+    en: 'Entry {ip} is held by machine {machine}: its ip, mask, gateway, dns, hostname and machineName stay as they are while it is claimed (R-POOL-5). Edit it once the machine is gone, or edit its NICs and disks.',
+    'zh-CN':
+      '条目 {ip} 已被 machine {machine} 占用：占用期间其 ip、mask、gateway、dns、hostname 和 machineName 保持不变（R-POOL-5）。请在该 machine 删除后再编辑，或只编辑其 NIC 和磁盘。',
+  },
+  'pool.ipChangeWithDisks': {
+    en: 'Entry {ip} declares persistent disks, whose identity is the entry’s ip and slot (R-DISK-1): volumes already created on DCS for {ip} are not carried over to {to}.',
+    'zh-CN':
+      '条目 {ip} 声明了持久磁盘，其标识为条目的 ip 与 slot（R-DISK-1）：DCS 上已为 {ip} 创建的卷不会转移到 {to}。',
+  },
   'pool.updateOfRemovedEntry': {
     en: 'Entry {ip} is both removed and updated: either remove it or update it.',
     'zh-CN': '条目 {ip} 同时被移除和修改：请只移除或只修改它。',

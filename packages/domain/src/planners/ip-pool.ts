@@ -1,4 +1,9 @@
-import type { CreateIpPoolRequest, PatchIpPoolRequest } from '../requests';
+import type {
+  CreateIpPoolRequest,
+  EntryFieldsInput,
+  EntryOwnField,
+  PatchIpPoolRequest,
+} from '../requests';
 import type { ValidationContext } from '../rules/context';
 import { poolEntryField, withinJsonBounds } from './bounds';
 import type { RuleIssue } from '../rules/issue';
@@ -11,6 +16,7 @@ import {
   jsonEqual,
   pointer,
   removeOp,
+  replaceOp,
   testOp,
   testResourceVersion,
   type InvertOptions,
@@ -88,6 +94,41 @@ function diskOps(
   return { ops, appended: added.length > 0 };
 }
 
+const REQUIRED_FIELDS: ReadonlySet<EntryOwnField> = new Set(['ip', 'mask', 'gateway']);
+// The ip last: the entry's guard tests the old one first. (Not the requests' list: a value import
+// of that module would bring zod into the web's first load, issue 14.)
+const FIELD_ORDER: readonly EntryOwnField[] = [
+  'mask',
+  'gateway',
+  'dns',
+  'hostname',
+  'machineName',
+  'ip',
+];
+
+/**
+ * An entry's own fields (issue 12), each as it changes: replaced behind a test of its old value,
+ * added when it was not set, removed when an optional one is cleared; the ip last, since the
+ * entry's guard tests the old one first. A required field cleared writes nothing (R-POOL-3 says
+ * so); an unchanged one neither.
+ */
+function entryFieldOps(i: number, entry: IpPoolEntry, set: EntryFieldsInput): JsonPatchOp[] {
+  const ops: JsonPatchOp[] = [];
+  for (const f of FIELD_ORDER) {
+    const value = set[f];
+    const current = entry[f];
+    if (value === undefined || value === current) continue;
+    const path = entryPath(i, f);
+    if (value === '') {
+      if (!REQUIRED_FIELDS.has(f) && current !== undefined)
+        ops.push(testOp(path, current), removeOp(path));
+    } else if (current === undefined) ops.push(addOp(path, value));
+    else if (f === 'ip') ops.push(replaceOp(path, value));
+    else ops.push(testOp(path, current), replaceOp(path, value));
+  }
+  return ops;
+}
+
 /**
  * The JSON patch ops of an edit of `current` (R-POOL-4), guarded by a test of `resourceVersion`
  * (see {@link poolEditBase}) and, at every index they touch, of that entry's ip.
@@ -134,6 +175,7 @@ export function ipPoolEditOps(
     const disks = u.persistentDisk ? diskOps(i, entry.persistentDisk, u.persistentDisk) : undefined;
     if (disks?.appended) disksAppended.push(u.ip);
     if (disks) entryOps.push(...disks.ops);
+    if (u.set) entryOps.push(...entryFieldOps(i, entry, u.set));
     // One guard per entry: the index must still hold this ip.
     if (entryOps.length) {
       ops.push(testOp(entryPath(i, 'ip'), u.ip), ...entryOps);

@@ -177,6 +177,31 @@ export const CreateIpPoolRequestSchema = bounded(
 );
 export type CreateIpPoolRequest = z.infer<typeof CreateIpPoolRequestSchema>;
 
+/** The fields of an entry itself, as an edit of an unclaimed entry sets them. */
+export const ENTRY_OWN_FIELDS = [
+  'ip',
+  'mask',
+  'gateway',
+  'dns',
+  'hostname',
+  'machineName',
+] as const;
+export type EntryOwnField = (typeof ENTRY_OWN_FIELDS)[number];
+
+/**
+ * New values of an unclaimed entry's own fields (R-POOL-4, R-POOL-5: a claimed entry's stay as
+ * they are); a field left out is kept, `""` clears an optional one (dns, hostname, machineName).
+ */
+export const EntryFieldsInputSchema = z.object({
+  ip: trimmed.optional(),
+  mask: trimmed.optional(),
+  gateway: trimmed.optional(),
+  dns: trimmed.optional(),
+  hostname: trimmed.optional(),
+  machineName: trimmed.optional(),
+});
+export type EntryFieldsInput = z.infer<typeof EntryFieldsInputSchema>;
+
 /** Edits of an IP pool (R-POOL-4..6, R-NIC-*, R-DISK-*): never a blind replacement of `spec.pool`. */
 export const PatchIpPoolRequestSchema = bounded(
   z.object({
@@ -184,13 +209,15 @@ export const PatchIpPoolRequestSchema = bounded(
     append: z.array(IpPoolEntryInputSchema).default([]),
     /** ips of unclaimed entries to remove (R-POOL-6). */
     remove: z.array(z.string()).default([]),
-    /** New additionNic / persistentDisk of existing entries, keyed by ip. */
+    /** New additionNic / persistentDisk / own fields of existing entries, keyed by their ip. */
     update: z
       .array(
         z.object({
           ip: z.string(),
           additionNic: IpPoolEntryInputSchema.shape.additionNic,
           persistentDisk: IpPoolEntryInputSchema.shape.persistentDisk,
+          /** The entry's own fields (issue 12: edit an unclaimed entry without losing anything). */
+          set: EntryFieldsInputSchema.optional(),
         }),
       )
       .default([]),

@@ -3,6 +3,7 @@ import type {
   CreateIpPoolRequest,
   CreatePoolRequest,
   DeleteMachinesRequest,
+  EntryFieldsInput,
   MachineTemplateSpecInput,
   PatchIpPoolRequest,
   ScaleReplicasRequest,
@@ -622,6 +623,60 @@ export function validatePatchIpPool(
   return out;
 }
 
+/**
+ * An edit of an entry's own fields (issue 12, R-POOL-4): only an unclaimed entry's (R-POOL-5: a
+ * machine holds the address, hostname and VM name it was created with); the entry as it will be
+ * is judged like a new one among the pool's others (R-POOL-2, R-POOL-3); an ip change of an entry
+ * with persistent disks is warned (R-DISK-1: a disk's identity is its entry's ip and slot).
+ */
+function checkEntryFieldEdit(
+  ip: string,
+  set: EntryFieldsInput,
+  base: IpPoolEntry,
+  pool: IpPoolContext,
+  removed: ReadonlySet<string>,
+  ctx: ValidationContext,
+  path: string,
+): RuleIssue[] {
+  const setPath = joinPath(path, 'set');
+  const claim = pool.claims.find((c) => c.ip === ip);
+  const fields = ['ip', 'mask', 'gateway', 'dns', 'hostname', 'machineName'] as const;
+  const changes = fields.filter((f) => set[f] !== undefined && set[f] !== base[f]);
+  if (changes.length === 0) return [];
+  if (claim) {
+    return [
+      error('R-POOL-5', setPath, 'pool.claimedEntryReadOnly', { ip, machine: claim.machine }),
+    ];
+  }
+  // The entry as it will be: a cleared optional field is gone, a cleared required one is ''.
+  const edited: IpPoolEntry = { ...base };
+  for (const f of changes) {
+    const v = set[f] ?? '';
+    if (f === 'dns' || f === 'hostname' || f === 'machineName') {
+      if (v === '') edited[f] = undefined;
+      else edited[f] = v;
+    } else edited[f] = v;
+  }
+  const others = pool.entries.filter((e) => e.ip !== ip && !removed.has(e.ip));
+  const prefix = joinPath(setPath, 0);
+  const out = validatePoolEntries([edited], ctx, setPath, {
+    poolName: pool.name,
+    existing: others,
+    // A dotted mask the entry already had is kept as it is (R-POOL-3); a new one is a prefix.
+    newEntries: set.mask !== undefined && set.mask !== base.mask,
+  }).map((i) =>
+    i.path === prefix || i.path.startsWith(`${prefix}.`)
+      ? { ...i, path: setPath + i.path.slice(prefix.length) }
+      : i,
+  );
+  if (set.ip !== undefined && set.ip !== ip && (base.persistentDisk?.length ?? 0) > 0) {
+    out.push(
+      warning('R-DISK-1', joinPath(setPath, 'ip'), 'pool.ipChangeWithDisks', { ip, to: set.ip }),
+    );
+  }
+  return out;
+}
+
 function checkEntryUpdates(
   updates: PatchIpPoolRequest['update'],
   pool: IpPoolContext,
@@ -651,6 +706,8 @@ function checkEntryUpdates(
       return;
     }
     const claim = pool.claims.find((c) => c.ip === u.ip);
+    if (u.set !== undefined)
+      out.push(...checkEntryFieldEdit(u.ip, u.set, base, pool, removed, ctx, path));
     if (u.additionNic !== undefined) {
       const nics = u.additionNic;
       nics.forEach((nic, j) => {
