@@ -320,7 +320,20 @@ async function soak(o: Options, url: string, bffPid: number | undefined): Promis
           resourceVersion: view.resourceVersion ?? '',
           ...(present
             ? { remove: [ip] }
-            : { append: [{ ip, mask: '24', gateway: '10.250.0.1', hostname: 'soak-node' }] }),
+            : {
+                append: [
+                  {
+                    ip,
+                    mask: '24',
+                    gateway: '10.250.0.1',
+                    hostname: 'soak-node',
+                    // R-DISK-5: the demo's pools keep /var/cpaas as a pool persistent disk.
+                    persistentDisk: [
+                      { slot: 0, quantityGB: 40, path: '/var/cpaas', format: 'xfs' },
+                    ],
+                  },
+                ],
+              }),
         });
         tally(res.status, res.json);
       }
