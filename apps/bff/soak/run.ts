@@ -191,6 +191,11 @@ function sseClient(url: string, slow: boolean, onEvent: () => void): { close: ()
 
 async function main(): Promise<number> {
   const o = parseArgs(process.argv.slice(2));
+  // DCS_CHECK_ARGS=1: the command line is parsed and checked, nothing runs (README commands test).
+  if (process.env.DCS_CHECK_ARGS === '1') {
+    process.stdout.write(`args ok: ${JSON.stringify(o)}\n`);
+    return 0;
+  }
   let launcher: ChildProcess | undefined;
   let url = o.url;
   let bffPid = o.pid;

@@ -101,6 +101,8 @@ const PARSE_ONLY = new Set([
   '@dcs/bff:bench',
   '@dcs/bff:bench:transfer',
   '@dcs/bff:bench:fanout',
+  '(root):soak',
+  '@dcs/bff:soak',
   '@dcs/simulator:bench',
   '@dcs/apiserver:bench',
   '@dcs/simulator:gen:capi-schemas',
