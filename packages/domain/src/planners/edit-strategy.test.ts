@@ -228,4 +228,18 @@ describe('planEditStrategy (O-EDIT-STRATEGY)', () => {
     ]);
     expect(keys(plan)).toEqual(['plan.effect.strategyInPlace']);
   });
+
+  it('O-EDIT-STRATEGY on a deployment written past the JSON bounds (kubectl): an R-REQUEST error naming the bound, no step, never a throw', () => {
+    let deep: Record<string, unknown> = { leaf: true };
+    for (let i = 0; i < 80; i++) deep = { nested: deep };
+    const written = md();
+    const spec = { ...written.spec, extra: deep } as unknown as typeof written.spec;
+    const plan = planEditStrategy(
+      req({ nodeDrainTimeout: '5m' }),
+      { machineDeployment: { ...written, ...(spec ? { spec } : {}) } },
+      ctx,
+    );
+    expect(plan.steps).toEqual([]);
+    expect(errors(plan).map((i) => i.rule)).toContain('R-REQUEST');
+  });
 });

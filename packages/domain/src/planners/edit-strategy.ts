@@ -3,6 +3,7 @@ import type { ValidationContext } from '../rules/context';
 import { validateEditStrategy, type EditStrategyPool } from '../rules/strategy-edit';
 import type { MachineDeployment } from '../schemas/capi';
 import type { IntOrString } from '../schemas/meta';
+import { withinJsonBounds } from './bounds';
 import { mergeIssues, staleIssue } from './issues';
 import {
   addOp,
@@ -121,6 +122,21 @@ const shown = (v: IntOrString | undefined): string => (v === undefined ? '—' :
 
 /** O-EDIT-STRATEGY: see the module's comment. */
 export function planEditStrategy(
+  req: EditStrategyRequest,
+  current: EditStrategyCurrent,
+  ctx: ValidationContext,
+): Plan {
+  return withinJsonBounds(
+    {
+      operation: 'O-EDIT-STRATEGY',
+      namespace: ctx.namespace,
+      target: { kind: 'MachineDeployment', name: current.machineDeployment.metadata.name ?? '' },
+    },
+    () => strategyPlan(req, current, ctx),
+  );
+}
+
+function strategyPlan(
   req: EditStrategyRequest,
   current: EditStrategyCurrent,
   ctx: ValidationContext,
