@@ -241,6 +241,12 @@ export const en = {
   // The BFF's 409 (R-PLAN-STALE), by its messageKey: localize() finds it here.
   'bff.conflict':
     '{kind} {name} was changed by someone else since you loaded it (resourceVersion {seen} → {current}); your change touches the same fields.',
+  'bff.conflict.rule':
+    '{kind} {name} was changed by someone else since you loaded it (resourceVersion {seen} → {current}), and on the current version your change no longer applies: reload and check the rule below.',
+  'bff.conflict.entries':
+    '{kind} {name} was changed by someone else since you loaded it (resourceVersion {seen} → {current}); they changed or removed the entries you edit: {entries}. Reload and edit them again.',
+  'bff.conflict.changing':
+    '{kind} {name} kept changing while this change was being applied (tried {attempts}×): someone else is editing it. Reload and retry.',
   // The BFF's stable error codes (apps/bff/src/http/errors.ts, app.ts): an unknown code shows
   // the server's message.
   'error.code.BadRequest': 'The request is not valid.',

@@ -228,6 +228,12 @@ export const zhCN: Messages = {
   'boot.magicTokens': 'PROVIDER_ID 和 NODE_IP 会在加入时由 provider 替换：请保持原样（R-BOOT-2）。',
   'bff.conflict':
     '自你加载以来，{kind} {name} 已被其他人修改（resourceVersion {seen} → {current}）；你的修改涉及相同的字段。',
+  'bff.conflict.rule':
+    '自你加载以来，{kind} {name} 已被其他人修改（resourceVersion {seen} → {current}），在当前版本上你的修改不再适用：请刷新并查看下方的规则。',
+  'bff.conflict.entries':
+    '自你加载以来，{kind} {name} 已被其他人修改（resourceVersion {seen} → {current}）；你编辑的条目已被修改或删除：{entries}。请刷新后重新编辑。',
+  'bff.conflict.changing':
+    '应用此修改期间，{kind} {name} 一直在变化（已尝试 {attempts} 次）：有其他人正在编辑它。请刷新后重试。',
   'error.code.BadRequest': '请求无效。',
   'error.code.Unauthorized': '请重新登录：当前会话没有有效凭据。',
   'error.code.Forbidden': '您的权限不允许此操作。',
