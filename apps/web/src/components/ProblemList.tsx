@@ -33,7 +33,11 @@ export function ProblemList({
           <Alert
             severity={p.severity}
             action={p.code !== undefined ? actions?.[p.code] : undefined}
-            sx={dense ? { py: 0, '& .MuiAlert-message': { py: 0.75 } } : undefined}
+            sx={{
+              // An action keeps its label on one line; the message wraps beside it.
+              '& .MuiAlert-action': { whiteSpace: 'nowrap', alignItems: 'center', pt: 0 },
+              ...(dense ? { py: 0, '& .MuiAlert-message': { py: 0.75 } } : {}),
+            }}
           >
             {localize(p)}
             {p.rule && !localize(p).includes(p.rule) ? ` (${p.rule})` : ''}
