@@ -491,7 +491,6 @@ export const en = {
   'create.preview': 'Preview plan',
   'create.backToForm': 'Back to the form',
   'create.apply': 'Create pool',
-  'form.required': 'Required.',
   'form.atLeastOne': 'Add at least one.',
   'ipPools.total': 'Entries',
   'ipPools.used': 'Used',

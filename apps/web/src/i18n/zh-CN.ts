@@ -458,7 +458,6 @@ export const zhCN: Messages = {
   'create.preview': '预览计划',
   'create.backToForm': '返回表单',
   'create.apply': '创建节点池',
-  'form.required': '必填。',
   'form.atLeastOne': '请至少添加一项。',
   'ipPools.total': '条目',
   'ipPools.used': '已用',
