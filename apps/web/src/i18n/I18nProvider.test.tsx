@@ -1,9 +1,16 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+/** The fresh registry's cleanup: unmounts even when a test failed half-way (a retry starts clean). */
+let unmount: (() => void) | undefined;
 afterEach(() => {
+  unmount?.();
+  unmount = undefined;
   localStorage.clear();
 });
+
+/** Loading a language pack is a dynamic import: on a busy machine it takes well over a second. */
+const LOAD = { timeout: 15_000 };
 
 /**
  * A fresh module registry: the test setup preloads every language, and these tests are about a
@@ -11,7 +18,8 @@ afterEach(() => {
  */
 async function freshApp() {
   vi.resetModules();
-  const { render, screen, fireEvent, cleanup } = await import('@testing-library/react');
+  const { render, screen, fireEvent, cleanup, waitFor } = await import('@testing-library/react');
+  unmount = cleanup;
   const { I18nProvider } = await import('./I18nProvider');
   const { useI18n } = await import('./context');
   const packs = await import('./packs');
@@ -40,12 +48,12 @@ async function freshApp() {
       <Probe />
     </I18nProvider>,
   );
-  return { app, screen, fireEvent, cleanup, packs };
+  return { app, screen, fireEvent, waitFor, packs };
 }
 
 describe('I18nProvider (issue 14: the other language on demand)', () => {
   it('keeps speaking English until the Chinese pack has loaded, then switches; never a raw key', async () => {
-    const { screen, fireEvent, cleanup, packs } = await freshApp();
+    const { screen, fireEvent, waitFor, packs } = await freshApp();
     expect(packs.loadedPack('zh-CN')).toBeUndefined();
     expect(screen.getByTestId('title').textContent).toBe('DCS Node Pools');
 
@@ -54,18 +62,19 @@ describe('I18nProvider (issue 14: the other language on demand)', () => {
     expect(screen.getByTestId('title').textContent).toBe('DCS Node Pools');
     expect(screen.getByTestId('locale').textContent).toBe('en');
 
-    expect((await screen.findByText('DCS 节点池')).dataset.testid).toBe('title');
+    expect((await screen.findByText('DCS 节点池', {}, LOAD)).dataset.testid).toBe('title');
     expect(screen.getByTestId('status').textContent).toBe('运行中');
-    expect(document.documentElement.lang).toBe('zh-CN');
+    // The page's language and the stored choice follow in an effect, after the render.
+    await waitFor(() => {
+      expect(document.documentElement.lang).toBe('zh-CN');
+    }, LOAD);
     expect(localStorage.getItem('dcs.locale')).toBe('zh-CN');
-    cleanup();
   });
 
   it('starts in English and loads a stored Chinese choice that main.tsx did not preload', async () => {
     localStorage.setItem('dcs.locale', 'zh-CN');
-    const { screen, cleanup } = await freshApp();
+    const { screen } = await freshApp();
     expect(screen.getByTestId('title').textContent).toBe('DCS Node Pools');
-    expect(await screen.findByText('DCS 节点池')).toBeDefined();
-    cleanup();
+    expect(await screen.findByText('DCS 节点池', {}, LOAD)).toBeDefined();
   });
 });
