@@ -32,7 +32,7 @@ test('IP Pools tab: this cluster’s pools apart from the namespace’s others; 
   await snap(page, testInfo, 'ip-pool-create-plan');
   await page.getByRole('button', { name: 'Create IP pool' }).click();
   // Created: the pool's own page, and it is one of the namespace's others (no one uses it yet).
-  await expect(page.getByRole('heading', { name: 'spare-ippool' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'spare-ippool', exact: true })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Entries of spare-ippool' })).toContainText(
     '10.250.0.11',
   );
@@ -67,6 +67,6 @@ test.describe('in Chinese', () => {
     await page.getByRole('button', { name: '预览计划' }).click();
     await expect(page.getByRole('region', { name: '计划' })).toContainText('spare-zh-ippool');
     await page.getByRole('button', { name: '创建 IP 池' }).click();
-    await expect(page.getByRole('heading', { name: 'spare-zh-ippool' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'spare-zh-ippool', exact: true })).toBeVisible();
   });
 });

@@ -6,7 +6,7 @@ test('switch to Simplified Chinese and back', async ({ page, signIn, consolePage
   await expect(page.getByRole('heading', { name: 'Node Pools', level: 2 })).toBeVisible();
   await consolePage.switchLanguage('简体中文');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
-  await expect(page.getByRole('link', { name: '集群' })).toBeVisible();
+  await expect(page.getByRole('link', { name: '集群', exact: true })).toBeVisible();
   // Screen words are translated; only the glossary's terms stay English (chinese.spec.ts).
   await expect(page.getByRole('tab', { name: '节点池' })).toBeVisible();
   await expect(page.getByRole('button', { name: '添加工作节点池' })).toBeVisible();
@@ -16,7 +16,7 @@ test('switch to Simplified Chinese and back', async ({ page, signIn, consolePage
 
   // The choice is kept.
   await page.reload();
-  await expect(page.getByRole('link', { name: '集群' })).toBeVisible();
+  await expect(page.getByRole('link', { name: '集群', exact: true })).toBeVisible();
   await consolePage.switchLanguage('English');
   await expect(page.getByRole('link', { name: 'Clusters' })).toBeVisible();
 });

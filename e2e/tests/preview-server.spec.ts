@@ -1,25 +1,13 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { expect, NS, snap, test } from '../fixtures';
+import { expect, getJson, kubectl, snap, test } from '../fixtures';
 
 /**
  * Issue 11 through the browser: Preview asks the API server (a refusal it cannot foresee is shown
  * at its step and keeps Apply disabled), a duration the API cannot use is refused at its field,
- * a new pool's IP entries carry no NIC the user did not give, and the control plane's upgrade to
- * 1.35 writes the kubelet patch R-BOOT-1 asks for. What was written is read back with kubectl,
- * as an operator would check it.
+ * and a new pool's IP entries carry no NIC the user did not give (the control plane's upgrade to
+ * 1.35 and its kubelet patch, R-BOOT-1, are checked in upgrades.spec.ts, the one journey that
+ * upgrades prod-east's control plane). What was written is read back with kubectl, as an operator
+ * would check it.
  */
-
-const run = promisify(execFile);
-
-async function kubectl(kubeconfig: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run('kubectl', ['--kubeconfig', kubeconfig, '-n', NS, ...args]);
-  return stdout;
-}
-
-async function getJson<T>(kubeconfig: string, resource: string, name: string): Promise<T> {
-  return JSON.parse(await kubectl(kubeconfig, 'get', resource, name, '-o', 'json')) as T;
-}
 
 test('Preview asks the server: a refusal injected at the API server shows at its step, and Apply stays disabled until it is lifted', async ({
   page,
@@ -137,50 +125,4 @@ test('nodeDrainTimeout "soon" is refused at its field; the new pool is written w
   );
   expect(ipPool.spec.pool).toHaveLength(1);
   expect(ipPool.spec.pool[0]?.additionNic ?? []).toEqual([]);
-});
-
-test('O-UPGRADE-CP to v1.35.0 writes the kubelet patch with NeverVerify (R-BOOT-1), as kubectl reads it', async ({
-  page,
-  signIn,
-  nodePools,
-  stack,
-}, testInfo) => {
-  test.setTimeout(120_000);
-  await signIn('operator');
-  const pools = nodePools('prod-east');
-  await pools.goto();
-  const cp = pools.controlPlane();
-  await cp.getByRole('button', { name: 'Upgrade to v1.35.0' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Upgrade the control plane' });
-  await dialog.getByRole('button', { name: 'Preview plan' }).click();
-  const plan = dialog.getByRole('region', { name: 'Plan' });
-  await expect(plan).toContainText('O-UPGRADE-CP');
-  await expect(plan).toContainText('The API server accepted every step in a dry run');
-  await snap(page, testInfo, 'upgrade-cp-135-plan');
-  await dialog.getByRole('button', { name: 'Upgrade', exact: true }).click();
-  await expect(dialog).toBeHidden();
-
-  const list = JSON.parse(
-    await kubectl(
-      stack.kubeconfig,
-      'get',
-      'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io',
-      '-o',
-      'json',
-    ),
-  ) as {
-    items: {
-      metadata: { name: string };
-      spec: {
-        version: string;
-        kubeadmConfigSpec?: { files?: { path: string; content?: string }[] };
-      };
-    }[];
-  };
-  const kcp = list.items.find((k) => k.metadata.name.startsWith('prod-east'));
-  expect(kcp?.spec.version).toBe('v1.35.0');
-  const patch = kcp?.spec.kubeadmConfigSpec?.files?.find((f) =>
-    f.path.startsWith('/etc/kubernetes/patches/kubeletconfiguration'),
-  );
-  expect(patch?.content).toMatch(/"imagePullCredentialsVerificationPolicy":\s*"NeverVerify"/);
 });

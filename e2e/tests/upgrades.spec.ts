@@ -1,4 +1,4 @@
-import { expect, snap, test } from '../fixtures';
+import { expect, kubectl, snap, test } from '../fixtures';
 
 test('O-UPGRADE-INFRA: clone the template with more CPU, see the diff and the rolling update, follow it live', async ({
   page,
@@ -34,10 +34,11 @@ test('O-UPGRADE-INFRA: clone the template with more CPU, see the diff and the ro
   await expect(pools.replicas(card, 'Ready')).toHaveText('3', { timeout: 150_000 });
 });
 
-test('U-2, O-UPGRADE-CP then O-UPGRADE-K8S: the control plane first, then a worker pool, followed live', async ({
+test('U-2, O-UPGRADE-CP then O-UPGRADE-K8S: the control plane first (its kubelet patch per R-BOOT-1), then a worker pool, followed live', async ({
   page,
   signIn,
   nodePools,
+  stack,
 }, testInfo) => {
   test.setTimeout(420_000);
   await signIn('operator');
@@ -50,10 +51,36 @@ test('U-2, O-UPGRADE-CP then O-UPGRADE-K8S: the control plane first, then a work
   const cpDialog = page.getByRole('dialog', { name: 'Upgrade the control plane' });
   await expect(cpDialog.getByRole('combobox', { name: /^Target version/ })).toHaveText('v1.35.0');
   await cpDialog.getByRole('button', { name: 'Preview plan' }).click();
-  await expect(cpDialog.getByRole('region', { name: 'Plan' })).toContainText('O-UPGRADE-CP');
+  const cpPlan = cpDialog.getByRole('region', { name: 'Plan' });
+  await expect(cpPlan).toContainText('O-UPGRADE-CP');
+  await expect(cpPlan).toContainText('The API server accepted every step in a dry run');
   await snap(page, testInfo, 'upgrade-cp-plan');
   await cpDialog.getByRole('button', { name: 'Upgrade', exact: true }).click();
   await expect(cpDialog).toBeHidden();
+  // R-BOOT-1 on the control plane: 1.35's kubelet patch with NeverVerify, as kubectl reads it.
+  const list = JSON.parse(
+    await kubectl(
+      stack.kubeconfig,
+      'get',
+      'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io',
+      '-o',
+      'json',
+    ),
+  ) as {
+    items: {
+      metadata: { name: string };
+      spec: {
+        version: string;
+        kubeadmConfigSpec?: { files?: { path: string; content?: string }[] };
+      };
+    }[];
+  };
+  const kcp = list.items.find((k) => k.metadata.name.startsWith('prod-east'));
+  expect(kcp?.spec.version).toBe('v1.35.0');
+  const patch = kcp?.spec.kubeadmConfigSpec?.files?.find((f) =>
+    f.path.startsWith('/etc/kubernetes/patches/kubeletconfiguration'),
+  );
+  expect(patch?.content).toMatch(/"imagePullCredentialsVerificationPolicy":\s*"NeverVerify"/);
   await expect(cp.locator('[data-fact="version"]')).toHaveText(/^v1\.35\.0/);
   await expect(pools.replicas(cp, 'Updated')).toHaveText('3', { timeout: 180_000 });
   await expect(pools.replicas(cp, 'Ready')).toHaveText('3', { timeout: 180_000 });
