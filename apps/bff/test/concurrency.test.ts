@@ -62,6 +62,13 @@ function diskOf(quantityGB: number) {
   return { ...disk, quantityGB };
 }
 
+/** The requests that wrote the target, in the order the server applied them. */
+function appliedInOrder<Op>(outcomes: readonly Outcome<Op>[]): Outcome<Op>[] {
+  return outcomes
+    .filter((o) => o.status === 200 && o.wrote !== undefined)
+    .sort((a, b) => (a.wrote ?? 0) - (b.wrote ?? 0));
+}
+
 /** A refusal must be a 409 that says what conflicted; anything else is a defect. */
 function expectAppliedOrConflict(o: Outcome<unknown>, res: LightMyRequestResponse): void {
   if (o.status === 200) return;
@@ -101,6 +108,18 @@ describe('concurrent editors through the routes (issue 10)', { retry: 2 }, () =>
     await app.close();
     await t.close();
   });
+
+  /** Every editor signed in with its own session, then all of them at once. */
+  async function runEditors(editor: (id: number, s: TestSession) => Promise<void>): Promise<void> {
+    const sessions = await Promise.all(
+      Array.from({ length: EDITORS }, async () => {
+        const s = new TestSession(app);
+        await s.start();
+        return s;
+      }),
+    );
+    await Promise.all(sessions.map((s, i) => editor(i, s)));
+  }
 
   type PoolOp =
     | { type: 'append'; entry: IpPoolEntry }
@@ -171,18 +190,8 @@ describe('concurrent editors through the routes (issue 10)', { retry: 2 }, () =>
       }
     };
 
-    const sessions = await Promise.all(
-      Array.from({ length: EDITORS }, async () => {
-        const s = new TestSession(app);
-        await s.start();
-        return s;
-      }),
-    );
-    await Promise.all(sessions.map((s, i) => editor(i, s)));
-
-    const applied = outcomes
-      .filter((o) => o.status === 200 && o.wrote !== undefined)
-      .sort((a, b) => (a.wrote ?? 0) - (b.wrote ?? 0));
+    await runEditors(editor);
+    const applied = appliedInOrder(outcomes);
     // Serial replay of the applied requests, in the order the server applied them.
     let replay: IpPoolEntry[] = structuredClone(initial);
     for (const o of applied) {
@@ -304,18 +313,8 @@ describe('concurrent editors through the routes (issue 10)', { retry: 2 }, () =>
       }
     };
 
-    const sessions = await Promise.all(
-      Array.from({ length: EDITORS }, async () => {
-        const s = new TestSession(app);
-        await s.start();
-        return s;
-      }),
-    );
-    await Promise.all(sessions.map((s, i) => editor(i, s)));
-
-    const applied = outcomes
-      .filter((o) => o.status === 200 && o.wrote !== undefined)
-      .sort((a, b) => (a.wrote ?? 0) - (b.wrote ?? 0));
+    await runEditors(editor);
+    const applied = appliedInOrder(outcomes);
     let replicas = initial.spec.replicas;
     let template = initial.spec.template.spec.infrastructureRef.name;
     for (const o of applied) {
