@@ -105,6 +105,29 @@ describe('O-EDIT-STRATEGY route', () => {
     expect(after.spec.replicas).toBe(3);
   });
 
+  it('O-EDIT-STRATEGY: a timeout sent as null is removed from the MachineDeployment (JSON patch remove), and Apply writes the previewed plan', async () => {
+    await settle();
+    const before = md();
+    expect(before.spec.template.spec).toHaveProperty('nodeDrainTimeout');
+    const body = { resourceVersion: before.metadata.resourceVersion, nodeDrainTimeout: null };
+    const dry = await s.request('POST', `${URL}?dryRun=true`, body);
+    expect(dry.statusCode, dry.body).toBe(200);
+    const { verdict, ...plan } = dry.json<Plan>();
+    expect(verdict?.steps.map((v) => v.status)).toEqual(['accepted']);
+    expect(plan.effects.notes?.map((n) => n.messageKey)).toContain(
+      'plan.effect.strategyFieldsRemoved',
+    );
+    const real = await s.request('POST', URL, body);
+    expect(real.statusCode, real.body).toBe(200);
+    const after = md();
+    expect(after.spec.template.spec).not.toHaveProperty('nodeDrainTimeout');
+    // Everything else is as it was.
+    expect(after.spec.template.spec.nodeDeletionTimeout).toBe(
+      before.spec.template.spec.nodeDeletionTimeout,
+    );
+    expect(after.spec.strategy).toEqual(before.spec.strategy);
+  });
+
   it('O-EDIT-STRATEGY with R-MD-3: maxSurge 1 on a pool with persistent disks is a 422 naming the rule and the field; nothing is written', async () => {
     await settle();
     const rv = md().metadata.resourceVersion;

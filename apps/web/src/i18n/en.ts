@@ -547,7 +547,7 @@ export const en = {
   'strategy.title': 'Rollout settings of {name}',
   'strategy.apply': 'Save settings',
   'strategy.intro':
-    'maxSurge and maxUnavailable set how a rolling update replaces machines; the timeouts bound how long Cluster API waits to drain a node, detach its volumes and delete it. Changing them replaces no machine. An emptied field keeps its value.',
+    'maxSurge and maxUnavailable set how a rolling update replaces machines; the timeouts bound how long Cluster API waits to drain a node, detach its volumes and delete it. Changing them replaces no machine. An emptied field is removed from the pool, so that Cluster API’s default applies again.',
   'strategy.rolloutInProgress':
     'A rolling update is in progress ({updated} of {desired, plural, one {# machine} other {# machines}} updated): new settings apply from its next step; the preview says what they change.',
   'strategy.onDelete':

@@ -514,7 +514,7 @@ export const zhCN: Messages = {
   'strategy.title': '{name} 的滚动更新设置',
   'strategy.apply': '保存设置',
   'strategy.intro':
-    'maxSurge 和 maxUnavailable 决定滚动更新如何替换 machine；超时限制 Cluster API 驱逐节点、卸载卷和删除节点时的等待时长。修改它们不会替换任何 machine。清空的字段保持原值。',
+    'maxSurge 和 maxUnavailable 决定滚动更新如何替换 machine；超时限制 Cluster API 驱逐节点、卸载卷和删除节点时的等待时长。修改它们不会替换任何 machine。清空的字段会从节点池中移除，Cluster API 的默认值重新生效。',
   'strategy.rolloutInProgress':
     '正在进行滚动更新（已更新 {updated}/{desired} 台 machine）：新设置从下一步起生效；预览会说明具体影响。',
   'strategy.onDelete':

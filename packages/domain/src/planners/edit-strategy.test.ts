@@ -194,6 +194,60 @@ describe('planEditStrategy (O-EDIT-STRATEGY)', () => {
     ]);
   });
 
+  it('O-EDIT-STRATEGY: a cleared field (null) is removed from the object, tested at its current value, and the preview names the defaults that apply again', () => {
+    const plan = planEditStrategy(
+      req({ nodeDrainTimeout: null, nodeVolumeDetachTimeout: null }),
+      { machineDeployment: md() },
+      ctx,
+    );
+    // demo-md-0 has no nodeVolumeDetachTimeout: nothing to remove there.
+    expect(ops(plan)).toEqual([
+      { op: 'test', path: '/metadata/resourceVersion', value: '10' },
+      { op: 'test', path: '/spec/template/spec/nodeDrainTimeout', value: '1m' },
+      { op: 'remove', path: '/spec/template/spec/nodeDrainTimeout' },
+    ]);
+    expect(errors(plan)).toEqual([]);
+    const step = plan.steps[0] as PatchStep;
+    expect(step.description.message).toBe(
+      'Set the rollout settings of demo-md-0: nodeDrainTimeout 1m → —',
+    );
+    expect(keys(plan)).toEqual([
+      'plan.effect.strategyInPlace',
+      'plan.effect.strategyFieldsRemoved',
+    ]);
+    expect(plan.effects.notes?.[1]?.params).toMatchObject({ fields: 'nodeDrainTimeout' });
+    const after = applyJsonPatch(md(), ops(plan).slice(1));
+    expect(after.spec?.template.spec).not.toHaveProperty('nodeDrainTimeout');
+    expect(after.spec?.template.spec.nodeDeletionTimeout).toBe('5m');
+    // Undo puts the old value back.
+    expect(step.undo?.patch).toEqual({
+      type: 'json',
+      ops: [{ op: 'add', path: '/spec/template/spec/nodeDrainTimeout', value: '1m' }],
+    });
+    // Clearing a field that is not there changes nothing.
+    const bare = md();
+    delete bare.spec?.template.spec.nodeDrainTimeout;
+    const none = planEditStrategy(
+      req({ nodeDrainTimeout: null }),
+      { machineDeployment: bare },
+      ctx,
+    );
+    expect(none.steps).toEqual([]);
+  });
+
+  it('O-EDIT-STRATEGY with R-MD-3 and R-MD-2: clearing maxSurge means Cluster API’s default 1, refused on a pool with persistent disks; clearing maxUnavailable next to maxSurge 0 resolves as 0 and 0', () => {
+    const cleared = planEditStrategy(req({ maxSurge: null }), { machineDeployment: md() }, ctx);
+    expect(errors(cleared).map((i) => [i.rule, i.path])).toEqual([['R-MD-3', 'maxSurge']]);
+    const free = planEditStrategy(req({ maxSurge: null }), { machineDeployment: md() }, ctxNoDisks);
+    expect(errors(free)).toEqual([]);
+    expect(ops(free)).toContainEqual({
+      op: 'remove',
+      path: '/spec/strategy/rollingUpdate/maxSurge',
+    });
+    const both = planEditStrategy(req({ maxUnavailable: null }), { machineDeployment: md() }, ctx);
+    expect(errors(both).map((i) => i.rule)).toContain('R-MD-2');
+  });
+
   it('O-EDIT-STRATEGY: nothing to change makes no step and says so', () => {
     const plan = planEditStrategy(
       req({ maxSurge: 0, maxUnavailable: 1, nodeDrainTimeout: '1m' }),

@@ -1,6 +1,10 @@
 import type { EditStrategyField, EditStrategyRequest } from '../requests/edit-strategy';
 import type { ValidationContext } from '../rules/context';
-import { validateEditStrategy, type EditStrategyPool } from '../rules/strategy-edit';
+import {
+  strategyAfterEdit,
+  validateEditStrategy,
+  type EditStrategyPool,
+} from '../rules/strategy-edit';
 import type { MachineDeployment } from '../schemas/capi';
 import type { IntOrString } from '../schemas/meta';
 import { withinJsonBounds } from './bounds';
@@ -9,6 +13,7 @@ import {
   addOp,
   jsonEqual,
   pointer,
+  removeOp,
   replaceOp,
   testOp,
   testResourceVersion,
@@ -79,13 +84,18 @@ export function changedStrategyFields(
   md: MachineDeployment,
 ): EditStrategyField[] {
   const current = currentStrategyOf(md);
+  // `null` asks for the field's removal: a change only when the field is there.
   return [...STRATEGY_FIELDS, ...TIMEOUT_FIELDS].filter(
-    (f) => req[f] !== undefined && !jsonEqual(req[f], current[f]),
+    (f) => req[f] !== undefined && !jsonEqual(req[f] ?? undefined, current[f]),
   );
 }
 
-/** Test-and-replace of a field that is set; add of one that is not (its parent exists). */
+/**
+ * Test-and-replace of a field that is set; add of one that is not (its parent exists);
+ * test-and-remove when the user clears it (`null`), so that Cluster API's default applies again.
+ */
 function setOps(path: string, current: unknown, value: unknown): JsonPatchOp[] {
+  if (value === null) return [testOp(path, current), removeOp(path)];
   return current === undefined
     ? [addOp(path, value)]
     : [testOp(path, current), replaceOp(path, value)];
@@ -118,7 +128,8 @@ function patchOps(
   return ops;
 }
 
-const shown = (v: IntOrString | undefined): string => (v === undefined ? '—' : String(v));
+const shown = (v: IntOrString | null | undefined): string =>
+  v === undefined || v === null ? '—' : String(v);
 
 /** O-EDIT-STRATEGY: see the module's comment. */
 export function planEditStrategy(
@@ -178,10 +189,8 @@ function strategyPlan(
         }
       };
       const was = pace(before.maxSurge, before.maxUnavailable);
-      const now = pace(
-        req.maxSurge ?? before.maxSurge,
-        req.maxUnavailable ?? before.maxUnavailable,
-      );
+      const after = strategyAfterEdit(req, before);
+      const now = pace(after.maxSurge, after.maxUnavailable);
       if (was !== undefined && now !== undefined && replicas > 0) {
         notes.push(
           rolling
@@ -195,9 +204,15 @@ function strategyPlan(
             : planMessage('plan.effect.nextRolloutPace', { name, atATime: now, before: was }),
         );
       }
-      if (req.maxSurge !== undefined && isZero(req.maxSurge)) {
+      if (req.maxSurge !== undefined && req.maxSurge !== null && isZero(req.maxSurge)) {
         notes.push(planMessage('plan.effect.surgeZeroOneFewer'));
       }
+    }
+    const removed = changed.filter((f) => req[f] === null);
+    if (removed.length) {
+      notes.push(
+        planMessage('plan.effect.strategyFieldsRemoved', { name, fields: removed.join(', ') }),
+      );
     }
     if (timeoutsChanged && rolling) {
       notes.push(planMessage('plan.effect.timeoutsInFlight', { name }));

@@ -138,6 +138,11 @@ const catalog = {
     'zh-CN':
       'maxSurge 为 0 时，每台旧 machine 会先被删除，再创建替换它的 machine：滚动更新期间节点池的 machine 会少于副本数，固定 IP 槽位和持久磁盘逐个节点迁移（R-MD-3）',
   },
+  'plan.effect.strategyFieldsRemoved': {
+    en: '{fields}: removed from {name}, so Cluster API’s defaults apply again (maxSurge 1, maxUnavailable 0, nodeDeletionTimeout 10s; nodeDrainTimeout and nodeVolumeDetachTimeout: no limit)',
+    'zh-CN':
+      '{fields}：从 {name} 中移除，Cluster API 的默认值重新生效（maxSurge 1，maxUnavailable 0，nodeDeletionTimeout 10 秒；nodeDrainTimeout 和 nodeVolumeDetachTimeout：不限时）',
+  },
   'plan.effect.timeoutsInFlight': {
     en: 'Machines of {name} that are already draining or being deleted take the new timeouts too: Cluster API copies them to the existing Machines',
     'zh-CN':

@@ -19,14 +19,19 @@ export interface EditStrategyPool {
   ipPoolName: string | undefined;
 }
 
-/** The strategy the pool will have: the request's fields over the current ones. */
+/**
+ * The strategy the pool will have: the request's fields over the current ones; a cleared field
+ * (`null`) is unset, so Cluster API's default applies (R-MD-2 resolves it).
+ */
 export function strategyAfterEdit(
   req: Pick<EditStrategyRequest, 'maxSurge' | 'maxUnavailable'>,
   pool: Pick<EditStrategyPool, 'maxSurge' | 'maxUnavailable'>,
 ): { maxSurge: IntOrString | undefined; maxUnavailable: IntOrString | undefined } {
+  const pick = (v: IntOrString | null | undefined, was: IntOrString | undefined) =>
+    v === null ? undefined : (v ?? was);
   return {
-    maxSurge: req.maxSurge ?? pool.maxSurge,
-    maxUnavailable: req.maxUnavailable ?? pool.maxUnavailable,
+    maxSurge: pick(req.maxSurge, pool.maxSurge),
+    maxUnavailable: pick(req.maxUnavailable, pool.maxUnavailable),
   };
 }
 

@@ -40,7 +40,7 @@ function open(pool: NodePoolView, locale: 'en' | 'zh-CN' = 'en') {
 }
 
 describe('Rollout settings (O-EDIT-STRATEGY)', () => {
-  it('O-EDIT-STRATEGY: starts from the pool’s values and sends only the fields the user changed', () => {
+  it('O-EDIT-STRATEGY: starts from the pool’s values and sends only the fields the user changed, an emptied one as null', () => {
     const pool = workerOf();
     expect(strategyTexts(pool)).toEqual({
       maxSurge: '0',
@@ -56,7 +56,13 @@ describe('Rollout settings (O-EDIT-STRATEGY)', () => {
         nodeDrainTimeout: ' 5m ',
         nodeDeletionTimeout: '',
       }),
-    ).toEqual({ resourceVersion: '1', maxUnavailable: '25%', nodeDrainTimeout: '5m' });
+    ).toEqual({
+      resourceVersion: '1',
+      maxUnavailable: '25%',
+      nodeDrainTimeout: '5m',
+      // Emptied: removed from the object (issue 12), Cluster API's default applies again.
+      nodeDeletionTimeout: null,
+    });
   });
 
   it('O-EDIT-STRATEGY with R-MD-3: maxSurge 1 on a pool with persistent disks is an error at the field, and Preview stays off', async () => {

@@ -61,18 +61,24 @@ export function strategyTexts(pool: NodePoolView): Texts {
   };
 }
 
-/** The request: the resourceVersion the user saw and every field whose text they changed. */
+/**
+ * The request: the resourceVersion the user saw and every field whose text they changed. A field
+ * the user emptied is sent as `null`: removed from the MachineDeployment, so that Cluster API's
+ * default applies again (the plan's note names it).
+ */
 export function editStrategyRequest(
   pool: NodePoolView,
   texts: Texts,
-): Record<string, string | number> {
+): Record<string, string | number | null> {
   const before = strategyTexts(pool);
-  const out: Record<string, string | number> = { resourceVersion: pool.resourceVersions.md ?? '' };
+  const out: Record<string, string | number | null> = {
+    resourceVersion: pool.resourceVersions.md ?? '',
+  };
   for (const f of EDIT_STRATEGY_FIELDS) {
     const text = texts[f].trim();
-    // An emptied field leaves the value as it is: Cluster API has no "unset" to go back to.
-    if (text === '' || text === before[f]) continue;
-    out[f] = f === 'maxSurge' || f === 'maxUnavailable' ? parseIntOrString(text) : text;
+    if (text === before[f]) continue;
+    if (text === '') out[f] = null;
+    else out[f] = f === 'maxSurge' || f === 'maxUnavailable' ? parseIntOrString(text) : text;
   }
   return out;
 }
