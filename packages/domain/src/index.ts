@@ -12,6 +12,7 @@ export * from './planners';
 export * from './stream-events';
 export * from './rights';
 export * from './rights-schema';
+export * from './audit';
 export * from './rules';
 export {
   LOCALES,

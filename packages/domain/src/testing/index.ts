@@ -1,1 +1,2 @@
 export * from './builders';
+export * from './audit';
