@@ -8,6 +8,7 @@ import {
   diagnosisDueAt,
   indexObjects,
   ipPoolView,
+  MachineViewMemo,
   type ClusterView,
   type IpPoolView,
   type MachineView,
@@ -56,6 +57,8 @@ export class ClusterModel {
   readonly #machinesByPool = new Map<string, Set<string>>();
   /** Diagnosis due times of machines, whose minimum schedules a rebuild with no object changing. */
   readonly #due = new Map<string, number>();
+  /** Views of machines whose objects did not change are reused, not rebuilt (issue 14). */
+  readonly #machineViews = new MachineViewMemo();
   #cluster: ClusterView | undefined;
   #clusterStale = false;
   /** Bumped whenever a view changes: keys caches of serialized responses. */
@@ -183,7 +186,7 @@ export class ClusterModel {
   }
 
   #viewContext(now: Date): ViewContext {
-    return { ...this.#options.context(), now };
+    return { ...this.#options.context(), now, machineViews: this.#machineViews };
   }
 
   #rebuildAll(now: Date): ViewChange[] {
@@ -404,8 +407,11 @@ function upsertOne<K extends StreamViewKind>(
   id: string,
   view: StreamViews[K],
 ): ViewChange[] {
+  const stored = map.get(id);
+  // The same object (a reused view) cannot differ: skip serializing it to compare.
+  if (stored?.view === view) return [];
   const json = JSON.stringify(view);
-  if (map.get(id)?.json === json) return [];
+  if (stored?.json === json) return [];
   map.set(id, { view, json });
   // TypeScript cannot correlate `kind` and `view` through the generic; they match by signature.
   return [{ type: 'upsert', kind, id, view } as StreamUpsert];

@@ -6,7 +6,8 @@ import type { DCSIpHostnamePool, DCSMachine, DCSMachineTemplate } from '../schem
 import { clusterView, type ClusterView } from './cluster';
 import { diagnosisDueAt, type DiagnosisOptions } from './diagnosis';
 import { ipPoolView, type IpPoolConsumerObject, type IpPoolView } from './ippool';
-import { machineView, type MachineView } from './machine';
+import type { MachineView } from './machine';
+import { machineViewVia } from './machine-memo';
 import {
   buildControlPlanePool,
   buildWorkerPool,
@@ -300,7 +301,8 @@ export function buildClusterViews(
   let recheckAt: number | undefined;
   for (const m of all) {
     const dm = dcsOf(m);
-    if (!seen.has(m)) machines.push(machineView(m, dm, ctx.now, diagnosisOptions));
+    if (!seen.has(m))
+      machines.push(machineViewVia(ctx.machineViews, m, dm, ctx.now, diagnosisOptions));
     const due = diagnosisDueAt(m, dm, ctx.now, diagnosisOptions);
     if (due !== undefined && (recheckAt === undefined || due < recheckAt)) recheckAt = due;
   }

@@ -3,6 +3,7 @@ export * from './problem';
 export * from './conditions';
 export * from './diagnosis';
 export * from './machine';
+export * from './machine-memo';
 export * from './ippool';
 export * from './rollout';
 export * from './versions';

@@ -16,7 +16,13 @@ import {
 import { conditionViews, type ConditionView } from './conditions';
 import type { DiagnosisCode, DiagnosisOptions } from './diagnosis';
 import type { IpPoolEntryView, IpPoolView } from './ippool';
-import { isMachineAvailable, isMachineReady, machineView, type MachineView } from './machine';
+import {
+  isMachineAvailable,
+  isMachineReady,
+  type MachineView,
+  type MachineViewOptions,
+} from './machine';
+import { machineViewVia, type MachineViewMemo } from './machine-memo';
 import type { ViewMessageKey } from './messages';
 import { controlPlaneRuleProblems, workerPoolRuleProblems } from './pool-rules';
 import { sortProblems, viewProblem, type ViewProblem } from './problem';
@@ -134,6 +140,8 @@ export interface PoolViewContext {
   /** The pool's Cluster, for `spec.paused`. */
   cluster?: Cluster;
   diagnosis?: Omit<DiagnosisOptions, 'ipPoolFree'>;
+  /** Machine views kept between rebuilds by a long-lived caller (the BFF's cluster model). */
+  machineViews?: MachineViewMemo;
 }
 
 export interface WorkerPoolObjects {
@@ -386,6 +394,22 @@ function strategyOf(
   }
 }
 
+/**
+ * One machine's view options. Built by assignment, not by spreading conditional literals: a pool
+ * rebuild runs this for each of its machines on every change (issue 14's stream latency).
+ */
+function machineOptions(
+  ctx: PoolViewContext,
+  o: { ipPool?: IpPoolView },
+  entry: IpPoolEntryView | undefined,
+  upToDate: boolean,
+): MachineViewOptions {
+  const options: MachineViewOptions = { ...ctx.diagnosis, upToDate };
+  if (o.ipPool) options.ipPoolFree = o.ipPool.free;
+  if (entry) options.ipPoolEntry = entry;
+  return options;
+}
+
 function entriesByIp(ipPool: IpPoolView | undefined): Map<string, IpPoolEntryView> {
   return new Map((ipPool?.entries ?? []).map((e) => [e.ip, e]));
 }
@@ -454,12 +478,14 @@ export function buildWorkerPool(o: WorkerPoolObjects, ctx: PoolViewContext): Poo
     const dm = dcsOf(dcs, m);
     const ip = dm?.status?.networkConfig?.ip;
     const entry = ip !== undefined ? byIp.get(ip) : undefined;
-    return machineView(m, dm, ctx.now, {
-      ...ctx.diagnosis,
-      ...(o.ipPool ? { ipPoolFree: o.ipPool.free } : {}),
-      ...(entry ? { ipPoolEntry: entry } : {}),
-      upToDate: newName !== undefined && m.metadata.labels?.[LABEL_SET_NAME] === newName,
-    });
+    const upToDate = newName !== undefined && m.metadata.labels?.[LABEL_SET_NAME] === newName;
+    return machineViewVia(
+      ctx.machineViews,
+      m,
+      dm,
+      ctx.now,
+      machineOptions(ctx, o, entry, upToDate),
+    );
   });
   const rollout = rolloutView(md, o.machineSets, o.machines, ctx.now);
   const { strategy, invalid } = strategyOf(
@@ -643,12 +669,14 @@ export function buildControlPlanePool(
     const dm = dcsOf(dcs, m);
     const ip = dm?.status?.networkConfig?.ip;
     const entry = ip !== undefined ? byIp.get(ip) : undefined;
-    return machineView(m, dm, ctx.now, {
-      ...ctx.diagnosis,
-      ...(o.ipPool ? { ipPoolFree: o.ipPool.free } : {}),
-      ...(entry ? { ipPoolEntry: entry } : {}),
-      upToDate: isCurrentControlPlaneMachine(kcp, m, dm),
-    });
+    const upToDate = isCurrentControlPlaneMachine(kcp, m, dm);
+    return machineViewVia(
+      ctx.machineViews,
+      m,
+      dm,
+      ctx.now,
+      machineOptions(ctx, o, entry, upToDate),
+    );
   });
   const rollout = controlPlaneRolloutView(kcp, o.machines, (m) => dcsOf(dcs, m), ctx.now);
   const { strategy, invalid } = strategyOf(
