@@ -1,4 +1,9 @@
-import type { DCSIpHostnamePool, IpPoolEntry, MachineTemplateSpecInput } from '@dcs/domain';
+import {
+  isRolloutInProgress,
+  type DCSIpHostnamePool,
+  type IpPoolEntry,
+  type MachineTemplateSpecInput,
+} from '@dcs/domain';
 import { aMachineTemplate, anIpEntry } from '@dcs/domain/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,9 +92,24 @@ function wroteOf(res: LightMyRequestResponse, kind: string, name: string): numbe
   return rv === undefined ? undefined : rvNum(rv);
 }
 
-// Both cases have been seen failing on CI's loaded machine (an unseen write, or too few applied)
-// and passing on a retry: more retries while the cause is found; CI names every test that needed one.
-describe('concurrent editors through the routes (issue 10)', { retry: 2 }, () => {
+/**
+ * Progress without spurious refusals: every 409 was caused by a write someone else's request
+ * applied after the version the refused editor saw (a field they both wrote, a version the BFF
+ * no longer remembers, an object that kept changing). Unlike a minimum count of applied requests,
+ * this holds however the editors interleave on a loaded machine.
+ */
+function expectRefusalsJustified(outcomes: readonly Outcome<unknown>[]): void {
+  const applied = appliedInOrder(outcomes);
+  for (const o of outcomes.filter((x) => x.status === 409)) {
+    const cause = applied.find((p) => p.editor !== o.editor && (p.wrote ?? 0) > rvNum(o.seen));
+    expect(
+      cause,
+      `editor ${String(o.editor)} ${JSON.stringify(o.op)}: ${String(o.body.message)}`,
+    ).toBeDefined();
+  }
+}
+
+describe('concurrent editors through the routes (issue 10)', () => {
   let t: TestCluster;
   let app: FastifyInstance;
   const server = () => t.cluster.server.client;
@@ -120,6 +140,152 @@ describe('concurrent editors through the routes (issue 10)', { retry: 2 }, () =>
     );
     await Promise.all(sessions.map((s, i) => editor(i, s)));
   }
+
+  /** Waits until the app's cache holds what the server holds now of one object. */
+  async function cacheCaughtUp(kind: 'MachineDeployment' | 'DCSIpHostnamePool', name: string) {
+    const apiVersion =
+      kind === 'MachineDeployment'
+        ? 'cluster.x-k8s.io/v1beta1'
+        : 'infrastructure.cluster.x-k8s.io/v1beta1';
+    const rv = server().get({ apiVersion, kind, name, namespace: NS })?.metadata.resourceVersion;
+    const deadline = Date.now() + 30_000;
+    while (app.cache.stores[kind].get(NS, name)?.metadata.resourceVersion !== rv) {
+      if (Date.now() > deadline)
+        throw new Error(`the cache did not reach ${kind} ${name} ${String(rv)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  /** One request that must be applied; the cache then holds its result. */
+  async function applied(
+    s: TestSession,
+    method: 'POST' | 'PATCH',
+    url: string,
+    body: unknown,
+    kind: 'MachineDeployment' | 'DCSIpHostnamePool',
+    name: string,
+  ): Promise<void> {
+    const res = await s.request(method, url, body);
+    expect(res.statusCode, res.body).toBe(200);
+    await cacheCaughtUp(kind, name);
+  }
+
+  // Deterministic cases of what the concurrent ones below found under load: writes by others that
+  // cancel out between the version a user saw and their request (A → B → A, "ABA").
+  it('R-PLAN-STALE: a scale planned before two replica writes that cancel out is a 409, not a silent overwrite', async () => {
+    const [me, other] = [new TestSession(app), new TestSession(app)];
+    await me.start();
+    await other.start();
+    await cacheCaughtUp('MachineDeployment', MD);
+    const mine = (await me.request('GET', `${BASE}/nodepools/${MD}`)).json<{
+      resourceVersions: { md: string };
+      replicas: { desired: number };
+    }>();
+    const from = mine.replicas.desired;
+    const scaleTo = async (replicas: number) => {
+      const view = (await other.request('GET', `${BASE}/nodepools/${MD}`)).json<{
+        resourceVersions: { md: string };
+      }>();
+      await applied(
+        other,
+        'POST',
+        `${BASE}/nodepools/${MD}/scale`,
+        { replicas, resourceVersion: view.resourceVersions.md },
+        'MachineDeployment',
+        MD,
+      );
+    };
+    // Someone scales up, someone else scales back down: the count is what I saw, but not by my say.
+    await scaleTo(from + 2);
+    await scaleTo(from);
+    const res = await me.request('POST', `${BASE}/nodepools/${MD}/scale`, {
+      replicas: from + 1,
+      resourceVersion: mine.resourceVersions.md,
+    });
+    expect(res.statusCode, res.body.slice(0, 2000)).toBe(409);
+    expect(res.json<{ conflict: { fields: string[] } }>().conflict.fields).toContain(
+      '/spec/replicas',
+    );
+    const md = server().get({
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind: 'MachineDeployment',
+      name: MD,
+      namespace: NS,
+    }) as { spec: { replicas: number } } | undefined;
+    expect(md?.spec.replicas).toBe(from);
+  }, 60_000);
+
+  it('R-POOL-4: an entry edit planned before that entry was edited and edited back is a 409, not a silent overwrite', async () => {
+    const [me, other] = [new TestSession(app), new TestSession(app)];
+    await me.start();
+    await other.start();
+    const url = `/api/v1/namespaces/${NS}/ippools/${POOL}`;
+    await cacheCaughtUp('DCSIpHostnamePool', POOL);
+    const mine = (await me.request('GET', url)).json<{
+      resourceVersion: string;
+      entries: { ip: string; persistentDisk?: { quantityGB: number }[] }[];
+    }>();
+    // Entries 1–6 are claimed by the seeded machines; the 7th may be edited.
+    const entry = mine.entries[6];
+    if (!entry) throw new Error('the seed has at least 7 entries');
+    const size = entry.persistentDisk?.[0]?.quantityGB ?? 40;
+    const edit = async (quantityGB: number) => {
+      const view = (await other.request('GET', url)).json<{ resourceVersion: string }>();
+      await applied(
+        other,
+        'PATCH',
+        url,
+        {
+          resourceVersion: view.resourceVersion,
+          update: [{ ip: entry.ip, persistentDisk: [diskOf(quantityGB)] }],
+        },
+        'DCSIpHostnamePool',
+        POOL,
+      );
+    };
+    await edit(size + 30);
+    await edit(size);
+    const res = await me.request('PATCH', url, {
+      resourceVersion: mine.resourceVersion,
+      update: [{ ip: entry.ip, persistentDisk: [diskOf(size + 60)] }],
+    });
+    expect(res.statusCode, res.body.slice(0, 2000)).toBe(409);
+    expect(res.json<{ message: string }>().message).toContain(entry.ip);
+  }, 60_000);
+
+  it('R-POOL-4: an entry edit planned on a version the BFF no longer remembers is a 409, not a silent overwrite', async () => {
+    const [me, other] = [new TestSession(app), new TestSession(app)];
+    await me.start();
+    await other.start();
+    const url = `/api/v1/namespaces/${NS}/ippools/${POOL}`;
+    await cacheCaughtUp('DCSIpHostnamePool', POOL);
+    const mine = (await me.request('GET', url)).json<{
+      resourceVersion: string;
+      entries: { ip: string }[];
+    }>();
+    const entry = mine.entries[7];
+    if (!entry) throw new Error('the seed has at least 8 entries');
+    const write = async (body: Record<string, unknown>) => {
+      const view = (await other.request('GET', url)).json<{ resourceVersion: string }>();
+      await applied(
+        other,
+        'PATCH',
+        url,
+        { resourceVersion: view.resourceVersion, ...body },
+        'DCSIpHostnamePool',
+        POOL,
+      );
+    };
+    // Someone edits the entry, then enough other writes follow that my version is forgotten.
+    await write({ update: [{ ip: entry.ip, persistentDisk: [diskOf(99)] }] });
+    for (let k = 0; k < 9; k++) await write({ append: [anIpEntry(200 + k)] });
+    const res = await me.request('PATCH', url, {
+      resourceVersion: mine.resourceVersion,
+      update: [{ ip: entry.ip, persistentDisk: [diskOf(11)] }],
+    });
+    expect(res.statusCode, res.body.slice(0, 2000)).toBe(409);
+    expect(res.json<{ message: string }>().message).toContain(entry.ip);
+  }, 60_000);
 
   type PoolOp =
     | { type: 'append'; entry: IpPoolEntry }
@@ -224,7 +390,8 @@ describe('concurrent editors through the routes (issue 10)', { retry: 2 }, () =>
     console.log(
       `concurrency: IP pool: ${String(outcomes.length)} requests, ${String(applied.length)} applied, ${String(conflicts)} refused 409, ${String(final.length)} entries`,
     );
-    expect(applied.length).toBeGreaterThan(EDITORS);
+    expectRefusalsJustified(outcomes);
+    expect(applied.length).toBeGreaterThan(0);
   }, 120_000);
 
   type MdOp =
@@ -247,6 +414,19 @@ describe('concurrent editors through the routes (issue 10)', { retry: 2 }, () =>
             };
           }
         | undefined;
+    // The embedded cluster runs no MachineDeployment controller: play it once, so that the pool
+    // starts steady (its status has seen its generation) whatever the cases above wrote.
+    const before = mdNow() as unknown as
+      { metadata: { generation?: number }; status?: Record<string, unknown> } | undefined;
+    if (!before) throw new Error('the seed has demo-md-0');
+    await server().update(
+      {
+        ...(before as unknown as Parameters<ReturnType<typeof server>['update']>[0]),
+        status: { ...before.status, observedGeneration: before.metadata.generation },
+      },
+      { subresource: 'status' },
+    );
+    await cacheCaughtUp('MachineDeployment', MD);
     const initial = mdNow();
     if (!initial) throw new Error('the seed has demo-md-0');
     const outcomes: Outcome<MdOp>[] = [];
@@ -267,8 +447,15 @@ describe('concurrent editors through the routes (issue 10)', { retry: 2 }, () =>
         >();
         const dice = random();
         const candidates = machines.filter((m) => !m.deleting);
-        // As the UI does (R-MD-6): a targeted deletion is offered on a steady pool only.
-        const steady = !view.rollout.inProgress && view.replicas.desired === view.replicas.current;
+        // As the UI does (R-MD-6): a targeted deletion is offered on a steady pool only — with the
+        // planner's own test of a rollout (its status behind its generation: no controller here
+        // catches up), on the version this editor saw.
+        const cached = app.cache.stores.MachineDeployment.get(NS, MD);
+        const steady =
+          cached?.metadata.resourceVersion === seen &&
+          !isRolloutInProgress(cached) &&
+          !view.rollout.inProgress &&
+          view.replicas.desired === view.replicas.current;
         const victim = steady ? candidates[Math.floor(random() * candidates.length)] : undefined;
         const op: MdOp =
           dice < 0.4 || victim === undefined
@@ -356,6 +543,7 @@ describe('concurrent editors through the routes (issue 10)', { retry: 2 }, () =>
     console.log(
       `concurrency: MachineDeployment: ${String(outcomes.length)} requests, ${String(applied.length)} applied, ${String(unchanged.length)} already so, ${String(conflicts)} refused 409`,
     );
-    expect(applied.length).toBeGreaterThan(3);
+    expectRefusalsJustified(outcomes);
+    expect(applied.length).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -72,13 +72,13 @@ export class ObjectCache {
       this.#sources.push({ kind, source });
       source.addHandlers({
         add: (o) => {
-          this.#apply(kind, 'add', o);
+          this.#apply(kind, 'add', o, source);
         },
         update: (o) => {
-          this.#apply(kind, 'update', o);
+          this.#apply(kind, 'update', o, source);
         },
         delete: (o) => {
-          this.#apply(kind, 'delete', o);
+          this.#apply(kind, 'delete', o, source);
         },
       });
     }
@@ -127,7 +127,12 @@ export class ObjectCache {
     return this.stores[kind];
   }
 
-  #apply(kind: CachedKind, type: 'add' | 'update' | 'delete', raw: unknown): void {
+  #apply(
+    kind: CachedKind,
+    type: 'add' | 'update' | 'delete',
+    raw: unknown,
+    source: ObjectSource,
+  ): void {
     const parsed = safeParseObject(kind, raw);
     if (!parsed.success) {
       const meta = (raw as { metadata?: { namespace?: string; name?: string } } | undefined)
@@ -151,7 +156,8 @@ export class ObjectCache {
     }
     const old = store.upsert(object);
     if (EDITED_KINDS.includes(kind)) {
-      this.history.record(`${kind}/${key}`, resourceVersion, object);
+      // The relist count marks where the history may have a gap (history.ts, `since`).
+      this.history.record(`${kind}/${key}`, resourceVersion, object, source.health().relists);
     }
     this.#emit({ kind, type: old ? 'update' : 'add', object, ...(old ? { old } : {}) });
   }

@@ -2,6 +2,8 @@ import {
   diffObjects,
   isTestOp,
   PLAN_STALE,
+  poolMergeOf,
+  type DCSIpHostnamePool,
   type KindName,
   type Plan,
   type PlanStep,
@@ -46,6 +48,18 @@ export function changedPaths(before: unknown, after: unknown): string[] {
   return diffObjects(before, after)
     .map((c) => c.path)
     .filter((p) => !NOISE.some((n) => n.test(p)));
+}
+
+/**
+ * The fields someone else wrote along a run of versions (oldest first): the union of every step's
+ * changes, so that a field written and written back (replicas 3 → 5 → 3) still counts as changed.
+ */
+export function changedPathsAlong(versions: readonly unknown[]): string[] {
+  const out = new Set<string>();
+  for (let i = 1; i < versions.length; i++) {
+    for (const p of changedPaths(versions[i - 1], versions[i])) out.add(p);
+  }
+  return [...out];
 }
 
 function leafPointers(doc: unknown, prefix = ''): string[] {
@@ -123,6 +137,28 @@ export function poolEntriesTouched(request: unknown): string[] {
     }
   }
   return ips;
+}
+
+/**
+ * R-POOL-4: the entries someone else changed or removed along a run of versions of an IP pool
+ * (oldest first), step by step: an entry edited and edited back, or removed and added again, was
+ * still touched by someone else.
+ */
+export function poolChangesAlong(versions: readonly DCSIpHostnamePool[]): {
+  changed: string[];
+  removed: string[];
+} {
+  const changed = new Set<string>();
+  const removed = new Set<string>();
+  for (let i = 1; i < versions.length; i++) {
+    const before = versions[i - 1];
+    const after = versions[i];
+    if (!before || !after) continue;
+    const step = poolMergeOf(before, after);
+    for (const ip of step.changed) changed.add(ip);
+    for (const ip of step.removed) removed.add(ip);
+  }
+  return { changed: [...changed], removed: [...removed] };
 }
 
 /**

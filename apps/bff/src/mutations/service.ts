@@ -27,8 +27,9 @@ import {
 } from '../plan/executor';
 import type { Globals } from '../views/globals';
 import {
-  changedPaths,
+  changedPathsAlong,
   overlapping,
+  poolChangesAlong,
   poolEntriesTouched,
   poolEntryClash,
   staleRefs,
@@ -277,16 +278,25 @@ export class MutationService {
       if (i.messageKey !== 'plan.issue.poolChanged') return i;
       const name = String(i.params.name);
       const seen = String(i.params.seen);
-      const base = this.#d.cache.history.at(`DCSIpHostnamePool/${namespace}/${name}`, seen);
+      // Every version since the one the user saw: a change undone meanwhile still was a change.
+      const chain = this.#d.cache.history.since(`DCSIpHostnamePool/${namespace}/${name}`, seen) as
+        DCSIpHostnamePool[] | undefined;
+      const base = chain?.[0];
       const current = this.#d.cache.stores.DCSIpHostnamePool.get(namespace, name);
       const to = current?.metadata.resourceVersion;
-      if (!base || !current || to === undefined) return i;
-      const merged = poolMergeOf(base as DCSIpHostnamePool, current);
+      if (!current || to === undefined) return i;
+      const touched = poolEntriesTouched(request);
       // Entries are merged one by one: an edit of an entry someone else changed or removed
-      // meanwhile is no merge but an overwrite the user never saw (R-POOL-4).
-      const clash = poolEntryClash(poolEntriesTouched(request), merged);
+      // meanwhile is no merge but an overwrite the user never saw (R-POOL-4). When the version
+      // the user saw is no longer known, that cannot be ruled out for the entries the request
+      // edits or removes (appends alone overwrite nothing).
+      const clash = chain
+        ? poolEntryClash(touched, poolChangesAlong([...chain, current]))
+        : [...new Set(touched)];
       if (clash.length > 0) {
-        const message = `IP pool ${name} was changed by someone else since you loaded it (resourceVersion ${seen} → ${to}); they changed or removed the entries you edit: ${clash.join(', ')}`;
+        const message = chain
+          ? `IP pool ${name} was changed by someone else since you loaded it (resourceVersion ${seen} → ${to}); they changed or removed the entries you edit: ${clash.join(', ')}`
+          : `IP pool ${name} was changed by someone else since you loaded it (resourceVersion ${seen} → ${to}), in ways no longer known here; reload it and edit the entries again: ${clash.join(', ')}`;
         throw new HttpError(
           409,
           'Conflict',
@@ -304,7 +314,7 @@ export class MutationService {
             conflict: {
               kind: 'DCSIpHostnamePool',
               name,
-              base,
+              base: base ?? null,
               theirs: stripForHistory(current),
               yours: yoursOf(plan, 'DCSIpHostnamePool', name) ?? null,
               fields: clash.map((ip) => `/spec/pool[ip=${ip}]`),
@@ -313,6 +323,8 @@ export class MutationService {
           },
         );
       }
+      if (!base) return i;
+      const merged = poolMergeOf(base, current);
       if (!rebased.some((r) => r.kind === 'DCSIpHostnamePool' && r.name === name && r.to === to))
         rebased.push({ kind: 'DCSIpHostnamePool', name, from: seen, to, merged });
       return poolMergedIssue(name, seen, to, merged, i.path);
@@ -372,13 +384,16 @@ export class MutationService {
     const cache = this.#d.cache;
     for (const r of stale) {
       const key = `${r.kind}/${namespace}/${r.name}`;
-      const base = cache.history.at(key, r.seen);
+      // Every version since the one the user saw, not just the two ends: a field written and
+      // written back meanwhile (replicas 3 → 5 → 3) was someone's decision all the same.
+      const chain = cache.history.since(key, r.seen);
+      const base = chain?.[0];
       const theirsObj = (cache.stores as Record<string, { get(ns: string, n: string): unknown }>)[
         r.kind
       ]?.get(namespace, r.name);
       const theirs = theirsObj ? stripForHistory(theirsObj as Record<string, unknown>) : undefined;
       const yoursPaths = stepsOn(candidate, r.kind, r.name).flatMap((s) => writtenPaths(s, base));
-      const theirsPaths = base && theirs ? changedPaths(base, theirs) : [];
+      const theirsPaths = chain && theirs ? changedPathsAlong([...chain, theirs]) : [];
       const clash =
         base && theirs
           ? overlapping(theirsPaths, yoursPaths)
