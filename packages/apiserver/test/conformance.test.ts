@@ -437,6 +437,28 @@ describe('watch', () => {
     expect(Number(bookmark.object.metadata.resourceVersion)).toBeGreaterThan(Number(rv));
   });
 
+  it('counts the watches open now (watchCount, what the fan-out benchmark compares): up per watch, down when each ends', async () => {
+    const base = t.server.watchCount();
+    const open = Array.from({ length: 3 }, (_, i) =>
+      readWatch(
+        `${t.server.url}${W}?watch=1&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dcount-${String(i)}`,
+        ADMIN,
+        (ev) => ev.some((e) => e.type === 'ADDED'),
+        20_000,
+      ),
+    );
+    await expect.poll(() => t.server.watchCount(), { timeout: 10_000 }).toBe(base + 3);
+    // Each watch ends on its own event; the count follows the closed connections back down.
+    for (let i = 0; i < 3; i++) await t.api('POST', W, { body: widget(`count-${String(i)}`) });
+    await Promise.all(open);
+    await expect.poll(() => t.server.watchCount(), { timeout: 10_000 }).toBe(base);
+    // A watch that ends on the server's side (timeoutSeconds) is no longer counted either.
+    const timed = readWatch(`${t.server.url}${W}?watch=1&timeoutSeconds=1`, ADMIN, () => false);
+    await expect.poll(() => t.server.watchCount(), { timeout: 10_000 }).toBe(base + 1);
+    await timed;
+    await expect.poll(() => t.server.watchCount(), { timeout: 10_000 }).toBe(base);
+  });
+
   it('hands each event to the watches of its namespace and name only', async () => {
     const rv = (await t.api('GET', '/api/v1/configmaps')).body.metadata.resourceVersion;
     const cms = '/api/v1/namespaces/default/configmaps';
