@@ -7,7 +7,7 @@
  */
 import { isObject, put, removeKey } from './json';
 import { resolveKind, type ResourceType } from './registry';
-import { fieldError } from './status';
+import { fieldError, type FieldError } from './status';
 import type { JSONSchemaProps, KubeObject } from './types';
 
 const s = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({
@@ -660,6 +660,84 @@ export function builtinKinds(): ResourceType[] {
         },
       },
     ),
+    // events.k8s.io/v1 Event, the API that controllers (and the console's audit recorder) write
+    // today. Upstream stores both Event APIs in one place and converts between them; this server
+    // keeps them apart (one version per resource), so a core/v1 list does not show these: readers
+    // that want both (the console's timeline) list both.
+    resolveKind(
+      {
+        group: 'events.k8s.io',
+        version: 'v1',
+        kind: 'Event',
+        plural: 'events',
+        scope: 'Namespaced',
+        shortNames: ['ev'],
+        selectableFields: [
+          'regarding.kind',
+          'regarding.namespace',
+          'regarding.name',
+          'regarding.uid',
+          'reason',
+          'reportingController',
+          'type',
+        ],
+        openAPIV3Schema: obj(
+          'Event is a report of an event somewhere in the cluster (events.k8s.io/v1).',
+          {
+            eventTime: s('The time at which the event was first observed.', {
+              format: 'date-time',
+            }),
+            series: preserved('Data about the Event series this event represents.'),
+            reportingController: s('The name of the controller that emitted this Event.'),
+            reportingInstance: s('The ID of the controller instance.'),
+            action: s('What action was taken/failed regarding the regarding object.'),
+            reason: s('Why the action was taken.'),
+            regarding: objectReference,
+            related: objectReference,
+            note: s('A human-readable description of the status of this operation.'),
+            type: s('Type of this event (Normal, Warning).'),
+            deprecatedSource: preserved('The deprecated field assuring backward compatibility.'),
+            deprecatedFirstTimestamp: s('Deprecated field assuring backward compatibility.', {
+              format: 'date-time',
+            }),
+            deprecatedLastTimestamp: s('Deprecated field assuring backward compatibility.', {
+              format: 'date-time',
+            }),
+            deprecatedCount: int('Deprecated field assuring backward compatibility.'),
+          },
+          ['eventTime'],
+        ),
+      },
+      {
+        generation: false,
+        table: {
+          columns: [
+            {
+              name: 'Last Seen',
+              type: 'date',
+              jsonPath: '.eventTime',
+              description: 'Time of the event',
+            },
+            { name: 'Type', type: 'string', jsonPath: '.type' },
+            { name: 'Reason', type: 'string', jsonPath: '.reason' },
+            { name: 'Object', type: 'string', jsonPath: '.regarding' },
+            { name: 'Message', type: 'string', jsonPath: '.note' },
+          ],
+          row: (o) => {
+            const r = isObject(o.regarding) ? o.regarding : {};
+            const series = isObject(o.series) ? o.series : {};
+            return [
+              series.lastObservedTime ?? o.eventTime ?? o.metadata.creationTimestamp,
+              o.type,
+              o.reason,
+              `${typeof r.kind === 'string' ? r.kind.toLowerCase() : ''}/${typeof r.name === 'string' ? r.name : ''}`,
+              o.note,
+            ];
+          },
+        },
+        validate: validateEventV1,
+      },
+    ),
     resolveKind(
       {
         group: 'apps',
@@ -895,6 +973,31 @@ export function builtinKinds(): ResourceType[] {
       { virtual: true, generation: false },
     ),
   ];
+}
+
+/**
+ * What kube-apiserver's events.k8s.io/v1 validation requires of an Event: eventTime,
+ * reportingController, reportingInstance, action and reason (each at most 128 characters), a
+ * Normal or Warning type, and a note of at most 1 KiB.
+ */
+function validateEventV1(o: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const field of [
+    'eventTime',
+    'reportingController',
+    'reportingInstance',
+    'action',
+    'reason',
+  ]) {
+    const v = o[field];
+    if (typeof v !== 'string' || v === '') errors.push(fieldError.required(field));
+    else if (field !== 'eventTime' && v.length > 128) errors.push(fieldError.tooLong(field, 128));
+  }
+  if (o.type !== 'Normal' && o.type !== 'Warning')
+    errors.push(fieldError.notSupported('type', o.type, ['Normal', 'Warning']));
+  if (typeof o.note === 'string' && o.note.length > 1024)
+    errors.push(fieldError.tooLong('note', 1024));
+  return errors;
 }
 
 function immutableData(o: KubeObject, old: KubeObject | undefined) {
