@@ -510,7 +510,7 @@ export const en = {
   'ipPools.cannotRemove': '{ip} is claimed by {machine} and cannot be removed (R-POOL-5)',
   'ipPools.removeEntry': 'Remove entry {ip}',
   'ipPools.freeEntry': 'free',
-  'ipPools.editEntry': 'Edit NICs and disks of {ip}',
+  'ipPools.editEntry': 'Edit entry {ip}',
   'ipPools.nic2':
     '{machine} holds this entry: NIC changes apply only when a VM is created, never to the running VM (R-NIC-2).',
   'ipPools.disk6':
@@ -531,7 +531,14 @@ export const en = {
   'ipPools.noneUsed': 'No IP pool of this namespace is used by {cluster} yet.',
   'ipPools.noOthers': '{namespace} has no other IP pools.',
   'right.createIpPool': 'Create IP pools',
-  'ipPools.editShort': 'NICs / disks',
+  'ipPools.editShort': 'Edit',
+  /* issue 12: edit an unclaimed entry's own fields (h-ui) */
+  'ipPools.entryFields': 'Address and names',
+  'ipPools.entryFieldsOf': 'Address and names of {ip}',
+  'ipPools.entryFieldsHelp':
+    'No machine holds this entry: its address, mask, gateway, DNS, hostname and machine name can change (R-POOL-4). An emptied DNS, hostname or machine name is removed.',
+  'ipPools.claimedReadOnly':
+    '{machine} holds this entry: its address, mask, gateway, DNS, hostname and machine name stay as they are while the machine exists (R-POOL-5).',
   'right.createPool': 'Add worker node pools',
   'right.scalePool': 'Scale pools and delete machines',
   'right.upgradePool': 'Upgrade pools',

@@ -477,7 +477,7 @@ export const zhCN: Messages = {
   'ipPools.cannotRemove': '{ip} 已被 {machine} 占用，不能移除（R-POOL-5）',
   'ipPools.removeEntry': '移除条目 {ip}',
   'ipPools.freeEntry': '空闲',
-  'ipPools.editEntry': '编辑 {ip} 的网卡和磁盘',
+  'ipPools.editEntry': '编辑条目 {ip}',
   'ipPools.nic2':
     '{machine} 占用此条目：网卡修改只在创建 VM 时生效，不会应用到运行中的 VM（R-NIC-2）。',
   'ipPools.disk6':
@@ -498,7 +498,14 @@ export const zhCN: Messages = {
   'ipPools.noneUsed': '{cluster} 尚未使用此命名空间的任何 IP 池。',
   'ipPools.noOthers': '{namespace} 没有其他 IP 池。',
   'right.createIpPool': '创建 IP 池',
-  'ipPools.editShort': '网卡 / 磁盘',
+  'ipPools.editShort': '编辑',
+  /* issue 12: edit an unclaimed entry's own fields (h-ui) */
+  'ipPools.entryFields': '地址和名称',
+  'ipPools.entryFieldsOf': '{ip} 的地址和名称',
+  'ipPools.entryFieldsHelp':
+    '没有 machine 占用此条目：可以修改其地址、掩码、网关、DNS、主机名和 VM 名称（R-POOL-4）。清空的 DNS、主机名或 VM 名称将被移除。',
+  'ipPools.claimedReadOnly':
+    '{machine} 占用此条目：在该 machine 存在期间，其地址、掩码、网关、DNS、主机名和 VM 名称保持不变（R-POOL-5）。',
   'right.createPool': '添加工作节点池',
   'right.scalePool': '扩缩容节点池、删除 machine',
   'right.upgradePool': '升级节点池',

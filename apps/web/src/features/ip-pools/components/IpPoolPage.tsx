@@ -1,6 +1,7 @@
 import {
   validatePatchIpPool,
   type AdditionNic,
+  type EntryOwnField,
   type IpPoolEntry,
   type IpPoolEntryView,
   type PatchIpPoolRequest,
@@ -41,16 +42,22 @@ import { MergeNotice } from '../../../components/MergeNotice';
 import { useIpPools } from '../api/get-ip-pools';
 import { usePatchIpPool } from '../api/patch-ip-pool';
 import { consumersText } from './consumers-text';
+import { EntryFieldsEditor, entryFieldsSet, entryTexts } from './EntryFieldsEditor';
 
+/** What the user changed of one existing entry; a part left undefined is not sent. */
 interface Update {
-  additionNic: AdditionNic[];
-  persistentDisk: PersistentDisk[];
+  additionNic?: AdditionNic[];
+  persistentDisk?: PersistentDisk[];
+  /** The entry's own fields as typed (issue 12: edit an unclaimed entry). */
+  texts?: Record<EntryOwnField, string>;
 }
 
 /**
  * One IP-hostname pool: each entry with the machine that claimed it, its NICs and persistent
- * disks and their status; append entries, remove unclaimed ones (R-POOL-6), edit NICs (R-NIC-*)
- * and disks (R-DISK-*). Every edit keeps the other entries exactly (R-POOL-4).
+ * disks and their status; append entries, remove unclaimed ones (R-POOL-6), edit an unclaimed
+ * entry's own fields (ip, mask, gateway, dns, hostname, machineName; a claimed one's are
+ * read-only, R-POOL-5), NICs (R-NIC-*) and disks (R-DISK-*). Every edit keeps the other entries
+ * exactly (R-POOL-4); a 409 offers to re-apply the same edits over the pool as it is now.
  */
 export function IpPoolPage({
   namespace,
@@ -87,19 +94,44 @@ export function IpPoolPage({
     resourceVersion: pool.resourceVersion ?? '',
     append,
     remove: [...remove],
-    update: [...updates].map(([ip, u]) => ({
-      ip,
-      additionNic: u.additionNic,
-      persistentDisk: u.persistentDisk,
-    })),
+    update: pool.entries.flatMap((e) => {
+      const u = updates.get(e.ip);
+      if (!u) return [];
+      const set = u.texts && entryFieldsSet(e, u.texts);
+      if (!u.additionNic && !u.persistentDisk && !set) return [];
+      return [
+        {
+          ip: e.ip,
+          ...(u.additionNic ? { additionNic: u.additionNic } : {}),
+          ...(u.persistentDisk ? { persistentDisk: u.persistentDisk } : {}),
+          ...(set ? { set } : {}),
+        },
+      ];
+    }),
   };
   const issues = ctx && editing ? validatePatchIpPool(name, req, ctx) : [];
-  const changed = append.length > 0 || remove.size > 0 || updates.size > 0;
+  const changed = append.length > 0 || remove.size > 0 || req.update.length > 0;
   const reviewing = flow.stage === 'review' || flow.stage === 'applying';
-  const updateOf = (e: (typeof pool.entries)[number]): Update =>
-    updates.get(e.ip) ?? { additionNic: e.additionNic, persistentDisk: e.persistentDisk };
-  const setUpdate = (ip: string, u: Update) => {
-    setUpdates((m) => new Map(m).set(ip, u));
+  // Issues name the request's update index, not the entry's row.
+  const updatePath = (ip: string) => {
+    const k = req.update.findIndex((u) => u.ip === ip);
+    return `update.${String(k < 0 ? req.update.length : k)}`;
+  };
+  const updateOf = (e: (typeof pool.entries)[number]) => {
+    const u = updates.get(e.ip);
+    return {
+      additionNic: u?.additionNic ?? e.additionNic,
+      persistentDisk: u?.persistentDisk ?? e.persistentDisk,
+      texts: u?.texts ?? entryTexts(e),
+    };
+  };
+  const setUpdate = (ip: string, part: Update) => {
+    setUpdates((m) => new Map(m).set(ip, { ...m.get(ip), ...part }));
+  };
+  const reapply = async () => {
+    // Someone else changed the pool: the same edits (keyed by ip) over its current version.
+    const fresh = (await pools.refetch()).data?.find((p) => p.name === name);
+    if (fresh) await flow.preview({ ...req, resourceVersion: fresh.resourceVersion ?? '' });
   };
 
   return (
@@ -237,6 +269,15 @@ export function IpPoolPage({
                     {editing && open === e.ip && (
                       <TableRow>
                         <TableCell colSpan={10}>
+                          <EntryFieldsEditor
+                            entry={e}
+                            texts={u.texts}
+                            issues={issues}
+                            basePath={`${updatePath(e.ip)}.set`}
+                            onChange={(texts) => {
+                              setUpdate(e.ip, { texts });
+                            }}
+                          />
                           {e.claimedBy && (
                             <Alert severity="info" sx={{ mb: 1 }}>
                               {t('ipPools.nic2', { machine: e.claimedBy })}
@@ -249,22 +290,22 @@ export function IpPoolPage({
                           )}
                           <NicsEditor
                             nics={u.additionNic}
-                            basePath={`update.${i}.additionNic`}
+                            basePath={`${updatePath(e.ip)}.additionNic`}
                             issues={issues}
                             entryN={i + 1}
                             onChange={(nics) => {
-                              setUpdate(e.ip, { ...u, additionNic: nics });
+                              setUpdate(e.ip, { additionNic: nics });
                             }}
                           />
                           {gates.persistentDisks && (
                             <DisksEditor
                               disks={u.persistentDisk}
-                              basePath={`update.${i}.persistentDisk`}
+                              basePath={`${updatePath(e.ip)}.persistentDisk`}
                               issues={issues}
                               entryN={i + 1}
                               lockedCount={e.persistentDisk.length}
                               onChange={(disks) => {
-                                setUpdate(e.ip, { ...u, persistentDisk: disks });
+                                setUpdate(e.ip, { persistentDisk: disks });
                               }}
                             />
                           )}
@@ -309,6 +350,9 @@ export function IpPoolPage({
           onCancel={reset}
           onPreview={() => {
             void flow.preview(req);
+          }}
+          onReapply={() => {
+            void reapply();
           }}
           applyLabel={t('ipPools.apply')}
           previewDisabled={!changed || errorsOf(issues).length > 0}
