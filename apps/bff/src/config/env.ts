@@ -76,6 +76,12 @@ const EnvSchema = z.object({
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(20_000).default(15_000),
   SSE_REPLAY_EVENTS: z.coerce.number().int().min(0).default(2_000),
   SSE_CLIENT_BUFFER: z.coerce.number().int().min(1).default(512),
+  /** Bytes one stream may have waiting (queued frames + its socket's unsent bytes): then resync. */
+  SSE_CLIENT_BUFFER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(4 * 1024 * 1024),
   SSE_MAX_CLIENTS: z.coerce.number().int().min(1).default(10_000),
   /** At most one refresh-and-write per cluster this often: batches bursts into one write per tab. */
   SSE_BATCH_MS: z.coerce.number().int().min(0).max(200).default(100),
@@ -133,6 +139,7 @@ export interface Config {
     heartbeatMs: number;
     replayEvents: number;
     clientBuffer: number;
+    clientBufferBytes: number;
     maxClients: number;
     batchMs: number;
   };
@@ -332,6 +339,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
       heartbeatMs: env.SSE_HEARTBEAT_MS,
       replayEvents: env.SSE_REPLAY_EVENTS,
       clientBuffer: env.SSE_CLIENT_BUFFER,
+      clientBufferBytes: env.SSE_CLIENT_BUFFER_BYTES,
       maxClients: env.SSE_MAX_CLIENTS,
       batchMs: env.SSE_BATCH_MS,
     },

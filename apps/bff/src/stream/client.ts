@@ -4,8 +4,11 @@ import type { LoggedEvent } from './events';
  * One browser tab's stream. Frames go straight to the socket while it keeps up; when the socket
  * pushes back (`write` returns false) they wait in a bounded queue that coalesces by object
  * (a newer view of the same object replaces the queued one and moves to the end, so ids stay in
- * order). A queue that would outgrow its bound is dropped as a whole and replaced by one
- * `resync`: the client reloads, never silently missing a change.
+ * order). The queue is bounded twice: by events, and by bytes held for the client — the queued
+ * frames plus what its socket accepted and has not yet handed to the OS — since one frame (an
+ * IP pool's view) can weigh hundreds of kilobytes. A queue that would outgrow either bound is
+ * dropped as a whole and replaced by one `resync`: the client reloads, never silently missing a
+ * change. A client that reads nothing at all is dropped (its socket destroyed) by the hub's sweep.
  */
 
 export interface SseWriter {
@@ -13,6 +16,39 @@ export interface SseWriter {
   write(chunk: string | Buffer): boolean;
   onDrain(listener: () => void): void;
   end(): void;
+  /** Bytes written but not yet handed to the OS (a socket's `writableLength`); 0 if unknown. */
+  buffered?(): number;
+  /** Ends the connection now, discarding what is buffered (a client that reads nothing). */
+  destroy?(): void;
+}
+
+/** The writer of a real socket (or any Node Writable): what the stream route hands the hub. */
+export function socketWriter(socket: {
+  write(chunk: string | Buffer): boolean;
+  on(event: 'drain', listener: () => void): unknown;
+  end(): unknown;
+  destroy(): unknown;
+  readonly writableLength: number;
+}): SseWriter {
+  return {
+    write: (chunk) => socket.write(chunk),
+    onDrain: (listener) => {
+      socket.on('drain', listener);
+    },
+    end: () => {
+      socket.end();
+    },
+    buffered: () => socket.writableLength,
+    destroy: () => {
+      socket.destroy();
+    },
+  };
+}
+
+/** How much one client may have waiting: events in its queue, and bytes (queue + socket). */
+export interface ClientLimits {
+  events: number;
+  bytes: number;
 }
 
 /** Builds a resync frame at the moment it is written, with the stream's id at that moment. */
@@ -21,8 +57,10 @@ export type ResyncBuilder = () => { frame: string; id: string };
 export class SseClient {
   readonly id: number;
   readonly #writer: SseWriter;
-  readonly #limit: number;
+  readonly #limits: ClientLimits;
   readonly #queue = new Map<string, LoggedEvent>();
+  /** The bytes of the frames in `#queue`. */
+  #queuedBytes = 0;
   #blocked = false;
   #closed = false;
   #pendingResync: ResyncBuilder | undefined;
@@ -33,10 +71,10 @@ export class SseClient {
   overflows = 0;
   onClose: (() => void) | undefined;
 
-  constructor(id: number, writer: SseWriter, limit: number, lastId: string, now: number) {
+  constructor(id: number, writer: SseWriter, limits: ClientLimits, lastId: string, now: number) {
     this.id = id;
     this.#writer = writer;
-    this.#limit = limit;
+    this.#limits = limits;
     this.lastId = lastId;
     this.#lastWriteAt = now;
     writer.onDrain(() => {
@@ -61,6 +99,11 @@ export class SseClient {
     return this.#lastWriteAt;
   }
 
+  /** Bytes held for this client: its queued frames and what its socket has not sent yet. */
+  get heldBytes(): number {
+    return this.#queuedBytes + (this.#writer.buffered?.() ?? 0);
+  }
+
   /** Writes or queues one logged change; on overflow the queue becomes one pending resync. */
   send(event: LoggedEvent, resync: ResyncBuilder): void {
     if (this.#closed || this.#pendingResync) return;
@@ -68,10 +111,11 @@ export class SseClient {
       this.#write(event.frame, event.id);
       return;
     }
-    if (this.#queue.delete(event.key)) this.coalesced++;
+    if (this.#take(event.key)) this.coalesced++;
     this.#queue.set(event.key, event);
-    if (this.#queue.size > this.#limit) {
-      this.#queue.clear();
+    this.#queuedBytes += Buffer.byteLength(event.frame);
+    if (this.#queue.size > this.#limits.events || this.heldBytes > this.#limits.bytes) {
+      this.#clearQueue();
       this.overflows++;
       this.#pendingResync = resync;
     }
@@ -101,7 +145,7 @@ export class SseClient {
   /** Forces a resync: what is queued is dropped, the resync goes first when the socket allows. */
   resync(resync: ResyncBuilder): void {
     if (this.#closed) return;
-    this.#queue.clear();
+    this.#clearQueue();
     this.#pendingResync = resync;
     if (!this.#blocked) this.#flush();
   }
@@ -110,10 +154,37 @@ export class SseClient {
     if (this.#closed) return;
     if (finalFrame !== undefined && !this.#blocked) this.#writer.write(finalFrame);
     this.#closed = true;
-    this.#queue.clear();
+    this.#clearQueue();
     this.#pendingResync = undefined;
     this.#writer.end();
     this.onClose?.();
+  }
+
+  /**
+   * Drops a client that reads nothing: its connection is destroyed, so what its socket held is
+   * released now (ending it politely would keep that until the peer read it, i.e. never).
+   */
+  drop(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#clearQueue();
+    this.#pendingResync = undefined;
+    if (this.#writer.destroy) this.#writer.destroy();
+    else this.#writer.end();
+    this.onClose?.();
+  }
+
+  #take(key: string): boolean {
+    const queued = this.#queue.get(key);
+    if (!queued) return false;
+    this.#queue.delete(key);
+    this.#queuedBytes -= Buffer.byteLength(queued.frame);
+    return true;
+  }
+
+  #clearQueue(): void {
+    this.#queue.clear();
+    this.#queuedBytes = 0;
   }
 
   #write(frame: string | Buffer, id: string, now = Date.now()): void {
@@ -131,7 +202,7 @@ export class SseClient {
       if (this.#blocked) return;
     }
     for (const [key, event] of this.#queue) {
-      this.#queue.delete(key);
+      this.#take(key);
       this.#write(event.frame, event.id);
       if (this.#blocked) return;
     }

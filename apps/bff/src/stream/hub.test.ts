@@ -9,12 +9,14 @@ import {
   anIpPool,
   aBootstrapTemplate,
 } from '@dcs/domain/testing';
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeCluster } from '../../test/fakes/fake-source';
 import { FakeWriter } from '../../test/fakes/fake-writer';
 import { ObjectCache } from '../cache/object-cache';
 import type { ModelOptions } from '../views/cluster-model';
 import { ModelRegistry } from '../views/model-registry';
+import { socketWriter } from './client';
 import { StreamHub, type HubOptions } from './hub';
 
 const NOW = new Date('2026-01-01T01:00:00Z');
@@ -174,6 +176,56 @@ describe('StreamHub', () => {
     expect(
       fast.writer.data().filter((d) => d.type !== 'resync' && d.kind === 'machine'),
     ).toHaveLength(5);
+    hub.stop();
+  });
+
+  it('bounds the bytes held for a socket that never reads: told to resync, then dropped; others unaffected', async () => {
+    vi.useFakeTimers();
+    const BOUND = 4096;
+    const { hub, touch, settle } = setup({
+      clientBuffer: 1000,
+      clientBufferBytes: BOUND,
+      heartbeatMs: 3000,
+      stalledAfterMs: 10_000,
+    });
+    // A socket whose peer reads nothing: its first chunk never completes, the rest pile up.
+    const socket = new Writable({ highWaterMark: 256, write: () => undefined });
+    const slow = hub.subscribe({
+      namespace: 'cpaas-system',
+      cluster: 'demo',
+      lastEventId: undefined,
+      writer: socketWriter(socket),
+    });
+    const fast = new FakeWriter();
+    hub.subscribe({
+      namespace: 'cpaas-system',
+      cluster: 'demo',
+      lastEventId: undefined,
+      writer: fast,
+    });
+    const phases = ['Failed', 'Provisioning', 'Running'] as const;
+    const held: number[] = [];
+    for (let k = 0; k < 60; k++) {
+      touch(k % 3, phases[Math.floor(k / 3) % 3] ?? 'Running');
+      await settle();
+      held.push(slow?.heldBytes ?? 0);
+    }
+    // Never more than the bound, and no growth however long it goes on (memory bounded).
+    expect(Math.max(...held)).toBeLessThanOrEqual(BOUND);
+    expect(held.at(-1)).toBe(held[20]);
+    expect(hub.stats().maxHeldBytes).toBeLessThanOrEqual(BOUND);
+    // It was told to resync (once: nothing more is queued for it until it reads).
+    expect(slow?.overflows).toBe(1);
+    // The other tab got every change, in order, and no resync.
+    const machines = fast.data().filter((d) => d.type !== 'resync' && d.kind === 'machine');
+    expect(machines).toHaveLength(60);
+    expect(fast.data().filter((d) => d.type === 'resync')).toHaveLength(1);
+    // Reading nothing for longer than stalledAfterMs: dropped, its socket destroyed (released).
+    await vi.advanceTimersByTimeAsync(12_000);
+    expect(slow?.closed).toBe(true);
+    expect(socket.destroyed).toBe(true);
+    expect(hub.clients).toBe(1);
+    expect(fast.ended).toBe(false);
     hub.stop();
   });
 

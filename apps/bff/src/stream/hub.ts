@@ -19,6 +19,8 @@ export interface HubOptions {
   heartbeatMs: number;
   replayEvents: number;
   clientBuffer: number;
+  /** Bytes one client may have waiting (queue + socket) before it is told to resync. */
+  clientBufferBytes?: number;
   maxClients: number;
   /** Changes arriving within this window are refreshed and sent together. */
   flushDelayMs?: number;
@@ -63,6 +65,9 @@ interface Room {
 
 const ROOM_IDLE_MS = 10 * 60_000;
 
+/** 4 MiB: hundreds of machine views, or a few large IP pools' (see HubOptions, SSE_CLIENT_BUFFER_BYTES). */
+export const DEFAULT_CLIENT_BUFFER_BYTES = 4 * 1024 * 1024;
+
 export class StreamHub {
   readonly #registry: ModelRegistry;
   readonly #o: Required<Omit<HubOptions, 'now'>> & { now: () => number };
@@ -86,6 +91,7 @@ export class StreamHub {
     this.#o = {
       flushDelayMs: 10,
       minFlushIntervalMs: 60,
+      clientBufferBytes: DEFAULT_CLIENT_BUFFER_BYTES,
       stalledAfterMs: Math.max(60_000, options.heartbeatMs * 3),
       now: Date.now,
       ...options,
@@ -113,20 +119,33 @@ export class StreamHub {
   }
 
   /** Per-client figures: what each socket holds back, for metrics, tests and the benchmark. */
-  stats(): { blocked: number; queued: number; coalesced: number; overflows: number } {
+  stats(): {
+    blocked: number;
+    queued: number;
+    coalesced: number;
+    overflows: number;
+    /** Bytes held for all clients (queues and sockets), and for the one holding most. */
+    heldBytes: number;
+    maxHeldBytes: number;
+  } {
     let blocked = 0;
     let queued = 0;
     let coalesced = 0;
     let overflows = 0;
+    let heldBytes = 0;
+    let maxHeldBytes = 0;
     for (const room of this.#rooms.values()) {
       for (const c of room.clients) {
         if (c.blocked) blocked++;
         queued += c.queued;
         coalesced += c.coalesced;
         overflows += c.overflows;
+        const held = c.heldBytes;
+        heldBytes += held;
+        maxHeldBytes = Math.max(maxHeldBytes, held);
       }
     }
-    return { blocked, queued, coalesced, overflows };
+    return { blocked, queued, coalesced, overflows, heldBytes, maxHeldBytes };
   }
 
   /** Subscribes a tab; undefined when the process already serves its maximum of clients. */
@@ -139,7 +158,7 @@ export class StreamHub {
     const client = new SseClient(
       ++this.#nextClientId,
       req.writer,
-      this.#o.clientBuffer,
+      { events: this.#o.clientBuffer, bytes: this.#o.clientBufferBytes },
       room.log.lastId,
       now,
     );
@@ -350,7 +369,7 @@ export class StreamHub {
       for (const c of [...room.clients]) {
         const quiet = now - c.lastWriteAt;
         if (c.blocked && quiet > this.#o.stalledAfterMs) {
-          c.close();
+          c.drop();
           continue;
         }
         // Heartbeats carry the client's own last id: resuming from one loses nothing.

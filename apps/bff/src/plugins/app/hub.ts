@@ -21,6 +21,7 @@ export default fp<{ epoch?: string; flushDelayMs?: number }>(
         heartbeatMs: sse.heartbeatMs,
         replayEvents: sse.replayEvents,
         clientBuffer: sse.clientBuffer,
+        clientBufferBytes: sse.clientBufferBytes,
         maxClients: sse.maxClients,
         minFlushIntervalMs: sse.batchMs,
         ...(opts.flushDelayMs !== undefined ? { flushDelayMs: opts.flushDelayMs } : {}),

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HttpError, issue, notFound } from '../../http/errors';
 import { errorResponses, StreamQuery } from '../../http/schemas';
 import { readerOf } from './access';
+import { socketWriter } from '../../stream/client';
 
 /**
  * `GET /api/v1/stream?cluster={namespace}/{cluster}`: one Server-Sent Events stream per tab,
@@ -63,13 +64,7 @@ const stream: FastifyPluginAsync = (base) => {
         namespace,
         cluster,
         lastEventId: Array.isArray(header) ? header[0] : header,
-        writer: {
-          write: (chunk) => socket.write(chunk),
-          onDrain: (listener) => socket.on('drain', listener),
-          end: () => {
-            socket.end();
-          },
-        },
+        writer: socketWriter(socket),
         expiresAt: principal.expiresAt,
         sessionId: principal.sessionId,
       });
