@@ -25,6 +25,7 @@ import mutationsPlugin from './plugins/app/mutations';
 import revocationsPlugin from './plugins/app/revocations';
 import { registerExternal } from './plugins/external';
 import clusters from './routes/api/clusters';
+import controlPlaneConfig from './routes/api/control-plane-config';
 import ippools from './routes/api/ippools';
 import nodepoolWrites from './routes/api/nodepool-writes';
 import nodepools from './routes/api/nodepools';
@@ -127,6 +128,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           : {},
       );
       await api.register(ippools);
+      // Issue 12 (h-kcp): the control plane's kubeadm config.
+      await api.register(controlPlaneConfig);
       await api.register(objects);
       await api.register(stream);
     },

@@ -39,7 +39,10 @@ const OVERRIDES: Record<string, Record<string, string>> = {
 };
 const QUERY: Record<string, string> = { '/api/v1/stream': 'cluster=cpaas-system/demo' };
 
-type Rv = (kind: 'MachineDeployment' | 'DCSIpHostnamePool', name: string) => string;
+type Rv = (
+  kind: 'MachineDeployment' | 'DCSIpHostnamePool' | 'KubeadmControlPlane',
+  name: string,
+) => string;
 
 /** A body each mutating route accepts (current resourceVersions), sent as a dry run when allowed. */
 const BODIES: Record<string, (rv: Rv, tokens: { operator: string }) => unknown> = {
@@ -57,6 +60,10 @@ const BODIES: Record<string, (rv: Rv, tokens: { operator: string }) => unknown> 
   'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/strategy': (rv) => ({
     resourceVersion: rv('MachineDeployment', 'demo-md-0'),
     nodeDrainTimeout: '2m',
+  }),
+  'POST /api/v1/clusters/{namespace}/{cluster}/control-plane/kubeadm-config': (rv) => ({
+    resourceVersion: rv('KubeadmControlPlane', 'demo-control-plane'),
+    kubeadmConfigSpec: { format: 'ignition', preKubeadmCommands: ['echo matrix'] },
   }),
   'DELETE /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}': (rv) => ({
     resourceVersion: rv('MachineDeployment', 'demo-md-0'),

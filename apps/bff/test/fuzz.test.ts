@@ -56,6 +56,17 @@ const BODIES: Record<string, unknown> = {
     nodeDeletionTimeout: '10s',
     nodeVolumeDetachTimeout: '0',
   },
+  'POST /api/v1/clusters/{namespace}/{cluster}/control-plane/kubeadm-config': {
+    resourceVersion: '1',
+    kubeadmConfigSpec: {
+      format: 'ignition',
+      files: [
+        { path: '/etc/kubernetes/patches/kubeletconfiguration0+strategic.json', content: '{}' },
+      ],
+      preKubeadmCommands: ['echo fuzz'],
+      joinConfiguration: { nodeRegistration: { kubeletExtraArgs: { 'node-ip': 'NODE_IP' } } },
+    },
+  },
   'DELETE /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}': { resourceVersion: '1' },
   'POST /api/v1/clusters/{namespace}/{cluster}/nodepools': {
     name: 'demo-md-9',

@@ -23,6 +23,7 @@ export type RightName =
   | 'deletePool'
   | 'editStrategy'
   | 'upgradeControlPlane'
+  | 'editControlPlaneConfig'
   | 'createIpPool'
   | 'editIpPool'
   | 'readSecrets';
@@ -60,6 +61,8 @@ export const RIGHTS: Readonly<Record<RightName, readonly (readonly [Verb, KindNa
     ['create', 'DCSMachineTemplate'],
     ['patch', 'KubeadmControlPlane'],
   ],
+  // O-EDIT-CP-CONFIG: one JSON patch of the KubeadmControlPlane's kubeadmConfigSpec.
+  editControlPlaneConfig: [['patch', 'KubeadmControlPlane']],
   createIpPool: [['create', 'DCSIpHostnamePool']],
   editIpPool: [['patch', 'DCSIpHostnamePool']],
   // R-BOOT-1 on bootstrap files kept in Secrets: without it, their contents are "unknown".

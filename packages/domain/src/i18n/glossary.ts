@@ -16,6 +16,7 @@ export const ZH_GLOSSARY = {
     'Kubernetes',
     'kubectl',
     'kubeadm',
+    'etcd',
     'kubelet',
     'kubeconfig',
     'YAML',
@@ -104,6 +105,17 @@ export const ZH_GLOSSARY = {
     'dryRun=All',
     'PROVIDER_ID',
     'NODE_IP',
+    // O-EDIT-CP-CONFIG: the KubeadmControlPlane's kubeadm config, as written in the object
+    'kubeadmConfigSpec',
+    'files',
+    'users',
+    'preKubeadmCommands',
+    'postKubeadmCommands',
+    'initConfiguration',
+    'joinConfiguration',
+    'clusterConfiguration',
+    'nodeRegistration',
+    'patches',
   ],
   /** Words the Chinese documents keep in English, and API values shown as they are. */
   documentTerms: [

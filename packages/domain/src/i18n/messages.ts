@@ -461,6 +461,13 @@ const catalog = {
       '该 Bootstrap 模板与当前模板 {name} 完全相同：切换到它会替换所有 machine，却不会带来任何变化。',
   },
 
+  /* R-CP-CONFIG: O-EDIT-CP-CONFIG, what KubeadmControlPlane lets change in place */
+  'cp.configFieldLocked': {
+    en: 'kubeadmConfigSpec.{field} cannot be changed on an existing control plane: KubeadmControlPlane accepts changes to files, users, commands, ntp, mounts, disk setup and the nodeRegistration and patches of initConfiguration and joinConfiguration only. Put it back as it was.',
+    'zh-CN':
+      '现有控制平面的 kubeadmConfigSpec.{field} 不能修改：KubeadmControlPlane 只接受对 files、users、命令、时间同步、挂载、磁盘设置以及 initConfiguration 和 joinConfiguration 中 nodeRegistration 与 patches 的修改。请将其恢复原样。',
+  },
+
   /* R-MD-2, R-MD-3: strategy */
   'md.intOrPercent.notPercent': {
     en: '{field} "{value}" is a string but not a percentage: write an integer such as 1, or a percentage such as "25%".',

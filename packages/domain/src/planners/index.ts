@@ -26,4 +26,5 @@ export * from './upgrade';
 export * from './delete-pool';
 export * from './pool-defaults';
 export * from './edit-strategy';
+export * from './control-plane-config';
 export * from './bounds';

@@ -49,6 +49,10 @@ const catalog = {
     en: 'Set the rollout settings of {name}: {changes}',
     'zh-CN': '修改 {name} 的滚动更新设置：{changes}',
   },
+  'plan.step.editControlPlaneConfig': {
+    en: 'Change the kubeadm config of control plane {name}: {fields}',
+    'zh-CN': '修改控制平面 {name} 的 kubeadm 配置：{fields}',
+  },
   'plan.step.markMachine': {
     en: 'Mark machine {name} for deletion',
     'zh-CN': '将 machine {name} 标记为待删除',
@@ -179,6 +183,15 @@ const catalog = {
     en: 'The control plane’s kubelet patch is set for Kubernetes {version} in the same change (R-BOOT-1: imagePullCredentialsVerificationPolicy NeverVerify from 1.35 on, absent before)',
     'zh-CN':
       '控制平面的 kubelet patch 在同一变更中按 Kubernetes {version} 设置（R-BOOT-1：1.35 起 imagePullCredentialsVerificationPolicy 为 NeverVerify，之前的版本不含该字段）',
+  },
+  'plan.effect.controlPlaneConfigRolls': {
+    en: 'A rolling change of the control plane: KubeadmControlPlane {name} replaces each of its {replicas, plural, one {# machine} other {# machines}} with one bootstrapped from the new kubeadm config, one at a time (a new machine first, then the oldest outdated one is deleted, keeping the etcd quorum). Unlike a worker pool’s bootstrap template (R-BOOT-3), the control plane’s config is compared with every machine',
+    'zh-CN':
+      '控制平面的滚动变更：KubeadmControlPlane {name} 会用按新 kubeadm 配置引导的 machine 逐台替换其 {replicas} 台 machine（先创建一台新 machine，再删除最旧的过期 machine，保持 etcd 法定人数）。与工作节点池的 Bootstrap 模板（R-BOOT-3）不同，控制平面的配置会与每台 machine 比较',
+  },
+  'plan.effect.controlPlaneRolloutRestarts': {
+    en: 'A rolling update of {name} is in progress: machines it has already created from the previous config are outdated too and will be replaced again',
+    'zh-CN': '{name} 正在进行滚动更新：已按之前配置创建的 machine 同样会过期，并将再次被替换',
   },
   'plan.effect.controlPlaneFirst': {
     en: 'Worker pools may follow once the control plane runs {version} (R-MD-4)',

@@ -38,6 +38,8 @@ export const OPERATIONS = [
   'O-DELETE-POOL',
   // Issue 12: the rollout settings and node timeouts of an existing worker pool.
   'O-EDIT-STRATEGY',
+  // Issue 12: the control plane's kubeadm config (files, the kubelet patch), a rolling change.
+  'O-EDIT-CP-CONFIG',
   'O-CREATE-IP-POOL',
   'O-EDIT-IP-POOL',
 ] as const;

@@ -7,6 +7,7 @@ import { bounded, durationField, intOrPercentField } from './fields';
 export * from './fields';
 export * from './issues';
 export * from './edit-strategy';
+export * from './control-plane-config';
 
 /**
  * Request bodies of the BFF's mutating routes, shared by the browser's forms (zodResolver) and the

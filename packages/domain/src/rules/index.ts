@@ -10,3 +10,4 @@ export * from './md';
 export * from './version';
 export * from './net';
 export * from './strategy-edit';
+export * from './control-plane-config';

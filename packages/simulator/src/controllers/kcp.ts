@@ -45,6 +45,7 @@ export function kcpController(ctx: Context): Controller {
   const machines = ctx.caches.get('Machine');
   const infras = ctx.caches.get('DCSMachine');
   const infraTemplates = ctx.caches.get('DCSMachineTemplate');
+  const bootstrapConfigs = ctx.caches.get('KubeadmConfig');
   const certificatesDone = new Set<string>();
   const drawn = new Map<string, number>();
 
@@ -207,9 +208,15 @@ export function kcpController(ctx: Context): Controller {
     const view = (): KcpMachine[] =>
       owned.map((machine) => {
         const infra = infras.get(namespace, machine.spec?.infrastructureRef.name ?? '');
+        const configRef = machine.spec?.bootstrap.configRef;
+        const config =
+          configRef?.kind === 'KubeadmConfig' && configRef.name
+            ? bootstrapConfigs.get(namespace, configRef.name)
+            : undefined;
         return {
           machine,
           infraTemplate: infra?.metadata.annotations?.[ANNOTATION_CLONED_FROM_NAME],
+          bootstrapConfig: config?.spec,
         };
       });
 

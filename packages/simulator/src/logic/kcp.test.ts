@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { aKubeadmControlPlane, aMachine, controlPlaneLabels } from '@dcs/domain/testing';
-import type { Machine } from '@dcs/domain';
+import type { KubeadmConfigSpec, Machine } from '@dcs/domain';
 import { trueCondition } from './conditions';
-import { kcpNextAction, kcpStatus, machineComponentConditions, type KcpMachine } from './kcp';
+import {
+  bootstrapConfigMatches,
+  kcpNextAction,
+  kcpStatus,
+  machineComponentConditions,
+  rolloutReason,
+  type KcpMachine,
+} from './kcp';
 
 const now = Date.parse('2026-02-01T00:00:00Z');
 const kcp = (version = 'v1.33.4', template = 'demo-control-plane-template') =>
@@ -98,6 +105,72 @@ describe('KubeadmControlPlane decisions (O-UPGRADE-CP)', () => {
     expect(a.type === 'wait' && a.message).toMatch(
       /Machine b reports EtcdMemberHealthy condition is false \(Error, etcd member down\)/,
     );
+  });
+});
+
+describe('KubeadmControlPlane rolls its machines when kubeadmConfigSpec changes (O-EDIT-CP-CONFIG)', () => {
+  const patch = (policy: boolean) =>
+    `{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration"${policy ? ',"imagePullCredentialsVerificationPolicy":"NeverVerify"' : ''}}`;
+  const spec = (content: string) => ({
+    format: 'ignition' as const,
+    files: [{ path: '/etc/kubernetes/patches/kubeletconfiguration0+strategic.json', content }],
+    initConfiguration: { nodeRegistration: { kubeletExtraArgs: { 'node-ip': 'NODE_IP' } } },
+    joinConfiguration: { nodeRegistration: { kubeletExtraArgs: { 'node-ip': 'NODE_IP' } } },
+    clusterConfiguration: { clusterName: 'demo' },
+  });
+  const withSpec = (content: string) => {
+    const k = kcp();
+    if (k.spec) k.spec.kubeadmConfigSpec = spec(content);
+    return k;
+  };
+  // What the KCP controller writes on each machine's KubeadmConfig (controllers/kcp.ts).
+  const initConfig = (content: string) => {
+    const rest: KubeadmConfigSpec = spec(content);
+    delete rest.joinConfiguration;
+    return rest;
+  };
+  const joinConfig = (content: string) => {
+    const rest: KubeadmConfigSpec = spec(content);
+    delete rest.initConfiguration;
+    delete rest.clusterConfiguration;
+    return {
+      ...rest,
+      joinConfiguration: { ...rest.joinConfiguration, controlPlane: {} },
+    };
+  };
+
+  it('O-EDIT-CP-CONFIG: machines made from the current kubeadmConfigSpec are up to date, init and join alike', () => {
+    const k = withSpec(patch(false));
+    expect(bootstrapConfigMatches(k, initConfig(patch(false)))).toBe(true);
+    expect(bootstrapConfigMatches(k, joinConfig(patch(false)))).toBe(true);
+    // clusterConfiguration is compared apart by KCP (an annotation), not through the KubeadmConfig.
+    const other = withSpec(patch(false));
+    if (other.spec?.kubeadmConfigSpec)
+      other.spec.kubeadmConfigSpec.clusterConfiguration = { clusterName: 'x' };
+    expect(bootstrapConfigMatches(other, joinConfig(patch(false)))).toBe(true);
+  });
+
+  it('O-EDIT-CP-CONFIG: a changed kubelet patch (R-BOOT-1) makes every machine outdated, and KCP rolls them one at a time', () => {
+    const k = withSpec(patch(true));
+    const machines = ['a', 'b', 'c'].map((n, i) => ({
+      ...cp(n, { created: `2026-01-0${String(i + 1)}T00:00:00Z` }),
+      bootstrapConfig: i === 0 ? initConfig(patch(false)) : joinConfig(patch(false)),
+    }));
+    for (const m of machines) expect(rolloutReason(k, m, now)).toMatch(/KubeadmConfig is outdated/);
+    expect(kcpNextAction(k, machines, now)).toEqual({ type: 'create', init: false });
+    const fresh = {
+      ...cp('d', { created: '2026-01-04T00:00:00Z' }),
+      bootstrapConfig: joinConfig(patch(true)),
+    };
+    expect(rolloutReason(k, fresh, now)).toBeUndefined();
+    expect(kcpNextAction(k, [...machines, fresh], now)).toEqual({ type: 'delete', machine: 'a' });
+  });
+
+  it('O-EDIT-CP-CONFIG: new preKubeadmCommands or SSH users roll the control plane too; a machine without its KubeadmConfig is not taken as outdated', () => {
+    const k = withSpec(patch(false));
+    if (k.spec?.kubeadmConfigSpec) k.spec.kubeadmConfigSpec.preKubeadmCommands = ['echo hi'];
+    expect(bootstrapConfigMatches(k, joinConfig(patch(false)))).toBe(false);
+    expect(rolloutReason(k, { ...cp('a'), bootstrapConfig: undefined }, now)).toBeUndefined();
   });
 });
 

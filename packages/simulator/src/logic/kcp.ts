@@ -1,4 +1,4 @@
-import type { Condition, KubeadmControlPlane, Machine } from '@dcs/domain';
+import type { Condition, KubeadmConfigSpec, KubeadmControlPlane, Machine } from '@dcs/domain';
 import { normalizeKubeVersion, compareKubeVersions } from '@dcs/domain';
 import {
   aggregate,
@@ -52,6 +52,81 @@ export interface KcpMachine {
   machine: Machine;
   /** Name of the infrastructure template its DCSMachine was cloned from. */
   infraTemplate: string | undefined;
+  /**
+   * The spec of the machine's KubeadmConfig (its bootstrap config, made from KCP's
+   * kubeadmConfigSpec when the machine was created); undefined when it is not there (then, as in
+   * KCP, the machine is not taken as outdated for it).
+   */
+  bootstrapConfig?: KubeadmConfigSpec | undefined;
+}
+
+/** A value with its empty objects and arrays removed, as Go's `omitempty` serializes it. */
+function pruned(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(pruned);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const p = pruned(x);
+    if (p === undefined) continue;
+    if (typeof p === 'object' && p !== null && !Array.isArray(p) && Object.keys(p).length === 0)
+      continue;
+    if (Array.isArray(p) && p.length === 0) continue;
+    out[k] = p;
+  }
+  return out;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  const canon = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canon)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return JSON.stringify(canon(pruned(a))) === JSON.stringify(canon(pruned(b)));
+}
+
+/**
+ * KCP's matchInitOrJoinConfiguration (controlplane/kubeadm/internal/filters.go): KCP's
+ * kubeadmConfigSpec, adjusted to the machine (no joinConfiguration for the first machine, no
+ * initConfiguration for the others), against the machine's KubeadmConfig, both without
+ * clusterConfiguration (compared apart in KCP, through an annotation the simulation does not keep)
+ * and without the join-only fields (controlPlane, discovery). A change of files, users, commands or
+ * the patches therefore rolls every control-plane machine, as a real KCP does.
+ */
+export function bootstrapConfigMatches(
+  kcp: KubeadmControlPlane,
+  machineConfig: KubeadmConfigSpec,
+): boolean {
+  const strip = (spec: KubeadmConfigSpec, keepInit: boolean, keepJoin: boolean) => {
+    const rest: Record<string, unknown> = { ...spec };
+    delete rest.clusterConfiguration;
+    delete rest.initConfiguration;
+    delete rest.joinConfiguration;
+    const { initConfiguration, joinConfiguration } = spec;
+    const join = joinConfiguration
+      ? Object.fromEntries(
+          Object.entries(joinConfiguration).filter(
+            ([k]) => k !== 'controlPlane' && k !== 'discovery',
+          ),
+        )
+      : undefined;
+    return {
+      ...rest,
+      ...(keepInit && initConfiguration ? { initConfiguration } : {}),
+      ...(keepJoin && join ? { joinConfiguration: join } : {}),
+    };
+  };
+  const isInit = machineConfig.initConfiguration !== undefined;
+  const isJoin = machineConfig.joinConfiguration !== undefined;
+  return sameJson(
+    strip(kcp.spec?.kubeadmConfigSpec ?? {}, isInit, isJoin),
+    strip(machineConfig, isInit, isJoin),
+  );
 }
 
 /** Why a control-plane machine must be replaced, or undefined when it is up to date. */
@@ -69,6 +144,9 @@ export function rolloutReason(
   const wanted = spec.machineTemplate.infrastructureRef.name;
   if (wanted && m.infraTemplate !== undefined && m.infraTemplate !== wanted) {
     return `Infrastructure template on KCP rotated from ${m.infraTemplate} to ${wanted}`;
+  }
+  if (m.bootstrapConfig && !bootstrapConfigMatches(kcp, m.bootstrapConfig)) {
+    return 'Machine KubeadmConfig is outdated: the KubeadmControlPlane kubeadmConfigSpec changed';
   }
   const rolloutAfter = spec.rolloutAfter ? Date.parse(spec.rolloutAfter) : NaN;
   const created = m.machine.metadata.creationTimestamp

@@ -117,6 +117,56 @@ describe('upgrades (O-UPGRADE-*), with the rolling-update invariants checked on 
     }
   }, 150_000);
 
+  it('O-EDIT-CP-CONFIG: a change of the control plane’s kubeadmConfigSpec rolls its machines one at a time, as KCP does; each new KubeadmConfig carries it', async () => {
+    const kcpName = 'upg-control-plane';
+    const cpMachines = () =>
+      sim.list('Machine').filter((m) => m.metadata.labels?.[LABEL_CONTROL_PLANE_NAME] === kcpName);
+    const original = cpMachines().map((m) => m.metadata.name);
+    const files = must(sim.get('KubeadmControlPlane', kcpName), 'kcp').spec?.kubeadmConfigSpec
+      ?.files;
+    await sim.kubectl.patch('KubeadmControlPlane', kcpName, 'merge', {
+      spec: {
+        kubeadmConfigSpec: {
+          files: [...(files ?? []), { path: '/etc/motd', content: 'edited by O-EDIT-CP-CONFIG' }],
+        },
+      },
+    });
+    let maxMachines = 0;
+    let maxDeleting = 0;
+    let sawOutdated = false;
+    await sim.until(
+      'control plane rolled to the new kubeadm config',
+      () => {
+        const cps = cpMachines();
+        maxMachines = Math.max(maxMachines, cps.length);
+        maxDeleting = Math.max(maxDeleting, cps.filter((m) => m.metadata.deletionTimestamp).length);
+        const kcp = sim.get('KubeadmControlPlane', kcpName);
+        const upToDate = kcp?.status?.conditions?.find((c) => c.type === 'MachinesSpecUpToDate');
+        if (upToDate?.status === 'False') sawOutdated = true;
+        return (
+          cps.length === 3 &&
+          cps.every((m) => m.status?.phase === 'Running' && !original.includes(m.metadata.name)) &&
+          kcp?.status?.readyReplicas === 3 &&
+          upToDate?.status === 'True'
+        );
+      },
+      120_000,
+    );
+    expect(sawOutdated).toBe(true);
+    expect(maxMachines).toBeLessThanOrEqual(4);
+    expect(maxDeleting).toBeLessThanOrEqual(1);
+    for (const m of cpMachines()) {
+      expect(
+        sim.get('KubeadmConfig', m.spec?.bootstrap.configRef?.name ?? '')?.spec?.files,
+      ).toContainEqual({ path: '/etc/motd', content: 'edited by O-EDIT-CP-CONFIG' });
+    }
+    // Settled: nothing more is replaced once every machine carries the config.
+    const settled = cpMachines().map((m) => m.metadata.name);
+    await sim.clock.advance(10 * 60_000);
+    await sim.controllers.idle();
+    expect(cpMachines().map((m) => m.metadata.name)).toEqual(settled);
+  }, 150_000);
+
   it('O-UPGRADE-INFRA with pool-managed persistent disks (R-MD-3, maxSurge 0): each volume moves from the old VM to its replacement', async () => {
     await createPool(sim, {
       name: 'upg-data',
