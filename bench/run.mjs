@@ -35,6 +35,7 @@ const PARTS = [
   { name: 'transfer', pkg: '@dcs/bff', script: 'bench:transfer' },
   { name: 'bff', pkg: '@dcs/bff', script: 'bench' },
   { name: 'fanout', pkg: '@dcs/bff', script: 'bench:fanout' },
+  { name: 'clients', pkg: '@dcs/bff', script: 'bench:clients' },
   { name: 'apiserver', pkg: '@dcs/apiserver', script: 'bench' },
   { name: 'simulator', pkg: '@dcs/simulator', script: 'bench' },
 ];

@@ -39,6 +39,15 @@ const expected: Record<string, string[]> = {
     '16 clients: API server RSS',
     '16 clients: BFF RSS max',
   ],
+  'Embedded API server under real clients: informers and kubectl': [
+    '103 machines: informer LIST to synced cache',
+    '103 machines: informer objects cached',
+    '103 machines: informer event→handler p99',
+    '103 machines: informer events delivered',
+    '103 machines: kubectl get objects listed',
+    '103 machines: kubectl get --watch-only events delivered',
+    '103 machines: kubectl apply --server-side',
+  ],
   'API server: creates, lists, memory, watch fan-out': [
     'creates/s',
     'list',

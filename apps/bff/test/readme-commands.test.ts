@@ -101,6 +101,7 @@ const PARSE_ONLY = new Set([
   '@dcs/bff:bench',
   '@dcs/bff:bench:transfer',
   '@dcs/bff:bench:fanout',
+  '@dcs/bff:bench:clients',
   '(root):soak',
   '@dcs/bff:soak',
   '@dcs/simulator:bench',
