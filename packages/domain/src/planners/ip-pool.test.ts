@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PatchIpPoolRequestSchema, type PatchIpPoolRequest } from '../requests';
+import {
+  CreateIpPoolRequestSchema,
+  PatchIpPoolRequestSchema,
+  type PatchIpPoolRequest,
+} from '../requests';
 import type { DCSIpHostnamePool, IpPoolEntry } from '../schemas/dcs';
 import { anIpEntry, anIpPool, aValidationContext } from '../testing';
 import { applyJsonPatch, tryApplyJsonPatch, type JsonPatchOp } from './json-patch';
@@ -402,5 +406,48 @@ describe('planPatchIpPool', () => {
       `kubectl patch dcsiphostnamepool demo-worker-pool -n cpaas-system --type json -p '${JSON.stringify(opsOf(plan))}'`,
     ]);
     expect(applyJsonPatch(pool(), opsOf(plan)).spec?.pool).toHaveLength(4);
+  });
+});
+
+describe('an optional value left empty is not written (issue 11: R-POOL-3, R-NIC-1)', () => {
+  // Found by the contract test (packages/simulator/src/capi/contract.test.ts): these planned
+  // clean and wrote `hostname: ""` and `additionNic[0].mask: ""` into the DCSIpHostnamePool.
+  const blank = {
+    ...anIpEntry(7),
+    hostname: '',
+    dns: '',
+    additionNic: [{ ip: '', mask: '', gateway: '', dvSwitchName: 'dvs-2', portGroupName: 'pg-2' }],
+  };
+  const { hostname: _h, dns: _d, ...written } = anIpEntry(7);
+  const expected = { ...written, additionNic: [{ dvSwitchName: 'dvs-2', portGroupName: 'pg-2' }] };
+
+  it('O-CREATE-IP-POOL: the new pool has no "" for dns, hostname or a NIC address', () => {
+    const plan = planCreateIpPool(
+      CreateIpPoolRequestSchema.parse({ name: 'p7', entries: [blank] }),
+      aValidationContext(),
+    );
+    expect(canExecute(plan)).toBe(true);
+    const step = plan.steps[0];
+    expect(step?.verb === 'create' && (step.body.spec as { pool: unknown[] }).pool).toEqual([
+      expected,
+    ]);
+  });
+
+  it('O-EDIT-IP-POOL: appended entries and edited NICs neither', () => {
+    const plan = planPatchIpPool(
+      'demo-worker-pool',
+      req({
+        append: [blank],
+        update: [
+          { ip: '10.0.1.14', additionNic: [{ mask: '', dvSwitchName: 'd', portGroupName: 'p' }] },
+        ],
+      }),
+      pool(),
+      ctx,
+    );
+    expect(canExecute(plan)).toBe(true);
+    const after = applySteps([pool()], plan.steps)[0] as DCSIpHostnamePool;
+    expect(after.spec?.pool?.at(-1)).toEqual(expected);
+    expect(after.spec?.pool?.[3]?.additionNic).toEqual([{ dvSwitchName: 'd', portGroupName: 'p' }]);
   });
 });

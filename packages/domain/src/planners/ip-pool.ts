@@ -8,7 +8,7 @@ import type { ValidationContext } from '../rules/context';
 import { poolEntryField, withinJsonBounds } from './bounds';
 import type { RuleIssue } from '../rules/issue';
 import { validateCreateIpPool, validatePatchIpPool } from '../rules/validators';
-import type { DCSIpHostnamePool, IpPoolEntry, PersistentDisk } from '../schemas/dcs';
+import type { AdditionNic, DCSIpHostnamePool, IpPoolEntry, PersistentDisk } from '../schemas/dcs';
 import { mergeIssues, planIssue, PLAN_NOT_FOUND, poolChangedIssue } from './issues';
 import {
   addOp,
@@ -62,6 +62,37 @@ export interface PoolEditOps {
 }
 
 const entryPath = (i: number, ...rest: (string | number)[]) => pointer('spec', 'pool', i, ...rest);
+
+/** Optional strings of an entry and of an extra NIC: left empty, they are not set (R-POOL-3, R-NIC-1). */
+const OPTIONAL_ENTRY_STRINGS = ['dns', 'hostname', 'machineName'] as const;
+const OPTIONAL_NIC_STRINGS = ['ip', 'mask', 'gateway', 'dns'] as const;
+
+function withoutEmpty<T extends Record<string, unknown>>(o: T, fields: readonly string[]): T {
+  const out: Record<string, unknown> = { ...o };
+  for (const f of fields) {
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- one of the fixed fields above
+    if (out[f] === '') delete out[f];
+  }
+  return out as T;
+}
+
+/** An extra NIC as it is written: an optional value left empty is left out, never `""`. */
+export function nicAsWritten(nic: AdditionNic): AdditionNic {
+  return withoutEmpty(jsonClone(nic), OPTIONAL_NIC_STRINGS);
+}
+
+/**
+ * An entry as it is written (O-CREATE-POOL, O-CREATE-IP-POOL, appends): the rules read an empty
+ * dns, hostname or NIC address as "not set" (forms send `""` for a field left blank), so the
+ * object says "not set" too. `ip: ""` on an extra NIC would ask the provider for a static
+ * address it cannot configure (issue 11). Required fields (ip, mask, gateway, and a NIC's switch
+ * and port group) are kept as given: the rules refuse them empty.
+ */
+export function entryAsWritten(entry: IpPoolEntry): IpPoolEntry {
+  const out = withoutEmpty(jsonClone(entry), OPTIONAL_ENTRY_STRINGS);
+  if (out.additionNic) out.additionNic = out.additionNic.map(nicAsWritten);
+  return out;
+}
 
 const emptyToUndefined = <T>(a: readonly T[] | undefined) => (a?.length ? a : undefined);
 
@@ -161,13 +192,14 @@ export function ipPoolEditOps(
       return;
     }
     const entryOps: JsonPatchOp[] = [];
+    const nics = u.additionNic?.map(nicAsWritten);
     if (
-      u.additionNic !== undefined &&
-      !jsonEqual(emptyToUndefined(entry.additionNic), emptyToUndefined(u.additionNic))
+      nics !== undefined &&
+      !jsonEqual(emptyToUndefined(entry.additionNic), emptyToUndefined(nics))
     ) {
       entryOps.push(
-        u.additionNic.length
-          ? addOp(entryPath(i, 'additionNic'), jsonClone(u.additionNic))
+        nics.length
+          ? addOp(entryPath(i, 'additionNic'), nics)
           : removeOp(entryPath(i, 'additionNic')),
       );
       nicsChanged.push(u.ip);
@@ -199,7 +231,7 @@ export function ipPoolEditOps(
   for (const { i, ip } of removals)
     ops.push(testOp(entryPath(i, 'ip'), ip), removeOp(entryPath(i)));
 
-  const appended = edit.append.map(jsonClone);
+  const appended = edit.append.map(entryAsWritten);
   if (appended.length) {
     if (pool) for (const e of appended) ops.push(addOp(pointer('spec', 'pool', '-'), e));
     else if (current.spec) ops.push(addOp(pointer('spec', 'pool'), appended));
@@ -259,7 +291,7 @@ export function createIpPoolStep(
     apiVersion: API_INFRASTRUCTURE,
     kind: 'DCSIpHostnamePool',
     metadata: newMetadata(name, namespace, clusterName),
-    spec: { pool: entries.map(jsonClone) },
+    spec: { pool: entries.map(entryAsWritten) },
   };
   return createStep(
     'DCSIpHostnamePool',
