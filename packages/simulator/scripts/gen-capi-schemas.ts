@@ -11,7 +11,7 @@ import {
 /**
  * `pnpm --filter @dcs/simulator gen:capi-schemas [DIR]`: rewrites `src/generated/capi-schemas.ts`
  * from the reference Cluster API CRDs in DIR (default: $CAPI_REFERENCE_CRDS, else
- * /work/shared/reference/capi-crds).
+ * shared/reference/capi-crds beside the repository or one of its parents: `findReferenceDir`).
  */
 const args = process.argv.slice(2).filter((a) => a !== '--');
 if (args.length > 1) {

@@ -1,14 +1,19 @@
-import { Ajv, type AnySchemaObject } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer, type JSONSchemaProps } from '@dcs/apiserver';
 import { kindRegistrations } from '../embedded';
-import { capiReferenceSchemas } from '../generated/capi-schemas';
 import { seeded, type Random } from '../logic/random';
+import {
+  findReferenceDir,
+  forAjv,
+  kubeAjv,
+  readServedVersions,
+} from '../../test/support/capi-oracle';
 
 /**
  * Issue 13 item 1 / issue 11: the embedded server accepts and refuses exactly what the reference
- * Cluster API schemas do. The oracle is an independent validator (Ajv) given the reference
- * schemas with Kubernetes' formats and list semantics; the embedded side is what the server runs
+ * Cluster API schemas do. The oracle is an independent validator (Ajv) given the served versions'
+ * schemas of the reference CRD files, read at test time from `shared/reference/capi-crds/` (not
+ * the project's generated copy), with Kubernetes' formats and list semantics; the embedded side is what the server runs
  * on a write (prune and default, then validate) with the schema it registers. Objects are random
  * walks of each schema, near every bound (lengths, items, numbers, enums, patterns, required
  * fields, types), with astral characters (a length is counted in characters, as Go's runes).
@@ -18,51 +23,16 @@ import { seeded, type Random } from '../logic/random';
 const SEED = Number(process.env.CAPI_PARITY_SEED ?? 20261201);
 const CASES_PER_KIND = Number(process.env.CAPI_PARITY_CASES ?? 400);
 
-/** Kubernetes' formats, written apart from the embedded validator's. */
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-const ajv = new Ajv({ strict: false, allErrors: false, useDefaults: true });
-ajv.addFormat('int32', {
-  type: 'number',
-  validate: (n: number) => n >= -(2 ** 31) && n <= 2 ** 31 - 1,
-});
-ajv.addFormat('int64', { type: 'number', validate: () => true });
-ajv.addFormat('date-time', (s) => RFC3339.test(s) && !Number.isNaN(Date.parse(s)));
-ajv.addFormat('byte', (s) =>
-  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s),
-);
-/** `x-kubernetes-list-type: map`: no two items with the same values of the keys. */
-ajv.addKeyword({
-  keyword: 'x-kubernetes-list-map-keys',
-  type: 'array',
-  schemaType: 'array',
-  validate: (keys: string[], data: unknown[]) => {
-    const seen = new Set<string>();
-    for (const item of data) {
-      const id = JSON.stringify(keys.map((k) => (item as Record<string, unknown>)[k] ?? null));
-      if (seen.has(id)) return false;
-      seen.add(id);
-    }
-    return true;
-  },
-});
-
-/** The reference schema for Ajv: list-type set means unique items; everything else as written. */
-function forAjv(s: JSONSchemaProps): AnySchemaObject {
-  const out: Record<string, unknown> = { ...s };
-  if (s['x-kubernetes-list-type'] === 'set') out.uniqueItems = true;
-  if (s.properties) {
-    out.properties = Object.fromEntries(
-      Object.entries(s.properties).map(([k, v]) => [k, forAjv(v)]),
-    );
-  }
-  if (s.items) out.items = forAjv(s.items);
-  if (typeof s.additionalProperties === 'object') {
-    out.additionalProperties = forAjv(s.additionalProperties);
-  }
-  if (s.anyOf) out.anyOf = s.anyOf.map(forAjv);
-  // The root's apiVersion, kind and metadata are the API server's own business.
-  return out;
+const referenceDir = findReferenceDir();
+if (!referenceDir) {
+  throw new Error(
+    'the reference Cluster API CRDs were not found: shared/reference/capi-crds/ beside the repository, or CAPI_REFERENCE_CRDS',
+  );
 }
+const reference = readServedVersions(referenceDir);
+
+/** The oracle's Ajv: Kubernetes' formats and list semantics, written apart from the embedded validator. */
+const ajv = kubeAjv();
 
 const CHARS = ['a', 'z', '0', '-', '.', 'A', '_', '/', ' ', 'é', '😀'];
 const STRINGS = ['', 'a', 'v1.34.1', '1.34.1', 'abc-1', 'ABC', '10.0.0.1', '1m', 'Ready', '😀😀'];
@@ -178,7 +148,7 @@ afterAll(async () => {
 const errorOf = (e: unknown) => e as { code?: number; message?: string };
 
 describe(`the embedded server accepts and refuses what the reference schemas do (seed ${String(SEED)})`, () => {
-  it.each(capiReferenceSchemas)('$kind', async ({ kind, group, version, schema }) => {
+  it.each(reference)('$kind', async ({ kind, group, version, schema }) => {
     process.stdout.write(
       `capi parity: ${kind}: seed ${String(SEED)}, ${String(CASES_PER_KIND)} cases\n`,
     );

@@ -1,5 +1,5 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import type { JSONSchemaProps } from '@dcs/apiserver';
 
@@ -11,11 +11,31 @@ import type { JSONSchemaProps } from '@dcs/apiserver';
  * a test checks that the committed module is what the reference files give.
  */
 
-/** Where the reference CRDs are unless `CAPI_REFERENCE_CRDS` says otherwise. */
-export const DEFAULT_REFERENCE_DIR = '/work/shared/reference/capi-crds';
+/** The repository's root (this file is `packages/simulator/src/capi/`). */
+const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
 
+/**
+ * The reference CRDs folder: `$CAPI_REFERENCE_CRDS`, else `shared/reference/capi-crds` beside the
+ * repository (`/work/main` and CI's clean clone sit beside `/work/shared`) or beside one of its
+ * parent folders (a git worktree in `/work/wt/NAME`). Undefined when there is none.
+ */
+export function findReferenceDir(): string | undefined {
+  const env = process.env.CAPI_REFERENCE_CRDS;
+  if (env) return existsSync(env) ? env : undefined;
+  for (let dir = dirname(REPO_ROOT); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'shared', 'reference', 'capi-crds');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** Where the reference CRDs are ({@link findReferenceDir}), for messages when they are absent. */
 export function referenceDir(): string {
-  return process.env.CAPI_REFERENCE_CRDS ?? DEFAULT_REFERENCE_DIR;
+  return (
+    findReferenceDir() ??
+    process.env.CAPI_REFERENCE_CRDS ??
+    join(dirname(REPO_ROOT), 'shared', 'reference', 'capi-crds')
+  );
 }
 
 /** One reference kind: the served (storage) version's schema without descriptions. */
