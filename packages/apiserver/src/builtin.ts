@@ -244,6 +244,37 @@ function b64(v: string): string {
   return Buffer.from(v, 'utf8').toString('base64');
 }
 
+/** A node's row as kubectl's printer prints it (pkg/printers/internalversion printNode). */
+function nodeRow(o: KubeObject): unknown[] {
+  const status = isObject(o.status) ? o.status : {};
+  const spec = isObject(o.spec) ? o.spec : {};
+  const conditions = Array.isArray(status.conditions) ? status.conditions.filter(isObject) : [];
+  const ready = conditions.find((c) => c.type === 'Ready');
+  const states = [
+    ready?.status === 'True' ? 'Ready' : ready?.status === 'False' ? 'NotReady' : 'Unknown',
+  ];
+  if (spec.unschedulable === true) states.push('SchedulingDisabled');
+  const prefix = 'node-role.kubernetes.io/';
+  const roles = Object.keys(o.metadata.labels ?? {})
+    .filter((k) => k.startsWith(prefix) && k.length > prefix.length)
+    .map((k) => k.slice(prefix.length))
+    .sort();
+  const addresses = Array.isArray(status.addresses) ? status.addresses.filter(isObject) : [];
+  const address = (type: string) => addresses.find((a) => a.type === type)?.address ?? '<none>';
+  const info = isObject(status.nodeInfo) ? status.nodeInfo : {};
+  return [
+    states.join(','),
+    roles.length ? roles.join(',') : '<none>',
+    o.metadata.creationTimestamp,
+    info.kubeletVersion,
+    address('InternalIP'),
+    address('ExternalIP'),
+    info.osImage,
+    info.kernelVersion,
+    info.containerRuntimeVersion,
+  ];
+}
+
 export function builtinKinds(): ResourceType[] {
   return [
     resolveKind(
@@ -409,6 +440,144 @@ export function builtinKinds(): ResourceType[] {
             Array.isArray(o.secrets) ? o.secrets.length : 0,
             o.metadata.creationTimestamp,
           ],
+        },
+      },
+    ),
+    resolveKind(
+      {
+        group: '',
+        version: 'v1',
+        kind: 'Node',
+        plural: 'nodes',
+        scope: 'Cluster',
+        shortNames: ['no'],
+        subresources: { status: true },
+        selectableFields: ['spec.unschedulable'],
+        openAPIV3Schema: obj('Node is a worker node in Kubernetes.', {
+          spec: obj('Spec defines the behavior of a node.', {
+            podCIDR: s('PodCIDR represents the pod IP range assigned to the node.'),
+            podCIDRs: arr('podCIDRs represents the IP ranges assigned to the node.', s('')),
+            providerID: s('ID of the node assigned by the cloud provider.'),
+            unschedulable: bool('Unschedulable controls node schedulability of new pods.'),
+            taints: arr(
+              "If specified, the node's taints.",
+              obj(
+                'The node this Taint is attached to has the "effect" on any pod that does not tolerate the Taint.',
+                {
+                  key: s('Required. The taint key to be applied to a node.'),
+                  value: s('The taint value corresponding to the taint key.'),
+                  effect: s('Required. The effect of the taint on pods that do not tolerate it.', {
+                    enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'],
+                  }),
+                  timeAdded: s('TimeAdded represents the time at which the taint was added.', {
+                    format: 'date-time',
+                  }),
+                },
+                ['key', 'effect'],
+              ),
+            ),
+          }),
+          status: obj('Most recently observed status of the node.', {
+            capacity: preserved('Capacity represents the total resources of a node.'),
+            allocatable: preserved(
+              'Allocatable represents the resources available for scheduling.',
+            ),
+            conditions: arr(
+              'Conditions is an array of current observed node conditions.',
+              obj(
+                'NodeCondition contains condition information for a node.',
+                {
+                  type: s('Type of node condition.'),
+                  status: s('Status of the condition, one of True, False, Unknown.'),
+                  lastHeartbeatTime: s('Last time we got an update on a given condition.', {
+                    format: 'date-time',
+                  }),
+                  lastTransitionTime: s(
+                    'Last time the condition transit from one status to another.',
+                    { format: 'date-time' },
+                  ),
+                  reason: s("(brief) reason for the condition's last transition."),
+                  message: s('Human readable message indicating details about last transition.'),
+                },
+                ['type', 'status'],
+              ),
+              mergeBy('type'),
+            ),
+            addresses: arr(
+              'List of addresses reachable to the node.',
+              obj('NodeAddress', { type: s('Node address type.'), address: s('The address.') }, [
+                'type',
+                'address',
+              ]),
+              mergeBy('type'),
+            ),
+            daemonEndpoints: preserved('Endpoints of daemons running on the Node.'),
+            nodeInfo: preserved('Set of ids/uuids to uniquely identify the node.'),
+            images: arr('List of container images on this node', preserved('ContainerImage')),
+          }),
+        }),
+      },
+      {
+        generation: false,
+        // kubectl get nodes: NAME STATUS ROLES AGE VERSION, and with -o wide the addresses and OS.
+        table: {
+          columns: [
+            {
+              name: 'Status',
+              type: 'string',
+              jsonPath: '.status.conditions',
+              description: 'The status of the node',
+            },
+            {
+              name: 'Roles',
+              type: 'string',
+              jsonPath: '.metadata.labels',
+              description: 'The roles of the node',
+            },
+            ageColumn,
+            {
+              name: 'Version',
+              type: 'string',
+              jsonPath: '.status.nodeInfo.kubeletVersion',
+              description: 'Kubelet Version reported by the node.',
+            },
+            {
+              name: 'Internal-IP',
+              type: 'string',
+              jsonPath: '.status.addresses',
+              description: 'List of internal IPs.',
+              priority: 1,
+            },
+            {
+              name: 'External-IP',
+              type: 'string',
+              jsonPath: '.status.addresses',
+              description: 'List of external IPs.',
+              priority: 1,
+            },
+            {
+              name: 'OS-Image',
+              type: 'string',
+              jsonPath: '.status.nodeInfo.osImage',
+              description: 'OS image reported by the node.',
+              priority: 1,
+            },
+            {
+              name: 'Kernel-Version',
+              type: 'string',
+              jsonPath: '.status.nodeInfo.kernelVersion',
+              description: 'Kernel version reported by the node.',
+              priority: 1,
+            },
+            {
+              name: 'Container-Runtime',
+              type: 'string',
+              jsonPath: '.status.nodeInfo.containerRuntimeVersion',
+              description: 'Container runtime version reported by the node.',
+              priority: 1,
+            },
+          ],
+          row: nodeRow,
         },
       },
     ),

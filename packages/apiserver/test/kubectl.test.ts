@@ -118,6 +118,43 @@ spec:
     expect((await run(['delete', 'svc', 'web'])).code).toBe(0);
   });
 
+  it('serves Nodes and prints them as kubectl get nodes does (status, roles, version; cordon)', async () => {
+    const node = (name: string, ready: string, labels: Record<string, string> = {}) => ({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, labels },
+      spec: { providerID: `dcs://${name}` },
+      status: {
+        conditions: [{ type: 'Ready', status: ready, reason: 'KubeletReady' }],
+        addresses: [
+          { type: 'InternalIP', address: '10.0.0.7' },
+          { type: 'Hostname', address: name },
+        ],
+        nodeInfo: { kubeletVersion: 'v1.33.4', osImage: 'Alauda OS 9.5 (DCS)' },
+      },
+    });
+    await server.client.create(
+      node('cp-1', 'True', { 'node-role.kubernetes.io/control-plane': '' }),
+    );
+    await server.client.create(node('w-1', 'False'));
+    const get = await run(['get', 'nodes']);
+    expect(get.code, get.err).toBe(0);
+    expect(get.out).toMatch(/NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION/);
+    expect(get.out).toMatch(/cp-1\s+Ready\s+control-plane\s+\S+\s+v1\.33\.4/);
+    expect(get.out).toMatch(/w-1\s+NotReady\s+<none>\s+\S+\s+v1\.33\.4/);
+    const wide = await run(['get', 'no', 'cp-1', '-o', 'wide']);
+    expect(wide.out).toMatch(
+      /cp-1\s+Ready\s+control-plane\s+\S+\s+v1\.33\.4\s+10\.0\.0\.7\s+<none>\s+Alauda OS/,
+    );
+    // kubectl cordon patches spec.unschedulable with a strategic merge patch.
+    const cordon = await run(['cordon', 'w-1']);
+    expect(cordon.code, cordon.err).toBe(0);
+    expect((await run(['get', 'node', 'w-1'])).out).toMatch(/w-1\s+NotReady,SchedulingDisabled/);
+    // The viewer role (upstream's view) does not read Nodes: they are cluster-scoped, not aggregated.
+    expect((await run(['--context', 'viewer', 'get', 'nodes'])).code).not.toBe(0);
+    expect((await run(['delete', 'node', 'cp-1', 'w-1'])).code).toBe(0);
+  });
+
   it('applies, gets (yaml, wide), patches, scales and deletes', async () => {
     expect((await run(['apply', '-f', join(dir, 'm.yaml')])).out).toContain(
       'widget.example.com/k1 created',
