@@ -63,3 +63,43 @@ export const DeploymentSchema = z.looseObject({
   status: z.looseObject({}).optional(),
 });
 export type Deployment = z.infer<typeof DeploymentSchema>;
+
+/** The workload cluster's core/v1 Node, as the console reads it (issue 12: a machine's Node). */
+export const NodeConditionSchema = z.looseObject({
+  type: z.string(),
+  status: z.string(),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+  lastHeartbeatTime: z.string().nullable().optional(),
+  lastTransitionTime: z.string().nullable().optional(),
+});
+export type NodeCondition = z.infer<typeof NodeConditionSchema>;
+
+export const TaintSchema = z.looseObject({
+  key: z.string(),
+  value: z.string().optional(),
+  effect: z.string(),
+  timeAdded: z.string().nullable().optional(),
+});
+export type Taint = z.infer<typeof TaintSchema>;
+
+export const NodeSchema = z.looseObject({
+  apiVersion: z.literal('v1'),
+  kind: z.literal('Node'),
+  metadata: ObjectMetaSchema,
+  spec: z
+    .looseObject({
+      providerID: z.string().optional(),
+      unschedulable: z.boolean().optional(),
+      taints: z.array(TaintSchema).optional(),
+    })
+    .optional(),
+  status: z
+    .looseObject({
+      conditions: z.array(NodeConditionSchema).optional(),
+      addresses: z.array(z.looseObject({ type: z.string(), address: z.string() })).optional(),
+      nodeInfo: z.looseObject({ kubeletVersion: z.string().optional() }).optional(),
+    })
+    .optional(),
+});
+export type Node = z.infer<typeof NodeSchema>;

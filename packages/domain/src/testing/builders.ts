@@ -1,7 +1,7 @@
 import type { KubeadmConfigTemplate } from '../schemas/bootstrap';
 import type { Cluster, Machine, MachineDeployment, MachineSet } from '../schemas/capi';
 import type { KubeadmControlPlane } from '../schemas/controlplane';
-import type { ConfigMap, Deployment, Secret } from '../schemas/core';
+import type { ConfigMap, Deployment, Node, Secret } from '../schemas/core';
 import type {
   DCSCluster,
   DCSIpHostnamePool,
@@ -508,6 +508,27 @@ export function aSecret(name: string, data: Record<string, string>): Secret {
     type: 'Opaque',
     data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, btoa(v)])),
   };
+}
+
+/** A workload cluster's Node as a healthy kubelet reports it (cluster-scoped: no namespace). */
+export function aNode(name: string, o?: DeepPartial<Node>): Node {
+  const base: Node = {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, uid: `uid-node-${name}`, creationTimestamp: '2026-01-01T00:00:00Z' },
+    spec: { providerID: `dcs://${name}` },
+    status: {
+      conditions: [
+        { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory' },
+        { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure' },
+        { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID' },
+        { type: 'NetworkUnavailable', status: 'False', reason: 'CalicoIsUp' },
+        { type: 'Ready', status: 'True', reason: 'KubeletReady' },
+      ],
+      nodeInfo: { kubeletVersion: 'v1.33.4' },
+    },
+  };
+  return deepMerge(base, o);
 }
 
 /** A context in which a new pool `demo-md-1` of 3 replicas on a fresh 3-entry pool is valid. */

@@ -12,3 +12,4 @@ export * from './pool-rules';
 export * from './cluster';
 export * from './group';
 export * from './scale-follow';
+export * from './node';
