@@ -17,3 +17,5 @@ export { ANNOTATION_FAIL, FAILURE_MODES, parseFailureRule } from './logic/failur
 export type { FailureMode, FailureRule } from './logic/failures';
 export { DEFAULT_TIMINGS } from './logic/timings';
 export type { Timings } from './logic/timings';
+export { WorkloadClusters, kubeconfigNames } from './workload/clusters';
+export type { WorkloadCluster, WorkloadClustersOptions } from './workload/clusters';

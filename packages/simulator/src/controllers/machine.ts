@@ -185,8 +185,11 @@ export function machineController(ctx: Context): Controller {
         updates.push(falseCondition(NODE_HEALTHY, 'NodeProvisioning', 'Warning'));
         soonest(wait);
       } else {
-        status.nodeRef = nodeRefOf({ ...current, status }, seed);
+        const nodeRef = nodeRefOf({ ...current, status }, seed);
         status.nodeInfo = nodeInfoOf(current, seed);
+        // The kubelet registers the Node in the workload cluster; the nodeRef names it by its uid.
+        const uid = await ctx.kubelet?.register({ ...current, status }, nodeRef.name);
+        status.nodeRef = uid ? { ...nodeRef, uid } : nodeRef;
         ctx.events.emit(
           current,
           'Normal',
@@ -358,6 +361,7 @@ export function machineController(ctx: Context): Controller {
 
     // 3. The VM is gone: delete the Node (it cannot fail here, so nodeDeletionTimeout never runs out),
     //    then let the Machine go.
+    await ctx.kubelet?.remove(m);
     const finalizers = (m.metadata.finalizers ?? []).filter((f) => f !== MACHINE_FINALIZER);
     await ctx.writer.update('Machine', { ...m, metadata: { ...m.metadata, finalizers } });
     return undefined;

@@ -19,6 +19,8 @@ import { kubeadmConfigController } from './kubeadmconfig';
 import { machineController } from './machine';
 import { machineDeploymentController } from './machinedeployment';
 import { machineSetController } from './machineset';
+import { Kubelet } from './kubelet';
+import { WorkloadClusters } from '../workload/clusters';
 import { DEFAULT_PROVIDER_VERSION, ensureProviderDeployment } from './provider';
 
 /**
@@ -44,6 +46,11 @@ export interface ControllerOptions {
   resyncSeconds?: number;
   /** Write core/v1 Events (default true). */
   events?: boolean;
+  /**
+   * Workload clusters (an API server per Cluster serving the Nodes the simulated kubelet
+   * registers, and the `<cluster>-kubeconfig` Secret); false: none, Machines run without Nodes.
+   */
+  workloadClusters?: false | { maxClusters?: number };
   log?: (line: string) => void;
 }
 
@@ -66,6 +73,8 @@ export interface RunningControllers {
     /** Per kind: own writes the informer has not delivered yet, and those it had delivered before the response. */
     caches: Record<string, { pending: number; alreadySeen: number }>;
   };
+  /** The workload clusters the simulated kubelets register Nodes in (absent when off). */
+  workload?: WorkloadClusters;
   stop(): Promise<void>;
 }
 
@@ -121,6 +130,9 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
       timings: { ...DEFAULT_TIMINGS, ...(o.timings ?? {}) },
     },
   };
+  const workload =
+    o.workloadClusters === false ? undefined : new WorkloadClusters({ ...o.workloadClusters, log });
+  if (workload) ctx.kubelet = new Kubelet(ctx, workload);
   const manager = new Manager(ctx, factory, caches, (o.resyncSeconds ?? 300) * 1000);
   for (const make of [
     clusterController,
@@ -135,12 +147,17 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
   ]) {
     manager.add(make(ctx));
   }
+  if (ctx.kubelet) {
+    manager.add(ctx.kubelet.controller());
+    manager.add(ctx.kubelet.clusterController());
+  }
   // WaitForCacheSync: the events of the initial lists are queued, but nothing is reconciled
   // before every informer the controllers read has its full list.
   await caches.synced();
   manager.start();
 
   return {
+    ...(workload ? { workload } : {}),
     idle: async () => {
       await manager.idle();
       await events.flush();
@@ -163,6 +180,7 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
       await events.flush().catch(() => undefined);
       events.stop();
       client.close();
+      await workload?.close();
     },
   };
 }

@@ -3,6 +3,7 @@ import type { SimClock } from '../logic/clock';
 import type { Timeline } from '../logic/timeline';
 import type { FailureRule } from '../logic/failures';
 import type { Timings } from '../logic/timings';
+import type { Kubelet } from '../controllers/kubelet';
 import type { Caches, WatchedKind } from './caches';
 import type { KubeClient } from './client';
 import type { EventRecorder } from './events';
@@ -28,6 +29,8 @@ export interface Context {
   events: EventRecorder;
   options: SimulationOptions;
   log: (line: string) => void;
+  /** The workload clusters' kubelets; absent when workload clusters are off. */
+  kubelet?: Kubelet;
 }
 
 export interface Watch {
