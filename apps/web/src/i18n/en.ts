@@ -74,6 +74,9 @@ export const en = {
   'cluster.notFound':
     'Cluster {name} does not exist in namespace {namespace}, or you may not see it.',
   'cluster.backToClusters': 'Back to the clusters',
+  /* issue 12: the Cluster object's conditions (h-ui) */
+  'cluster.conditionProblems':
+    '{n, plural, one {# cluster condition needs attention} other {# cluster conditions need attention}}',
 
   'tabs.nodePools': 'Node Pools',
   'tabs.nodes': 'Nodes',

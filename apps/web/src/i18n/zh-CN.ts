@@ -70,6 +70,8 @@ export const zhCN: Messages = {
   'cluster.tabs': '集群分区',
   'cluster.notFound': '命名空间 {namespace} 中不存在集群 {name}，或您无权查看它。',
   'cluster.backToClusters': '返回集群列表',
+  /* issue 12: the Cluster object's conditions (h-ui) */
+  'cluster.conditionProblems': '集群有 {n} 个状态条件需要关注',
 
   'tabs.nodePools': '节点池',
   'tabs.nodes': '节点',

@@ -1,4 +1,4 @@
-import type { ClusterView } from '@dcs/domain';
+import { conditionAnchor, type ClusterView } from '@dcs/domain';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import {
   Alert,
@@ -82,6 +82,9 @@ function LiveClusterPage({
     { label: t('tabs.ipPools'), to: ipPoolsPath(namespace, cluster) },
   ];
   const current = tabs.findIndex((tab) => pathname === tab.to || pathname.startsWith(`${tab.to}/`));
+  // The Cluster object's own problems (issue 12): a link to the first, on the Node Pools tab.
+  const problems = view?.conditions.filter((c) => c.problem) ?? [];
+  const firstProblem = problems[0];
 
   return (
     <StreamContext value={stream}>
@@ -103,6 +106,18 @@ function LiveClusterPage({
             size="small"
             variant="outlined"
             label={t('cluster.phaseIs', { phase: view.phase })}
+          />
+        )}
+        {view && firstProblem && (
+          <Chip
+            size="small"
+            color={firstProblem.severity === 'Error' ? 'error' : 'warning'}
+            label={t('cluster.conditionProblems', { n: problems.length })}
+            component={RouterLink}
+            to={`${poolsPath(namespace, cluster)}?${new URLSearchParams({
+              condition: conditionAnchor('Cluster', view.name, firstProblem.type),
+            }).toString()}`}
+            clickable
           />
         )}
         <Box sx={{ flexGrow: 1 }} />
