@@ -12,6 +12,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { Admission } from './admission';
 import { Authenticator } from './auth/authn';
+import { escalationHook } from './auth/escalation';
 import { RbacAuthorizer, forbiddenReason, type Attributes } from './auth/rbac';
 import { AUTOUPDATE_ANNOTATION, SYSTEM_NAMESPACES, bootstrapPolicy, builtinKinds } from './builtin';
 import {
@@ -155,6 +156,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   store.listen((ev) => {
     if (ev.obj.rt.group === 'rbac.authorization.k8s.io') rbac.invalidate();
   });
+  // Writing RBAC objects cannot grant more than the writer holds (auth/escalation.ts).
+  admission.add(escalationHook(rbac));
   const openapi = new OpenApi(registry);
 
   const clientAs = (user: UserInfo): ServerClient => {

@@ -186,6 +186,161 @@ describe('built-in roles (issue 10, item 7)', () => {
   });
 });
 
+describe('RBAC escalation prevention (issue 10): writing RBAC grants nothing the writer lacks', () => {
+  const RBAC = '/apis/rbac.authorization.k8s.io/v1';
+  const role = (name: string, rules: unknown[]) => ({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: { name },
+    rules,
+  });
+  const binding = (name: string, kind: 'Role' | 'ClusterRole', roleName: string) => ({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind, name: roleName },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'nobody' }],
+  });
+  const secretsStayClosed = async () => {
+    expect((await t.api('GET', SECRETS, { token: NOBODY })).status).toBe(403);
+    expect((await t.api('GET', SECRETS, { token: VIEWER })).status).toBe(403);
+  };
+
+  beforeAll(async () => {
+    // nobody may write Roles and RoleBindings in default (as the built-in `admin` may), nothing more.
+    await t.api('POST', `${RBAC}/namespaces/default/roles`, {
+      body: role('rbac-writer', [
+        {
+          apiGroups: ['rbac.authorization.k8s.io'],
+          resources: ['roles', 'rolebindings'],
+          verbs: ['get', 'create', 'update', 'patch'],
+        },
+      ]),
+    });
+    await t.api('POST', `${RBAC}/namespaces/default/rolebindings`, {
+      body: binding('rbac-writer', 'Role', 'rbac-writer'),
+    });
+  });
+
+  it('a Role with rules the writer does not hold is 403 (Forbidden, naming them); with held rules it is created', async () => {
+    const res = await t.api('POST', `${RBAC}/namespaces/default/roles`, {
+      token: NOBODY,
+      body: role('grab', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] }]),
+    });
+    expect(res.status, res.text).toBe(403);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'Forbidden' });
+    expect(res.body.message).toContain('attempting to grant RBAC permissions not currently held');
+    expect(res.body.message).toContain('Resources:["secrets"]');
+    const held = await t.api('POST', `${RBAC}/namespaces/default/roles`, {
+      token: NOBODY,
+      body: role('cm-reader', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }]),
+    });
+    expect(held.status, held.text).toBe(201);
+    await secretsStayClosed();
+  });
+
+  it('patching a Role (one the writer is bound to, or any) beyond what the writer holds is 403, by every patch type', async () => {
+    const path = `${RBAC}/namespaces/default/roles/cm-editor`;
+    for (const [contentType, body] of [
+      [
+        'application/json-patch+json',
+        [
+          {
+            op: 'add',
+            path: '/rules/-',
+            value: { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+          },
+        ],
+      ],
+      [
+        'application/merge-patch+json',
+        { rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }] },
+      ],
+    ] as const) {
+      const res = await t.api('PATCH', path, { token: NOBODY, contentType, body });
+      expect(res.status, `${contentType}: ${res.text}`).toBe(403);
+    }
+    await secretsStayClosed();
+    // A change that grants nothing new is not an escalation.
+    const label = await t.api('PATCH', path, {
+      token: NOBODY,
+      contentType: 'application/merge-patch+json',
+      body: { metadata: { labels: { team: 'blue' } } },
+    });
+    expect(label.status, label.text).toBe(200);
+  });
+
+  it('binding a role whose rules the writer does not hold is 403 (cluster-admin, admin, view); a held one is bound', async () => {
+    for (const target of ['cluster-admin', 'admin', 'view']) {
+      const res = await t.api('POST', `${RBAC}/namespaces/default/rolebindings`, {
+        token: NOBODY,
+        body: binding(`grab-${target}`, 'ClusterRole', target),
+      });
+      expect(res.status, `${target}: ${res.text}`).toBe(403);
+      expect(res.body.message).toContain('not currently held');
+    }
+    await secretsStayClosed();
+    const held = await t.api('POST', `${RBAC}/namespaces/default/rolebindings`, {
+      token: NOBODY,
+      body: binding('cm-reader', 'Role', 'cm-reader'),
+    });
+    expect(held.status, held.text).toBe(201);
+    // New subjects are checked as a new binding is: a role the writer holds may be granted on.
+    const repoint = await t.api('PATCH', `${RBAC}/namespaces/default/rolebindings/cm-reader`, {
+      token: NOBODY,
+      contentType: 'application/merge-patch+json',
+      body: {
+        subjects: [
+          { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:authenticated' },
+        ],
+      },
+    });
+    expect(repoint.status, repoint.text).toBe(200);
+  });
+
+  it('the `bind` and `escalate` verbs allow what holding the rules would (upstream semantics)', async () => {
+    await t.api('POST', `${RBAC}/namespaces/default/roles`, {
+      body: role('delegate', [
+        {
+          apiGroups: ['rbac.authorization.k8s.io'],
+          resources: ['clusterroles'],
+          resourceNames: ['view'],
+          verbs: ['bind'],
+        },
+        {
+          apiGroups: ['rbac.authorization.k8s.io'],
+          resources: ['roles'],
+          resourceNames: ['escalated'],
+          verbs: ['escalate'],
+        },
+      ]),
+    });
+    await t.api('POST', `${RBAC}/namespaces/default/rolebindings`, {
+      body: binding('delegate', 'Role', 'delegate'),
+    });
+    const bound = await t.api('POST', `${RBAC}/namespaces/default/rolebindings`, {
+      token: NOBODY,
+      body: {
+        ...binding('nobody-view', 'ClusterRole', 'view'),
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'someone' }],
+      },
+    });
+    expect(bound.status, bound.text).toBe(201);
+    const escalated = await t.api('POST', `${RBAC}/namespaces/default/roles`, {
+      token: NOBODY,
+      body: role('escalated', [{ apiGroups: [''], resources: ['pods'], verbs: ['delete'] }]),
+    });
+    expect(escalated.status, escalated.text).toBe(201);
+    // `escalate` on one name does not reach another.
+    const other = await t.api('POST', `${RBAC}/namespaces/default/roles`, {
+      token: NOBODY,
+      body: role('other', [{ apiGroups: [''], resources: ['pods'], verbs: ['delete'] }]),
+    });
+    expect(other.status, other.text).toBe(403);
+    await secretsStayClosed();
+  });
+});
+
 describe('malformed requests (issue 10, item 5)', () => {
   it('answers 400 with a Status for a malformed percent-escape in the path', async () => {
     for (const path of [

@@ -211,6 +211,13 @@ export class RbacAuthorizer {
     return { allowed: false, reason: '' };
   }
 
+  /** A Role or ClusterRole by reference: what a binding to it grants. */
+  role(kind: 'Role' | 'ClusterRole', namespace: string, name: string): KubeObject | undefined {
+    return kind === 'ClusterRole'
+      ? this.source.clusterRole(name)
+      : this.source.role(namespace, name);
+  }
+
   /** The rules a user has in a namespace (SelfSubjectRulesReview). */
   rules(user: UserInfo, namespace: string): PolicyRule[] {
     if (user.groups.includes('system:masters')) {
