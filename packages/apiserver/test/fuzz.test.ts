@@ -444,3 +444,167 @@ describe(`the HTTP API under fuzzed create/patch/list/watch (fast-check seed ${S
     },
   );
 });
+
+/**
+ * RBAC writes by a user who may write Roles and RoleBindings in `default` (as the built-in `admin`
+ * may), fuzzed: random rules (stars included), random bindings to every role there is, patches
+ * of roles already bound (the writer's own included). Whatever is accepted, what `nobody` (the
+ * writer) may do never grows, and what `viewer` may do grows only by what the writer held: probed
+ * with SubjectAccessReviews (the authorizer's decision, not the escalation check's own coverage
+ * test), before, every 50 cases and after.
+ */
+describe(`RBAC writes by a non-admin, fuzzed (fast-check seed ${SEED}): no escalation`, () => {
+  const RBAC = '/apis/rbac.authorization.k8s.io/v1/namespaces/default';
+  const RBAC_RUNS = Number(process.env.FUZZ_RBAC_RUNS ?? 200);
+  const resources: [string, string][] = [
+    ['', 'configmaps'],
+    ['', 'secrets'],
+    ['rbac.authorization.k8s.io', 'roles'],
+    ['rbac.authorization.k8s.io', 'rolebindings'],
+    ['rbac.authorization.k8s.io', 'clusterroles'],
+    ['example.com', 'widgets'],
+  ];
+  const verbs = ['get', 'list', 'create', 'patch', 'delete', 'escalate', 'bind'];
+  const probes = resources.flatMap(([group, resource]) =>
+    verbs.flatMap((verb) => ['', 'fz-0'].map((name) => ({ group, resource, verb, name }))),
+  );
+
+  /** The probes a user is allowed, as the authorizer decides them. */
+  async function allowed(user: string): Promise<Set<string>> {
+    const out = new Set<string>();
+    await Promise.all(
+      probes.map(async (p) => {
+        const res = await t.api('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+          body: {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SubjectAccessReview',
+            spec: {
+              user,
+              groups: ['system:authenticated'],
+              resourceAttributes: { namespace: 'default', ...p },
+            },
+          },
+        });
+        if (res.body.status?.allowed === true)
+          out.add(`${p.verb} ${p.group}/${p.resource}/${p.name}`);
+      }),
+    );
+    return out;
+  }
+
+  const rule = fc.record(
+    {
+      verbs: fc.subarray([...verbs, '*'], { minLength: 1 }),
+      apiGroups: fc.subarray(['', 'rbac.authorization.k8s.io', 'example.com', '*'], {
+        minLength: 1,
+      }),
+      resources: fc.subarray(
+        ['configmaps', 'secrets', 'roles', 'rolebindings', 'widgets', 'configmaps/status', '*'],
+        { minLength: 1 },
+      ),
+      resourceNames: fc.subarray(['fz-0', 'x']),
+    },
+    { requiredKeys: ['verbs', 'apiGroups', 'resources'] },
+  );
+  const roleName = fc.constantFrom('fz-0', 'fz-1', 'fuzz-cm', 'fuzz-rbac');
+  const action = fc.oneof(
+    fc.record({
+      kind: fc.constant('role' as const),
+      name: roleName,
+      rules: fc.array(rule, { maxLength: 3 }),
+    }),
+    fc.record({
+      kind: fc.constant('binding' as const),
+      name: fc.constantFrom('fzb-0', 'fzb-1'),
+      roleKind: fc.constantFrom('Role', 'ClusterRole'),
+      role: fc.constantFrom('fz-0', 'fz-1', 'fuzz-cm', 'view', 'edit', 'admin', 'cluster-admin'),
+      subject: fc.constantFrom('nobody', 'viewer'),
+    }),
+  );
+
+  it(
+    'accepted or refused, no user gains what the writer did not hold',
+    { timeout: 120_000 },
+    async () => {
+      await t.server.client.create({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'Role',
+        metadata: { name: 'fuzz-rbac', namespace: 'default' },
+        rules: [
+          {
+            apiGroups: ['rbac.authorization.k8s.io'],
+            resources: ['roles', 'rolebindings'],
+            verbs: ['get', 'create', 'update', 'patch'],
+          },
+        ],
+      });
+      await t.server.client.create({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'fuzz-rbac', namespace: 'default' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'fuzz-rbac' },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'nobody' }],
+      });
+      const nobodyBefore = await allowed('nobody');
+      const viewerBefore = await allowed('viewer');
+      const check = async () => {
+        const gained = [...(await allowed('nobody'))].filter((p) => !nobodyBefore.has(p));
+        expect(gained, 'nobody gained').toEqual([]);
+        const viewerGained = [...(await allowed('viewer'))].filter(
+          (p) => !viewerBefore.has(p) && !nobodyBefore.has(p),
+        );
+        expect(viewerGained, 'viewer gained what nobody did not hold').toEqual([]);
+      };
+      const statuses = new Map<number, number>();
+      let cases = 0;
+      const started = performance.now();
+      await fc.assert(
+        fc.asyncProperty(action, async (a) => {
+          cases++;
+          const body =
+            a.kind === 'role'
+              ? {
+                  apiVersion: 'rbac.authorization.k8s.io/v1',
+                  kind: 'Role',
+                  metadata: { name: a.name },
+                  rules: a.rules,
+                }
+              : {
+                  apiVersion: 'rbac.authorization.k8s.io/v1',
+                  kind: 'RoleBinding',
+                  metadata: { name: a.name },
+                  roleRef: {
+                    apiGroup: 'rbac.authorization.k8s.io',
+                    kind: a.roleKind,
+                    name: a.role,
+                  },
+                  subjects: [
+                    { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: a.subject },
+                  ],
+                };
+          const plural = a.kind === 'role' ? 'roles' : 'rolebindings';
+          // Server-side apply: a create or an update of the object, whichever it is now.
+          const res = await t.api(
+            'PATCH',
+            `${RBAC}/${plural}/${a.name}?fieldManager=fuzz&force=true`,
+            {
+              token: NOBODY,
+              contentType: 'application/apply-patch+yaml',
+              body,
+            },
+          );
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          expect(res.status, res.text.slice(0, 300)).toBeLessThan(500);
+          if (res.status >= 400) expect([403, 409, 422]).toContain(res.status);
+          expect((await t.api('GET', `${NS}/secrets`, { token: NOBODY })).status).toBe(403);
+          if (cases % 50 === 0) await check();
+        }),
+        params(RBAC_RUNS),
+      );
+      await check();
+      console.log(
+        `fuzz RBAC: ${String(cases)} writes by a non-admin in ${((performance.now() - started) / 1000).toFixed(1)} s (seed ${String(SEED)}); statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((x, y) => x[0] - y[0])))}`,
+      );
+    },
+  );
+});
