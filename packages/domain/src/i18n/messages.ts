@@ -707,6 +707,10 @@ const catalog = {
     'zh-CN':
       '{field}“{value}”不是 Cluster API 可识别的时长：请填写带单位的数字，例如 "30s"、"5m" 或 "1h30m"（单位 ns、us、ms、s、m、h），或 0。',
   },
+  'request.unknownField': {
+    en: '{field} is not a field of {kind}: Cluster API would drop it without a word. Check its spelling.',
+    'zh-CN': '{field} 不是 {kind} 的字段：Cluster API 会直接丢弃它。请检查拼写。',
+  },
   'request.durationNegative': {
     en: '{field} "{value}" is negative: a timeout is 0 (no limit) or more.',
     'zh-CN': '{field}“{value}”为负数：超时时间应为 0（不限制）或更大。',

@@ -69,6 +69,28 @@ export function intOrPercentField(field: string) {
 }
 
 /**
+ * A loose object schema that refuses top-level fields outside `known` (R-REQUEST): the kind
+ * schemas keep unknown fields so that what is read survives a round trip, but a request that
+ * writes a field the API does not know (a typo such as `postKubeadmCommand`) would have it pruned
+ * silently by a real API server: Preview would show what Apply does not write (issue 11).
+ */
+export function knownFieldsOnly<S extends z.ZodType>(
+  schema: S,
+  kind: string,
+  known: readonly string[],
+) {
+  const allowed = new Set(known);
+  return schema.superRefine((value, ctx) => {
+    if (typeof value !== 'object' || value === null) return;
+    for (const key of Object.keys(value)) {
+      if (!allowed.has(key)) {
+        refuse(ctx, 'R-REQUEST', 'request.unknownField', { field: key, kind }, [key]);
+      }
+    }
+  });
+}
+
+/**
  * The bounds of {@link JSON_LIMITS} on a whole request: unknown fields pass through loose
  * schemas, and must not carry unbounded content into the cluster. Runs even when other fields
  * are wrong, so that the reason a huge request is refused is always said.

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { KubeadmConfigSpecSchema } from '../schemas/bootstrap';
+import { KUBEADM_CONFIG_SPEC_FIELDS, KubeadmConfigSpecSchema } from '../schemas/bootstrap';
 import { DeletePolicySchema } from '../schemas/capi';
 import { AdditionNicSchema, DCSMachineSpecSchema, IpPoolEntrySchema } from '../schemas/dcs';
-import { bounded, durationField, intOrPercentField } from './fields';
+import { bounded, durationField, intOrPercentField, knownFieldsOnly } from './fields';
 
 export * from './fields';
 export * from './issues';
@@ -58,7 +58,11 @@ export type MachineTemplateSpecInput = z.infer<typeof MachineTemplateSpecInputSc
 export const NewMachineTemplateSchema = z.object({ name, spec: MachineTemplateSpecInputSchema });
 export type NewMachineTemplate = z.infer<typeof NewMachineTemplateSchema>;
 
-export const NewBootstrapTemplateSchema = z.object({ name, spec: KubeadmConfigSpecSchema });
+/** A new bootstrap template: only fields Cluster API's KubeadmConfigSpec has (issue 11). */
+export const NewBootstrapTemplateSchema = z.object({
+  name,
+  spec: knownFieldsOnly(KubeadmConfigSpecSchema, 'KubeadmConfigSpec', KUBEADM_CONFIG_SPEC_FIELDS),
+});
 export type NewBootstrapTemplate = z.infer<typeof NewBootstrapTemplateSchema>;
 
 export const StrategyInputSchema = z.object({

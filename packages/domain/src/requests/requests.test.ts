@@ -79,6 +79,41 @@ describe('durations Cluster API decodes (metav1.Duration = Go time.ParseDuration
     },
   );
 
+  it('R-REQUEST: a bootstrap spec field Cluster API does not know is refused, naming it (issue 11)', () => {
+    // Found by the contract test: a typo was written as sent, and a real API server prunes it.
+    const base = aCreatePoolRequest();
+    const spec = base.bootstrap.mode === 'new' ? base.bootstrap.spec : {};
+    const [i, ...more] = refusal({
+      ...base,
+      bootstrap: {
+        mode: 'new',
+        name: 'demo-md-1-kct',
+        spec: { ...spec, postKubeadmCommand: ['x'] },
+      },
+    });
+    expect(more).toEqual([]);
+    expect(i).toMatchObject({
+      rule: 'R-REQUEST',
+      path: 'bootstrap.spec.postKubeadmCommand',
+      messageKey: 'request.unknownField',
+    });
+    expect(i?.message).toContain('postKubeadmCommand is not a field of KubeadmConfigSpec');
+    expect(formatMessage('request.unknownField', i?.params, 'zh-CN')).toContain(
+      'postKubeadmCommand',
+    );
+    // Every upstream field, modelled here or not, is accepted.
+    expect(
+      CreatePoolRequestSchema.safeParse({
+        ...base,
+        bootstrap: {
+          mode: 'new',
+          name: 'demo-md-1-kct',
+          spec: { ...spec, ntp: { enabled: true }, mounts: [] },
+        },
+      }).success,
+    ).toBe(true);
+  });
+
   it('R-REQUEST: a negative timeout is refused; valid ones reach the MachineDeployment as written', () => {
     expect(refusal(aCreatePoolRequest({ nodeDrainTimeout: '-1m' }))[0]?.messageKey).toBe(
       'request.durationNegative',

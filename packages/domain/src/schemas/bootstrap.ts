@@ -18,6 +18,30 @@ export const BootstrapFileSchema = z.looseObject({
 });
 export type BootstrapFile = z.infer<typeof BootstrapFileSchema>;
 
+/**
+ * Every field of Cluster API's KubeadmConfigSpec (bootstrap.cluster.x-k8s.io/v1beta1), including
+ * those this package does not model: a request may carry them, and any other is refused
+ * (`knownFieldsOnly`), since a real API server would prune it silently. The simulator's contract
+ * test checks this list against the reference CRD.
+ */
+export const KUBEADM_CONFIG_SPEC_FIELDS = [
+  'bootCommands',
+  'clusterConfiguration',
+  'diskSetup',
+  'files',
+  'format',
+  'ignition',
+  'initConfiguration',
+  'joinConfiguration',
+  'mounts',
+  'ntp',
+  'postKubeadmCommands',
+  'preKubeadmCommands',
+  'useExperimentalRetryJoin',
+  'users',
+  'verbosity',
+] as const;
+
 export const KubeadmConfigSpecSchema = z.looseObject({
   format: z.enum(['cloud-config', 'ignition']).optional(),
   users: z

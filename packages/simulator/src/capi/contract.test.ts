@@ -15,6 +15,7 @@ import {
   DeletePoolRequestSchema,
   EditStrategyRequestSchema,
   KUBELET_PATCH_PATH,
+  KUBEADM_CONFIG_SPEC_FIELDS,
   PatchIpPoolRequestSchema,
   planCreateIpPool,
   planCreatePool,
@@ -459,14 +460,17 @@ const bootstrapSpec = (version?: string) =>
       version: version ? mostly(fc.constant(version), ...VERSIONS) : fc.constantFrom(...VERSIONS),
       keys: fc.constantFrom([], ['ssh-ed25519 AAAA k']),
       secret: fc.boolean(),
+      // Now and then a field KubeadmConfigSpec does not have (a typo): the schema must refuse it.
+      typo: mostly(fc.constant(false), true),
     })
-    .map((o) =>
-      defaultBootstrapSpec({
+    .map((o) => ({
+      ...defaultBootstrapSpec({
         version: o.version,
         sshAuthorizedKeys: o.keys,
         ...(o.secret ? { filesSecret: 'dcs-kubernetes-1.33-files' } : {}),
       }),
-    );
+      ...(o.typo ? { postKubeadmCommand: ['typo'] } : {}),
+    }));
 
 // --- the properties ------------------------------------------------------------------------------
 
@@ -563,6 +567,14 @@ describe(`every object a planner writes is one upstream Cluster API accepts (fas
         'Machine',
         'MachineDeployment',
       ]),
+    );
+  });
+
+  it('the KubeadmConfigSpec fields a request may write are upstream’s (KUBEADM_CONFIG_SPEC_FIELDS)', () => {
+    const template = reference.find((r) => r.kind === 'KubeadmConfigTemplate')?.schema;
+    const spec = template?.properties?.spec?.properties?.template?.properties?.spec;
+    expect([...KUBEADM_CONFIG_SPEC_FIELDS].sort()).toEqual(
+      Object.keys(spec?.properties ?? {}).sort(),
     );
   });
 
