@@ -26,6 +26,7 @@ import revocationsPlugin from './plugins/app/revocations';
 import { registerExternal } from './plugins/external';
 import clusters from './routes/api/clusters';
 import controlPlaneConfig from './routes/api/control-plane-config';
+import diskMigration from './routes/api/disk-migration';
 import ippools from './routes/api/ippools';
 import nodepoolWrites from './routes/api/nodepool-writes';
 import nodepools from './routes/api/nodepools';
@@ -128,8 +129,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           : {},
       );
       await api.register(ippools);
-      // Issue 12 (h-kcp): the control plane's kubeadm config.
+      // Issue 12 (h-kcp): the control plane's kubeadm config; the R-DISK-5 migration plan.
       await api.register(controlPlaneConfig);
+      await api.register(diskMigration);
       await api.register(objects);
       await api.register(stream);
     },

@@ -27,4 +27,5 @@ export * from './delete-pool';
 export * from './pool-defaults';
 export * from './edit-strategy';
 export * from './control-plane-config';
+export * from './disk-migration';
 export * from './bounds';

@@ -197,6 +197,73 @@ const catalog = {
     en: 'Worker pools may follow once the control plane runs {version} (R-MD-4)',
     'zh-CN': '控制平面运行 {version} 后，工作节点池即可跟进升级（R-MD-4）',
   },
+  'plan.migration.readOnly': {
+    en: 'This plan is guidance and is not applied as one change: only maxSurge 0 is harmless to undo; appending the disks creates DCS volumes that can never be removed from the pool (R-DISK-2), and the rolling update deletes each VM’s legacy /var/cpaas disk with its data. Run each step through its own operation, which previews its own plan',
+    'zh-CN':
+      '本计划仅作指导，不会作为一次变更执行：只有 maxSurge 0 可以无害撤销；追加磁盘会在 DCS 上创建卷，且永远无法从池中移除（R-DISK-2）；滚动更新会删除每台 VM 旧布局中的 /var/cpaas 磁盘及其数据。请通过各步骤对应的操作逐一执行，每个操作都会预览自己的计划',
+  },
+  'plan.migration.provider': {
+    en: 'DCS provider {version} is at least {min}, which pool-managed persistent disks need (R-VER-2)',
+    'zh-CN': 'DCS provider {version} 不低于由池管理的持久磁盘所需的 {min}（R-VER-2）',
+  },
+  'plan.migration.maxSurge': {
+    en: 'Set maxSurge of {name} to 0 (now {from}), so that machines are replaced one at a time and each fixed IP slot and its disk move together (R-MD-3)',
+    'zh-CN':
+      '将 {name} 的 maxSurge 设为 0（当前为 {from}），使 machine 逐台替换，每个固定 IP 槽位与其磁盘一起迁移（R-MD-3）',
+  },
+  'plan.migration.appendDisks': {
+    en: 'Append a {size} GB persistent disk with path /var/cpaas to {count, plural, =0 {no entry (every entry has one)} one {# entry} other {# entries}} of IP pool {pool}, keeping every other entry and disk as it is (R-POOL-4, R-DISK-1)',
+    'zh-CN':
+      '为 IP 池 {pool} 的 {count} 个条目追加 path 为 /var/cpaas、大小 {size} GB 的持久磁盘，其余条目和磁盘保持原样（R-POOL-4、R-DISK-1）',
+  },
+  'plan.migration.volumesCreated': {
+    en: 'The provider creates one new, empty, independent persistent volume on DCS for each entry',
+    'zh-CN': 'provider 会在 DCS 上为每个条目创建一个新的、空的独立持久卷',
+  },
+  'plan.migration.appendIrreversible': {
+    en: 'Persistent disks cannot be removed from the pool once appended (R-DISK-2)',
+    'zh-CN': '持久磁盘一旦追加就无法从池中移除（R-DISK-2）',
+  },
+  'plan.migration.unsettled.bothDisks': {
+    en: 'Not settled by the documents: a VM created between this step and the next (a scale-up, a replaced machine of {name}) gets both the template’s /var/cpaas disk and the pool’s; which one the guest mounts is not said. Do not scale {name} until the next step has rolled it',
+    'zh-CN':
+      '文档未说明：在本步骤与下一步骤之间创建的 VM（扩容或 {name} 中被替换的 machine）会同时拥有模板中的 /var/cpaas 磁盘和池中的持久磁盘，来宾系统挂载哪一个并无说明。在下一步完成滚动更新之前，请勿对 {name} 扩缩容',
+  },
+  'plan.migration.switchTemplate': {
+    en: 'Create machine template {template} as a copy of {from} without the /var/cpaas disk (R-TPL-4), and switch {name} to it: a rolling update',
+    'zh-CN':
+      '以 {from} 为副本创建不含 /var/cpaas 磁盘的 Machine 模板 {template}（R-TPL-4），并将 {name} 切换到该模板：触发滚动更新',
+  },
+  'plan.migration.rolling': {
+    en: 'Each of the {replicas, plural, one {# machine} other {# machines}} is replaced one at a time: the old machine is drained and its VM deleted, then a VM is created on the same IP slot',
+    'zh-CN':
+      '{replicas} 台 machine 逐台替换：旧 machine 先被驱逐，其 VM 被删除，然后在同一 IP 槽位上创建新 VM',
+  },
+  'plan.migration.dataOnReplacedVm': {
+    en: 'Data on each replaced VM: its system disk and template disks (/var/lib/kubelet, /var/lib/containerd and the legacy /var/cpaas) are deleted with the VM; what was in /var/cpaas is not copied anywhere',
+    'zh-CN':
+      '被替换 VM 上的数据：其系统盘和模板磁盘（/var/lib/kubelet、/var/lib/containerd 以及旧布局的 /var/cpaas）随 VM 一起删除；/var/cpaas 中原有的内容不会被复制到任何地方',
+  },
+  'plan.migration.newDiskFormatted': {
+    en: 'On the replacement, the pool’s /var/cpaas volume has no filesystem yet: the guest’s disk setup formats it and mounts it at /var/cpaas. From then on it is kept across replacements: a formatted disk is mounted without mkfs',
+    'zh-CN':
+      '在替换的 VM 上，池中的 /var/cpaas 卷尚无文件系统：来宾磁盘设置流程会将其格式化并挂载到 /var/cpaas。此后它会在替换之间保留：已格式化的磁盘将直接挂载，不会再次格式化',
+  },
+  'plan.migration.unsettled.data': {
+    en: 'Not settled by the documents: whether the platform needs the old contents of /var/cpaas on the new disk. The console copies nothing; back up /var/cpaas of each node first if you need it',
+    'zh-CN':
+      '文档未说明：平台是否需要把 /var/cpaas 的旧内容迁移到新磁盘。控制台不会复制任何数据；如有需要，请先备份每个节点的 /var/cpaas',
+  },
+  'plan.migration.unsettled.reuse': {
+    en: 'Not settled by the documents: how to make the pool reuse a VM’s existing /var/cpaas volume instead of a new one (they say only that a reused volume must be independent and persistent). This plan creates new volumes',
+    'zh-CN':
+      '文档未说明：如何让池复用 VM 现有的 /var/cpaas 卷而不是新建卷（文档只说明复用的卷须为独立且持久的卷）。本计划会新建卷',
+  },
+  'plan.migration.verify': {
+    en: 'Check that every machine of {name} is Running with a Ready node and that IP pool {pool} reports each persistent disk attached (status.persistentDiskStatus)',
+    'zh-CN':
+      '检查 {name} 的每台 machine 都处于 Running 且节点就绪，并确认 IP 池 {pool} 报告每个持久磁盘均已挂载（status.persistentDiskStatus）',
+  },
   'plan.verdict.alone': {
     en: 'Judged alone: {count, plural, one {step {steps} changes} other {steps {steps} change}} this object first, which a dry run cannot carry over. Apply judges it again just before its write',
     'zh-CN':
