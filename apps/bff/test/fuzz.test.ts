@@ -1,5 +1,7 @@
+import { request as httpsRequest } from 'node:https';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
 import { TestSession } from './support/session';
@@ -161,6 +163,53 @@ const param = fc.oneof(
   },
 );
 
+/**
+ * What a token may do in a namespace, as the API server itself says (SelfSubjectRulesReview),
+ * normalized: compared before and after the fuzzer's writes, so that no write through the BFF
+ * changed another user's rights (or the fuzzer's own).
+ */
+async function rulesReview(t: TestCluster, token: string, namespace: string): Promise<string[]> {
+  const kc = parseYaml(t.cluster.kubeconfig) as {
+    clusters: { cluster: { server: string; 'certificate-authority-data'?: string } }[];
+  };
+  const cluster = kc.clusters[0]?.cluster;
+  if (!cluster) throw new Error('the kubeconfig names a cluster');
+  const url = new URL('/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', cluster.server);
+  const ca = cluster['certificate-authority-data'];
+  const body = JSON.stringify({
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SelfSubjectRulesReview',
+    spec: { namespace },
+  });
+  const text = await new Promise<string>((resolve, reject) => {
+    const req = httpsRequest(
+      url,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(ca ? { ca: Buffer.from(ca, 'base64') } : {}),
+      },
+      (res) => {
+        let data = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (data += c));
+        res.on('end', () => {
+          resolve(data);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+  const status = (
+    JSON.parse(text) as { status?: { resourceRules?: unknown[]; nonResourceRules?: unknown[] } }
+  ).status;
+  if (!status) throw new Error(`no rules review: ${text.slice(0, 200)}`);
+  return [...(status.resourceRules ?? []), ...(status.nonResourceRules ?? [])]
+    .map((r) => JSON.stringify(r))
+    .sort();
+}
+
 describe('fuzzing every route (fast-check)', () => {
   let t: TestCluster;
   let app: FastifyInstance;
@@ -198,6 +247,14 @@ describe('fuzzing every route (fast-check)', () => {
     );
     const s = new TestSession(app);
     expect((await s.signIn(t.cluster.operatorToken)).statusCode).toBe(200);
+    const rights = () =>
+      Promise.all(
+        [t.cluster.viewerToken, t.cluster.operatorToken].map((token) =>
+          rulesReview(t, token, 'cpaas-system'),
+        ),
+      );
+    const rightsBefore = await rights();
+    expect(rightsBefore[0]?.length).toBeGreaterThan(0);
     const statuses = new Map<number, number>();
     const started = Date.now();
 
@@ -260,6 +317,8 @@ describe('fuzzing every route (fast-check)', () => {
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
+    // Whatever the fuzzer wrote, the viewer and the operator may do exactly what they could.
+    expect(await rights()).toEqual(rightsBefore);
     const figures = [...statuses]
       .sort(([a], [b]) => a - b)
       .map(([c, n]) => `${String(c)}×${String(n)}`);
