@@ -72,10 +72,8 @@ if (impl === 'dcs') {
 } else {
   const api = kc.makeApiClient(CustomObjectsApi);
   const path = `/apis/${spec.group}/${spec.version}/namespaces/${spec.namespace}/${spec.plural}`;
-  const informer = makeInformer<{ metadata?: { name?: string } } & Stamped>(
-    kc,
-    path,
-    () => api.listNamespacedCustomObject(spec),
+  const informer = makeInformer<{ metadata?: { name?: string } } & Stamped>(kc, path, () =>
+    api.listNamespacedCustomObject(spec),
   );
   informer.on('update', (m) => {
     seen(m);
