@@ -33,6 +33,8 @@ import nodepools from './routes/api/nodepools';
 import objects from './routes/api/objects';
 import session from './routes/api/session';
 import stream from './routes/api/stream';
+// Issue 12: the audit timeline.
+import timeline from './routes/api/timeline';
 import health from './routes/health';
 import { registerStatic } from './routes/static';
 
@@ -134,6 +136,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(diskMigration);
       await api.register(objects);
       await api.register(stream);
+      // Issue 12: the audit timeline.
+      await api.register(timeline);
     },
     { prefix: '/api/v1' },
   );

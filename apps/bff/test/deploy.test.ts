@@ -65,6 +65,14 @@ describe('deploy manifests', () => {
 
   it('grants only reads, and no Secrets: writes use the user’s own credential', () => {
     for (const role of [...byKind('ClusterRole'), ...byKind('Role')]) {
+      // Issue 12: the audit recorder's Role writes records (ConfigMaps, Events) and nothing else.
+      if ((role as { metadata?: { name?: string } }).metadata?.name === 'dcs-console-bff-audit') {
+        expect((role as unknown as { rules: unknown[] }).rules).toEqual([
+          { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'create', 'update'] },
+          { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'] },
+        ]);
+        continue;
+      }
       for (const rule of (
         role as unknown as {
           rules: { resources: string[]; verbs: string[]; resourceNames?: string[] }[];

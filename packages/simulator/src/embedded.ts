@@ -77,6 +77,8 @@ function viewerRbac(): KubeObject[] {
           verbs: read,
         },
         { apiGroups: ['apps'], resources: ['deployments'], verbs: read },
+        // Events of the newer API too, as upstream's `view` grants (the console's timeline).
+        { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: read },
         {
           apiGroups: [
             'cluster.x-k8s.io',

@@ -68,6 +68,14 @@ const EnvSchema = z.object({
   ACCESS_REVIEW_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(60),
   SIGNIN_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   MUTATION_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  // Issue 12, the audit timeline: how long records are kept and the size cap of one cluster's.
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  AUDIT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(4096)
+    .max(900 * 1024)
+    .default(512 * 1024),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -134,6 +142,8 @@ export interface Config {
   accessReviewTtlMs: number;
   signInRatePerMinute: number;
   mutationRatePerMinute: number;
+  /** The audit records' bounds (issue 12): retention and the size cap of one ConfigMap's records. */
+  audit: { retentionMs: number; maxBytes: number };
   bodyLimitBytes: number;
   sse: {
     heartbeatMs: number;
@@ -334,6 +344,10 @@ export function loadConfig(options: LoadOptions = {}): Config {
     accessReviewTtlMs: env.ACCESS_REVIEW_TTL_SECONDS * 1000,
     signInRatePerMinute: env.SIGNIN_RATE_PER_MINUTE,
     mutationRatePerMinute: env.MUTATION_RATE_PER_MINUTE,
+    audit: {
+      retentionMs: env.AUDIT_RETENTION_DAYS * 24 * 3600 * 1000,
+      maxBytes: env.AUDIT_MAX_BYTES,
+    },
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     sse: {
       heartbeatMs: env.SSE_HEARTBEAT_MS,

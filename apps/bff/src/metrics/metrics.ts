@@ -11,6 +11,10 @@ export interface Metrics {
   mutations: Counter<'operation' | 'result'>;
   accessReviews: Counter<'result'>;
   invalidObjects: Counter<'kind'>;
+  /** Issue 12: audit records written, by sink (configmap, event) and result (ok, failed). */
+  auditWrites: Counter<'sink' | 'result'>;
+  /** Audit records dropped by retention or the size cap. */
+  auditDropped: Counter;
 }
 
 export function createMetrics(collectDefaults = true): Metrics {
@@ -61,6 +65,17 @@ export function createMetrics(collectDefaults = true): Metrics {
       name: 'dcs_bff_invalid_objects_total',
       help: 'Watched objects that failed their schema and were kept out of the cache',
       labelNames: ['kind'],
+      registers,
+    }),
+    auditWrites: new Counter({
+      name: 'dcs_bff_audit_writes_total',
+      help: 'Audit records written to the management cluster, by sink (configmap, event) and result (ok, failed)',
+      labelNames: ['sink', 'result'],
+      registers,
+    }),
+    auditDropped: new Counter({
+      name: 'dcs_bff_audit_dropped_total',
+      help: 'Audit records dropped from a ConfigMap by retention or the size cap',
       registers,
     }),
   };

@@ -11,6 +11,7 @@ import {
   type ValidationContext,
 } from '@dcs/domain';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Recorder } from '../audit/recorder';
 import type { Check } from '../auth/authorizer';
 import type { Principal } from '../auth/principal';
 import { stripForHistory } from '../cache/history';
@@ -92,6 +93,14 @@ export interface MutationDeps {
   catchUpMs?: number;
   /** The management cluster's reachability (issue 10 item 4); default: always reachable. */
   upstream?: () => UpstreamStatus;
+  /** Issue 12: writes each audit line to the management cluster too (audit/recorder.ts). */
+  recorder?: Recorder;
+  /**
+   * How long a request waits for its audit record to be written before answering (the record is
+   * then usually on the timeline when the user looks); past it the write goes on in the
+   * background. Default 3 s.
+   */
+  recordWaitMs?: number;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -167,8 +176,26 @@ export class MutationService {
     spec: MutationSpec<Req>,
     dryRun: boolean,
   ): Promise<MutationOutcome> {
+    const recording: Promise<void>[] = [];
     const audit = (result: string, plan: Plan | undefined, extra: Record<string, unknown> = {}) => {
       this.#d.metrics.mutations.inc({ operation: plan?.operation ?? spec.action, result });
+      if (this.#d.recorder) {
+        recording.push(
+          this.#d.recorder.record({
+            user: principal.username,
+            action: spec.action,
+            namespace: spec.namespace,
+            cluster: spec.cluster,
+            dryRun,
+            result,
+            ...(plan ? { plan } : {}),
+            ...(typeof extra.status === 'number' ? { status: extra.status } : {}),
+            ...(typeof extra.rolledBack === 'boolean' ? { rolledBack: extra.rolledBack } : {}),
+            ...(Array.isArray(extra.rebased) ? { rebased: extra.rebased as Rebase[] } : {}),
+            ...(typeof extra.message === 'string' ? { message: extra.message } : {}),
+          }),
+        );
+      }
       this.#d.log.info(
         {
           audit: {
@@ -186,11 +213,35 @@ export class MutationService {
         'audit',
       );
     };
+    try {
+      return await this.#audited(principal, spec, dryRun, audit);
+    } finally {
+      // The record is written before the answer, within a bound: a slow or failing recorder
+      // delays no operation for long and fails none (it logs and counts its own failures).
+      if (recording.length > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.all(recording),
+          new Promise<void>((r) => {
+            timer = setTimeout(r, this.#d.recordWaitMs ?? 3000);
+          }),
+        ]);
+        clearTimeout(timer);
+      }
+    }
+  }
+
+  async #audited<Req>(
+    principal: Principal,
+    spec: MutationSpec<Req>,
+    dryRun: boolean,
+    audit: (result: string, plan: Plan | undefined, extra?: Record<string, unknown>) => void,
+  ): Promise<MutationOutcome> {
     const upstream = this.#d.upstream?.() ?? { state: 'connected' };
     if (upstream.state === 'disconnected') {
       // The plan would be built from a cache that stopped following the cluster, and its writes
       // would fail part-way: refuse before any step, so nothing is half-applied.
-      audit('unavailable', undefined);
+      audit('unavailable', undefined, { status: 503 });
       const message = `the management cluster has been unreachable since ${upstream.since}; no change was made (${upstream.reason})`;
       throw new HttpError(503, 'UpstreamUnavailable', message, [
         issue('R-API', '', 'bff.api.unavailable', message, { since: upstream.since }),
@@ -200,7 +251,10 @@ export class MutationService {
       return await this.#run(principal, spec, dryRun, audit);
     } catch (error) {
       if (error instanceof HttpError && !(error.extra as { audited?: boolean }).audited) {
-        audit(error.code, error.extra.plan as Plan | undefined, { status: error.statusCode });
+        audit(error.code, error.extra.plan as Plan | undefined, {
+          status: error.statusCode,
+          message: error.message,
+        });
       }
       throw error;
     }
@@ -576,6 +630,7 @@ export class MutationService {
     audit(execution.conflict ? 'conflict' : 'failed', plan, {
       status: http,
       rolledBack: execution.rolledBack,
+      message,
     });
     return new HttpError(http, code, message, details, { plan, execution, audited: true });
   }

@@ -10,6 +10,7 @@ import type { Principal } from '../auth/principal';
 import type { ObjectCache } from '../cache/object-cache';
 import type { ClusterModel } from './cluster-model';
 import type { Globals } from './globals';
+import type { TimelineView } from './timeline';
 
 /**
  * Events and diagnostics bundles, of one pool or of a whole cluster. Events are not cached: they
@@ -19,7 +20,7 @@ import type { Globals } from './globals';
  */
 
 /** The names of objects, by kind. */
-type ObjectNames = Map<string, Set<string>>;
+export type ObjectNames = Map<string, Set<string>>;
 
 function namesCollector(): { out: ObjectNames; add: (kind: string, name?: string) => void } {
   const out: ObjectNames = new Map();
@@ -50,7 +51,7 @@ const MAX_POOL_EVENTS = 200;
 const MAX_CLUSTER_EVENTS = 1000;
 
 /** The names of the objects a pool is made of, by kind. */
-function poolObjects(
+export function poolObjects(
   cache: ObjectCache,
   namespace: string,
   cluster: string,
@@ -80,7 +81,7 @@ function poolObjects(
 }
 
 /** The names of every object a cluster is made of: its pools' and its own. */
-function clusterObjects(cache: ObjectCache, model: ClusterModel): ObjectNames {
+export function clusterObjects(cache: ObjectCache, model: ClusterModel): ObjectNames {
   const s = cache.stores;
   const { namespace, name: cluster } = model;
   const { out, add } = namesCollector();
@@ -228,6 +229,7 @@ export function poolDiagnostics(
   machines: readonly MachineView[],
   events: readonly EventView[],
   globals: Globals,
+  timeline?: TimelineView,
 ) {
   const wanted = poolObjects(cache, namespace, cluster, pool.id, machines);
   if (pool.ipPool?.name !== undefined) wanted.set('DCSIpHostnamePool', new Set([pool.ipPool.name]));
@@ -238,6 +240,8 @@ export function poolDiagnostics(
     pool,
     machines,
     events,
+    // Issue 12: who did what, and what followed.
+    ...(timeline ? { timeline } : {}),
     providerVersion: globals.providerVersion ?? null,
     versions: globals.versions,
     objects,
@@ -255,6 +259,7 @@ export async function clusterDiagnostics(
   principal: Principal,
   model: ClusterModel,
   globals: Globals,
+  timeline?: TimelineView,
 ) {
   const wanted = clusterObjects(cache, model);
   const objects = bundleObjects(cache, model.namespace, wanted);
@@ -266,6 +271,7 @@ export async function clusterDiagnostics(
     machines: model.machines(),
     ipPools,
     events: await eventsOf(principal, model.namespace, wanted, MAX_CLUSTER_EVENTS),
+    ...(timeline ? { timeline } : {}),
     providerVersion: globals.providerVersion ?? null,
     versions: globals.versions,
     objects,

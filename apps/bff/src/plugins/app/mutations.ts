@@ -1,4 +1,6 @@
+import { hostname } from 'node:os';
 import fp from 'fastify-plugin';
+import { AuditRecorder } from '../../audit/recorder';
 import { MutationService } from '../../mutations/service';
 import type { ExecutorOptions } from '../../plan/executor';
 
@@ -19,10 +21,18 @@ export default fp<{ executor?: ExecutorOptions }>(
         log: app.log,
         metrics: app.metrics,
         upstream: () => app.upstream.status(),
+        // Issue 12: every operation also recorded in the management cluster, as the console.
+        recorder: new AuditRecorder({
+          client: app.kube.own,
+          log: app.log,
+          metrics: app.metrics,
+          bounds: app.config.audit,
+          instance: hostname(),
+        }),
         ...(opts.executor ? { executor: opts.executor } : {}),
       }),
     );
     done();
   },
-  { name: 'mutations', dependencies: ['cache', 'auth', 'metrics'] },
+  { name: 'mutations', dependencies: ['cache', 'auth', 'metrics', 'kube', 'config'] },
 );

@@ -12,6 +12,7 @@ import {
   PoolParams,
 } from '../../http/schemas';
 import { clusterDiagnostics, eventsOfPool, poolDiagnostics } from '../../views/diagnostics';
+import { clusterTimeline, poolTimeline } from '../../views/timeline';
 import { readerOf } from './access';
 
 /**
@@ -145,7 +146,17 @@ const nodepools: FastifyPluginAsync = (base) => {
       const events = await eventsOfPool(app.cache, principal, namespace, cluster, pool, machines);
       const file = `diagnostics-${namespace}-${cluster}-${pool === CONTROL_PLANE_POOL_ID ? 'control-plane' : pool}.json`;
       void reply.header('content-disposition', `attachment; filename="${file}"`);
-      return poolDiagnostics(app.cache, namespace, cluster, view, machines, events, app.globals());
+      const timeline = await poolTimeline(app.cache, principal, model, pool, {}, app.config.audit);
+      return poolDiagnostics(
+        app.cache,
+        namespace,
+        cluster,
+        view,
+        machines,
+        events,
+        app.globals(),
+        timeline,
+      );
     },
   );
 
@@ -171,7 +182,8 @@ const nodepools: FastifyPluginAsync = (base) => {
         'content-disposition',
         `attachment; filename="diagnostics-${namespace}-${cluster}.json"`,
       );
-      return clusterDiagnostics(app.cache, principal, model, app.globals());
+      const timeline = await clusterTimeline(app.cache, principal, model, {}, app.config.audit);
+      return clusterDiagnostics(app.cache, principal, model, app.globals(), timeline);
     },
   );
   return Promise.resolve();
