@@ -25,7 +25,8 @@ export type Action =
   | 'upgradeControlPlane'
   | 'createIpPool'
   | 'editIpPool'
-  | 'editStrategy';
+  | 'editStrategy'
+  | 'editControlPlaneConfig';
 
 export interface Permission {
   allowed: boolean;
@@ -54,6 +55,7 @@ const RIGHT_OF: Record<Action, RightName> = {
   createIpPool: 'createIpPool',
   editIpPool: 'editIpPool',
   editStrategy: 'editStrategy',
+  editControlPlaneConfig: 'editControlPlaneConfig',
 };
 
 type ContextWire = ValidationContext & {

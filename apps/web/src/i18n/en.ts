@@ -554,6 +554,13 @@ export const en = {
   'action.editStrategy': 'Rollout settings',
   'pool.editStrategyFromProblem': 'Set maxSurge to 0',
   'right.editStrategy': 'Edit rollout settings',
+  // O-EDIT-CP-CONFIG (h-kcp): the control plane's kubeadm config.
+  'cpConfig.action': 'Kubeadm config',
+  'cpConfig.title': 'Kubeadm config of the control plane {name}',
+  'cpConfig.intro':
+    'The files (the kubelet patch of R-BOOT-1), users, commands and kubelet arguments every control-plane machine is bootstrapped with. Saving is a rolling change: KubeadmControlPlane replaces its machines one at a time with ones bootstrapped from the new config.',
+  'cpConfig.apply': 'Save and roll the control plane',
+  'cpConfig.loading': 'Reading the control plane’s current config…',
   'strategy.title': 'Rollout settings of {name}',
   'strategy.apply': 'Save settings',
   'strategy.intro':

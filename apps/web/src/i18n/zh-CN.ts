@@ -520,6 +520,13 @@ export const zhCN: Messages = {
   'action.editStrategy': '滚动更新设置',
   'pool.editStrategyFromProblem': '将 maxSurge 设为 0',
   'right.editStrategy': '编辑滚动更新设置',
+  // O-EDIT-CP-CONFIG (h-kcp)：控制平面的 kubeadm 配置。
+  'cpConfig.action': 'kubeadm 配置',
+  'cpConfig.title': '控制平面 {name} 的 kubeadm 配置',
+  'cpConfig.intro':
+    '每台控制平面 machine 引导时使用的文件（R-BOOT-1 的 kubelet 补丁）、用户、命令和 kubelet 参数。保存即为滚动变更：KubeadmControlPlane 会用按新配置引导的 machine 逐台替换现有 machine。',
+  'cpConfig.apply': '保存并滚动更新控制平面',
+  'cpConfig.loading': '正在读取控制平面的当前配置…',
   'strategy.title': '{name} 的滚动更新设置',
   'strategy.apply': '保存设置',
   'strategy.intro':

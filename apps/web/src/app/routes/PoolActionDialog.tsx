@@ -5,6 +5,7 @@ import { useNodePools } from '../../features/node-pools/api/get-node-pools';
 import { DeleteMachinesDialog } from '../../features/operations/components/DeleteMachinesDialog';
 import { DeletePoolDialog } from '../../features/operations/components/DeletePoolDialog';
 import { EditStrategyDialog } from '../../features/operations/components/EditStrategyDialog';
+import { ControlPlaneConfigDialog } from '../../features/operations/components/ControlPlaneConfigDialog';
 import { ScaleDialog } from '../../features/operations/components/ScaleDialog';
 import { UpgradeDialog } from '../../features/operations/components/UpgradeDialog';
 import { useI18n } from '../../i18n/context';
@@ -62,6 +63,8 @@ export default function PoolActionDialog({
       return <UpgradeDialog {...common} initialTab="bootstrap" />;
     case 'editStrategy':
       return <EditStrategyDialog {...common} />;
+    case 'editControlPlaneConfig':
+      return <ControlPlaneConfigDialog {...common} />;
     case 'upgradeControlPlane':
       return <UpgradeDialog {...common} initialTab="kubernetes" />;
     case 'deleteMachines':

@@ -48,6 +48,15 @@ export const ControlPlaneCard = memo(function ControlPlaneCard({
               }}
             />
           )}
+          <ActionButton
+            size="small"
+            label={t('cpConfig.action')}
+            permission={permissions?.editControlPlaneConfig}
+            blockedReason={gatedReason}
+            onClick={() => {
+              onAction('editControlPlaneConfig', pool);
+            }}
+          />
           <Box sx={{ ml: 'auto !important' }}>
             <PoolMoreMenu
               pool={pool}

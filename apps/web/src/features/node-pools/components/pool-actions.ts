@@ -9,7 +9,8 @@ export type PoolAction =
   | 'editStrategy'
   | 'delete'
   | 'yaml'
-  | 'upgradeControlPlane';
+  | 'upgradeControlPlane'
+  | 'editControlPlaneConfig';
 
 export interface PoolCardProps {
   pool: NodePoolView;
