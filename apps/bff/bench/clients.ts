@@ -155,7 +155,15 @@ async function informerPhase(impl: 'dcs' | 'client-node', kubeconfig: string, cl
   };
 }
 
-function kubectlList(kubeconfig: string): { ms: number; listed: number } {
+/**
+ * kubectl get, three times: the median wall time, what it listed, and the API server's CPU time
+ * per get (kubectl decodes and prints each 500-object chunk itself, which is most of its time).
+ */
+function kubectlList(
+  kubeconfig: string,
+  serverPid: number,
+): { ms: number; listed: number; serverCpuMs: number } {
+  const cpu0 = cpuSeconds(serverPid);
   const runs = Array.from({ length: 3 }, () => {
     const at = performance.now();
     const r = spawnSync(
@@ -166,7 +174,11 @@ function kubectlList(kubeconfig: string): { ms: number; listed: number } {
     if (r.status !== 0) throw new Error(`kubectl get: ${r.stderr}`);
     return { ms: performance.now() - at, listed: r.stdout.split('\n').filter(Boolean).length };
   });
-  return { ms: Math.round(median(runs.map((r) => r.ms))), listed: runs[0]?.listed ?? 0 };
+  return {
+    ms: Math.round(median(runs.map((r) => r.ms))),
+    listed: runs[0]?.listed ?? 0,
+    serverCpuMs: Math.round(((cpuSeconds(serverPid) - cpu0) * 1000) / runs.length),
+  };
 }
 
 async function kubectlWatch(kubeconfig: string, cluster: Child) {
@@ -280,7 +292,7 @@ for (const size of sizes) {
   log(`@dcs/informer: synced in ${String(ours.syncMs)} ms, p99 ${String(ours.p99)} ms`);
   const theirs = await watched(pid, () => informerPhase('client-node', kubeconfig, cluster));
   log(`client-node: synced in ${String(theirs.syncMs)} ms, p99 ${String(theirs.p99)} ms`);
-  const list = kubectlList(kubeconfig);
+  const list = kubectlList(kubeconfig, pid);
   const watch = await watched(pid, () => kubectlWatch(kubeconfig, cluster));
   const apply = kubectlApply(kubeconfig);
   log(
@@ -342,6 +354,7 @@ for (const size of sizes) {
       peer: vs(theirs.serverCpu),
     },
     { figure: `${at}: kubectl get (LIST, 500 per chunk)`, value: list.ms, unit: 'ms' },
+    { figure: `${at}: API server CPU time per kubectl get`, value: list.serverCpuMs, unit: 'ms' },
     {
       figure: `${at}: kubectl get objects listed`,
       value: list.listed,
