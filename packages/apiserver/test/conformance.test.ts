@@ -447,17 +447,22 @@ describe('watch', () => {
         20_000,
       ),
     );
-    await expect.poll(() => t.server.watchCount(), { timeout: 10_000 }).toBe(base + 3);
+    await expect.poll(() => t.server.watchCount(), { timeout: 25_000 }).toBe(base + 3);
     // Each watch ends on its own event; the count follows the closed connections back down.
     for (let i = 0; i < 3; i++) await t.api('POST', W, { body: widget(`count-${String(i)}`) });
     await Promise.all(open);
-    await expect.poll(() => t.server.watchCount(), { timeout: 10_000 }).toBe(base);
+    await expect.poll(() => t.server.watchCount(), { timeout: 25_000 }).toBe(base);
     // A watch that ends on the server's side (timeoutSeconds) is no longer counted either.
-    const timed = readWatch(`${t.server.url}${W}?watch=1&timeoutSeconds=1`, ADMIN, () => false);
-    await expect.poll(() => t.server.watchCount(), { timeout: 10_000 }).toBe(base + 1);
+    const timed = readWatch(
+      `${t.server.url}${W}?watch=1&timeoutSeconds=3`,
+      ADMIN,
+      () => false,
+      20_000,
+    );
+    await expect.poll(() => t.server.watchCount(), { timeout: 25_000 }).toBe(base + 1);
     await timed;
-    await expect.poll(() => t.server.watchCount(), { timeout: 10_000 }).toBe(base);
-  });
+    await expect.poll(() => t.server.watchCount(), { timeout: 25_000 }).toBe(base);
+  }, 120_000);
 
   it('hands each event to the watches of its namespace and name only', async () => {
     const rv = (await t.api('GET', '/api/v1/configmaps')).body.metadata.resourceVersion;
