@@ -582,6 +582,39 @@ export const en = {
     'How long to wait for the node to be deleted, such as 10s; 0 waits forever.',
   'strategy.volumeDetachHelp':
     'How long to wait for its volumes to detach, such as 5m; 0 waits forever.',
+  // Issue 12: the audit timeline.
+  'timeline.title': 'Timeline',
+  'timeline.user': 'User',
+  'timeline.any': 'Any',
+  'timeline.operationFilter': 'Operation',
+  'timeline.range': 'Time',
+  'timeline.range.all': 'All kept records',
+  'timeline.range.hour': 'Last hour',
+  'timeline.range.day': 'Last 24 hours',
+  'timeline.range.week': 'Last 7 days',
+  'timeline.time': 'Time',
+  'timeline.source': 'Source',
+  'timeline.what': 'What happened',
+  'timeline.result': 'Result',
+  'timeline.source.console': 'Console',
+  'timeline.source.event': 'Event',
+  'timeline.source.machine': 'Machines',
+  'timeline.operation': '{user} ran {operation} on {object}',
+  'timeline.replicas': '({from} → {to} replicas)',
+  'timeline.machinesPhase':
+    '{count, plural, one {# machine} other {# machines}} {phase}: {machines}',
+  'timeline.machinesDeleting':
+    '{count, plural, one {# machine} other {# machines}} deleting: {machines}',
+  'timeline.machinesStuck':
+    '{count, plural, one {# machine} other {# machines}} stuck ({code}): {machines}',
+  'timeline.result.applied': 'Applied',
+  'timeline.result.dryRun': 'Preview',
+  'timeline.warning': 'Warning',
+  'timeline.none': 'Nothing recorded yet for this filter.',
+  'timeline.recordsUnreadable':
+    'The console’s records could not be read with your rights; events and machines are shown.',
+  'timeline.retention':
+    'Console records are kept for {days} days, within a size cap; the oldest go first.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -2,6 +2,7 @@ import { useParams } from 'react-router';
 import { useClusters } from '../../features/clusters/api/get-clusters';
 import { ConditionsTable } from '../../features/conditions/components/ConditionsTable';
 import { NodePoolsTab } from '../../features/node-pools/components/NodePoolsTab';
+import { Timeline } from '../../features/timeline/components/Timeline';
 import { useI18n } from '../../i18n/context';
 import { usePoolDialogs } from './usePoolDialogs';
 
@@ -16,6 +17,8 @@ export function NodePoolsRoute() {
     <>
       <NodePoolsTab namespace={namespace} cluster={cluster} onAction={onAction} />
       <ClusterConditions namespace={namespace} cluster={cluster} />
+      {/* Issue 12: the audit timeline of the whole cluster. */}
+      <Timeline scope={{ namespace, cluster }} headingLevel="h2" />
       {dialog}
     </>
   );

@@ -13,6 +13,7 @@ import { guardSelection, hasProblem } from '../../features/machines/components/m
 import { useNodePools } from '../../features/node-pools/api/get-node-pools';
 import { PoolCard } from '../../features/node-pools/components/PoolCard';
 import { PoolEvents } from '../../features/node-pools/components/PoolEvents';
+import { Timeline } from '../../features/timeline/components/Timeline';
 import { ActionButton } from '../../components/ActionButton';
 import { useI18n } from '../../i18n/context';
 import { machineConditionsPath, poolConditionsPath, poolPath, poolsPath } from '../../lib/paths';
@@ -112,6 +113,8 @@ export function PoolRoute() {
         <PageLoading />
       )}
       <PoolEvents namespace={namespace} cluster={cluster} pool={poolId} />
+      {/* Issue 12: the audit timeline. */}
+      <Timeline scope={{ namespace, cluster, pool: poolId }} />
       {dialog}
     </Box>
   );

@@ -1,0 +1,67 @@
+// @vitest-environment happy-dom
+import { mergeTimeline } from '@dcs/domain';
+import { anAuditRecord, aCoreEvent } from '@dcs/domain/testing';
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubApi } from '../../../test/api';
+import { renderInApp } from '../../../test/render';
+import type { TimelineView } from '../api/get-timeline';
+import { Timeline } from './Timeline';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+/** What the BFF answers: domain's merge of a console record, an Event and two machines. */
+const view = (): TimelineView => ({
+  entries: mergeTimeline({
+    records: [anAuditRecord({ user: 'alice' })],
+    events: [aCoreEvent()],
+    machines: [
+      { name: 'm5', phase: 'Provisioning', since: '2026-01-01T10:02:10Z' },
+      { name: 'm6', phase: 'Provisioning', since: '2026-01-01T10:02:30Z' },
+    ],
+  }),
+  facets: { users: ['alice'], operations: ['O-SCALE-UP'] },
+  sources: { records: 'ok', events: 'ok', eventsV1: 'ok' },
+  retention: { days: 30, maxBytes: 524288 },
+});
+
+describe('Timeline (issue 12)', () => {
+  it('shows who scaled the pool, the Event and the machines that followed, in English', async () => {
+    stubApi({ '/nodepools/demo-md-0/timeline': view() });
+    renderInApp(
+      <Timeline scope={{ namespace: 'cpaas-system', cluster: 'demo', pool: 'demo-md-0' }} />,
+    );
+    const table = await screen.findByRole('table', { name: 'Timeline' });
+    expect(
+      within(table).getByText(
+        'alice ran O-SCALE-UP on MachineDeployment/demo-md-0 (4 → 6 replicas)',
+      ),
+    ).toBeTruthy();
+    expect(within(table).getByText('2 machines Provisioning: m5, m6')).toBeTruthy();
+    expect(within(table).getByText('Applied')).toBeTruthy();
+    expect(screen.getByText(/kept for 30 days/)).toBeTruthy();
+  });
+
+  it('speaks Chinese, and says when the records cannot be read', async () => {
+    stubApi({
+      '/clusters/cpaas-system/demo/timeline': {
+        ...view(),
+        sources: { records: 'forbidden', events: 'ok', eventsV1: 'ok' },
+      },
+    });
+    renderInApp(<Timeline scope={{ namespace: 'cpaas-system', cluster: 'demo' }} />, {
+      locale: 'zh-CN',
+    });
+    const table = await screen.findByRole('table', { name: '时间线' });
+    expect(
+      within(table).getByText(
+        'alice 对 MachineDeployment/demo-md-0 执行了 O-SCALE-UP （副本数 4 → 6）',
+      ),
+    ).toBeTruthy();
+    expect(within(table).getByText('已应用')).toBeTruthy();
+    expect(screen.getByText(/无法以您的权限读取控制台的记录/)).toBeTruthy();
+  });
+});
