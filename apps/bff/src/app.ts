@@ -22,6 +22,7 @@ import hubPlugin from './plugins/app/hub';
 import kubePlugin from './plugins/app/kube';
 import metricsPlugin from './plugins/app/metrics';
 import mutationsPlugin from './plugins/app/mutations';
+import workloadNodesPlugin from './plugins/app/nodes';
 import revocationsPlugin from './plugins/app/revocations';
 import { registerExternal } from './plugins/external';
 import clusters from './routes/api/clusters';
@@ -30,6 +31,7 @@ import diskMigration from './routes/api/disk-migration';
 import ippools from './routes/api/ippools';
 import nodepoolWrites from './routes/api/nodepool-writes';
 import nodepools from './routes/api/nodepools';
+import workloadNodes from './routes/api/nodes';
 import objects from './routes/api/objects';
 import session from './routes/api/session';
 import stream from './routes/api/stream';
@@ -108,6 +110,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.flushDelayMs !== undefined ? { flushDelayMs: options.flushDelayMs } : {}),
   });
   await app.register(mutationsPlugin, options.executor ? { executor: options.executor } : {});
+  // Issue 12: the workload clusters' Nodes.
+  await app.register(workloadNodesPlugin);
 
   await app.register(health);
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
@@ -138,6 +142,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(stream);
       // Issue 12: the audit timeline.
       await api.register(timeline);
+      // Issue 12: the workload clusters' Nodes.
+      await api.register(workloadNodes);
     },
     { prefix: '/api/v1' },
   );

@@ -1,5 +1,6 @@
 import {
   RightsSchema,
+  type ClusterNodesView,
   type ClusterView,
   type IpPoolView,
   type MachineView,
@@ -80,6 +81,14 @@ export const NodePoolViewSchema = viewSchema<NodePoolView>({
   name: z.string(),
   cluster: z.string(),
   namespace: z.string(),
+});
+/** Issue 12: the workload cluster's Nodes for this user, or why there are none. */
+export const ClusterNodesViewSchema = viewSchema<ClusterNodesView>({
+  status: z.enum(['ok', 'forbidden', 'no-kubeconfig', 'unreachable', 'pending']),
+  secret: z.string(),
+  message: z.string().optional(),
+  since: z.string().optional(),
+  nodes: z.array(z.looseObject({ name: z.string(), state: z.string() })).optional(),
 });
 export const MachineViewSchema = viewSchema<MachineView>({
   id: z.string(),

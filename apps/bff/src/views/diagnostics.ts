@@ -1,5 +1,6 @@
 import {
   CONTROL_PLANE_POOL_ID,
+  type ClusterNodesView,
   EventSchema,
   type BootstrapFile,
   type KubeEvent,
@@ -220,7 +221,20 @@ function bundleObjects(cache: ObjectCache, namespace: string, wanted: ObjectName
 const SECRETS_NOTE =
   'Secret contents are never included: the Secrets that bootstrap files come from are listed by name and key only (secretReferences).';
 
-/** One pool's bundle: its view, machines, events and objects. */
+/** Issue 12: the node states of a pool's machines only (or why there are none). */
+function nodesOfMachines(
+  nodes: ClusterNodesView,
+  machines: readonly MachineView[],
+): ClusterNodesView {
+  if (nodes.status !== 'ok') return nodes;
+  const names = new Set(machines.map((m) => m.name));
+  return {
+    ...nodes,
+    nodes: nodes.nodes.filter((n) => n.machine !== undefined && names.has(n.machine)),
+  };
+}
+
+/** One pool's bundle: its view, machines, node states, events and objects. */
 export function poolDiagnostics(
   cache: ObjectCache,
   namespace: string,
@@ -230,6 +244,7 @@ export function poolDiagnostics(
   events: readonly EventView[],
   globals: Globals,
   timeline?: TimelineView,
+  nodes?: ClusterNodesView,
 ) {
   const wanted = poolObjects(cache, namespace, cluster, pool.id, machines);
   if (pool.ipPool?.name !== undefined) wanted.set('DCSIpHostnamePool', new Set([pool.ipPool.name]));
@@ -239,6 +254,7 @@ export function poolDiagnostics(
     cluster: `${namespace}/${cluster}`,
     pool,
     machines,
+    ...(nodes ? { nodes: nodesOfMachines(nodes, machines) } : {}),
     events,
     // Issue 12: who did what, and what followed.
     ...(timeline ? { timeline } : {}),
@@ -260,6 +276,7 @@ export async function clusterDiagnostics(
   model: ClusterModel,
   globals: Globals,
   timeline?: TimelineView,
+  nodes?: ClusterNodesView,
 ) {
   const wanted = clusterObjects(cache, model);
   const objects = bundleObjects(cache, model.namespace, wanted);
@@ -269,6 +286,7 @@ export async function clusterDiagnostics(
     cluster: model.cluster(),
     pools: model.pools(),
     machines: model.machines(),
+    ...(nodes ? { nodes } : {}),
     ipPools,
     events: await eventsOf(principal, model.namespace, wanted, MAX_CLUSTER_EVENTS),
     ...(timeline ? { timeline } : {}),

@@ -14,6 +14,7 @@ import {
 import { clusterDiagnostics, eventsOfPool, poolDiagnostics } from '../../views/diagnostics';
 import { clusterTimeline, poolTimeline } from '../../views/timeline';
 import { readerOf } from './access';
+import { nodesFor } from './nodes';
 
 /**
  * The read routes of node pools and their machines: views from the shared cache, after the
@@ -147,6 +148,8 @@ const nodepools: FastifyPluginAsync = (base) => {
       const file = `diagnostics-${namespace}-${cluster}-${pool === CONTROL_PLANE_POOL_ID ? 'control-plane' : pool}.json`;
       void reply.header('content-disposition', `attachment; filename="${file}"`);
       const timeline = await poolTimeline(app.cache, principal, model, pool, {}, app.config.audit);
+      // A bundle is still written when the Nodes cannot be read (the reason is in `nodes` otherwise).
+      const nodes = await nodesFor(app, principal, namespace, cluster).catch(() => undefined);
       return poolDiagnostics(
         app.cache,
         namespace,
@@ -156,6 +159,7 @@ const nodepools: FastifyPluginAsync = (base) => {
         events,
         app.globals(),
         timeline,
+        nodes,
       );
     },
   );
@@ -183,7 +187,10 @@ const nodepools: FastifyPluginAsync = (base) => {
         `attachment; filename="diagnostics-${namespace}-${cluster}.json"`,
       );
       const timeline = await clusterTimeline(app.cache, principal, model, {}, app.config.audit);
-      return clusterDiagnostics(app.cache, principal, model, app.globals(), timeline);
+
+      // A bundle is still written when the Nodes cannot be read (the reason is in `nodes` otherwise).
+      const nodes = await nodesFor(app, principal, namespace, cluster).catch(() => undefined);
+      return clusterDiagnostics(app.cache, principal, model, app.globals(), timeline, nodes);
     },
   );
   return Promise.resolve();

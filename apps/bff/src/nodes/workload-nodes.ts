@@ -1,0 +1,323 @@
+import {
+  NodeSchema,
+  kubeconfigSecretName,
+  nodeViewsOf,
+  type ClusterNodesView,
+  type Machine,
+  type Node,
+} from '@dcs/domain';
+import { Informer } from '@dcs/informer';
+import { KubeConfig, type Cluster, type User } from '@kubernetes/client-node';
+import type { Principal } from '../auth/principal';
+import { KubeApiError } from '../kube/errors';
+
+/**
+ * The Nodes of workload clusters (issue 12), read through each Cluster's `<cluster>-kubeconfig`
+ * Secret, the way `kubectl --kubeconfig <that Secret> get nodes` would.
+ *
+ * - Fan-out: ONE list+watch of Nodes per workload cluster, shared by every user and tab; a user's
+ *   request reads the cache. At most `maxClusters` watches run (the least recently asked stops
+ *   first) and a watch nobody asked for in `idleMs` stops.
+ * - Rights: before anything leaves, the user's own right to `get` that Secret is checked (an
+ *   access review, cached as every other); without it the answer is the reason, not the Nodes.
+ *   The Secret itself is read with the user's credential (the BFF's own identity needs no right
+ *   to Secrets), again when the watch fails or at most every `secretRecheckMs`, so a rewritten
+ *   Secret (a restarted cluster: new port, CA, token) is followed.
+ * - The kubeconfig never leaves the BFF. Only its server, CA, bearer token and client
+ *   certificate are used: exec plugins, auth providers, file references and skipped TLS
+ *   verification are refused, since whoever may write that Secret would otherwise run commands
+ *   or read files on the BFF's host.
+ */
+
+export interface WorkloadNodesOptions {
+  /** Whether the principal may `get` the Secret (an access review). */
+  mayReadSecret(principal: Principal, namespace: string, name: string): Promise<boolean>;
+  maxClusters?: number;
+  idleMs?: number;
+  secretRecheckMs?: number;
+  /** How long a request waits for a new watch's first list before answering `pending`. */
+  firstListWaitMs?: number;
+  now?: () => number;
+  log?: (message: string, error?: unknown) => void;
+}
+
+interface Entry {
+  key: string;
+  value: string;
+  informer: Informer<Node>;
+  failingSince: number | undefined;
+  lastError: string | undefined;
+  lastUsed: number;
+  secretReadAt: number;
+}
+
+type SecretRead =
+  | { kind: 'value'; value: string }
+  | { kind: 'missing' }
+  | { kind: 'forbidden' }
+  | { kind: 'invalid'; message: string };
+
+export const DEFAULT_MAX_WORKLOAD_WATCHES = 32;
+
+/** Why a kubeconfig from a Secret is refused; undefined when usable. */
+export function unsafeKubeconfigReason(kc: KubeConfig): string | undefined {
+  const cluster: Cluster | null = kc.getCurrentCluster();
+  const user: User | null = kc.getCurrentUser();
+  if (!cluster) return 'it has no current cluster';
+  if (!user) return 'it has no current user';
+  if (cluster.skipTLSVerify) return 'it skips TLS verification';
+  if (cluster.caFile) return 'it names a CA file';
+  if (user.exec || user.authProvider) return 'it runs a credential plugin';
+  if (user.certFile || user.keyFile) return 'it names certificate files';
+  if ((user as { tokenFile?: string }).tokenFile) return 'it names a token file';
+  let url: URL;
+  try {
+    url = new URL(cluster.server);
+  } catch {
+    return `its server ${cluster.server} is not a URL`;
+  }
+  if (url.protocol !== 'https:') return `its server ${cluster.server} is not HTTPS`;
+  return undefined;
+}
+
+/** The parts of a kubeconfig we use, and nothing else. */
+function safeKubeConfig(value: string): KubeConfig {
+  const raw = new KubeConfig();
+  raw.loadFromString(value);
+  const reason = unsafeKubeconfigReason(raw);
+  if (reason) throw new Error(`the kubeconfig is refused: ${reason}`);
+  const cluster = raw.getCurrentCluster();
+  const user = raw.getCurrentUser();
+  if (!cluster || !user) throw new Error('the kubeconfig is refused: no current cluster or user');
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [
+      {
+        name: 'workload',
+        server: cluster.server,
+        skipTLSVerify: false,
+        ...(cluster.caData ? { caData: cluster.caData } : {}),
+        ...(cluster.tlsServerName ? { tlsServerName: cluster.tlsServerName } : {}),
+      },
+    ],
+    users: [
+      {
+        name: 'workload',
+        ...(user.token ? { token: user.token } : {}),
+        ...(user.certData ? { certData: user.certData } : {}),
+        ...(user.keyData ? { keyData: user.keyData } : {}),
+      },
+    ],
+    contexts: [{ name: 'workload', cluster: 'workload', user: 'workload' }],
+    currentContext: 'workload',
+  });
+  return kc;
+}
+
+/** A Node from the wire, parsed at the edge (unknown fields kept); a malformed one is left out. */
+const parseNode = (o: unknown): Node | undefined => {
+  const r = NodeSchema.safeParse(o);
+  return r.success ? r.data : undefined;
+};
+
+const FAILING_RECHECK_MS = 5_000;
+
+export class WorkloadNodes {
+  readonly #o: Required<Omit<WorkloadNodesOptions, 'log'>> & Pick<WorkloadNodesOptions, 'log'>;
+  readonly #entries = new Map<string, Entry>();
+  readonly #reads = new Map<string, Promise<SecretRead>>();
+  readonly #sweep: ReturnType<typeof setInterval>;
+
+  constructor(o: WorkloadNodesOptions) {
+    this.#o = {
+      maxClusters: DEFAULT_MAX_WORKLOAD_WATCHES,
+      idleMs: 10 * 60_000,
+      secretRecheckMs: 60_000,
+      firstListWaitMs: 3_000,
+      now: Date.now,
+      ...o,
+    };
+    this.#sweep = setInterval(() => {
+      void this.#stopIdle();
+    }, 30_000);
+    this.#sweep.unref();
+  }
+
+  /** How many workload watches run now. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The Nodes of `namespace/cluster` for this user, joined to the cluster's Machines. */
+  async view(
+    principal: Principal,
+    namespace: string,
+    cluster: string,
+    machines: readonly Machine[],
+  ): Promise<ClusterNodesView> {
+    const name = kubeconfigSecretName(cluster);
+    const secret = `${namespace}/${name}`;
+    if (!(await this.#o.mayReadSecret(principal, namespace, name))) {
+      return { status: 'forbidden', secret, message: `you may not read secret ${secret}` };
+    }
+    const key = `${namespace}/${cluster}`;
+    const now = this.#o.now();
+    let entry = this.#entries.get(key);
+    const recheckAfter =
+      entry?.failingSince !== undefined ? FAILING_RECHECK_MS : this.#o.secretRecheckMs;
+    if (!entry || now - entry.secretReadAt >= recheckAfter) {
+      const read = await this.#readSecret(principal, namespace, name);
+      if (read.kind === 'forbidden') {
+        return { status: 'forbidden', secret, message: `you may not read secret ${secret}` };
+      }
+      if (read.kind === 'missing') {
+        await this.#stop(key);
+        return {
+          status: 'no-kubeconfig',
+          secret,
+          message: `secret ${secret} does not exist yet: the control plane is not initialized`,
+        };
+      }
+      if (read.kind === 'invalid') {
+        await this.#stop(key);
+        return {
+          status: 'unreachable',
+          secret,
+          since: new Date(now).toISOString(),
+          message: read.message,
+        };
+      }
+      entry = this.#entries.get(key);
+      if (entry?.value === read.value) entry.secretReadAt = now;
+      else {
+        try {
+          entry = await this.#start(key, read.value);
+        } catch (error) {
+          return {
+            status: 'unreachable',
+            secret,
+            since: new Date(now).toISOString(),
+            message: error instanceof Error ? error.message : String(error),
+          };
+        }
+      }
+    }
+    entry.lastUsed = now;
+    const { informer } = entry;
+    if (!informer.hasSynced) {
+      await Promise.race([
+        informer.synced,
+        new Promise((r) => setTimeout(r, this.#o.firstListWaitMs).unref()),
+      ]);
+    }
+    if (informer.metrics().state === 'watching') entry.failingSince = undefined;
+    if (entry.failingSince !== undefined) {
+      return {
+        status: 'unreachable',
+        secret,
+        since: new Date(entry.failingSince).toISOString(),
+        message: entry.lastError ?? 'the workload cluster does not answer',
+      };
+    }
+    if (!informer.hasSynced) {
+      return {
+        status: 'pending',
+        secret,
+        message: 'the workload cluster’s Nodes are being listed',
+      };
+    }
+    const nodes = informer.list().flatMap((o) => {
+      const node = parseNode(o);
+      return node ? [node] : [];
+    });
+    return { status: 'ok', secret, nodes: nodeViewsOf(nodes, machines) };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweep);
+    await Promise.all([...this.#entries.keys()].map((k) => this.#stop(k)));
+  }
+
+  /** Concurrent requests for one Secret share one read. */
+  #readSecret(principal: Principal, namespace: string, name: string): Promise<SecretRead> {
+    const key = `${principal.key}\n${namespace}/${name}`;
+    const running = this.#reads.get(key);
+    if (running) return running;
+    const read = (async (): Promise<SecretRead> => {
+      try {
+        const res = await principal.client.request(
+          'GET',
+          `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(name)}`,
+        );
+        const data = (res.body as { data?: Record<string, unknown> } | undefined)?.data;
+        const value = data?.value;
+        if (typeof value !== 'string') {
+          return { kind: 'invalid', message: `secret ${namespace}/${name} has no key value` };
+        }
+        return { kind: 'value', value: Buffer.from(value, 'base64').toString('utf8') };
+      } catch (error) {
+        if (error instanceof KubeApiError && error.status === 404) return { kind: 'missing' };
+        if (error instanceof KubeApiError && error.status === 403) return { kind: 'forbidden' };
+        throw error;
+      } finally {
+        this.#reads.delete(key);
+      }
+    })();
+    this.#reads.set(key, read);
+    return read;
+  }
+
+  async #start(key: string, value: string): Promise<Entry> {
+    const kc = safeKubeConfig(value);
+    await this.#stop(key);
+    while (this.#entries.size >= this.#o.maxClusters) {
+      const oldest = [...this.#entries.values()].sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      if (!oldest) break;
+      await this.#stop(oldest.key);
+    }
+    const now = this.#o.now();
+    // The entry is created before the informer so that its hooks can record failures on it.
+    const entry = {
+      key,
+      value,
+      failingSince: undefined,
+      lastError: undefined,
+      lastUsed: now,
+      secretReadAt: now,
+    } as Omit<Entry, 'informer'> as Entry;
+    entry.informer = new Informer<Node>(
+      kc,
+      { group: '', version: 'v1', plural: 'nodes' },
+      {
+        onError: (error) => {
+          entry.failingSince ??= this.#o.now();
+          entry.lastError = error.message;
+          this.#o.log?.(`workload cluster ${key}: ${error.message}`, error);
+        },
+        onRelist: () => {
+          entry.failingSince = undefined;
+          entry.lastError = undefined;
+        },
+        // A short backoff ceiling: a restarted workload server comes back within seconds.
+        backoff: { initialMs: 500, maxMs: 5_000 },
+      },
+    );
+    this.#entries.set(key, entry);
+    entry.informer.start();
+    return entry;
+  }
+
+  async #stop(key: string): Promise<void> {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#entries.delete(key);
+    await entry.informer.stop();
+  }
+
+  async #stopIdle(): Promise<void> {
+    const now = this.#o.now();
+    for (const e of [...this.#entries.values()]) {
+      if (now - e.lastUsed > this.#o.idleMs) await this.#stop(e.key);
+    }
+  }
+}
