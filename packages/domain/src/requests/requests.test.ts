@@ -7,6 +7,7 @@ import { parseGoDuration } from '../rules/duration';
 import { aCreatePoolRequest, anIpEntry, aValidationContext } from '../testing';
 import {
   CreatePoolRequestSchema,
+  EditControlPlaneConfigRequestSchema,
   PatchIpPoolRequestSchema,
   ScaleReplicasRequestSchema,
   requestIssues,
@@ -78,6 +79,29 @@ describe('durations Cluster API decodes (metav1.Duration = Go time.ParseDuration
       expect(formatMessage('request.durationInvalid', i?.params, 'zh-CN')).toContain(field);
     },
   );
+
+  it('R-REQUEST: O-EDIT-CP-CONFIG refuses a kubeadmConfigSpec field Cluster API does not know, as a new bootstrap template does', () => {
+    const body = (kubeadmConfigSpec: Record<string, unknown>) => ({
+      resourceVersion: '7',
+      kubeadmConfigSpec,
+    });
+    const request = (spec: Record<string, unknown>) =>
+      EditControlPlaneConfigRequestSchema.safeParse(body(spec));
+    const typoSpec = { files: [], postKubeadmCommand: ['x'] };
+    const typo = request(typoSpec);
+    expect(typo.success).toBe(false);
+    const issues = typo.success ? [] : requestIssues(typo.error, body(typoSpec));
+    expect(issues).toEqual([
+      expect.objectContaining({
+        rule: 'R-REQUEST',
+        path: 'kubeadmConfigSpec.postKubeadmCommand',
+        messageKey: 'request.unknownField',
+      }),
+    ]);
+    expect(request({ files: [], postKubeadmCommands: ['x'], ntp: { enabled: true } }).success).toBe(
+      true,
+    );
+  });
 
   it('R-REQUEST: a bootstrap spec field Cluster API does not know is refused, naming it (issue 11)', () => {
     // Found by the contract test: a typo was written as sent, and a real API server prunes it.
