@@ -1,3 +1,4 @@
+import { requestIssues } from '@dcs/domain';
 import type { KubeConfig } from '@kubernetes/client-node';
 import Fastify, {
   type FastifyError,
@@ -9,6 +10,7 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { SourceFactory } from './cache/source';
 import type { Config } from './config/env';
 import { HttpError, issue, issuesOfApiError } from './http/errors';
@@ -163,6 +165,26 @@ function errorHandler(
     return reply
       .code(error.statusCode)
       .send({ code: error.code, message: error.message, details: error.details, ...extra });
+  }
+  if (hasZodFastifySchemaValidationErrors(error) && error.validationContext === 'body') {
+    // The body is one of domain's request schemas: domain's one reading of a refusal, which
+    // names the rule that owns each field (requestFieldRule) in the form's words (issue 12).
+    const issues = error.validation.map(
+      (v) =>
+        ({
+          ...v.params,
+          code: v.keyword,
+          message: v.message ?? 'invalid',
+          path: v.instancePath
+            .split('/')
+            .filter((p) => p !== '')
+            .map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
+        }) as unknown as z.core.$ZodIssue,
+    );
+    const details = requestIssues(new z.ZodError(issues), request.body);
+    return reply
+      .code(400)
+      .send({ code: 'BadRequest', message: details[0]?.message ?? 'invalid request', details });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const details = error.validation.map((v) => {

@@ -644,7 +644,11 @@ describe('operations against the embedded cluster', () => {
       resourceVersion: '1',
     });
     expect(shape.statusCode).toBe(400);
-    expect(shape.json()).toMatchObject({ code: 'BadRequest', details: [{ rule: 'R-REQUEST' }] });
+    // The field's own rule (issue 12: requestFieldRule), not R-REQUEST.
+    expect(shape.json()).toMatchObject({
+      code: 'BadRequest',
+      details: [{ rule: 'R-MD-1', path: 'replicas' }],
+    });
     await settle();
     const rule = await s.request('POST', `${BASE}/nodepools/demo-md-0/scale?dryRun=true`, {
       replicas: 50,

@@ -154,7 +154,7 @@ describe('planEditStrategy (O-EDIT-STRATEGY)', () => {
     const issues = bad.success ? [] : requestIssues(bad.error, {});
     expect(issues.map((i) => [i.rule, i.path])).toEqual([
       ['R-MD-2', 'maxSurge'],
-      ['R-REQUEST', 'nodeDrainTimeout'],
+      ['R-MD-7', 'nodeDrainTimeout'],
     ]);
     expect(
       EditStrategyRequestSchema.safeParse({ resourceVersion: '10', maxSurge: '25%' }).success,

@@ -49,8 +49,9 @@ export function fieldName(path: readonly PropertyKey[]): string {
 export function durationField(field: string) {
   return z.string().superRefine((value, ctx) => {
     const nanos = parseGoDuration(value);
-    if (nanos === undefined) refuse(ctx, 'R-REQUEST', 'request.durationInvalid', { field, value });
-    else if (nanos < 0) refuse(ctx, 'R-REQUEST', 'request.durationNegative', { field, value });
+    // R-MD-7 (project-defined, see field-rules.ts): node timeouts are non-negative Go durations.
+    if (nanos === undefined) refuse(ctx, 'R-MD-7', 'request.durationInvalid', { field, value });
+    else if (nanos < 0) refuse(ctx, 'R-MD-7', 'request.durationNegative', { field, value });
   });
 }
 

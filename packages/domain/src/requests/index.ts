@@ -7,6 +7,7 @@ import { bounded, durationField, intOrPercentField, knownFieldsOnly } from './fi
 export * from './fields';
 export * from './issues';
 export * from './edit-strategy';
+export * from './field-rules';
 export * from './control-plane-config';
 
 /**

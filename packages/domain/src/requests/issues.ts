@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { isMessageKey, type MessageKey, type MessageParams } from '../i18n/messages';
 import type { RuleId, RuleIssue } from '../rules/issue';
 import { issue } from '../rules/make';
+import { requestFieldRule } from './field-rules';
 import { fieldName, type RequestIssueParams } from './fields';
 
 /**
@@ -120,10 +121,37 @@ function meaning(
   return { rule: 'R-REQUEST', key: 'request.invalid', params: { field, detail: i.message } };
 }
 
-/** Every issue of a failed parse of `input`, as RuleIssues at their dotted paths. */
+/**
+ * Every issue of a failed parse of `input`, as RuleIssues at their dotted paths. A shape refusal
+ * names the domain rule that owns its field (`requestFieldRule`, the one mapping); a field check
+ * that named its own rule (durations, int-or-percent, the JSON bounds) keeps it.
+ */
 export function requestIssues(error: z.ZodError, input: unknown): RuleIssue[] {
-  return error.issues.map((i) => {
-    const { rule, key, params } = meaning(i, input);
-    return issue(rule, 'error', i.path.map(String).join('.'), key, params);
-  });
+  return error.issues
+    .flatMap((i) => branchIssues(i, input))
+    .map((i) => {
+      const { rule, key, params } = meaning(i, input);
+      const owner = rule === 'R-REQUEST' && !isOwnRefusal(i) ? requestFieldRule(i.path) : rule;
+      return issue(owner, 'error', i.path.map(String).join('.'), key, params);
+    });
 }
+
+/**
+ * A plain union (not discriminated) refused as a whole says nothing of the field: report the
+ * issues of the branch the client meant instead, the one whose fields it sent (fewest of its
+ * own fields missing; on a tie, the one that judged more of what was sent), at their paths.
+ */
+function branchIssues(i: z.core.$ZodIssue, input: unknown): z.core.$ZodIssue[] {
+  if (i.code !== 'invalid_union' || i.errors.length === 0) return [i];
+  const missing = (b: readonly z.core.$ZodIssue[]) =>
+    b.filter((x) => valueAt(input, [...i.path, ...x.path.slice(0, 1)]) === undefined).length;
+  const best = [...i.errors].sort(
+    (a, b) => missing(a) - missing(b) || b.length - missing(b) - (a.length - missing(a)),
+  )[0];
+  if (!best) return [i];
+  return best.flatMap((x) => branchIssues({ ...x, path: [...i.path, ...x.path] }, input));
+}
+
+/** A field check's own refusal (it chose its rule, R-REQUEST for the JSON bounds). */
+const isOwnRefusal = (i: z.core.$ZodIssue): boolean =>
+  i.code === 'custom' && isRequestIssueParams(i.params);

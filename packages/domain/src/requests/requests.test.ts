@@ -66,12 +66,12 @@ describe('durations Cluster API decodes (metav1.Duration = Go time.ParseDuration
   });
 
   it.each(['nodeDrainTimeout', 'nodeDeletionTimeout', 'nodeVolumeDetachTimeout'] as const)(
-    'R-REQUEST: %s "soon" is refused by the shared request schema, naming the field and the format',
+    'R-MD-7: %s "soon" is refused by the shared request schema, naming the field and the format',
     (field) => {
       const [i, ...more] = refusal(aCreatePoolRequest({ [field]: 'soon' }));
       expect(more).toEqual([]);
       expect(i).toMatchObject({
-        rule: 'R-REQUEST',
+        rule: 'R-MD-7',
         path: field,
         messageKey: 'request.durationInvalid',
       });
@@ -138,7 +138,7 @@ describe('durations Cluster API decodes (metav1.Duration = Go time.ParseDuration
     ).toBe(true);
   });
 
-  it('R-REQUEST: a negative timeout is refused; valid ones reach the MachineDeployment as written', () => {
+  it('R-MD-7: a negative timeout is refused; valid ones reach the MachineDeployment as written', () => {
     expect(refusal(aCreatePoolRequest({ nodeDrainTimeout: '-1m' }))[0]?.messageKey).toBe(
       'request.durationNegative',
     );
