@@ -12,6 +12,7 @@ export type {
   ErrorPhase,
   InformerHooks,
   InformerOptions,
+  RecoveredInfo,
   RelistInfo,
   StaleInfo,
 } from './options';

@@ -343,8 +343,13 @@ export class Informer<T extends KubeObject = KubeObject> {
     const stream: WatchStream = openWatchStream(this.#kc, url, this.#options.idleTimeoutMs, {
       onConnected: () => {
         this.#state = 'watching';
+        const failingSince = this.#failingSince;
         this.#healthy();
         this.#backoff.healthy(Date.now());
+        if (failingSince > 0) {
+          const info = { resource: this.resource, failedForMs: Date.now() - failingSince };
+          this.#callHook(() => this.#hooks.onRecovered?.(info));
+        }
       },
       onEvent: (type, object) => {
         try {

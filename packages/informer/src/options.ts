@@ -40,6 +40,14 @@ export interface InformerHooks {
   /** A watch was silent for `staleAfterMs` and was restarted. A quiet watch is not an error. */
   readonly onStale?: (info: StaleInfo) => void;
   readonly onRelist?: (info: RelistInfo) => void;
+  /** A watch connected again after a run of failures: the server answers again. */
+  readonly onRecovered?: (info: RecoveredInfo) => void;
+}
+
+export interface RecoveredInfo {
+  readonly resource: string;
+  /** How long the run of failures lasted. */
+  readonly failedForMs: number;
 }
 
 export interface InformerOptions extends InformerHooks {

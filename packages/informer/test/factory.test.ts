@@ -50,6 +50,34 @@ describe('InformerFactory', () => {
     expect(factory.metrics().every((m) => m.hasSynced)).toBe(true);
   });
 
+  it('when one informer connects again after failures, the others in a backoff wait retry at once', async () => {
+    const server = await startServer();
+    const recovered: string[] = [];
+    // A long backoff: without the factory's wake-up, the second informer would wait it out.
+    const factory = new InformerFactory(server.kubeConfig(), {
+      staleAfterMs: 0,
+      backoff: { initialMs: 30_000, maxMs: 30_000, jitter: 0 },
+      onRecovered: (info) => recovered.push(info.resource),
+    });
+    onCleanup(() => factory.stop());
+    const all = factory.informer(machineSpec);
+    const inDefault = factory.informer({ ...machineSpec, namespace: 'default' });
+    await factory.waitForSync();
+    await expect.poll(() => server.openWatches).toBe(2);
+    // Both watches end after an event (a clean end), and both reconnections fail.
+    server.scriptWatch({ kind: 'status', code: 503 }, { kind: 'status', code: 503 });
+    server.add('a');
+    server.endWatches();
+    await expect
+      .poll(() => [all.metrics().state, inDefault.metrics().state], { timeout: 10_000 })
+      .toEqual(['backoff', 'backoff']);
+    // The server answers again; one informer finds out first (its delay ended, here: now).
+    all.retryNow();
+    await expect.poll(() => server.openWatches, { timeout: 10_000 }).toBe(2);
+    expect(inDefault.metrics()).toMatchObject({ state: 'watching', consecutiveFailures: 0 });
+    expect(recovered).toEqual(expect.arrayContaining([all.resource, inDefault.resource]));
+  });
+
   it('stops every informer and refuses new ones afterwards', async () => {
     const server = await startServer();
     const factory = new InformerFactory(server.kubeConfig(), fast);
