@@ -3,6 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
 import { TestSession } from './support/session';
+import { settledStored, storedExceptAudit } from './support/stored';
 
 /**
  * The auth matrix, generated from the BFF's own OpenAPI document: every route × {no session,
@@ -229,7 +230,7 @@ describe('auth matrix (token mode, from /api/openapi.json)', () => {
     let cells = 0;
     const failures: string[] = [];
     // 1. Every refused cell first, sent for real (no dry run): the store must not move.
-    const before = t.cluster.server.resourceVersion;
+    const before = await storedExceptAudit(t, app);
     for (const r of routes)
       for (const who of WHO)
         for (const csrf of CSRF)
@@ -243,7 +244,7 @@ describe('auth matrix (token mode, from /api/openapi.json)', () => {
                 `${r.method} ${r.path} ${who}/${csrf}/${origin}: ${String(res.statusCode)} (want ${String(want)}) ${res.body.slice(0, 200)}`,
               );
           }
-    const moved = t.cluster.server.resourceVersion - before;
+    const moved = (await settledStored(t, app, before)) - before;
     // 2. Every allowed cell, as a dry run: served.
     for (const r of routes)
       for (const who of WHO)

@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
 import { TestSession } from './support/session';
+import { settledStored, storedExceptAudit } from './support/stored';
 
 /**
  * Property-based fuzzing of every BFF route (from /api/openapi.json): path parameters, query and
@@ -288,7 +289,7 @@ describe('fuzzing every route (fast-check)', () => {
           const path = q.whole ? [] : (paths[q.pathPick % paths.length] ?? []);
           payload = withValueAt(base ?? {}, path, q.value);
         }
-        const before = t.cluster.server.resourceVersion;
+        const before = await storedExceptAudit(t, app);
         const res = await Promise.race([
           app.inject({
             method: route.method,
@@ -312,7 +313,7 @@ describe('fuzzing every route (fast-check)', () => {
         statuses.set(r.statusCode, (statuses.get(r.statusCode) ?? 0) + 1);
         const where = `${route.method} ${url} ${payload?.slice(0, 300) ?? ''} → ${String(r.statusCode)} ${r.body.slice(0, 300)}`;
         if (r.statusCode >= 500) throw new Error(`5xx: ${where}`);
-        if (r.statusCode >= 400 && t.cluster.server.resourceVersion !== before)
+        if (r.statusCode >= 400 && (await settledStored(t, app, before)) !== before)
           throw new Error(`refused but stored: ${where}`);
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },

@@ -68,7 +68,8 @@ describe('JSON bounds past the planner: a 4xx naming the field and the bound, ne
           name: 'demo-deep-1-kct',
           spec: {
             ...defaultBootstrapSpec({ version: 'v1.33.4', sshAuthorizedKeys: [] }),
-            extra: deep(),
+            // Past the bound inside a field Cluster API has (an unknown one is refused first).
+            clusterConfiguration: { extra: deep() },
           },
         },
         ipPool: { mode: 'new', name: 'demo-deep-1-ippool', entries: [anIpEntry(40)] },

@@ -600,7 +600,7 @@ export const en = {
   'timeline.source.event': 'Event',
   'timeline.source.machine': 'Machines',
   'timeline.operation': '{user} ran {operation} on {object}',
-  'timeline.replicas': '({from} → {to} replicas)',
+  'timeline.replicas': '(replicas {from} → {to})',
   'timeline.machinesPhase':
     '{count, plural, one {# machine} other {# machines}} {phase}: {machines}',
   'timeline.machinesDeleting':
