@@ -45,6 +45,7 @@ export const ZH_GLOSSARY = {
   ],
   /** Kubernetes kinds, as in `kind:`. */
   kinds: [
+    'Cluster',
     'MachineDeployment',
     'MachineSet',
     'Machine',

@@ -37,7 +37,7 @@ describe('Timeline (issue 12)', () => {
     const table = await screen.findByRole('table', { name: 'Timeline' });
     expect(
       within(table).getByText(
-        'alice ran O-SCALE-UP on MachineDeployment/demo-md-0 (4 → 6 replicas)',
+        'alice ran O-SCALE-UP on MachineDeployment/demo-md-0 (replicas 4 → 6)',
       ),
     ).toBeTruthy();
     expect(within(table).getByText('2 machines Provisioning: m5, m6')).toBeTruthy();
