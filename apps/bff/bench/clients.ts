@@ -9,7 +9,7 @@ import {
   record,
   type BenchRow,
 } from '../../../bench/results';
-import { child, cpuSeconds, rssMb, type Child } from './procs';
+import { child, cpuSeconds, rssMb, stop, type Child } from './procs';
 
 /**
  * `pnpm --filter @dcs/bff bench:clients` (issue 14): the embedded API server under the load of
@@ -71,16 +71,6 @@ const percentile = (xs: readonly number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
 };
 const median = (xs: readonly number[]) => percentile(xs, 0.5);
-
-async function stop(p: ChildProcess): Promise<void> {
-  if (p.exitCode !== null || p.signalCode !== null) return;
-  await new Promise<void>((done) => {
-    p.once('exit', () => {
-      done();
-    });
-    p.kill('SIGTERM');
-  });
-}
 
 /** The API server's RSS and CPU while `work` runs: RSS sampled every 100 ms. */
 async function watched<T>(

@@ -9,7 +9,7 @@ import {
   record,
   type BenchRow,
 } from '../../../bench/results';
-import { child, cpuSeconds, rssMb, type Child } from './procs';
+import { child, cpuSeconds, rssMb, stop, type Child } from './procs';
 
 /**
  * `pnpm --filter @dcs/bff bench:fanout` (issue 14): the BFF's SSE fan-out beside its peer,
@@ -117,16 +117,6 @@ async function startProxy(): Promise<{ proc: ChildProcess; url: string }> {
     });
   });
   return { proc, url };
-}
-
-async function stop(p: ChildProcess): Promise<void> {
-  if (p.exitCode !== null || p.signalCode !== null) return;
-  await new Promise<void>((done) => {
-    p.once('exit', () => {
-      done();
-    });
-    p.kill('SIGTERM');
-  });
 }
 
 /** Polls until `pred` holds (watches closed, …); a generous deadline, not a fixed sleep. */

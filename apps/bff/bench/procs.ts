@@ -103,3 +103,14 @@ export function cpuSeconds(pid: number | undefined): number {
     return 0;
   }
 }
+
+/** Ends a child with SIGTERM and resolves once it has exited (at once if it already has). */
+export async function stop(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return;
+  await new Promise<void>((done) => {
+    p.once('exit', () => {
+      done();
+    });
+    p.kill('SIGTERM');
+  });
+}
