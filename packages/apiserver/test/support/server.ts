@@ -127,3 +127,29 @@ export async function readWatch(
   }
   return { status, events };
 }
+
+/**
+ * A count once it has settled: the same value over `quietMs` (polled), within `timeoutMs`. A
+ * baseline read at once may still include what an earlier test is closing (a watch whose client
+ * has gone, not yet noticed by the server): a delta asserted against it then fails on a loaded
+ * machine. Throws when the count never holds still.
+ */
+export async function settledCount(
+  read: () => number,
+  { quietMs = 1_500, timeoutMs = 30_000, everyMs = 100 } = {},
+): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let value = read();
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, everyMs));
+    const now = read();
+    if (now !== value) {
+      value = now;
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) return value;
+  }
+  throw new Error(
+    `the count did not settle within ${String(timeoutMs)} ms (last ${String(value)})`,
+  );
+}
