@@ -75,6 +75,12 @@ export const router = createBrowserRouter([
             }),
           },
           {
+            path: 'node-pools/:pool/disk-migration',
+            lazy: async () => ({
+              Component: (await import('./routes/DiskMigrationRoute')).DiskMigrationRoute,
+            }),
+          },
+          {
             path: 'nodes',
             lazy: async () => ({ Component: (await import('./routes/NodesRoute')).NodesRoute }),
           },

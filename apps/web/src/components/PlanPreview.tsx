@@ -246,7 +246,19 @@ function YamlPair({ before, after }: { before: unknown; after: unknown }) {
   );
 }
 
-export function CodeBlock({ text, label }: { text: string; label: string }) {
+/**
+ * Commands or YAML with a copy button. `copyLabel` names the button where a page holds several
+ * blocks (screen readers list buttons by name: "Copy" five times says nothing).
+ */
+export function CodeBlock({
+  text,
+  label,
+  copyLabel,
+}: {
+  text: string;
+  label: string;
+  copyLabel?: string;
+}) {
   const { t } = useI18n();
   return (
     <Box>
@@ -256,6 +268,7 @@ export function CodeBlock({ text, label }: { text: string; label: string }) {
         </Typography>
         <Button
           size="small"
+          {...(copyLabel ? { 'aria-label': copyLabel } : {})}
           onClick={() => {
             void navigator.clipboard.writeText(text);
           }}

@@ -615,6 +615,37 @@ export const en = {
     'The console’s records could not be read with your rights; events and machines are shown.',
   'timeline.retention':
     'Console records are kept for {days} days, within a size cap; the oldest go first.',
+  // R-DISK-5 (h-disk): the legacy disk layout's migration plan, read-only guidance.
+  'migration.link': 'Migration plan',
+  'migration.title': 'Migrate {name} to pool-managed persistent disks',
+  'migration.intro':
+    'R-DISK-5: with DCS provider 1.0.16 or later, /var/cpaas belongs in a persistent disk of each IP pool entry, not in the machine template. These steps move it there, in this order.',
+  'migration.readOnlyTitle': 'Read-only guidance: this page changes nothing',
+  'migration.notLegacy':
+    'Pool {name} does not use the legacy disk layout with this provider: nothing is left to migrate.',
+  'migration.steps': 'Steps, in order',
+  'migration.stepHeading': 'Step {n}: {title}',
+  'migration.step.provider': 'DCS provider version',
+  'migration.step.maxSurge': 'maxSurge 0',
+  'migration.step.appendDisks': 'A /var/cpaas persistent disk for every entry',
+  'migration.step.switchTemplate': 'A machine template without /var/cpaas, rolled out',
+  'migration.step.verify': 'Check the result',
+  'migration.status.done': 'Done',
+  'migration.status.todo': 'To do',
+  'migration.status.blocked': 'After the steps before it',
+  'migration.objects': 'Objects it changes',
+  'migration.noObjects': 'None: it only reads.',
+  'migration.operation': 'In the console: {action} ({operation}), which previews its own plan.',
+  'migration.op.O-EDIT-STRATEGY': '“Rollout settings” on the pool’s card',
+  'migration.op.O-EDIT-IP-POOL': '“Edit entries” on the page of IP pool {pool}',
+  'migration.op.O-UPGRADE-INFRA': '“Upgrade”, machine infrastructure, on the pool’s card',
+  'migration.effects': 'What happens to machines and data',
+  'migration.unsettled': 'Not settled by the documents',
+  'migration.kubectl': 'kubectl equivalent',
+  'migration.kubectlOf': 'kubectl commands of step {n}',
+  'migration.copy': 'Copy the kubectl commands of step {n}',
+  'migration.copied': 'Copied',
+  'migration.nothingToRun': 'Nothing left to run for this step.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -11,6 +11,9 @@ export const poolPath = (ns: string, cluster: string, pool: string) =>
   `${poolsPath(ns, cluster)}/${e(pool)}`;
 export const poolConditionsPath = (ns: string, cluster: string, pool: string) =>
   `${poolPath(ns, cluster, pool)}/conditions`;
+/** R-DISK-5: the migration plan of a worker pool on the legacy disk layout. */
+export const poolDiskMigrationPath = (ns: string, cluster: string, pool: string) =>
+  `${poolPath(ns, cluster, pool)}/disk-migration`;
 export const nodesPath = (ns: string, cluster: string) => `${clusterPath(ns, cluster)}/nodes`;
 export const machinePath = (ns: string, cluster: string, machine: string) =>
   `${nodesPath(ns, cluster)}/${e(machine)}`;

@@ -16,6 +16,8 @@ export const queryKeys = {
     [...queryKeys.pool(namespace, name, pool), 'machines'] as const,
   poolEvents: (namespace: string, name: string, pool: string) =>
     [...queryKeys.pool(namespace, name, pool), 'events'] as const,
+  poolDiskMigration: (namespace: string, name: string, pool: string) =>
+    [...queryKeys.pool(namespace, name, pool), 'disk-migration'] as const,
   machines: (namespace: string, name: string) =>
     [...queryKeys.cluster(namespace, name), 'machines'] as const,
   ipPools: (namespace: string) => ['namespaces', namespace, 'ippools'] as const,

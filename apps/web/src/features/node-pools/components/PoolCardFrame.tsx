@@ -5,7 +5,7 @@ import { Link as RouterLink } from 'react-router';
 import { ProblemList } from '../../../components/ProblemList';
 import { StatusChip } from '../../../components/StatusChip';
 import { useI18n } from '../../../i18n/context';
-import { poolPath } from '../../../lib/paths';
+import { poolDiskMigrationPath, poolPath } from '../../../lib/paths';
 
 /** The common frame of both cards: title, status, badges, problems, actions. */
 export function PoolCardFrame({
@@ -73,12 +73,16 @@ export function PoolCardFrame({
             />
           )}
           {pool.badges.legacyDiskLayout && (
+            // R-DISK-5: the badge is a way to the migration plan, as the warning's button is.
             <Chip
               size="small"
               color="warning"
               variant="outlined"
               label={t('pool.badgeLegacyDisk')}
               title={t('pool.legacyDiskHelp')}
+              clickable
+              component={RouterLink}
+              to={poolDiskMigrationPath(pool.namespace, pool.cluster, pool.id)}
             />
           )}
           {pool.paused && <Chip size="small" label={t('status.Paused')} />}

@@ -39,6 +39,28 @@ describe('a pool card shows what the rules say about the pool as it stands', () 
     );
   });
 
+  it('R-DISK-5: the legacy-layout warning and its badge lead to the pool’s migration plan', () => {
+    const pools = poolsOf((o) => {
+      const vm = o.machineTemplates?.[0]?.spec?.template.spec.vmConfig;
+      if (vm)
+        vm.dcsMachineDiskSpec = [
+          ...(vm.dcsMachineDiskSpec ?? []),
+          { quantity: 40, path: '/var/cpaas', format: 'xfs' },
+        ];
+      for (const entry of o.ipPools?.[0]?.spec?.pool ?? []) entry.persistentDisk = [];
+    });
+    const card = renderCard(pools.find((p) => p.id === 'demo-md-0'));
+    const problems = within(card).getByRole('group', { name: 'Problems' });
+    expect(problems.textContent).toMatch(/Legacy disk layout: machine template demo-md-0-template/);
+    const plan = '/clusters/cpaas-system/demo/node-pools/demo-md-0/disk-migration';
+    expect(
+      within(problems).getByRole('link', { name: 'Migration plan' }).getAttribute('href'),
+    ).toBe(plan);
+    expect(
+      within(card).getByRole('link', { name: 'Legacy disk layout' }).getAttribute('href'),
+    ).toBe(plan);
+  });
+
   it('a healthy running pool stays green', () => {
     const card = renderCard(demoClusterViews().pools.find((p) => p.id === 'demo-md-0'));
     const chip = within(card).getByLabelText('Status: Running');

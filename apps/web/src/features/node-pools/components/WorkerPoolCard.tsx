@@ -5,7 +5,7 @@ import { Link as RouterLink } from 'react-router';
 import { ActionButton } from '../../../components/ActionButton';
 import { useI18n } from '../../../i18n/context';
 import { formatMemoryMB } from '../../../i18n/format';
-import { ipPoolPath, poolConditionsPath } from '../../../lib/paths';
+import { ipPoolPath, poolConditionsPath, poolDiskMigrationPath } from '../../../lib/paths';
 import type { PoolCardProps } from './pool-actions';
 import { PoolCardFrame } from './PoolCardFrame';
 import { PoolFacts } from './PoolFacts';
@@ -51,6 +51,17 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
               onAction('editStrategy', pool);
             }}
           />
+        ),
+        // R-DISK-5's legacy-layout warning leads to the migration plan (read-only guidance).
+        'legacy-disk-layout': (
+          <Button
+            size="small"
+            color="inherit"
+            component={RouterLink}
+            to={poolDiskMigrationPath(pool.namespace, pool.cluster, pool.id)}
+          >
+            {t('migration.link')}
+          </Button>
         ),
       }}
       actions={
