@@ -146,6 +146,39 @@ describe('audit timeline (issue 12)', () => {
     );
   });
 
+  it('shows each machine’s phase transitions from the objects alone: both replicas tell the same history', async () => {
+    const machines = async (s: TestSession) =>
+      (await s.request('GET', `${POOL}/timeline`))
+        .json<TimelineView>()
+        .entries.filter((e) => e.source === 'machine');
+    const fromA = await machines(operator);
+    const fromB = await machines(viewer);
+    expect(fromA.length).toBeGreaterThan(0);
+    expect(fromB).toEqual(fromA);
+    // Every machine of the pool has its creation (Pending) on it, and the Running ones their Running.
+    const names = [...t.cluster.server.client.list('cluster.x-k8s.io/v1beta1', 'Machine', NS)]
+      .map(
+        (m) =>
+          m as {
+            metadata: { name: string; labels?: Record<string, string> };
+            status?: { phase?: string };
+          },
+      )
+      .filter(
+        (m) =>
+          m.metadata.labels?.['cluster.x-k8s.io/deployment-name'] === 'demo-md-0' &&
+          m.metadata.labels['cluster.x-k8s.io/control-plane'] === undefined,
+      );
+    expect(names.length).toBeGreaterThan(0);
+    const seen = (phase: string) =>
+      new Set(fromA.filter((e) => e.phase === phase).flatMap((e) => e.machines ?? []));
+    for (const m of names) {
+      expect(seen('Pending').has(m.metadata.name), m.metadata.name).toBe(true);
+      if (m.status?.phase === 'Running')
+        expect(seen('Running').has(m.metadata.name), m.metadata.name).toBe(true);
+    }
+  });
+
   it('filters by user, operation and time; a bad time is a 400 naming the field', async () => {
     const who = (await operator.request('GET', '/api/v1/session')).json<{
       user: { username: string };

@@ -5,6 +5,7 @@ import {
   EventsV1EventSchema,
   machinePhaseFact,
   mergeTimeline,
+  nodeRefTimes,
   parseAuditRecords,
   timelineFacets,
   type AuditBounds,
@@ -112,14 +113,20 @@ function v1Events(principal: Principal, namespace: string, wanted: ObjectNames) 
   );
 }
 
+/**
+ * The machines' phase histories, from their objects and the Machine controller's Events (when
+ * it set each nodeRef): what the cluster keeps, so every replica tells the same (domain's
+ * machineTransitions).
+ */
 function machineFacts(
   cache: ObjectCache,
   namespace: string,
   views: readonly MachineView[],
+  nodeRefAt: ReadonlyMap<string, string>,
 ): MachinePhaseFact[] {
   return views.flatMap((v) => {
     const m = cache.stores.Machine.get(namespace, v.name);
-    return m ? [machinePhaseFact(m, v.diagnosis)] : [];
+    return m ? [machinePhaseFact(m, v.diagnosis, nodeRefAt.get(v.name))] : [];
   });
 }
 
@@ -155,7 +162,7 @@ async function gather(
     records,
     events: events.value,
     eventsV1: eventsV1.value,
-    machines: machineFacts(cache, namespace, machines),
+    machines: machineFacts(cache, namespace, machines, nodeRefTimes(events.value, eventsV1.value)),
   };
   return {
     entries: mergeTimeline(input, filter),

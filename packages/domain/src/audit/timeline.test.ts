@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { aCoreEvent, aMachine, anAuditRecord, anEventsV1Event } from '../testing';
 import { AUDIT_RECORD_ANNOTATION, AUDIT_REPORTING_CONTROLLER } from './record';
-import { machinePhaseFact, mergeTimeline, timelineFacets, type MachinePhaseFact } from './timeline';
+import {
+  machinePhaseFact,
+  machineTransitions,
+  mergeTimeline,
+  nodeRefTimes,
+  timelineFacets,
+  TIMELINE_GROUP_NAMES_MAX,
+  type MachinePhaseFact,
+} from './timeline';
 
 const provisioning = (name: string, since: string): MachinePhaseFact => ({
   name,
@@ -116,5 +124,242 @@ describe('mergeTimeline (issue 12, audit timeline)', () => {
       ['dry-run', 'normal'],
       ['applied', 'normal'],
     ]);
+  });
+});
+
+/** A machine of the scale at 10:00: created, bootstrap data at :05, VM at 10:02, node at 10:04. */
+const lifecycle = (name: string, o: Parameters<typeof aMachine>[0] = {}) =>
+  aMachine({
+    ...o,
+    metadata: { name, creationTimestamp: '2026-01-01T10:00:00Z', ...o.metadata },
+    status: {
+      phase: 'Running',
+      lastUpdated: '2026-01-01T10:04:00Z',
+      conditions: [
+        { type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T10:04:30Z' },
+        { type: 'BootstrapReady', status: 'True', lastTransitionTime: '2026-01-01T10:00:05Z' },
+        { type: 'InfrastructureReady', status: 'True', lastTransitionTime: '2026-01-01T10:02:00Z' },
+        { type: 'NodeHealthy', status: 'True', lastTransitionTime: '2026-01-01T10:04:30Z' },
+      ],
+      ...o.status,
+    },
+  });
+
+/** A machine still waiting: no provider ID, no nodeRef. */
+const unprovisioned = (name: string, status: Parameters<typeof aMachine>[0] = {}) => {
+  const m = aMachine({
+    metadata: { name, creationTimestamp: '2026-01-01T10:00:00Z' },
+    spec: { providerID: '' },
+    status: { infrastructureReady: false, conditions: [], ...status.status },
+  });
+  delete m.status?.nodeRef;
+  return m;
+};
+
+const clock = (ts: readonly { phase: string; time: string }[]) =>
+  ts.map((t) => `${t.phase}@${t.time.slice(11, 19)}`);
+
+describe('machineTransitions (issue 12: machine phase transitions from what the cluster keeps)', () => {
+  it('a Running machine: Pending at creation, Provisioning and Provisioned from its conditions, Running at lastUpdated', () => {
+    expect(clock(machineTransitions(lifecycle('m1')))).toEqual([
+      'Pending@10:00:00',
+      'Provisioning@10:00:05',
+      'Provisioned@10:02:00',
+      'Running@10:04:00',
+    ]);
+  });
+
+  it('a deleting machine: Running from the SuccessfulSetNodeRef Event, else from NodeHealthy turning True; Deleting at its deletionTimestamp', () => {
+    const m = lifecycle('m1', {
+      metadata: { deletionTimestamp: '2026-01-01T11:00:00Z' },
+      status: { phase: 'Deleting', lastUpdated: '2026-01-01T11:00:01Z' },
+    });
+    const event = aCoreEvent({
+      metadata: { uid: 'ev-noderef' },
+      involvedObject: { kind: 'Machine', name: 'm1' },
+      reason: 'SuccessfulSetNodeRef',
+      message: 'm1',
+      firstTimestamp: '2026-01-01T10:03:50Z',
+      lastTimestamp: '2026-01-01T10:03:50Z',
+    });
+    const at = nodeRefTimes([event]).get('m1');
+    expect(at).toBe('2026-01-01T10:03:50Z');
+    expect(clock(machineTransitions(m, at).slice(3))).toEqual([
+      'Running@10:03:50',
+      'Deleting@11:00:00',
+    ]);
+    // The Event expired (an hour by default): the node's health is the first later record.
+    expect(clock(machineTransitions(m).slice(3, 4))).toEqual(['Running@10:04:30']);
+  });
+
+  it('reads the Cluster API v1beta2 conditions (BootstrapConfigReady, NodeReady) when the v1beta1 ones are absent', () => {
+    const m = lifecycle('m2', {
+      metadata: { deletionTimestamp: '2026-01-01T11:00:00Z' },
+      status: {
+        phase: 'Deleting',
+        conditions: [],
+        v1beta2: {
+          conditions: [
+            {
+              type: 'BootstrapConfigReady',
+              status: 'True',
+              lastTransitionTime: '2026-01-01T10:00:07Z',
+            },
+            {
+              type: 'InfrastructureReady',
+              status: 'True',
+              lastTransitionTime: '2026-01-01T10:02:07Z',
+            },
+            { type: 'NodeReady', status: 'True', lastTransitionTime: '2026-01-01T10:04:07Z' },
+          ],
+        },
+      },
+    });
+    expect(clock(machineTransitions(m))).toEqual([
+      'Pending@10:00:00',
+      'Provisioning@10:00:07',
+      'Provisioned@10:02:07',
+      'Running@10:04:07',
+      'Deleting@11:00:00',
+    ]);
+  });
+
+  it('a phase skipped in one reconcile (bootstrap and VM ready together) is left out', () => {
+    const together = lifecycle('m3', {
+      status: {
+        conditions: [
+          { type: 'BootstrapReady', status: 'True', lastTransitionTime: '2026-01-01T10:02:00Z' },
+          {
+            type: 'InfrastructureReady',
+            status: 'True',
+            lastTransitionTime: '2026-01-01T10:02:00Z',
+          },
+        ],
+      },
+    });
+    expect(machineTransitions(together).map((t) => t.phase)).toEqual([
+      'Pending',
+      'Provisioned',
+      'Running',
+    ]);
+  });
+
+  it('a new machine waiting for its bootstrap data is Pending only; one waiting for its VM is Provisioning since lastUpdated', () => {
+    const pending = unprovisioned('p', {
+      status: {
+        phase: 'Pending',
+        conditions: [
+          { type: 'BootstrapReady', status: 'False', lastTransitionTime: '2026-01-01T10:00:00Z' },
+        ],
+      },
+    });
+    pending.status = { ...pending.status, bootstrapReady: false };
+    expect(clock(machineTransitions(pending))).toEqual(['Pending@10:00:00']);
+    const waiting = unprovisioned('w', {
+      status: { phase: 'Provisioning', bootstrapReady: true, lastUpdated: '2026-01-01T10:00:09Z' },
+    });
+    expect(clock(machineTransitions(waiting))).toEqual([
+      'Pending@10:00:00',
+      'Provisioning@10:00:09',
+    ]);
+  });
+
+  it('a Failed machine shows Failed at lastUpdated after the phases it reached', () => {
+    const failed = lifecycle('f', {
+      status: {
+        phase: 'Failed',
+        lastUpdated: '2026-01-01T10:06:00Z',
+        failureReason: 'CreateError',
+      },
+    });
+    expect(machineTransitions(failed).map((t) => t.phase)).toEqual([
+      'Pending',
+      'Provisioning',
+      'Provisioned',
+      'Running',
+      'Failed',
+    ]);
+  });
+});
+
+describe('machine transitions on the timeline (issue 12)', () => {
+  it('"2 machines Provisioning at 10:02; 1 Running at 10:04; 1 stuck at VM placement since 10:05", from the Machines alone', () => {
+    const running = lifecycle('a', {
+      status: {
+        conditions: [
+          { type: 'BootstrapReady', status: 'True', lastTransitionTime: '2026-01-01T10:02:00Z' },
+          {
+            type: 'InfrastructureReady',
+            status: 'True',
+            lastTransitionTime: '2026-01-01T10:03:00Z',
+          },
+        ],
+      },
+    });
+    const stuck = unprovisioned('b', {
+      status: {
+        phase: 'Provisioning',
+        bootstrapReady: true,
+        lastUpdated: '2026-01-01T10:02:20Z',
+        conditions: [
+          { type: 'BootstrapReady', status: 'True', lastTransitionTime: '2026-01-01T10:02:20Z' },
+        ],
+      },
+    });
+    const entries = mergeTimeline({
+      records: [],
+      machines: [
+        machinePhaseFact(running),
+        {
+          ...machinePhaseFact(stuck),
+          stuck: { code: 'placement-stall', since: '2026-01-01T10:05:00Z' },
+        },
+      ],
+    });
+    expect(entries.map((e) => e.text)).toEqual([
+      '1 machine stuck (placement-stall) since 2026-01-01T10:05:00Z: b',
+      '1 machine Running: a',
+      '1 machine Provisioned: a',
+      '2 machines Provisioning: a, b',
+      '2 machines Pending: a, b',
+    ]);
+    expect(entries[3]).toMatchObject({ kind: 'phase', phase: 'Provisioning', count: 2 });
+  });
+
+  it('a 200-machine scale is a handful of entries, each naming at most TIMELINE_GROUP_NAMES_MAX machines', () => {
+    const machines = Array.from({ length: 200 }, (_, i) =>
+      machinePhaseFact(
+        lifecycle(`m${String(i).padStart(3, '0')}`, {
+          // Running spread over 10:04:00–10:04:59: one minute, one entry.
+          status: { lastUpdated: `2026-01-01T10:04:${String(i % 60).padStart(2, '0')}Z` },
+        }),
+      ),
+    );
+    const entries = mergeTimeline({ records: [], machines });
+    expect(entries.map((e) => [e.phase, e.count])).toEqual([
+      ['Running', 200],
+      ['Provisioned', 200],
+      ['Provisioning', 200],
+      ['Pending', 200],
+    ]);
+    const first = entries[0];
+    expect(first?.machines).toHaveLength(TIMELINE_GROUP_NAMES_MAX);
+    expect(first?.text).toMatch(/^200 machines Running: m000, .* \(\+180 more\)$/);
+  });
+
+  it('a steady trickle is one entry per minute, not one endless group (anchored at the first time of the group)', () => {
+    const facts: MachinePhaseFact[] = Array.from({ length: 10 }, (_, i) => ({
+      name: `t${String(i)}`,
+      phase: 'Running',
+      transitions: [
+        {
+          phase: 'Running',
+          time: new Date(Date.parse('2026-01-01T10:00:00Z') + i * 40_000).toISOString(),
+        },
+      ],
+    }));
+    const entries = mergeTimeline({ records: [], machines: facts });
+    // 40 s apart over 6 minutes: groups of two (0 s and 40 s within a minute, 80 s not).
+    expect(entries.map((e) => e.count)).toEqual([2, 2, 2, 2, 2]);
   });
 });

@@ -40,7 +40,14 @@ export const EventsV1EventSchema = z.looseObject({
 });
 export type EventsV1Event = z.infer<typeof EventsV1EventSchema>;
 
-/** What the timeline knows of one machine: its current phase and since when, its deletion, a stuck diagnosis. */
+/** A phase a machine entered, and when: one step of its history. */
+export interface MachineTransition {
+  phase: string;
+  /** RFC 3339. */
+  time: string;
+}
+
+/** What the timeline knows of one machine: its phase history, its deletion, a stuck diagnosis. */
 export interface MachinePhaseFact {
   name: string;
   phase: string;
@@ -48,12 +55,143 @@ export interface MachinePhaseFact {
   since?: string;
   createdAt?: string;
   deletingSince?: string;
+  /**
+   * The phases it went through, oldest first (machineTransitions). Absent: only the current
+   * phase at `since` is known.
+   */
+  transitions?: MachineTransition[];
   /** T-1 and its neighbours: the machine is stuck, since when. */
   stuck?: { code: string; since?: string };
 }
 
+/** Machine conditions as far as the transitions read them; `status.v1beta2` is Cluster API ≥ 1.9's. */
+const TransitionConditionsSchema = z.array(
+  z.looseObject({
+    type: z.string(),
+    status: z.string(),
+    lastTransitionTime: z.string().optional(),
+  }),
+);
+const V1Beta2StatusSchema = z.looseObject({
+  v1beta2: z.looseObject({ conditions: TransitionConditionsSchema.optional() }).optional(),
+});
+
+/** The earliest time one of `types` turned True, in the v1beta1 or the v1beta2 conditions. */
+function trueSince(machine: Machine, types: readonly string[]): string | undefined {
+  const v1beta2 = V1Beta2StatusSchema.safeParse(machine.status ?? {});
+  const all = [
+    ...(machine.status?.conditions ?? []),
+    ...((v1beta2.success ? v1beta2.data.v1beta2?.conditions : undefined) ?? []),
+  ];
+  const times = all
+    .filter((c) => types.includes(c.type) && c.status === 'True' && c.lastTransitionTime)
+    .map((c) => c.lastTransitionTime ?? '')
+    .filter((t) => !Number.isNaN(Date.parse(t)))
+    .sort((a, b) => Date.parse(a) - Date.parse(b));
+  return times[0];
+}
+
+const PHASE_ORDER = ['Pending', 'Provisioning', 'Provisioned', 'Running'] as const;
+
+/**
+ * The phases a machine went through and when, derived only from what the cluster keeps (issue 12):
+ * no console memory, so every BFF replica tells the same history, before and after a restart.
+ * Cluster API sets the phase from facts (machine_controller_phases.go: Provisioning once the
+ * bootstrap data is ready, Provisioned once the provider ID is set, Running once the nodeRef is,
+ * Failed on a failure reason, Deleting on a deletionTimestamp) and stamps `status.lastUpdated`
+ * when the phase changes, so:
+ * - Pending: the creationTimestamp;
+ * - Provisioning: BootstrapReady (v1beta2 BootstrapConfigReady) turning True;
+ * - Provisioned: InfrastructureReady turning True (the provider ID comes with it);
+ * - Running: the `SuccessfulSetNodeRef` Event of the Machine controller when still kept
+ *   (`nodeRefAt`), else NodeHealthy (v1beta2 NodeReady) turning True, the first time the
+ *   cluster records after the nodeRef;
+ * - the current phase: `status.lastUpdated`, the exact time, over any of the above;
+ * - Deleting: the deletionTimestamp.
+ * A phase the facts show was skipped (bootstrap and infrastructure ready in one reconcile) or
+ * whose condition turned True again later than the next phase (a flap) is left out rather than
+ * shown out of order. A condition's time is its last transition, so after a flap the history
+ * shows the latest one: the cluster keeps no more.
+ */
+export function machineTransitions(machine: Machine, nodeRefAt?: string): MachineTransition[] {
+  const status = machine.status ?? {};
+  const phase = status.phase ?? 'Pending';
+  const current = (p: string) => (phase === p ? status.lastUpdated : undefined);
+  const bootstrapReady =
+    status.bootstrapReady === true ||
+    machine.spec?.bootstrap.dataSecretName !== undefined ||
+    trueSince(machine, ['BootstrapReady', 'BootstrapConfigReady']) !== undefined;
+  const provisioned =
+    (machine.spec?.providerID ?? '') !== '' || status.infrastructureReady === true;
+  const reached = status.nodeRef ? 3 : provisioned ? 2 : bootstrapReady ? 1 : 0;
+  const times: (string | undefined)[] = [
+    machine.metadata.creationTimestamp,
+    reached >= 1
+      ? (current('Provisioning') ?? trueSince(machine, ['BootstrapReady', 'BootstrapConfigReady']))
+      : undefined,
+    reached >= 2
+      ? (current('Provisioned') ?? trueSince(machine, ['InfrastructureReady']))
+      : undefined,
+    reached >= 3
+      ? (current('Running') ?? nodeRefAt ?? trueSince(machine, ['NodeHealthy', 'NodeReady']))
+      : undefined,
+  ];
+  const out: MachineTransition[] = [];
+  PHASE_ORDER.forEach((p, i) => {
+    const time = times[i];
+    if (time === undefined || Number.isNaN(Date.parse(time))) return;
+    // Left out when a later phase is known to have begun at or before it (skipped, or a flap).
+    const later = times.slice(i + 1).find((t) => t !== undefined && !Number.isNaN(Date.parse(t)));
+    if (i > 0 && later !== undefined && Date.parse(later) <= Date.parse(time)) return;
+    out.push({ phase: p, time });
+  });
+  if (phase === 'Failed' && status.lastUpdated) out.push({ phase, time: status.lastUpdated });
+  // A phase of a newer Cluster API this console does not know: shown as it is named.
+  if (
+    !(PHASE_ORDER as readonly string[]).includes(phase) &&
+    phase !== 'Failed' &&
+    phase !== 'Deleting' &&
+    status.lastUpdated
+  )
+    out.push({ phase, time: status.lastUpdated });
+  const deleting = machine.metadata.deletionTimestamp;
+  if (deleting) out.push({ phase: 'Deleting', time: deleting });
+  return out;
+}
+
+/**
+ * When the Machine controller set each machine's nodeRef, from its `SuccessfulSetNodeRef` Events
+ * (both Event APIs), by machine name: the Running time of a machine no longer Running.
+ */
+export function nodeRefTimes(
+  events: readonly KubeEvent[] = [],
+  eventsV1: readonly EventsV1Event[] = [],
+): Map<string, string> {
+  const out = new Map<string, string>();
+  const keep = (name: string | undefined, time: string | null | undefined) => {
+    if (!name || !time || Number.isNaN(Date.parse(time))) return;
+    const had = out.get(name);
+    // The first setting is the transition; a repeat (series) is not.
+    if (had === undefined || Date.parse(time) < Date.parse(had)) out.set(name, time);
+  };
+  for (const e of events)
+    if (e.reason === 'SuccessfulSetNodeRef' && e.involvedObject.kind === 'Machine')
+      keep(
+        e.involvedObject.name,
+        e.firstTimestamp ?? e.eventTime ?? e.lastTimestamp ?? e.metadata.creationTimestamp,
+      );
+  for (const e of eventsV1)
+    if (e.reason === 'SuccessfulSetNodeRef' && e.regarding?.kind === 'Machine')
+      keep(e.regarding.name, e.eventTime ?? e.metadata.creationTimestamp);
+  return out;
+}
+
 /** The facts of a machine from its object and, when it is failed or stuck, its diagnosis. */
-export function machinePhaseFact(machine: Machine, diagnosis?: Diagnosis): MachinePhaseFact {
+export function machinePhaseFact(
+  machine: Machine,
+  diagnosis?: Diagnosis,
+  nodeRefAt?: string,
+): MachinePhaseFact {
   const createdAt = machine.metadata.creationTimestamp;
   const since = machine.status?.lastUpdated ?? createdAt;
   const deletingSince = machine.metadata.deletionTimestamp;
@@ -63,6 +201,7 @@ export function machinePhaseFact(machine: Machine, diagnosis?: Diagnosis): Machi
     ...(since !== undefined ? { since } : {}),
     ...(createdAt !== undefined ? { createdAt } : {}),
     ...(deletingSince !== undefined ? { deletingSince } : {}),
+    transitions: machineTransitions(machine, nodeRefAt),
     ...(diagnosis
       ? {
           stuck: {
@@ -96,9 +235,13 @@ export interface TimelineEntry {
   /** event: the controller's words. */
   reason?: string;
   message?: string;
+  /** event: how many times it was reported; machines: how many machines the group holds. */
   count?: number;
   reportedBy?: string;
-  /** phase / deleting / stuck: the machines, and the phase or diagnosis code. */
+  /**
+   * phase / deleting / stuck: the machines (at most TIMELINE_GROUP_NAMES_MAX names; `count` is
+   * how many), and the phase or diagnosis code.
+   */
   machines?: string[];
   phase?: string;
   code?: string;
@@ -125,7 +268,7 @@ export interface TimelineInput {
   machines?: readonly MachinePhaseFact[];
 }
 
-/** Machines entering the same phase within this window are one entry ("2 machines Provisioning"). */
+/** Machines entering the same phase within this window of the group's first are one entry ("2 machines Provisioning"). */
 export const TIMELINE_GROUP_WINDOW_MS = 60_000;
 export const TIMELINE_DEFAULT_LIMIT = 500;
 
@@ -203,7 +346,10 @@ function v1EventEntry(e: EventsV1Event): TimelineEntry | undefined {
   };
 }
 
-/** One entry per group of machines that did the same thing within TIMELINE_GROUP_WINDOW_MS. */
+/** A group entry names at most this many machines (`count` has them all): a 200-machine scale stays readable. */
+export const TIMELINE_GROUP_NAMES_MAX = 20;
+
+/** One entry per group of machines that did the same thing within a minute of the group's first. */
 function machineEntries(facts: readonly MachinePhaseFact[]): TimelineEntry[] {
   interface Item {
     kind: 'phase' | 'deleting' | 'stuck';
@@ -213,7 +359,15 @@ function machineEntries(facts: readonly MachinePhaseFact[]): TimelineEntry[] {
   }
   const items: Item[] = [];
   for (const f of facts) {
-    if (f.deletingSince !== undefined)
+    if (f.transitions !== undefined) {
+      for (const t of f.transitions)
+        items.push({
+          kind: t.phase === 'Deleting' ? 'deleting' : 'phase',
+          key: t.phase,
+          time: t.time,
+          machine: f.name,
+        });
+    } else if (f.deletingSince !== undefined)
       items.push({ kind: 'deleting', key: 'Deleting', time: f.deletingSince, machine: f.name });
     else if (f.since !== undefined)
       items.push({ kind: 'phase', key: f.phase, time: f.since, machine: f.name });
@@ -226,40 +380,37 @@ function machineEntries(facts: readonly MachinePhaseFact[]): TimelineEntry[] {
       });
   }
   items.sort((a, b) => ms(a.time) - ms(b.time) || (a.machine < b.machine ? -1 : 1));
-  const groups: {
+  interface Group {
     kind: Item['kind'];
     key: string;
     time: string;
-    last: number;
     machines: string[];
-  }[] = [];
+  }
+  const groups: Group[] = [];
+  // The open group of each kind and key: items come in time order, so only the latest can take more.
+  const open = new Map<string, Group>();
   for (const it of items) {
-    if (ms(it.time) === Number.NEGATIVE_INFINITY) continue;
-    const g = groups.find(
-      (x) =>
-        x.kind === it.kind && x.key === it.key && ms(it.time) - x.last <= TIMELINE_GROUP_WINDOW_MS,
-    );
-    if (g) {
-      g.machines.push(it.machine);
-      g.last = ms(it.time);
-    } else
-      groups.push({
-        kind: it.kind,
-        key: it.key,
-        time: it.time,
-        last: ms(it.time),
-        machines: [it.machine],
-      });
+    const t = ms(it.time);
+    if (t === Number.NEGATIVE_INFINITY) continue;
+    const k = `${it.kind}\u0000${it.key}`;
+    const g = open.get(k);
+    // Anchored at the group's first time: a steady trickle does not make one endless group.
+    if (g && t - ms(g.time) <= TIMELINE_GROUP_WINDOW_MS) g.machines.push(it.machine);
+    else {
+      const fresh: Group = { kind: it.kind, key: it.key, time: it.time, machines: [it.machine] };
+      groups.push(fresh);
+      open.set(k, fresh);
+    }
   }
   return groups.map((g) => {
     const n = g.machines.length;
     const noun = n === 1 ? '1 machine' : `${String(n)} machines`;
+    const shown = g.machines.slice(0, TIMELINE_GROUP_NAMES_MAX);
+    const names = `${shown.join(', ')}${n > shown.length ? ` (+${String(n - shown.length)} more)` : ''}`;
     const text =
       g.kind === 'stuck'
-        ? `${noun} stuck (${g.key}) since ${g.time}: ${g.machines.join(', ')}`
-        : g.kind === 'deleting'
-          ? `${noun} Deleting: ${g.machines.join(', ')}`
-          : `${noun} ${g.key}: ${g.machines.join(', ')}`;
+        ? `${noun} stuck (${g.key}) since ${g.time}: ${names}`
+        : `${noun} ${g.key}: ${names}`;
     return {
       id: `machines:${g.kind}:${g.key}:${g.time}`,
       time: g.time,
@@ -267,7 +418,8 @@ function machineEntries(facts: readonly MachinePhaseFact[]): TimelineEntry[] {
       kind: g.kind,
       severity:
         g.kind === 'stuck' || g.key === 'Failed' ? ('warning' as const) : ('normal' as const),
-      machines: g.machines,
+      machines: shown,
+      count: n,
       ...(g.kind === 'stuck' ? { code: g.key } : { phase: g.key }),
       text,
     };

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-import { mergeTimeline } from '@dcs/domain';
-import { anAuditRecord, aCoreEvent } from '@dcs/domain/testing';
+import { machinePhaseFact, mergeTimeline } from '@dcs/domain';
+import { anAuditRecord, aCoreEvent, aMachine } from '@dcs/domain/testing';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '../../../test/api';
@@ -63,5 +63,33 @@ describe('Timeline (issue 12)', () => {
     ).toBeTruthy();
     expect(within(table).getByText('已应用')).toBeTruthy();
     expect(screen.getByText(/无法以您的权限读取控制台的记录/)).toBeTruthy();
+  });
+
+  it('a 200-machine scale reads as one line per phase, naming a few machines and counting the rest', async () => {
+    const machines = Array.from({ length: 200 }, (_, i) =>
+      machinePhaseFact(
+        aMachine({
+          metadata: {
+            name: `w${String(i).padStart(3, '0')}`,
+            creationTimestamp: '2026-01-01T10:00:00Z',
+          },
+          status: { phase: 'Running', lastUpdated: '2026-01-01T10:04:00Z' },
+        }),
+      ),
+    );
+    stubApi({
+      '/nodepools/demo-md-0/timeline': {
+        ...view(),
+        entries: mergeTimeline({ records: [], machines }),
+      },
+    });
+    renderInApp(
+      <Timeline scope={{ namespace: 'cpaas-system', cluster: 'demo', pool: 'demo-md-0' }} />,
+    );
+    const table = await screen.findByRole('table', { name: 'Timeline' });
+    expect(
+      within(table).getByText(/^200 machines Running: w000, .*, w019 \(\+180 more\)$/),
+    ).toBeTruthy();
+    expect(within(table).getByText(/^200 machines Pending: w000, .* \(\+180 more\)$/)).toBeTruthy();
   });
 });

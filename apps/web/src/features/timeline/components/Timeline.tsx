@@ -71,8 +71,11 @@ export function Timeline({
         : '';
       return `${t('timeline.operation', { user: e.user ?? '', operation: e.operation ?? '', object: e.object ?? '' })}${replicas}`;
     }
-    const machines = (e.machines ?? []).join(', ');
-    const count = e.machines?.length ?? 0;
+    // A group names at most a few machines (domain's TIMELINE_GROUP_NAMES_MAX); count has them all.
+    const names = (e.machines ?? []).join(', ');
+    const count = e.count ?? e.machines?.length ?? 0;
+    const more = count - (e.machines?.length ?? 0);
+    const machines = more > 0 ? t('timeline.moreMachines', { machines: names, more }) : names;
     if (e.kind === 'phase')
       return t('timeline.machinesPhase', { count, phase: e.phase ?? '', machines });
     if (e.kind === 'deleting') return t('timeline.machinesDeleting', { count, machines });
