@@ -1,6 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { aNode } from '@dcs/domain/testing';
-import type { ClusterNodesView, Machine, Node } from '@dcs/domain';
+import type { ClusterNodeSummaries, ClusterNodesView, Machine, Node } from '@dcs/domain';
 import { WorkloadClusters, type WorkloadCluster } from '@dcs/simulator';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,6 +138,79 @@ describe('the workload cluster’s Nodes (issue 12)', () => {
     const op = new TestSession(token);
     await op.signIn(t.cluster.operatorToken);
     expect((await op.request('GET', URL_NODES)).json()).toMatchObject({ status: 'ok' });
+  });
+
+  it('answers one line per Node for the machines tables, one Node by name for the machine page', async () => {
+    const res = await local.inject(`${URL_NODES}?fields=summary`);
+    expect(res.statusCode, res.body).toBe(200);
+    const view = res.json<Extract<ClusterNodeSummaries, { status: 'ok' }>>();
+    expect(view.nodes).toHaveLength(6);
+    expect(view.nodes.find((n) => n.machine === 'demo-md-0-abc12-m0')).toEqual({
+      name: 'demo-md-0-abc12-m0',
+      machine: 'demo-md-0-abc12-m0',
+      state: 'Ready',
+      ready: 'True',
+      unschedulable: false,
+      kubeletVersion: 'v1.33.4',
+    });
+    // No conditions or taints: a fraction of the full answer, for 5,000 machines polled.
+    expect(res.body.length * 3).toBeLessThan((await local.inject(URL_NODES)).body.length);
+    const one = await local.inject(`${URL_NODES}?name=demo-md-0-abc12-m1`);
+    const node = one.json<Extract<ClusterNodesView, { status: 'ok' }>>().nodes;
+    expect(node.map((n) => [n.name, n.state])).toEqual([['demo-md-0-abc12-m1', 'Cordoned']]);
+    expect(node[0]?.conditions.map((c) => [c.type, c.problem])).toEqual([['Ready', true]]);
+    const none = await local.inject(`${URL_NODES}?name=no-such-node`);
+    expect(none.json()).toMatchObject({ status: 'ok', nodes: [] });
+  });
+
+  it('refuses an unknown query field or value with a 400 naming it', async () => {
+    for (const q of ['fields=all', 'name=Not_A_Node', 'nodes=1']) {
+      const res = await local.inject(`${URL_NODES}?${q}`);
+      expect(res.statusCode, q).toBe(400);
+      expect(res.body, q).toMatch(new RegExp(q.split('=')[0] ?? ''));
+    }
+  });
+
+  it('answers an unchanged poll with 304 (ETag), and a changed Node with 200 and a new ETag', async () => {
+    const first = await local.inject(`${URL_NODES}?fields=summary`);
+    const etag = first.headers.etag;
+    expect(typeof etag).toBe('string');
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const again = await local.inject({
+      url: `${URL_NODES}?fields=summary`,
+      headers: { 'if-none-match': String(etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    // The full answer and a filtered one are other representations: their ETags differ.
+    const full = await local.inject({ url: URL_NODES, headers: { 'if-none-match': String(etag) } });
+    expect(full.statusCode).toBe(200);
+    expect(full.headers.etag).not.toBe(etag);
+    // A Node cordoned in the workload cluster: the next poll sees it.
+    const ref = { apiVersion: 'v1', kind: 'Node', name: 'demo-md-0-abc12-m2' };
+    const current = wc.server.client.get(ref) as Node;
+    await wc.server.client.update(
+      asObject({ ...current, spec: { ...current.spec, unschedulable: true } }),
+    );
+    const changed = await eventually('the cordoned Node', async () => {
+      const r = await local.inject({
+        url: `${URL_NODES}?fields=summary`,
+        headers: { 'if-none-match': String(etag) },
+      });
+      return r.statusCode === 200 ? r : undefined;
+    });
+    expect(changed.headers.etag).not.toBe(etag);
+    const nodes = changed.json<Extract<ClusterNodeSummaries, { status: 'ok' }>>().nodes;
+    expect(nodes.find((n) => n.name === 'demo-md-0-abc12-m2')?.state).toBe('Cordoned');
+    // A reason is never cached: the viewer gets no ETag, and no 304 for the operator's ETag.
+    const s = new TestSession(token);
+    await s.signIn(t.cluster.viewerToken);
+    const viewer = await s.request('GET', `${URL_NODES}?fields=summary`, undefined, {
+      headers: { 'if-none-match': String(changed.headers.etag) },
+    });
+    expect(viewer.statusCode).toBe(200);
+    expect(viewer.headers.etag).toBeUndefined();
+    expect(viewer.json()).toMatchObject({ status: 'forbidden' });
   });
 
   it('keeps one watch per workload cluster, however many users and requests ask', async () => {

@@ -1,5 +1,6 @@
 import {
   RightsSchema,
+  type ClusterNodeSummaries,
   type ClusterNodesView,
   type ClusterView,
   type IpPoolView,
@@ -82,8 +83,8 @@ export const NodePoolViewSchema = viewSchema<NodePoolView>({
   cluster: z.string(),
   namespace: z.string(),
 });
-/** Issue 12: the workload cluster's Nodes for this user, or why there are none. */
-export const ClusterNodesViewSchema = viewSchema<ClusterNodesView>({
+/** Issue 12: the workload cluster's Nodes (or their summaries) for this user, or why there are none. */
+export const ClusterNodesViewSchema = viewSchema<ClusterNodesView | ClusterNodeSummaries>({
   status: z.enum(['ok', 'forbidden', 'no-kubeconfig', 'unreachable', 'pending']),
   secret: z.string(),
   message: z.string().optional(),

@@ -1,10 +1,16 @@
+import { createHash } from 'node:crypto';
 import {
   NodeSchema,
   kubeconfigSecretName,
+  nodeJoinKeyOf,
+  nodeSummaryOf,
   nodeViewsOf,
+  type ClusterNodeSummaries,
   type ClusterNodesView,
   type Machine,
   type Node,
+  type NodeSummary,
+  type NodeView,
 } from '@dcs/domain';
 import { Informer } from '@dcs/informer';
 import { KubeConfig, type Cluster, type User } from '@kubernetes/client-node';
@@ -41,7 +47,28 @@ export interface WorkloadNodesOptions {
   log?: (message: string, error?: unknown) => void;
 }
 
+/** The last join of an entry's Nodes, reused while neither the Nodes nor the join's inputs move. */
+interface Joined {
+  resourceVersion: string;
+  machines: string;
+  nodes: NodeView[];
+  summaries?: NodeSummary[];
+}
+
+/**
+ * One answer: the view, and when it is `ok`, a version that changes whenever the Nodes or the
+ * Machines' part of the join change (the route's ETag), and the one-line-per-Node summaries.
+ */
+export interface NodesAnswer {
+  view: ClusterNodesView;
+  version?: string;
+  summaries(): ClusterNodeSummaries;
+}
+
 interface Entry {
+  /** Distinct per watch started, so that a restarted watch never repeats an old version. */
+  id: number;
+  joined: Joined | undefined;
   key: string;
   value: string;
   informer: Informer<Node>;
@@ -127,6 +154,7 @@ export class WorkloadNodes {
   readonly #entries = new Map<string, Entry>();
   readonly #reads = new Map<string, Promise<SecretRead>>();
   readonly #sweep: ReturnType<typeof setInterval>;
+  #started = 0;
 
   constructor(o: WorkloadNodesOptions) {
     this.#o = {
@@ -155,6 +183,54 @@ export class WorkloadNodes {
     cluster: string,
     machines: readonly Machine[],
   ): Promise<ClusterNodesView> {
+    return (await this.answer(principal, namespace, cluster, machines)).view;
+  }
+
+  /**
+   * As `view`, with a version and summaries. Many browsers polling one cluster cost one join per
+   * change: the join is kept per watch and redone only when the Nodes' resourceVersion or the
+   * Machines' join keys (name, nodeRef, deletion, drain) differ.
+   */
+  async answer(
+    principal: Principal,
+    namespace: string,
+    cluster: string,
+    machines: readonly Machine[],
+  ): Promise<NodesAnswer> {
+    const view = await this.#view(principal, namespace, cluster);
+    if (!('entry' in view)) return { view, summaries: () => view };
+    const { entry, secret } = view;
+    const machinesKey = createHash('sha1')
+      .update(machines.map(nodeJoinKeyOf).sort().join('\n'))
+      .digest('base64url')
+      .slice(0, 20);
+    const resourceVersion = entry.informer.resourceVersion;
+    let joined = entry.joined;
+    if (joined?.resourceVersion !== resourceVersion || joined.machines !== machinesKey) {
+      const nodes = entry.informer.list().flatMap((o) => {
+        const node = parseNode(o);
+        return node ? [node] : [];
+      });
+      joined = { resourceVersion, machines: machinesKey, nodes: nodeViewsOf(nodes, machines) };
+      entry.joined = joined;
+    }
+    const j = joined;
+    return {
+      view: { status: 'ok', secret, nodes: j.nodes },
+      version: `${entry.id}.${resourceVersion}.${machinesKey}`,
+      summaries: () => {
+        j.summaries ??= j.nodes.map(nodeSummaryOf);
+        return { status: 'ok', secret, nodes: j.summaries };
+      },
+    };
+  }
+
+  /** Why there are no Nodes to show, or the synced watch to read them from. */
+  async #view(
+    principal: Principal,
+    namespace: string,
+    cluster: string,
+  ): Promise<Exclude<ClusterNodesView, { status: 'ok' }> | { entry: Entry; secret: string }> {
     const name = kubeconfigSecretName(cluster);
     const secret = `${namespace}/${name}`;
     if (!(await this.#o.mayReadSecret(principal, namespace, name))) {
@@ -226,11 +302,7 @@ export class WorkloadNodes {
         message: 'the workload cluster’s Nodes are being listed',
       };
     }
-    const nodes = informer.list().flatMap((o) => {
-      const node = parseNode(o);
-      return node ? [node] : [];
-    });
-    return { status: 'ok', secret, nodes: nodeViewsOf(nodes, machines) };
+    return { entry, secret };
   }
 
   async close(): Promise<void> {
@@ -278,6 +350,8 @@ export class WorkloadNodes {
     const now = this.#o.now();
     // The entry is created before the informer so that its hooks can record failures on it.
     const entry = {
+      id: ++this.#started,
+      joined: undefined,
       key,
       value,
       failingSince: undefined,

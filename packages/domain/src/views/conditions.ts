@@ -12,6 +12,12 @@ export interface ConditionView {
   lastTransitionTime?: string;
   /** False with severity Error or Warning, or Unknown: what needs someone's attention. */
   problem: boolean;
+  /**
+   * `negative`: True is the bad state (a Node's MemoryPressure, DiskPressure, PIDPressure,
+   * NetworkUnavailable), so False is healthy, not a step in progress. Absent for Cluster API's
+   * conditions, whose True is good.
+   */
+  polarity?: 'negative';
 }
 
 /**
@@ -45,8 +51,14 @@ export function conditionView(c: Condition): ConditionView {
 export type ConditionTone = 'error' | 'warning' | 'unknown' | 'info' | 'ok';
 
 export function conditionTone(
-  c: Pick<ConditionView, 'status' | 'severity' | 'problem'>,
+  c: Pick<ConditionView, 'status' | 'severity' | 'problem' | 'polarity'>,
 ): ConditionTone {
+  // A Node's pressure condition: False is healthy, True needs attention (issue 12).
+  if (c.polarity === 'negative') {
+    if (c.status === 'False') return 'ok';
+    if (c.status === 'Unknown') return 'unknown';
+    return c.severity === 'Error' ? 'error' : 'warning';
+  }
   if (c.status === 'True') return 'ok';
   if (c.status === 'Unknown') return 'unknown';
   if (!c.problem) return 'info';

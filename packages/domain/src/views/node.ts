@@ -1,5 +1,6 @@
 import type { Machine } from '../schemas/capi';
 import type { Node } from '../schemas/core';
+import type { ConditionView } from './conditions';
 
 /**
  * The workload cluster's Node of each machine, as the machines table and the machine page show
@@ -10,15 +11,12 @@ import type { Node } from '../schemas/core';
 /** What the Node column says, most telling first: a node being drained is also cordoned. */
 export type NodeState = 'Ready' | 'NotReady' | 'Unknown' | 'Cordoned' | 'Draining';
 
-export interface NodeConditionView {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-  /** Ready not True, or a pressure / NetworkUnavailable condition True. */
-  problem: boolean;
-}
+/**
+ * A Node condition, shaped as the Machine's (`ConditionView`) so that one conditions table shows
+ * both. `problem`: Ready not True, or a pressure / NetworkUnavailable condition not False; those
+ * four have `polarity: 'negative'` (False is healthy). Nodes carry no severity.
+ */
+export type NodeConditionView = ConditionView;
 
 export interface TaintView {
   key: string;
@@ -68,8 +66,13 @@ const BAD_WHEN_TRUE = new Set([
 
 export function isNodeConditionProblem(c: { type: string; status: string }): boolean {
   if (c.type === 'Ready') return c.status !== 'True';
-  return BAD_WHEN_TRUE.has(c.type) && c.status === 'True';
+  // Unknown is a problem too: the kubelet stopped reporting (the node controller's NodeStatusUnknown).
+  return BAD_WHEN_TRUE.has(c.type) && c.status !== 'False';
 }
+
+/** A status outside True / False / Unknown (a malformed Node) is shown as Unknown. */
+const conditionStatus = (s: string): ConditionView['status'] =>
+  s === 'True' || s === 'False' ? s : 'Unknown';
 
 /** Whether Cluster API is draining the Machine's node now (deleting, drain not finished). */
 function isDraining(m: Machine | undefined): boolean {
@@ -79,13 +82,29 @@ function isDraining(m: Machine | undefined): boolean {
   return Boolean(m.status?.deletion?.nodeDrainStartTime);
 }
 
+/**
+ * What of a Machine the join reads (its name, nodeRef, deletion and drain progress), as one
+ * string: equal keys give equal joins, so the BFF reuses a join while none of these change.
+ */
+export function nodeJoinKeyOf(m: Machine): string {
+  const drained = m.status?.conditions?.find((c) => c.type === 'DrainingSucceeded');
+  return [
+    m.metadata.name ?? '',
+    m.status?.nodeRef?.name ?? '',
+    m.metadata.deletionTimestamp ?? '',
+    drained ? `${drained.status}/${drained.reason ?? ''}` : '',
+    m.status?.deletion?.nodeDrainStartTime ?? '',
+  ].join('\u0000');
+}
+
 export function nodeViewOf(node: Node, machine?: Machine): NodeView {
   const conditions = (node.status?.conditions ?? []).map((c) => {
     const v: NodeConditionView = {
       type: c.type,
-      status: c.status,
+      status: conditionStatus(c.status),
       problem: isNodeConditionProblem(c),
     };
+    if (BAD_WHEN_TRUE.has(c.type)) v.polarity = 'negative';
     if (c.reason) v.reason = c.reason;
     if (c.message) v.message = c.message;
     if (c.lastTransitionTime) v.lastTransitionTime = c.lastTransitionTime;
@@ -133,4 +152,63 @@ export function nodeViewsOf(nodes: readonly Node[], machines: readonly Machine[]
   return nodes
     .map((n) => nodeViewOf(n, byNode.get(n.metadata.name ?? '')))
     .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** What the machines tables need of a Node: one line each, so that 5,000 stay a small answer. */
+export type NodeSummary = Pick<
+  NodeView,
+  'name' | 'machine' | 'state' | 'ready' | 'unschedulable' | 'kubeletVersion'
+>;
+
+export function nodeSummaryOf(v: NodeView): NodeSummary {
+  const s: NodeSummary = {
+    name: v.name,
+    state: v.state,
+    ready: v.ready,
+    unschedulable: v.unschedulable,
+  };
+  if (v.machine !== undefined) s.machine = v.machine;
+  if (v.kubeletVersion !== undefined) s.kubeletVersion = v.kubeletVersion;
+  return s;
+}
+
+/**
+ * The Node column of one machine (issue 12): the Node's state, or why it has none. `NoNode`: the
+ * Machine has no nodeRef yet (still provisioning or joining). `Deleted`: the Machine is being
+ * deleted and its Node is already gone from the workload cluster (drained and removed).
+ * `Missing`: the nodeRef names a Node the workload cluster does not have.
+ */
+export type MachineNodeState = NodeState | 'NoNode' | 'Deleted' | 'Missing';
+
+export interface MachineNode<N extends NodeSummary = NodeSummary> {
+  state: MachineNodeState;
+  node?: N;
+}
+
+/** The Nodes of one cluster by name: built once per answer, then one lookup per row. */
+export function nodesByName<N extends NodeSummary>(nodes: readonly N[]): ReadonlyMap<string, N> {
+  return new Map(nodes.map((n) => [n.name, n]));
+}
+
+/**
+ * Joins a machine to its Node by the Machine's `status.nodeRef.name` (the view's `nodeName`),
+ * the one join the machines tables and the machine page share. Pure and O(1) per machine.
+ */
+export function machineNodeOf<N extends NodeSummary>(
+  machine: { nodeName?: string | undefined; deleting: boolean },
+  byName: ReadonlyMap<string, N>,
+): MachineNode<N> {
+  if (!machine.nodeName) return { state: 'NoNode' };
+  const node = byName.get(machine.nodeName);
+  if (node) return { state: node.state, node };
+  return { state: machine.deleting ? 'Deleted' : 'Missing' };
+}
+
+/** A cluster's Nodes as the machines tables read them: the same reasons, summaries for Nodes. */
+export type ClusterNodeSummaries =
+  | { status: 'ok'; secret: string; nodes: NodeSummary[] }
+  | Exclude<ClusterNodesView, { status: 'ok' }>;
+
+export function clusterNodeSummaries(v: ClusterNodesView): ClusterNodeSummaries {
+  return v.status === 'ok' ? { ...v, nodes: v.nodes.map(nodeSummaryOf) } : v;
 }

@@ -1,6 +1,7 @@
-import type { Machine } from '@dcs/domain';
+import type { Machine, NodeSummary } from '@dcs/domain';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Principal } from '../../auth/principal';
 import { notFound } from '../../http/errors';
 import { ClusterNodesViewSchema, ClusterParams, errorResponses } from '../../http/schemas';
@@ -24,13 +25,32 @@ export function nodesFor(
   namespace: string,
   cluster: string,
 ) {
-  return app.workloadNodes.view(
+  return answerFor(app, principal, namespace, cluster).then((a) => a.view);
+}
+
+function answerFor(app: FastifyInstance, principal: Principal, namespace: string, cluster: string) {
+  return app.workloadNodes.answer(
     principal,
     namespace,
     cluster,
     machinesOfCluster(app, namespace, cluster),
   );
 }
+
+const NodesQuery = z.strictObject({
+  fields: z
+    .enum(['summary'])
+    .optional()
+    .describe(
+      'summary: each Node as one line (name, machine, state, ready, unschedulable, kubeletVersion), for the machines tables',
+    ),
+  name: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'a Node name (RFC 1123 subdomain)')
+    .max(253)
+    .optional()
+    .describe('only the Node of this name (none when the workload cluster has no such Node)'),
+});
 
 /**
  * `GET /clusters/{namespace}/{cluster}/nodes`: the workload cluster's Nodes joined to the
@@ -47,16 +67,35 @@ const nodes: FastifyPluginAsync = (base) => {
         summary:
           'The workload cluster’s Nodes (read through its <cluster>-kubeconfig Secret, which never leaves the server), each with the machine whose nodeRef names it; or why they cannot be shown',
         params: ClusterParams,
-        response: { 200: ClusterNodesViewSchema, ...errorResponses },
+        querystring: NodesQuery,
+        response: {
+          200: ClusterNodesViewSchema,
+          304: z.null().describe('Not modified: the ETag given in If-None-Match still holds'),
+          ...errorResponses,
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { namespace, cluster } = request.params;
+      const { fields, name } = request.query;
       const principal = await readerOf(app, request, namespace);
       if (!app.views.current(namespace, cluster).exists()) {
         throw notFound(`cluster ${namespace}/${cluster} not found`, 'cluster');
       }
-      return nodesFor(app, principal, namespace, cluster);
+      const answer = await answerFor(app, principal, namespace, cluster);
+      // Browsers poll this (issue 12: the web app every few seconds per open cluster page). An
+      // answer with Nodes carries an ETag of the watch's resourceVersion and the machines' join
+      // keys, so an unchanged poll is a 304 with no body; the rights were checked above, before
+      // anything is compared. Reasons (forbidden, unreachable…) are small and never cached.
+      if (answer.version !== undefined) {
+        const etag = `W/"${answer.version}.${fields ?? 'full'}.${name ?? ''}"`;
+        void reply.header('etag', etag).header('cache-control', 'private, no-cache');
+        if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
+      }
+      const view = fields === 'summary' ? answer.summaries() : answer.view;
+      if (name === undefined || view.status !== 'ok') return view;
+      // One Node (the machine page): the answer filtered; a Node that is gone is no 404.
+      return { ...view, nodes: view.nodes.filter((n: NodeSummary) => n.name === name) };
     },
   );
   return Promise.resolve();
