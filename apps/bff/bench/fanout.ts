@@ -38,6 +38,11 @@ const eventSeconds = small ? 4 : 20;
 /** Clients per load process: a loader parses every byte its clients get. */
 const perLoader = 1250;
 const kubectl = process.env.KUBECTL ?? 'kubectl';
+/**
+ * BENCH_FANOUT_PEER=skip: the BFF side only, printed and not recorded (a table without the peer
+ * would be incomplete); for measuring a change to the BFF without the proxy's minutes of CPU.
+ */
+const withPeer = process.env.BENCH_FANOUT_PEER !== 'skip';
 if (process.argv.slice(2).some((a) => a !== '--')) {
   console.error(
     `bench:fanout: takes no arguments (BENCH_FANOUT_CLIENTS, BENCH_SCALE, KUBECTL), got ${process.argv.slice(2).join(' ')}`,
@@ -51,7 +56,7 @@ if (!clientCounts.every((n) => Number.isInteger(n) && n > 0)) {
   process.exit(2);
 }
 // The peer must be there: a table without it would be incomplete, not faster.
-if (spawnSync(kubectl, ['version', '--client'], { encoding: 'utf8' }).status !== 0) {
+if (withPeer && spawnSync(kubectl, ['version', '--client'], { encoding: 'utf8' }).status !== 0) {
   console.error(
     `bench:fanout: needs kubectl (${kubectl}): Debian's kubernetes-client package or the official binary (root README, "Benchmarks"); or KUBECTL=/path/to/kubectl`,
   );
@@ -93,7 +98,13 @@ async function stats(): Promise<{ watches: number; resourceVersion: number }> {
 }
 
 const watchesWithoutBff = (await stats()).watches;
-const bff = child('bff.ts', ['--kubeconfig', kubeconfig]);
+// BENCH_PROFILE=DIR writes a CPU profile of the BFF there (node --cpu-prof), as `bench` does.
+const profile = process.env.BENCH_PROFILE;
+const bff = child(
+  'bff.ts',
+  ['--kubeconfig', kubeconfig],
+  profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+);
 all.push(bff.proc);
 const bffReady = await bff.next((o) => 'ready' in o);
 const bffPid = Number(bffReady.pid);
@@ -137,6 +148,8 @@ interface SideResult {
   serverCpu: number;
   serverRssMax: number;
   sideRssMax: number;
+  /** The BFF's (or the proxy's) CPU time per event, from the first event to the last delivery. */
+  sideCpuMsPerEvent: number;
 }
 
 /** N clients on `url`, the event load, and what it cost; `sidePid` is the BFF or the proxy. */
@@ -172,6 +185,7 @@ async function measure(
     sideRssMax = Math.max(sideRssMax, rssMb(sidePid));
   }, 250);
   const cpu0 = cpuSeconds(clusterPid);
+  const sideCpu0 = cpuSeconds(sidePid);
   const at0 = Date.now();
   cluster.send({ cmd: 'events', rate: eventRate, seconds: eventSeconds });
   const done = await cluster.next((o) => 'eventsDone' in o, (eventSeconds + 120) * 1000);
@@ -191,6 +205,8 @@ async function measure(
     30_000,
   ).catch(() => undefined);
   clearInterval(sampler);
+  // CPU time is the side's own whatever else runs on the machine: the figure least moved by load.
+  const sideCpuMsPerEvent = ((cpuSeconds(sidePid) - sideCpu0) * 1000) / Math.max(1, expected);
   for (const l of loaders) l.send({ cmd: 'report' });
   const reports = (await Promise.all(loaders.map((l) => l.next((o) => 'sse' in o)))).map(
     (o) => o.sse as { count: number; p50: number; p99: number },
@@ -205,7 +221,21 @@ async function measure(
     serverCpu,
     serverRssMax,
     sideRssMax,
+    sideCpuMsPerEvent,
   };
+}
+
+/** The same N through a fresh `kubectl proxy`: one upstream watch per client. */
+async function measureProxy(n: number): Promise<SideResult> {
+  log(`${String(n)} clients through kubectl proxy`);
+  const proxy = await startProxy();
+  const before = (await stats()).watches;
+  const { resourceVersion } = await stats();
+  const watchUrl = `${proxy.url}/apis/cluster.x-k8s.io/v1beta1/namespaces/cpaas-system/machines?watch=1&allowWatchBookmarks=true&resourceVersion=${String(resourceVersion)}&labelSelector=${encodeURIComponent('cluster.x-k8s.io/cluster-name=demo')}`;
+  const result = await measure(n, watchUrl, 'application/json', Number(proxy.proc.pid), before);
+  await stop(proxy.proc);
+  await until(async () => (await stats()).watches <= before, 'proxy watches closed');
+  return result;
 }
 
 const rows: BenchRow[] = [];
@@ -215,14 +245,9 @@ for (const n of clientCounts) {
   log(`${String(n)} clients through the BFF`);
   const viaBff = await measure(n, stream, 'text/event-stream', bffPid, watchesWithoutBff);
   bffWatchesAtFirst ??= viaBff.watches;
-  log(`${String(n)} clients through kubectl proxy`);
-  const proxy = await startProxy();
-  const before = (await stats()).watches;
-  const { resourceVersion } = await stats();
-  const watchUrl = `${proxy.url}/apis/cluster.x-k8s.io/v1beta1/namespaces/cpaas-system/machines?watch=1&allowWatchBookmarks=true&resourceVersion=${String(resourceVersion)}&labelSelector=${encodeURIComponent('cluster.x-k8s.io/cluster-name=demo')}`;
-  const viaProxy = await measure(n, watchUrl, 'application/json', Number(proxy.proc.pid), before);
-  await stop(proxy.proc);
-  await until(async () => (await stats()).watches <= before, 'proxy watches closed');
+  const viaProxy = withPeer ? await measureProxy(n) : undefined;
+  const peerOf = (f: (r: SideResult) => number) =>
+    viaProxy ? { peer: { name: peer, value: f(viaProxy) } } : {};
   const at = `${n.toLocaleString('en-US')} clients`;
   rows.push(
     {
@@ -232,7 +257,7 @@ for (const n of clientCounts) {
       // Constant in the number of clients: as many as for the fewest.
       target: { value: bffWatchesAtFirst, better: 'lower' },
       always: true,
-      peer: { name: peer, value: viaProxy.watches },
+      ...peerOf((r) => r.watches),
     },
     {
       figure: `${at}: streams refused or reset while opening`,
@@ -240,20 +265,20 @@ for (const n of clientCounts) {
       unit: '',
       target: { value: 0, better: 'lower' },
       always: true,
-      peer: { name: peer, value: viaProxy.refused },
+      ...peerOf((r) => r.refused),
     },
     {
       figure: `${at}: event→client p50`,
       value: viaBff.p50,
       unit: 'ms',
-      peer: { name: peer, value: viaProxy.p50 },
+      ...peerOf((r) => r.p50),
     },
     {
       figure: `${at}: event→client p99`,
       value: viaBff.p99,
       unit: 'ms',
       target: { value: 250, better: 'lower' },
-      peer: { name: peer, value: viaProxy.p99 },
+      ...peerOf((r) => r.p99),
     },
     {
       figure: `${at}: events delivered to every client`,
@@ -261,30 +286,39 @@ for (const n of clientCounts) {
       unit: 'ratio',
       target: { value: 0.999, better: 'higher' },
       always: true,
-      peer: { name: peer, value: Math.floor(viaProxy.delivered * 1000) / 1000 },
+      ...peerOf((r) => Math.floor(r.delivered * 1000) / 1000),
     },
     {
       figure: `${at}: API server CPU under events`,
       value: viaBff.serverCpu,
       unit: 'cores',
-      peer: { name: peer, value: viaProxy.serverCpu },
+      ...peerOf((r) => r.serverCpu),
     },
     {
       figure: `${at}: API server RSS max`,
       value: viaBff.serverRssMax,
       unit: 'MB',
-      peer: { name: peer, value: viaProxy.serverRssMax },
+      ...peerOf((r) => r.serverRssMax),
     },
     {
       figure: `${at}: BFF RSS max (peer: the proxy's)`,
       value: viaBff.sideRssMax,
       unit: 'MB',
       target: { value: 768, better: 'lower' },
-      peer: { name: peer, value: viaProxy.sideRssMax },
+      ...peerOf((r) => r.sideRssMax),
+    },
+    {
+      figure: `${at}: BFF CPU time per event (peer: the proxy's)`,
+      value: viaBff.sideCpuMsPerEvent,
+      unit: 'ms',
+      ...peerOf((r) => r.sideCpuMsPerEvent),
     },
   );
   log(
-    `${at}: BFF p99 ${String(viaBff.p99)} ms, ${String(viaBff.watches)} watches; proxy p99 ${String(viaProxy.p99)} ms, ${String(viaProxy.watches)} watches`,
+    `${at}: BFF p99 ${String(viaBff.p99)} ms, ${String(viaBff.watches)} watches, ${viaBff.sideCpuMsPerEvent.toFixed(2)} ms CPU/event, ${String(viaBff.refused)} refused` +
+      (viaProxy
+        ? `; proxy p99 ${String(viaProxy.p99)} ms, ${String(viaProxy.watches)} watches`
+        : ''),
   );
 }
 
@@ -296,7 +330,7 @@ const section = {
   measuredAt: new Date().toISOString(),
   rows,
 };
-record(section);
+if (withPeer) record(section);
 printSection(section);
 cluster.send({ cmd: 'stop' });
 await stop(bff.proc);
