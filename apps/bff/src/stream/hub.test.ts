@@ -229,6 +229,58 @@ describe('StreamHub', () => {
     hub.stop();
   });
 
+  it('spaces refresh-and-sends by what the last one cost, so a large room gets fewer, larger writes (issue 14)', async () => {
+    vi.useFakeTimers();
+    // Each socket write takes 2 ms of the hub's clock: what thousands of writes cost for real.
+    let spent = 0;
+    let costly = false;
+    const { hub, touch } = setup({
+      now: () => Date.now() + spent,
+      maxClients: 1000,
+      minFlushIntervalMs: 10,
+      flushCostRatio: 1,
+      maxFlushIntervalMs: 150,
+    });
+    class CostlyWriter extends FakeWriter {
+      override write(chunk: string | Buffer): boolean {
+        if (costly) spent += 2;
+        return super.write(chunk);
+      }
+    }
+    const writers = Array.from({ length: 20 }, () => new CostlyWriter());
+    for (const writer of writers)
+      hub.subscribe({ namespace: 'cpaas-system', cluster: 'demo', lastEventId: undefined, writer });
+    costly = true;
+    const probe = writers[0] ?? new CostlyWriter();
+    const machineEvents = () =>
+      probe.data().filter((d) => d.type !== 'resync' && d.kind === 'machine').length;
+    expect(hub.flushIntervalOf('cpaas-system/demo')).toBe(10);
+    touch(1, 'Failed');
+    await vi.advanceTimersByTimeAsync(20);
+    expect(machineEvents()).toBe(1);
+    // 20 writes of 2 ms: that send cost 40 ms, so the next starts 80 ms after it began (not 10).
+    expect(hub.flushIntervalOf('cpaas-system/demo')).toBe(80);
+    touch(2, 'Failed');
+    await vi.advanceTimersByTimeAsync(15);
+    expect(machineEvents()).toBe(1);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(machineEvents()).toBe(2);
+    // Never more than the maximum apart, however costly: 100 clients' 200 ms gives 150 ms.
+    costly = false;
+    for (let i = 0; i < 80; i++)
+      hub.subscribe({
+        namespace: 'cpaas-system',
+        cluster: 'demo',
+        lastEventId: undefined,
+        writer: new CostlyWriter(),
+      });
+    costly = true;
+    touch(3, 'Failed');
+    await vi.advanceTimersByTimeAsync(200);
+    expect(hub.flushIntervalOf('cpaas-system/demo')).toBe(150);
+    hub.stop();
+  });
+
   it('closes the stream when the session expires', async () => {
     vi.useFakeTimers();
     const { subscribe, hub } = setup();
