@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app';
-import { loadConfig } from '../src/config/env';
+import { listenOptionsOf, loadConfig } from '../src/config/env';
 
 /** Benchmark child 2: the BFF alone in its process (so its RSS is its own), local mode. */
 const { values } = parseArgs({ options: { kubeconfig: { type: 'string' } } });
@@ -19,7 +19,8 @@ const config = loadConfig({
   },
 });
 const app = await buildApp({ config });
-const url = await app.listen({ host: '127.0.0.1', port: 0 });
+// As `serve` listens: the backlog decides whether a burst of thousands of connects is reset.
+const url = await app.listen(listenOptionsOf(config));
 await app.cache.waitForSync();
 // The runner may go first (a failed target, ^C): then there is no one left to tell.
 process.stdout.on('error', () => process.exit(0));

@@ -107,6 +107,8 @@ async function sseLoad(): Promise<void> {
   let bytes = 0;
   let open = 0;
   let refused = 0;
+  /** Why streams failed while opening (ECONNRESET, ETIMEDOUT, …): the fix depends on it. */
+  const openErrors: Record<string, number> = {};
   const sockets: net.Socket[] = [];
   const target = new URL(url);
   // Raw TCP, like EventSource on the far side of a network: the request written by hand, the
@@ -145,7 +147,11 @@ async function sseLoad(): Promise<void> {
         });
         tail = Buffer.from(buf.subarray(Math.max(0, buf.length - 48)));
       });
-      socket.on('error', () => undefined);
+      socket.on('error', (e: NodeJS.ErrnoException) => {
+        if (!first) return;
+        const code = e.code ?? e.message;
+        openErrors[code] = (openErrors[code] ?? 0) + 1;
+      });
       // Closed before any answer (reset while connecting): refused as well.
       socket.on('close', () => {
         if (!first) return;
@@ -156,7 +162,9 @@ async function sseLoad(): Promise<void> {
       sockets.push(socket);
     }
   });
-  out({ connected: open, refused });
+  if (refused > 0)
+    process.stderr.write(`streams failed while opening: ${JSON.stringify(openErrors)}\n`);
+  out({ connected: open, refused, openErrors });
   // This process's own CPU while it measures: the load shares the machine with the BFF.
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();

@@ -1,5 +1,5 @@
 import { writeSync } from 'node:fs';
-import { ConfigError, loadConfig } from '../config/env';
+import { ConfigError, listenOptionsOf, loadConfig } from '../config/env';
 
 /**
  * Serves the console: the API and the built SPA, on HOST:PORT (default 127.0.0.1:8080), against
@@ -18,7 +18,7 @@ export async function serve(argv: readonly string[]): Promise<() => Promise<void
   // Loaded only now, so that checking the arguments costs no app.
   const { buildApp } = await import('../app');
   const app = await buildApp({ config });
-  await app.listen({ host: config.host, port: config.port });
+  await app.listen(listenOptionsOf(config));
   let closing: Promise<void> | undefined;
   return () => {
     closing ??= (async () => {

@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { formatDuration, parseDuration } from './duration';
-import { ConfigError, launcherSettings, loadConfig } from './env';
+import { ConfigError, launcherSettings, listenOptionsOf, loadConfig } from './env';
 
 const base = { HOST: '127.0.0.1', KUBECONFIG: '/tmp/kubeconfig' };
 
@@ -90,4 +93,45 @@ describe('command lines as pnpm passes them on (issue 13 item 3)', () => {
     expect(() => loadConfig({ env: base, argv: ['--', '--kubecfg', 'k'] })).toThrow(/--kubecfg/);
     expect(() => loadConfig({ env: base, argv: ['--kubecfg', 'k'] })).toThrow(/--kubecfg/);
   });
+});
+
+describe('listen backlog: LISTEN_BACKLOG (issue 14)', () => {
+  it('defaults to 4096 and refuses a value out of range, naming the variable', () => {
+    expect(loadConfig({ env: base }).listenBacklog).toBe(4096);
+    expect(loadConfig({ env: { ...base, LISTEN_BACKLOG: '128' } }).listenBacklog).toBe(128);
+    for (const bad of ['0', '-1', 'many', '70000'])
+      expect(() => loadConfig({ env: { ...base, LISTEN_BACKLOG: bad } }), bad).toThrow(
+        /LISTEN_BACKLOG/,
+      );
+  });
+
+  // ss (iproute2) reads the backlog of a listening socket; Linux only.
+  const hasSs = (() => {
+    try {
+      execFileSync('ss', ['-V'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  it.runIf(process.platform === 'linux' && hasSs)(
+    'serve listens with it: the kernel holds that many connections, not Node default 511 (a reconnect storm of thousands was reset)',
+    async () => {
+      const app = Fastify();
+      try {
+        const config = { ...loadConfig({ env: base }), port: 0 };
+        await app.listen(listenOptionsOf(config));
+        const port = (app.server.address() as { port: number }).port;
+        // For a listening socket, ss shows the backlog as Send-Q; the kernel caps it at somaxconn.
+        const somaxconn = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+        const line = execFileSync('ss', ['-ltnH', `sport = :${String(port)}`], {
+          encoding: 'utf8',
+        });
+        const sendQ = Number(line.trim().split(/\s+/)[2]);
+        expect(sendQ).toBe(Math.min(4096, somaxconn));
+      } finally {
+        await app.close();
+      }
+    },
+  );
 });

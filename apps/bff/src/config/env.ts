@@ -36,6 +36,12 @@ export const DEFAULT_STUCK_AFTER = '10m';
 const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /**
+   * Connections the kernel may hold before the BFF accepts them (listen(2) backlog; the kernel
+   * caps it at net.core.somaxconn). Node's 511 overflowed when thousands of browsers reconnected
+   * at once (a BFF restart): the overflow fell back to SYN cookies that failed, i.e. resets.
+   */
+  LISTEN_BACKLOG: z.coerce.number().int().min(1).max(65535).default(4096),
   KUBECONFIG: z.string().optional(),
   KUBE_CONTEXT: z.string().optional(),
   /** Set by the kubelet in every pod: the in-cluster service account is used then. */
@@ -117,6 +123,8 @@ export type ConnectionSource =
 export interface Config {
   host: string;
   port: number;
+  /** listen(2) backlog of the app's port (LISTEN_BACKLOG). */
+  listenBacklog: number;
   connection: ConnectionSource;
   /** The kubeconfig was written by the embedded simulator (the launcher says so). */
   embedded: boolean;
@@ -239,6 +247,15 @@ export interface LoadOptions {
  * - local auth is refused on any address but loopback: it acts with the kubeconfig's identity;
  * - token auth needs session keys shared by every replica.
  */
+/** Where and how `serve` listens (the benchmark's BFF too): the port and its backlog. */
+export const listenOptionsOf = (
+  config: Pick<Config, 'host' | 'port' | 'listenBacklog'>,
+): { host: string; port: number; backlog: number } => ({
+  host: config.host,
+  port: config.port,
+  backlog: config.listenBacklog,
+});
+
 export function loadConfig(options: LoadOptions = {}): Config {
   // The one place that reads the process environment.
   const rawEnv = options.env ?? process.env;
@@ -327,6 +344,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
   return {
     host: env.HOST,
     port: env.PORT,
+    listenBacklog: env.LISTEN_BACKLOG,
     connection,
     embedded,
     authMode,
