@@ -95,6 +95,11 @@ describe('planDiskMigration (R-DISK-5)', () => {
       { ...legacyCtx, providerVersion: '1.0.13' },
     );
     expect(p.legacy).toBe(false);
+    // The provider step says what is to do, never "1.0.13 is at least 1.0.16".
+    expect(step(p, 'provider')?.title.messageKey).toBe('plan.migration.providerTooOld');
+    expect(step(p, 'provider')?.title.message).toMatch(
+      /^Upgrade the DCS provider from 1\.0\.13 to 1\.0\.16 or later/,
+    );
     expect(p.steps.map((s) => s.status)).toEqual([
       'todo',
       'blocked',

@@ -129,7 +129,8 @@ export function planDiskMigration(
   // 1. R-VER-2: pool-managed persistent disks need provider >= 1.0.16.
   steps.push({
     id: 'provider',
-    title: planMessage('plan.migration.provider', {
+    // The title says what is true: done, or the upgrade still to do.
+    title: planMessage(providerOk ? 'plan.migration.provider' : 'plan.migration.providerTooOld', {
       version: provider ?? '?',
       min: PROVIDER_MIN_PERSISTENT_DISKS,
     }),

@@ -206,6 +206,11 @@ const catalog = {
     en: 'DCS provider {version} is at least {min}, which pool-managed persistent disks need (R-VER-2)',
     'zh-CN': 'DCS provider {version} 不低于由池管理的持久磁盘所需的 {min}（R-VER-2）',
   },
+  'plan.migration.providerTooOld': {
+    en: 'Upgrade the DCS provider from {version} to {min} or later: pool-managed persistent disks need it, and until then the template’s /var/cpaas is the layout this provider supports (R-VER-2)',
+    'zh-CN':
+      '将 DCS provider 从 {version} 升级到 {min} 或更高版本：由池管理的持久磁盘需要该版本；在此之前，模板中的 /var/cpaas 是此 provider 支持的布局（R-VER-2）',
+  },
   'plan.migration.maxSurge': {
     en: 'Set maxSurge of {name} to 0 (now {from}), so that machines are replaced one at a time and each fixed IP slot and its disk move together (R-MD-3)',
     'zh-CN':
