@@ -1,6 +1,7 @@
 import {
   DEFAULT_NAMESPACE,
   KUBELET_PATCH_PATH,
+  KUBELET_PATCHES_DIRECTORY,
   LABEL_CLUSTER_NAME,
   LABEL_POOL_NAME,
   VERSIONS_CATALOG_KEY,
@@ -223,7 +224,7 @@ export function bootstrapTemplate(o: BootstrapTemplateOptions): KubeadmConfigTem
           ],
           postKubeadmCommands: ['chmod 600 /var/lib/kubelet/config.yaml'],
           joinConfiguration: {
-            patches: { directory: '/etc/kubernetes/patches' },
+            patches: { directory: KUBELET_PATCHES_DIRECTORY },
             nodeRegistration: {
               kubeletExtraArgs: {
                 'node-ip': 'NODE_IP',
@@ -372,12 +373,16 @@ export function clusterObjects(o: ClusterOptions): Obj[] {
               content: kubeletPatch(o.version),
             },
           ],
+          // kubeadm applies the kubelet patch above only from this directory (R-BOOT-1), on the
+          // first control-plane node (init) and the others (join), as the worker pools have it.
           initConfiguration: {
+            patches: { directory: KUBELET_PATCHES_DIRECTORY },
             nodeRegistration: {
               kubeletExtraArgs: { 'node-ip': 'NODE_IP', 'provider-id': 'PROVIDER_ID' },
             },
           },
           joinConfiguration: {
+            patches: { directory: KUBELET_PATCHES_DIRECTORY },
             nodeRegistration: {
               kubeletExtraArgs: { 'node-ip': 'NODE_IP', 'provider-id': 'PROVIDER_ID' },
             },
