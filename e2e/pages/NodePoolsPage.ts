@@ -13,7 +13,10 @@ export class NodePoolsPage extends ConsolePage {
 
   async goto(): Promise<void> {
     await this.page.goto(`/clusters/${this.namespace}/${this.cluster}/node-pools`);
-    await expect(this.page.getByRole('heading', { name: 'Node Pools', level: 2 })).toBeVisible();
+    // The tab's heading in either language: a journey in Chinese goes through here too.
+    await expect(
+      this.page.getByRole('heading', { name: /^(Node Pools|节点池)$/, level: 2 }),
+    ).toBeVisible();
   }
 
   /** A pool's card: an article named by its title ("Control plane" for the control plane). */
