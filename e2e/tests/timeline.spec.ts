@@ -54,7 +54,7 @@ test('O-SCALE-UP on the timeline: the console record, then the new machine’s p
   // The pool's timeline: who scaled it, from and to, and what the new machine went through.
   await page.goto(poolPage);
   const timeline = timelineOf(page, 'Timeline');
-  const record = `${OPERATOR} ran O-SCALE-UP on MachineDeployment/${POOL} (replicas ${String(from)} → ${String(to)})`;
+  const record = `${OPERATOR} scaled ${POOL} ${String(from)} → ${String(to)} (O-SCALE-UP)`;
   // The preview is recorded too: one row each, told apart by the result.
   const applied = timeline
     .getByRole('row')
@@ -123,7 +123,7 @@ test.describe('in Chinese', () => {
 
     await page.goto(poolPage);
     const timeline = timelineOf(page, '时间线');
-    const record = `${OPERATOR} 对 MachineDeployment/${POOL} 执行了 O-SCALE-DOWN-RANDOM （副本数 ${String(from)} → ${String(to)}）`;
+    const record = `${OPERATOR} 将 ${POOL} 从 ${String(from)} 扩缩容到 ${String(to)}（O-SCALE-DOWN-RANDOM）`;
     const applied = timeline
       .getByRole('row')
       .filter({ hasText: record })

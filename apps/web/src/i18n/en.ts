@@ -607,6 +607,7 @@ export const en = {
     '{count, plural, one {# machine} other {# machines}} deleting: {machines}',
   'timeline.machinesStuck':
     '{count, plural, one {# machine} other {# machines}} stuck ({code}): {machines}',
+  'timeline.scaled': '{user} scaled {pool} {from} → {to} ({operation})',
   'timeline.moreMachines': '{machines} (+{more} more)',
   'timeline.result.applied': 'Applied',
   'timeline.result.dryRun': 'Preview',

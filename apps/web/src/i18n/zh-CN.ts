@@ -566,6 +566,7 @@ export const zhCN: Messages = {
   'timeline.machinesPhase': '{count} 个 Machine 进入 {phase}：{machines}',
   'timeline.machinesDeleting': '{count} 个 Machine 正在删除：{machines}',
   'timeline.machinesStuck': '{count} 个 Machine 卡住（{code}）：{machines}',
+  'timeline.scaled': '{user} 将 {pool} 从 {from} 扩缩容到 {to}（{operation}）',
   'timeline.moreMachines': '{machines}（另有 {more} 个）',
   'timeline.result.applied': '已应用',
   'timeline.result.dryRun': '预览',

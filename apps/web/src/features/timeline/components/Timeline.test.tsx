@@ -13,10 +13,23 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** An operation other than a scale: told by its id and object. */
+const upgrade = () => {
+  const r = anAuditRecord({
+    id: 'r-up',
+    user: 'bob',
+    operation: 'O-UPGRADE-K8S',
+    action: 'nodepool.upgrade',
+    time: '2026-01-01T09:00:00Z',
+  });
+  delete r.replicas;
+  return r;
+};
+
 /** What the BFF answers: domain's merge of a console record, an Event and two machines. */
 const view = (): TimelineView => ({
   entries: mergeTimeline({
-    records: [anAuditRecord({ user: 'alice' })],
+    records: [anAuditRecord({ user: 'alice' }), upgrade()],
     events: [aCoreEvent()],
     machines: [
       { name: 'm5', phase: 'Provisioning', since: '2026-01-01T10:02:10Z' },
@@ -35,13 +48,12 @@ describe('Timeline (issue 12)', () => {
       <Timeline scope={{ namespace: 'cpaas-system', cluster: 'demo', pool: 'demo-md-0' }} />,
     );
     const table = await screen.findByRole('table', { name: 'Timeline' });
-    expect(
-      within(table).getByText(
-        'alice ran O-SCALE-UP on MachineDeployment/demo-md-0 (replicas 4 → 6)',
-      ),
-    ).toBeTruthy();
+    expect(within(table).getByText('alice scaled demo-md-0 4 → 6 (O-SCALE-UP)')).toBeTruthy();
     expect(within(table).getByText('2 machines Provisioning: m5, m6')).toBeTruthy();
-    expect(within(table).getByText('Applied')).toBeTruthy();
+    expect(
+      within(table).getByText('bob ran O-UPGRADE-K8S on MachineDeployment/demo-md-0'),
+    ).toBeTruthy();
+    expect(within(table).getAllByText('Applied')).toHaveLength(2);
     expect(screen.getByText(/kept for 30 days/)).toBeTruthy();
   });
 
@@ -57,11 +69,9 @@ describe('Timeline (issue 12)', () => {
     });
     const table = await screen.findByRole('table', { name: '时间线' });
     expect(
-      within(table).getByText(
-        'alice 对 MachineDeployment/demo-md-0 执行了 O-SCALE-UP （副本数 4 → 6）',
-      ),
+      within(table).getByText('alice 将 demo-md-0 从 4 扩缩容到 6（O-SCALE-UP）'),
     ).toBeTruthy();
-    expect(within(table).getByText('已应用')).toBeTruthy();
+    expect(within(table).getAllByText('已应用')).toHaveLength(2);
     expect(screen.getByText(/无法以您的权限读取控制台的记录/)).toBeTruthy();
   });
 

@@ -66,6 +66,16 @@ export function Timeline({
 
   const describe = (e: Entry): string => {
     if (e.kind === 'operation') {
+      const r = e.record;
+      // A scale reads as what it did ("alice scaled dev-west-full 4 → 6"); its id stays in view.
+      if (r?.replicas && e.operation?.startsWith('O-SCALE') === true)
+        return t('timeline.scaled', {
+          user: e.user ?? '',
+          pool: r.pool ?? r.target?.name ?? e.object ?? '',
+          from: r.replicas.from,
+          to: r.replicas.to,
+          operation: e.operation,
+        });
       const replicas = e.record?.replicas
         ? ` ${t('timeline.replicas', { from: e.record.replicas.from, to: e.record.replicas.to })}`
         : '';
