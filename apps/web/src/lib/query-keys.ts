@@ -20,6 +20,11 @@ export const queryKeys = {
     [...queryKeys.pool(namespace, name, pool), 'disk-migration'] as const,
   machines: (namespace: string, name: string) =>
     [...queryKeys.cluster(namespace, name), 'machines'] as const,
+  /** The workload cluster's Nodes (issue 12): the summaries, and one Node by name below it. */
+  nodes: (namespace: string, name: string) =>
+    [...queryKeys.cluster(namespace, name), 'nodes'] as const,
+  node: (namespace: string, name: string, node: string) =>
+    [...queryKeys.nodes(namespace, name), node] as const,
   ipPools: (namespace: string) => ['namespaces', namespace, 'ippools'] as const,
   ipPool: (namespace: string, name: string) => [...queryKeys.ipPools(namespace), name] as const,
   object: (namespace: string, kind: string, name: string) =>

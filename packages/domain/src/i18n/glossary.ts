@@ -57,6 +57,8 @@ export const ZH_GLOSSARY = {
     'DCSMachineTemplate',
     'DCSIpHostnamePool',
     'Secret',
+    // The workload cluster's Node (issue 12), as `kubectl get nodes` names it.
+    'Node',
   ],
   /** Field names, parameters and placeholders as written in objects and requests. */
   fields: [

@@ -6,6 +6,7 @@ import { PageLoading } from '../../components/PageLoading';
 import { ConditionsTable } from '../../features/conditions/components/ConditionsTable';
 import { useMachines } from '../../features/machines/api/get-machines';
 import { MachineDetails } from '../../features/machines/components/MachineDetails';
+import { MachineNode } from '../../features/machines/components/MachineNode';
 import { useI18n } from '../../i18n/context';
 import { machineObjectRefs } from '../../lib/object-refs';
 import { nodesPath } from '../../lib/paths';
@@ -51,6 +52,20 @@ export function MachineRoute() {
           title={t('conditions.ofObject', { kind: 'DCSMachine', name: machine.dcsMachineName })}
         />
       )}
+      {/* Issue 12: the workload cluster's Node, next to the Machine's and DCSMachine's conditions. */}
+      <MachineNode
+        namespace={namespace}
+        cluster={cluster}
+        machine={machine}
+        renderConditions={(node) => (
+          <ConditionsTable
+            conditions={node.conditions}
+            object={{ kind: 'Node', name: node.name }}
+            title={t('conditions.ofObject', { kind: 'Node', name: node.name })}
+            headingLevel="h4"
+          />
+        )}
+      />
       {yaml && (
         <Suspense fallback={null}>
           <YamlDialog

@@ -6,6 +6,7 @@ import { useClusterContext } from '../../api/get-cluster-context';
 import { FreshnessIndicator } from '../../components/FreshnessIndicator';
 import { PageLoading } from '../../components/PageLoading';
 import { ConditionsTable } from '../../features/conditions/components/ConditionsTable';
+import { useClusterNodes } from '../../features/machines/api/get-nodes';
 import { usePoolMachines } from '../../features/machines/api/get-pool-machines';
 import { DiagnosisPanel } from '../../features/machines/components/DiagnosisPanel';
 import { NodesTable } from '../../features/machines/components/NodesTable';
@@ -32,6 +33,8 @@ export function PoolRoute() {
   const pool = pools.data?.find((p) => p.id === poolId);
   const gates = providerGates(context.data?.validation.providerVersion);
   const list = machines.data;
+  // Issue 12: the cluster's Nodes (one query per cluster, shared with the Nodes tab), joined per row.
+  const nodes = useClusterNodes(namespace, cluster, list);
   const selectedMachines = useMemo(
     () => (list ?? []).filter((m) => selected.has(m.id)),
     [list, selected],
@@ -107,6 +110,8 @@ export function PoolRoute() {
             onToggle={onToggle}
             onToggleAll={onToggleAll}
             label={t('pool.machinesOf', { name: pool.name })}
+            nodes={nodes.data}
+            nodesError={nodes.error}
           />
         </Box>
       ) : (

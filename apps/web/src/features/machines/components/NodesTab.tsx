@@ -19,6 +19,7 @@ import { PageLoading } from '../../../components/PageLoading';
 import { useI18n } from '../../../i18n/context';
 import { providerGates } from '../../../lib/provider-gates';
 import { useMachines } from '../api/get-machines';
+import { useClusterNodes } from '../api/get-nodes';
 import { emptyFilter, filterMachines, guardSelection, type MachineFilter } from './machine-filter';
 import { NodesTable } from './NodesTable';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -45,6 +46,7 @@ export function NodesTab({
   const deferred = useDeferredValue(filter);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const all = machines.data;
+  const nodes = useClusterNodes(namespace, cluster, all);
   const shown = useMemo(() => filterMachines(all ?? [], deferred), [all, deferred]);
   const pools = useMemo(
     () => [...new Set((all ?? []).flatMap((m) => (m.poolId ? [m.poolId] : [])))].sort(),
@@ -188,6 +190,8 @@ export function NodesTab({
           onToggle={onToggle}
           onToggleAll={onToggleAll}
           label={t('nodes.tableLabel', { cluster })}
+          nodes={nodes.data}
+          nodesError={nodes.error}
         />
       )}
     </Box>

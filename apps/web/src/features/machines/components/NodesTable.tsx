@@ -1,4 +1,11 @@
-import type { MachineView } from '@dcs/domain';
+import {
+  machineNodeOf,
+  nodesByName,
+  type ClusterNodeSummaries,
+  type MachineView,
+  type NodeSummary,
+} from '@dcs/domain';
+import WarningAmber from '@mui/icons-material/WarningAmber';
 import {
   Box,
   Checkbox,
@@ -12,13 +19,14 @@ import {
   Tooltip,
 } from '@mui/material';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useRef } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { PhaseChip } from '../../../components/PhaseChip';
 import { useI18n } from '../../../i18n/context';
 import { formatAbsolute, formatAge } from '../../../i18n/format';
 import { machinePath, poolPath } from '../../../lib/paths';
 import { useNow } from '../../../lib/use-now';
+import { NodeStateChip, nodesUnavailableText } from './NodeState';
 
 const ROW_HEIGHT = 37;
 
@@ -33,14 +41,26 @@ export function NodesTable({
   onToggle,
   onToggleAll,
   label,
+  nodes,
+  nodesError,
 }: {
   machines: readonly MachineView[];
   selected: ReadonlySet<string>;
   onToggle: (id: string) => void;
   onToggleAll: (select: boolean) => void;
   label: string;
+  /** The cluster's Nodes (issue 12): one answer joined to every row; absent while loading. */
+  nodes?: ClusterNodeSummaries | undefined;
+  /** Why the Nodes could not be loaded at all (the request failed). */
+  nodesError?: unknown;
 }) {
-  const { t } = useI18n();
+  const { t, locale, localize } = useI18n();
+  // One map per answer, then one lookup per row (5,000 rows stay O(n)).
+  const byName = useMemo(
+    () => (nodes?.status === 'ok' ? nodesByName(nodes.nodes) : undefined),
+    [nodes],
+  );
+  const nodesReason = nodesUnavailableText(nodes, nodesError, { t, locale, localize });
   const scrollRef = useRef<HTMLDivElement>(null);
   const now = useNow(10_000);
   const virtualizer = useVirtualizer({
@@ -76,7 +96,7 @@ export function NodesTable({
         stickyHeader
         aria-label={label}
         aria-rowcount={machines.length + 1}
-        sx={{ tableLayout: 'fixed', minWidth: 980 }}
+        sx={{ tableLayout: 'fixed', minWidth: 1100 }}
       >
         <TableHead>
           <TableRow aria-rowindex={1} sx={{ '& th': { whiteSpace: 'nowrap' } }}>
@@ -91,12 +111,30 @@ export function NodesTable({
                 slotProps={{ input: { 'aria-label': t('nodes.selectAll') } }}
               />
             </TableCell>
-            <TableCell sx={{ width: '24%' }}>{t('nodes.name')}</TableCell>
-            <TableCell sx={{ width: '14%' }}>{t('nodes.pool')}</TableCell>
-            <TableCell sx={{ width: '10%' }}>{t('nodes.phase')}</TableCell>
-            <TableCell sx={{ width: '16%' }}>{t('nodes.node')}</TableCell>
-            <TableCell sx={{ width: '10%' }}>{t('nodes.ip')}</TableCell>
-            <TableCell sx={{ width: '8%' }}>{t('nodes.version')}</TableCell>
+            <TableCell sx={{ width: '20%' }}>{t('nodes.name')}</TableCell>
+            <TableCell sx={{ width: '12%' }}>{t('nodes.pool')}</TableCell>
+            <TableCell sx={{ width: '9%' }}>{t('nodes.phase')}</TableCell>
+            <TableCell sx={{ width: '18%' }}>
+              {t('nodes.node')}
+              {nodesReason && (
+                // Issue 12: why the Node column is empty, at its header (hover or focus).
+                <Tooltip title={nodesReason}>
+                  <Box
+                    component="span"
+                    role="img"
+                    tabIndex={0}
+                    aria-label={nodesReason}
+                    data-testid="nodes-unavailable"
+                    sx={{ ml: 0.5, display: 'inline-flex', verticalAlign: 'text-bottom' }}
+                  >
+                    <WarningAmber fontSize="small" color="warning" />
+                  </Box>
+                </Tooltip>
+              )}
+            </TableCell>
+            <TableCell sx={{ width: '9%' }}>{t('nodes.ip')}</TableCell>
+            <TableCell sx={{ width: '7%' }}>{t('nodes.version')}</TableCell>
+            <TableCell sx={{ width: '7%' }}>{t('nodes.kubelet')}</TableCell>
             <TableCell sx={{ width: '6%' }}>{t('nodes.age')}</TableCell>
             <TableCell>{t('nodes.conditions')}</TableCell>
           </TableRow>
@@ -104,7 +142,7 @@ export function NodesTable({
         <TableBody>
           {top > 0 && (
             <tr aria-hidden style={{ height: top }}>
-              <td colSpan={9} />
+              <td colSpan={10} />
             </tr>
           )}
           {items.map((item) => {
@@ -118,12 +156,13 @@ export function NodesTable({
                 checked={selected.has(m.id)}
                 onToggle={onToggle}
                 now={now}
+                byName={byName}
               />
             );
           })}
           {bottom > 0 && (
             <tr aria-hidden style={{ height: bottom }}>
-              <td colSpan={9} />
+              <td colSpan={10} />
             </tr>
           )}
         </TableBody>
@@ -138,14 +177,18 @@ const MachineRow = memo(function MachineRow({
   checked,
   onToggle,
   now,
+  byName,
 }: {
   machine: MachineView;
   index: number;
   checked: boolean;
   onToggle: (id: string) => void;
   now: number;
+  /** Undefined when the Nodes are not known (loading, or a reason at the column's header). */
+  byName: ReadonlyMap<string, NodeSummary> | undefined;
 }) {
   const { t, locale, localize } = useI18n();
+  const joined = byName ? machineNodeOf(m, byName) : undefined;
   const problems = m.conditions.filter((c) => c.problem);
   const ready = m.conditions.find((c) => c.type === 'Ready');
   const ns = m.namespace;
@@ -179,11 +222,22 @@ const MachineRow = memo(function MachineRow({
       <TableCell>
         <PhaseChip phase={m.phase} />
       </TableCell>
-      <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-        {m.nodeName ?? '—'}
+      <TableCell
+        sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+        title={m.nodeName}
+      >
+        {joined && <NodeStateChip state={joined.state} />}
+        {m.nodeName ? (
+          <Box component="span" sx={{ ml: joined ? 0.75 : 0 }}>
+            {m.nodeName}
+          </Box>
+        ) : (
+          !joined && '—'
+        )}
       </TableCell>
       <TableCell>{m.ip ?? '—'}</TableCell>
       <TableCell>{m.version ?? '—'}</TableCell>
+      <TableCell>{joined?.node?.kubeletVersion ?? '—'}</TableCell>
       <TableCell title={formatAbsolute(m.createdAt, locale)}>
         {formatAge(m.createdAt, now, locale)}
       </TableCell>

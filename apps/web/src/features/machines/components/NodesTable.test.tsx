@@ -1,0 +1,184 @@
+// @vitest-environment happy-dom
+import {
+  clusterNodeSummaries,
+  machineView,
+  nodeViewsOf,
+  type ClusterNodeSummaries,
+  type Machine,
+  type MachineView,
+} from '@dcs/domain';
+import { aMachine, aNode } from '@dcs/domain/testing';
+import { cleanup, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NOW } from '../../../test/fixtures';
+import { renderInApp } from '../../../test/render';
+import type { Locale } from '../../../i18n/locale';
+import { NodesTable } from './NodesTable';
+
+afterEach(cleanup);
+
+// happy-dom lays nothing out: give elements a size, so that the virtualized table renders rows.
+const sizes = ['clientHeight', 'clientWidth', 'offsetHeight', 'offsetWidth'] as const;
+const saved = sizes.map(
+  (k) =>
+    Object.getOwnPropertyDescriptor(Element.prototype, k) ??
+    Object.getOwnPropertyDescriptor(HTMLElement.prototype, k),
+);
+beforeAll(() => {
+  for (const k of sizes)
+    Object.defineProperty(HTMLElement.prototype, k, { configurable: true, get: () => 800 });
+});
+afterAll(() => {
+  sizes.forEach((k, i) => {
+    const d = saved[i];
+    if (d) Object.defineProperty(HTMLElement.prototype, k, d);
+  });
+});
+
+/**
+ * Issue 12: the Node column of the machines tables, joined by nodeRef from ONE answer of the
+ * BFF's `…/nodes?fields=summary` (domain's views, from domain's builders), and the reason at the
+ * column's header when the Nodes cannot be shown.
+ */
+
+/** Rendering is slow on a loaded machine: wait on the condition, generously. */
+const SLOW = { timeout: 15_000 };
+const SECRET = 'cpaas-system/demo-kubeconfig';
+
+function machines(): { objects: Machine[]; views: MachineView[] } {
+  const ready = aMachine({ metadata: { name: 'demo-md-0-abc12-m1' } });
+  const noNode = aMachine({
+    metadata: { name: 'demo-md-0-abc12-m2' },
+    status: { phase: 'Provisioning' },
+  });
+  delete noNode.status?.nodeRef;
+  const draining = aMachine({
+    metadata: { name: 'demo-md-0-abc12-m3', deletionTimestamp: '2026-01-01T00:50:00Z' },
+    status: {
+      conditions: [
+        {
+          type: 'DrainingSucceeded',
+          status: 'False',
+          reason: 'Draining',
+          severity: 'Info',
+          lastTransitionTime: '2026-01-01T00:50:00Z',
+        },
+      ],
+    },
+  });
+  const deleted = aMachine({
+    metadata: { name: 'demo-md-0-abc12-m4', deletionTimestamp: '2026-01-01T00:40:00Z' },
+  });
+  const objects = [ready, noNode, draining, deleted];
+  return { objects, views: objects.map((m) => machineView(m, undefined, NOW)) };
+}
+
+function okAnswer(objects: Machine[]): ClusterNodeSummaries {
+  const nodes = [
+    aNode('demo-md-0-abc12-m1', { status: { nodeInfo: { kubeletVersion: 'v1.33.5' } } }),
+    aNode('demo-md-0-abc12-m3', { spec: { unschedulable: true } }),
+  ];
+  return clusterNodeSummaries({ status: 'ok', secret: SECRET, nodes: nodeViewsOf(nodes, objects) });
+}
+
+function renderTable(
+  views: readonly MachineView[],
+  nodes: ClusterNodeSummaries | undefined,
+  locale: Locale = 'en',
+) {
+  renderInApp(
+    <MemoryRouter>
+      <NodesTable
+        machines={views}
+        selected={new Set()}
+        onToggle={() => undefined}
+        onToggleAll={() => undefined}
+        label="Machines of demo"
+        nodes={nodes}
+      />
+    </MemoryRouter>,
+    { locale },
+  );
+  return screen.getByRole('table', { name: 'Machines of demo' });
+}
+
+const rowOf = (table: HTMLElement, name: string) => {
+  const link = within(table).getByRole('link', { name });
+  const row = link.closest('tr');
+  if (!row) throw new Error(`no row for ${name}`);
+  return row;
+};
+const stateOf = (row: HTMLElement) =>
+  row.querySelector('[data-node-state]')?.getAttribute('data-node-state');
+
+describe('the Node column (issue 12)', () => {
+  it('shows each machine’s Node state and kubelet version, joined by nodeRef', async () => {
+    const { objects, views } = machines();
+    const table = renderTable(views, okAnswer(objects));
+    await screen.findByRole('link', { name: 'demo-md-0-abc12-m1' }, SLOW);
+    const ready = rowOf(table, 'demo-md-0-abc12-m1');
+    expect(stateOf(ready)).toBe('Ready');
+    expect(within(ready).getByText('Ready')).toBeTruthy();
+    // The kubelet's own version, which may differ from the Machine's spec.version (v1.33.4).
+    expect(within(ready).getByText('v1.33.5')).toBeTruthy();
+    expect(stateOf(rowOf(table, 'demo-md-0-abc12-m2'))).toBe('NoNode');
+    expect(within(rowOf(table, 'demo-md-0-abc12-m2')).getByText('No Node yet')).toBeTruthy();
+    // Cordoned while Cluster API drains the deleting machine: Draining, not just Cordoned.
+    expect(stateOf(rowOf(table, 'demo-md-0-abc12-m3'))).toBe('Draining');
+    // A deleting machine whose Node is already gone from the workload cluster.
+    expect(stateOf(rowOf(table, 'demo-md-0-abc12-m4'))).toBe('Deleted');
+    expect(screen.queryByTestId('nodes-unavailable')).toBeNull();
+  });
+
+  it('says at the column’s header why a viewer sees no Node states, and shows none', async () => {
+    const { views } = machines();
+    const table = renderTable(views, {
+      status: 'forbidden',
+      secret: SECRET,
+      message: `you may not read secret ${SECRET}`,
+    });
+    await screen.findByRole('link', { name: 'demo-md-0-abc12-m1' }, SLOW);
+    const reason = screen.getByRole('img', { name: /you may not read secret/ });
+    expect(reason.getAttribute('aria-label')).toBe(
+      `Node states are not shown: you may not read secret ${SECRET} (the workload cluster’s kubeconfig).`,
+    );
+    expect(table.querySelector('[data-node-state]')).toBeNull();
+    // The nodeRef's name is still there: it comes from the Machine, which the viewer may read.
+    expect(
+      within(rowOf(table, 'demo-md-0-abc12-m1')).getByText('demo-md-0-abc12-m1', {
+        selector: 'span',
+      }),
+    ).toBeTruthy();
+  });
+
+  it('says since when the workload cluster is unreachable, and that the control plane is not initialized', async () => {
+    const { views } = machines();
+    renderTable(views, {
+      status: 'unreachable',
+      secret: SECRET,
+      since: '2026-01-01T00:30:00Z',
+      message: 'connect ECONNREFUSED 127.0.0.1:6443',
+    });
+    const reason = await screen.findByRole('img', { name: /unreachable since/ }, SLOW);
+    expect(reason.getAttribute('aria-label')).toMatch(/ECONNREFUSED/);
+    cleanup();
+    renderTable(views, { status: 'no-kubeconfig', secret: SECRET, message: 'not yet' });
+    expect(
+      (
+        await screen.findByRole('img', { name: /control plane is not initialized/ }, SLOW)
+      ).getAttribute('aria-label'),
+    ).toContain(SECRET);
+  });
+
+  it('speaks Chinese: the state and the reason', async () => {
+    const { objects, views } = machines();
+    const table = renderTable(views, okAnswer(objects), 'zh-CN');
+    await screen.findByRole('link', { name: 'demo-md-0-abc12-m1' }, SLOW);
+    expect(within(rowOf(table, 'demo-md-0-abc12-m1')).getByText('就绪')).toBeTruthy();
+    expect(within(rowOf(table, 'demo-md-0-abc12-m3')).getByText('排空中')).toBeTruthy();
+    cleanup();
+    renderTable(views, { status: 'forbidden', secret: SECRET, message: 'x' }, 'zh-CN');
+    expect(await screen.findByRole('img', { name: /您无权读取 Secret/ }, SLOW)).toBeTruthy();
+  });
+});
