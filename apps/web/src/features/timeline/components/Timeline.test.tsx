@@ -33,7 +33,12 @@ const view = (): TimelineView => ({
     events: [aCoreEvent()],
     machines: [
       { name: 'm5', phase: 'Provisioning', since: '2026-01-01T10:02:10Z' },
-      { name: 'm6', phase: 'Provisioning', since: '2026-01-01T10:02:30Z' },
+      {
+        name: 'm6',
+        phase: 'Provisioning',
+        since: '2026-01-01T10:02:30Z',
+        stuck: { code: 'placement-stall', since: '2026-01-01T10:05:00Z' },
+      },
     ],
   }),
   facets: { users: ['alice'], operations: ['O-SCALE-UP'] },
@@ -50,6 +55,8 @@ describe('Timeline (issue 12)', () => {
     const table = await screen.findByRole('table', { name: 'Timeline' });
     expect(within(table).getByText('alice scaled demo-md-0 4 → 6 (O-SCALE-UP)')).toBeTruthy();
     expect(within(table).getByText('2 machines Provisioning: m5, m6')).toBeTruthy();
+    // The diagnosis as the machine's card names it, at the time it began.
+    expect(within(table).getByText('1 machine stuck (Placement stall on DCS): m6')).toBeTruthy();
     expect(
       within(table).getByText('bob ran O-UPGRADE-K8S on MachineDeployment/demo-md-0'),
     ).toBeTruthy();

@@ -1,3 +1,4 @@
+import type { DiagnosisCode } from '@dcs/domain';
 import {
   Alert,
   Box,
@@ -39,6 +40,14 @@ const RANGE_KEYS: Record<Range, MessageKey> = {
 
 type Entry = TimelineView['entries'][number];
 
+const DIAGNOSIS_CODES: ReadonlySet<string> = new Set<DiagnosisCode>([
+  'placement-stall',
+  'early-failure',
+  'waiting-for-ip',
+  'vm-failed',
+  'node-not-healthy',
+]);
+
 export function Timeline({
   scope,
   headingLevel = 'h3',
@@ -63,6 +72,11 @@ export function Timeline({
   const timeline = useTimeline(scope, filter);
   const data = timeline.data;
   const title = t('timeline.title');
+
+  // The diagnosis as the machine's card names it ("Placement stall on DCS"); a code this screen
+  // does not know (a newer BFF) is shown as it is.
+  const diagnosisLabel = (code: string): string =>
+    DIAGNOSIS_CODES.has(code) ? t(`diagnosis.${code as DiagnosisCode}`) : code;
 
   const describe = (e: Entry): string => {
     if (e.kind === 'operation') {
@@ -90,7 +104,7 @@ export function Timeline({
       return t('timeline.machinesPhase', { count, phase: e.phase ?? '', machines });
     if (e.kind === 'deleting') return t('timeline.machinesDeleting', { count, machines });
     if (e.kind === 'stuck')
-      return t('timeline.machinesStuck', { count, code: e.code ?? '', machines });
+      return t('timeline.machinesStuck', { count, code: diagnosisLabel(e.code ?? ''), machines });
     return `${e.object ?? ''} ${e.reason ?? ''}: ${e.message ?? ''}`;
   };
   const resultLabel = (e: Entry): string =>
