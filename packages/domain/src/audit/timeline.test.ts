@@ -192,6 +192,26 @@ describe('machineTransitions (issue 12: machine phase transitions from what the 
     expect(clock(machineTransitions(m).slice(3, 4))).toEqual(['Running@10:04:30']);
   });
 
+  it('nodeRefTimes reads both Event APIs, Machines only, and keeps the first setting of each', () => {
+    const v1 = (name: string, eventTime: string) =>
+      anEventsV1Event({
+        metadata: { uid: `v1-${name}-${eventTime}` },
+        regarding: { kind: 'Machine', name },
+        reason: 'SuccessfulSetNodeRef',
+        eventTime,
+      });
+    const times = nodeRefTimes(
+      [
+        aCoreEvent({
+          involvedObject: { kind: 'DCSMachine', name: 'x' },
+          reason: 'SuccessfulSetNodeRef',
+        }),
+      ],
+      [v1('a', '2026-01-01T10:05:00Z'), v1('a', '2026-01-01T10:04:00Z'), v1('b', 'not a time')],
+    );
+    expect([...times]).toEqual([['a', '2026-01-01T10:04:00Z']]);
+  });
+
   it('reads the Cluster API v1beta2 conditions (BootstrapConfigReady, NodeReady) when the v1beta1 ones are absent', () => {
     const m = lifecycle('m2', {
       metadata: { deletionTimestamp: '2026-01-01T11:00:00Z' },
