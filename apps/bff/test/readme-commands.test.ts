@@ -102,6 +102,7 @@ const PARSE_ONLY = new Set([
   '@dcs/bff:bench:transfer',
   '@dcs/bff:bench:fanout',
   '@dcs/bff:bench:clients',
+  '@dcs/bff:bench:event-cost',
   '(root):soak',
   '@dcs/bff:soak',
   '@dcs/simulator:bench',
