@@ -2,6 +2,7 @@ import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import v8 from 'node:v8';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createClock } from '../src/logic/clock';
 import { startControllers, type RunningControllers } from '../src/controllers/start';
@@ -38,6 +39,8 @@ export interface BenchResult {
   controllerCores: number;
   serverCores: number;
   controllerRssMiB: number;
+  /** The controllers' process memory by part (process.memoryUsage), MiB: what the RSS is made of. */
+  controllerMemory: { heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
   serverRssMiB: number;
   metrics: ReturnType<RunningControllers['metrics']>;
   objects: number;
@@ -195,6 +198,8 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
       }
       const wallS = (Date.now() - t0) / 1000;
       const cpu = process.cpuUsage(cpu0);
+      // SIM_BENCH_HEAP=FILE: a heap snapshot of the controllers when all are Running (what they hold).
+      if (process.env.SIM_BENCH_HEAP) v8.writeHeapSnapshot(process.env.SIM_BENCH_HEAP);
       const serverReport = await ask<CpuReport>('cpu', 'cpu');
       const serverCpu =
         serverReport.cpu.user + serverReport.cpu.system - serverCpu0.user - serverCpu0.system;
@@ -208,6 +213,16 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
         controllerCores: (cpu.user + cpu.system) / 1e6 / wallS,
         serverCores: serverCpu / 1e6 / wallS,
         controllerRssMiB: process.memoryUsage().rss / 2 ** 20,
+        controllerMemory: (() => {
+          const u = process.memoryUsage();
+          const mib = (n: number) => n / 2 ** 20;
+          return {
+            heapUsed: mib(u.heapUsed),
+            heapTotal: mib(u.heapTotal),
+            external: mib(u.external),
+            arrayBuffers: mib(u.arrayBuffers),
+          };
+        })(),
         serverRssMiB: serverReport.memory / 2 ** 20,
         metrics: controllers.metrics(),
         objects: objects.length,
@@ -240,7 +255,10 @@ export function formatBenchmark(r: BenchResult, o: BenchOptions & { maxCpu: numb
       `${r.controllerCores.toFixed(2)} (limit ${String(o.maxCpu)})`,
     ],
     ['API server CPU (average cores)', r.serverCores.toFixed(2)],
-    ['controllers RSS', `${r.controllerRssMiB.toFixed(0)} MiB`],
+    [
+      'controllers RSS',
+      `${r.controllerRssMiB.toFixed(0)} MiB (JS heap ${r.controllerMemory.heapUsed.toFixed(0)} used of ${r.controllerMemory.heapTotal.toFixed(0)}, external ${r.controllerMemory.external.toFixed(0)}, array buffers ${r.controllerMemory.arrayBuffers.toFixed(0)})`,
+    ],
     ['API server RSS', `${r.serverRssMiB.toFixed(0)} MiB`],
     [
       'API requests by controllers',
