@@ -85,7 +85,6 @@ function StepView({
         borderColor: 'divider',
         borderRadius: 1,
         p: 2,
-        opacity: step.status === 'done' ? 0.85 : 1,
       }}
     >
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1, flexWrap: 'wrap' }}>
