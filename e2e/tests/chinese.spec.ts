@@ -63,6 +63,11 @@ test('every screen speaks Chinese but for the glossary', async ({ page, signIn }
   await expect(page.getByRole('table').first()).toBeVisible();
   await expectChinese(page, 'pool conditions');
 
+  // R-DISK-5: the legacy layout's migration plan.
+  await page.goto(`${cluster}/node-pools/prod-east-legacy/disk-migration`);
+  await expect(page.getByRole('region', { name: '第 2 步：将 maxSurge 设为 0' })).toBeVisible();
+  await expectChinese(page, 'disk migration plan');
+
   await page.goto(`${cluster}/nodes`);
   await expect(page.getByRole('heading', { name: '节点', level: 2 })).toBeVisible();
   const firstMachine = page.getByRole('table').getByRole('link').first();
