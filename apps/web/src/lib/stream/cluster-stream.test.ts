@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ClusterStream } from './cluster-stream';
 
 /** Just enough of EventSource for ClusterStream: named listeners and the handlers it sets. */
@@ -57,5 +57,32 @@ describe('ClusterStream: the management cluster’s reachability (issue 10 item 
     source.emit('upstream', { type: 'upstream', status: down });
     source.emit('heartbeat', { at: '2026-12-01T10:00:05.000Z' });
     expect(stream.status.upstream).toEqual(down);
+  });
+});
+
+describe('ClusterStream: status listeners under a busy stream (issue 14: no long tasks at 200 events/s)', () => {
+  it('notifies once per second of messages, not once per message, and at once on a change of state', () => {
+    vi.useFakeTimers();
+    try {
+      const { stream, source } = open();
+      let notified = 0;
+      stream.subscribe(() => {
+        notified++;
+      });
+      for (let i = 0; i < 200; i++) {
+        source.onmessage?.({ data: JSON.stringify({ type: 'resync' }) } as MessageEvent<string>);
+        vi.advanceTimersByTime(4);
+      }
+      expect(notified).toBe(0);
+      vi.advanceTimersByTime(200);
+      source.onmessage?.({ data: JSON.stringify({ type: 'resync' }) } as MessageEvent<string>);
+      expect(notified).toBe(1);
+      const down = { state: 'disconnected', since: '2026-12-01T10:00:00.000Z', reason: 'x' };
+      source.emit('upstream', { type: 'upstream', status: down });
+      expect(notified).toBe(2);
+      expect(stream.status.upstream).toEqual(down);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -36,6 +36,8 @@ export interface ClusterStreamOptions {
 }
 
 const RETRY_MAX_MS = 30_000;
+/** How stale `lastEventAt` may be while the stream is live (the indicator counts seconds). */
+const ALIVE_RESOLUTION_MS = 1000;
 
 export class ClusterStream {
   readonly #options: ClusterStreamOptions;
@@ -128,6 +130,17 @@ export class ClusterStream {
   }
 
   #alive(upstream?: UpstreamStatus): void {
+    // The freshness shown is in seconds: a busy stream (200 events/s) that re-rendered every
+    // subscriber per message cost a React commit each. Within a second of the last stamp, only a
+    // change of state or of the upstream's status is news.
+    const last = this.#status.lastEventAt;
+    if (
+      this.#status.state === 'live' &&
+      last !== undefined &&
+      Date.now() - last < ALIVE_RESOLUTION_MS &&
+      (upstream === undefined || sameUpstream(upstream, this.#status.upstream))
+    )
+      return;
     this.#setStatus({
       state: 'live',
       lastEventAt: Date.now(),

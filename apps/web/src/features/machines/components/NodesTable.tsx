@@ -72,8 +72,11 @@ export function NodesTable({
   const items = virtualizer.getVirtualItems();
   const top = items[0]?.start ?? 0;
   const bottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
-  const allSelected = machines.length > 0 && machines.every((m) => selected.has(m.id));
-  const someSelected = !allSelected && machines.some((m) => selected.has(m.id));
+  // Per stream batch over every shown machine: skipped while nothing is selected.
+  const allSelected =
+    selected.size > 0 && machines.length > 0 && machines.every((m) => selected.has(m.id));
+  const someSelected =
+    selected.size > 0 && !allSelected && machines.some((m) => selected.has(m.id));
 
   return (
     <Box

@@ -1,12 +1,12 @@
 import Add from '@mui/icons-material/Add';
 import type { NodePoolView } from '@dcs/domain';
 import { Alert, Box, Stack, Typography } from '@mui/material';
-import { useEffect, useState, useTransition } from 'react';
 import { useNavigate } from 'react-router';
 import { useClusterContext } from '../../../api/get-cluster-context';
 import { ActionButton } from '../../../components/ActionButton';
 import { FreshnessIndicator } from '../../../components/FreshnessIndicator';
 import { PageLoading } from '../../../components/PageLoading';
+import { RenderWhenNear } from '../../../components/RenderWhenNear';
 import { ProviderGateNotice } from '../../../components/ProviderGateNotice';
 import { useI18n } from '../../../i18n/context';
 import { newPoolPath } from '../../../lib/paths';
@@ -16,8 +16,8 @@ import type { PoolAction } from './pool-actions';
 import { PoolCard } from './PoolCard';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 
+/** Cards rendered with the tab: the first screenful on a wide screen. */
 const FIRST_CARDS = 9;
-const CARDS_PER_BATCH = 6;
 
 /** U-1: every pool of the cluster as a card, live from the stream. */
 export function NodePoolsTab({
@@ -38,17 +38,6 @@ export function NodePoolsTab({
     ? undefined
     : t('gate.short', { version: gates.version ?? '?' });
   const permissions = context.data?.permissions;
-  // The first cards at once, the rest in small transitions: each batch renders and commits
-  // between frames, so that fifty pools never block the page with a long task.
-  const all = pools.data;
-  const [limit, setLimit] = useState(FIRST_CARDS);
-  const [, startTransition] = useTransition();
-  useEffect(() => {
-    if (all && limit < all.length)
-      startTransition(() => {
-        setLimit((l) => l + CARDS_PER_BATCH);
-      });
-  }, [all, limit]);
 
   return (
     <Box>
@@ -85,7 +74,7 @@ export function NodePoolsTab({
             gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 400px), 1fr))',
           }}
         >
-          {pools.data.slice(0, limit).map((pool) => (
+          {pools.data.map((pool, i) => (
             <Box
               role="listitem"
               key={pool.id}
@@ -96,12 +85,21 @@ export function NodePoolsTab({
                 containIntrinsicSize: 'auto 420px',
               }}
             >
-              <PoolCard
-                pool={pool}
-                permissions={permissions}
-                gatedReason={gatedReason}
-                onAction={onAction}
-              />
+              {/* The first screenful at once; the others when scrolled near (200 pools cost
+                  what the visible ones do). The placeholder keeps the pool's name findable. */}
+              <RenderWhenNear
+                eager={i < FIRST_CARDS}
+                placeholder={
+                  <Box sx={{ minHeight: 420, p: 2, color: 'text.secondary' }}>{pool.name}</Box>
+                }
+              >
+                <PoolCard
+                  pool={pool}
+                  permissions={permissions}
+                  gatedReason={gatedReason}
+                  onAction={onAction}
+                />
+              </RenderWhenNear>
             </Box>
           ))}
         </Box>
