@@ -38,6 +38,7 @@ const PARTS = [
   { name: 'clients', pkg: '@dcs/bff', script: 'bench:clients' },
   { name: 'apiserver', pkg: '@dcs/apiserver', script: 'bench' },
   { name: 'simulator', pkg: '@dcs/simulator', script: 'bench' },
+  { name: 'web', pkg: '@dcs/e2e', script: 'bench' },
 ];
 const only = values.only ? values.only.split(',') : undefined;
 const unknown = (only ?? []).filter((n) => !PARTS.some((p) => p.name === n));
@@ -73,7 +74,8 @@ if (!only) for (const f of ['results.json', 'results.md']) rmSync(join(out, f), 
 
 const failures = [];
 let staticDir;
-if (parts.some((p) => p.name === 'transfer')) {
+// The served app's sizes and the browser's figures are the built SPA's.
+if (parts.some((p) => p.name === 'transfer' || p.name === 'web')) {
   if (small) {
     // The bundle as `vite build` makes it (the typecheck of the full build is not a figure),
     // into a temporary directory, so a concurrent `pnpm start` or e2e run keeps its dist/.

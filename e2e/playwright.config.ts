@@ -1,8 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import type { StackWorkerFixtures } from './fixtures/stack';
-
-/** Debian's Chromium: Playwright cannot download its own browser here (README). */
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { chromiumLaunchOptions } from './support/chromium';
 
 /**
  * Each worker starts the whole stack on free ports (fixtures/stack.ts): the embedded management
@@ -26,17 +24,7 @@ export default defineConfig<object, Pick<StackWorkerFixtures, 'providerVersion'>
     screenshot: 'on',
     viewport: { width: 1440, height: 900 },
     locale: 'en-US',
-    launchOptions: {
-      executablePath: chromium,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
   projects: [
     { name: 'journeys', testIgnore: /gated\.spec\.ts/ },

@@ -60,6 +60,12 @@ const expected: Record<string, string[]> = {
     'controllers CPU',
     'controllers RSS',
   ],
+  'Web app: a big cluster in the browser': [
+    'Node Pools tab interactive',
+    'pools listed',
+    'longest task under 200 machine events/s',
+    'page JS heap after the events',
+  ],
 };
 
 describe('pnpm bench --scale small', () => {
