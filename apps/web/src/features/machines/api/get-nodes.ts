@@ -32,11 +32,15 @@ export const getClusterNodes = (namespace: string, cluster: string, signal?: Abo
 export const getNode = (namespace: string, cluster: string, node: string, signal?: AbortSignal) =>
   request<ClusterNodesView>(nodesPath(namespace, cluster), { query: { name: node }, signal });
 
-export const clusterNodesQueryOptions = (namespace: string, cluster: string) =>
+export const clusterNodesQueryOptions = (
+  namespace: string,
+  cluster: string,
+  pollMs: number = NODES_POLL_MS,
+) =>
   queryOptions({
     queryKey: queryKeys.nodes(namespace, cluster),
     queryFn: ({ signal }) => getClusterNodes(namespace, cluster, signal),
-    refetchInterval: NODES_POLL_MS,
+    refetchInterval: pollMs,
     staleTime: NODES_FOLLOW_MIN_MS,
   });
 
@@ -98,9 +102,10 @@ export function useClusterNodes(
   namespace: string,
   cluster: string,
   machines: readonly MachineView[] | undefined,
+  pollMs: number = NODES_POLL_MS,
 ) {
   useFollowMachines(namespace, cluster, machines);
-  return useQuery(clusterNodesQueryOptions(namespace, cluster));
+  return useQuery(clusterNodesQueryOptions(namespace, cluster, pollMs));
 }
 
 /** One machine's Node, following that machine. */
