@@ -52,6 +52,20 @@ export const nodeQueryOptions = (namespace: string, cluster: string, node: strin
     staleTime: NODES_FOLLOW_MIN_MS,
   });
 
+/** Whether the machines' part of the Node join (name, nodeRef, deletion) differs. */
+function joinChanged(a: readonly MachineView[], b: readonly MachineView[]): boolean {
+  if (a === b) return false;
+  if (a.length !== b.length) return true;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (!x || !y) return true;
+    if (x.name !== y.name || x.nodeName !== y.nodeName || x.deleting !== y.deleting) return true;
+  }
+  return false;
+}
+
 /**
  * Refetches the cluster's Nodes (the summaries and any one Node shown) when the machines' part
  * of the join changes: a machine got its nodeRef, started or finished deleting. Throttled: many
@@ -63,22 +77,15 @@ function useFollowMachines(
   machines: readonly MachineView[] | undefined,
 ): void {
   const client = useQueryClient();
-  const key = useMemo(
-    () =>
-      machines
-        ?.map((m) => `${m.name}\u0000${m.nodeName ?? ''}\u0000${m.deleting ? 1 : 0}`)
-        .join('\n'),
-    [machines],
-  );
-  const previous = useRef(key);
+  const previous = useRef(machines);
   const last = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => {
-    if (key === undefined || previous.current === undefined || key === previous.current) {
-      previous.current = key;
-      return;
-    }
-    previous.current = key;
+    const before = previous.current;
+    previous.current = machines;
+    // Identity first: the stream's reducer keeps unchanged views' identity, so a batch costs one
+    // pointer comparison per machine (20,000 machines at 200 events/s stay cheap).
+    if (!machines || !before || !joinChanged(before, machines)) return;
     if (timer.current !== undefined) return;
     const refetch = () => {
       timer.current = undefined;
@@ -88,7 +95,7 @@ function useFollowMachines(
     const wait = last.current + NODES_FOLLOW_MIN_MS - Date.now();
     if (wait <= 0) refetch();
     else timer.current = setTimeout(refetch, wait);
-  }, [client, key, namespace, cluster]);
+  }, [client, machines, namespace, cluster]);
   useEffect(
     () => () => {
       clearTimeout(timer.current);
