@@ -52,6 +52,11 @@ describe('JSON bounds past the planner: a 4xx naming the field and the bound, ne
     url: string;
     body: () => unknown;
     field: RegExp;
+    /**
+     * `unknown`: the deep value sits in a field the kind does not have, refused as such before
+     * any bound (issue 11: it would be pruned); else the bound is what is named.
+     */
+    refused?: 'unknown';
   }[] = [
     {
       name: 'O-CREATE-POOL: a bootstrap spec nested past the bound',
@@ -80,7 +85,8 @@ describe('JSON bounds past the planner: a 4xx naming the field and the bound, ne
       name: 'O-CREATE-POOL: a machine template spec nested past the bound',
       method: 'POST',
       url: `${BASE}/nodepools`,
-      field: /^machineTemplate\.spec/,
+      field: /^machineTemplate\.spec\.extra$/,
+      refused: 'unknown',
       body: () => ({
         name: 'demo-deep-2',
         replicas: 1,
@@ -99,7 +105,8 @@ describe('JSON bounds past the planner: a 4xx naming the field and the bound, ne
       name: 'IP pool create: an entry nested past the bound',
       method: 'POST',
       url: '/api/v1/namespaces/cpaas-system/ippools',
-      field: /^entries\.0/,
+      field: /^entries\.0\.extra$/,
+      refused: 'unknown',
       body: () => ({ name: 'deep-pool', entries: [{ ...anIpEntry(42), extra: deep() }] }),
     },
   ];
@@ -143,11 +150,18 @@ describe('JSON bounds past the planner: a 4xx naming the field and the bound, ne
         const res = await s.request(c.method, `${c.url}${dry ? '?dryRun=true' : ''}`, c.body());
         expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
         expect(res.statusCode, res.body).toBeLessThan(500);
-        const err = res.json<{ details: { path: string; message: string }[] }>();
-        const issue = err.details.find((d) => /levels|bound|deeper/i.test(d.message));
+        const err = res.json<{
+          details: { path: string; message: string; messageKey: string }[];
+        }>();
+        const issue =
+          c.refused === 'unknown'
+            ? err.details.find((d) => d.messageKey === 'request.unknownField')
+            : err.details.find((d) => /levels|bound|deeper/i.test(d.message));
         expect(issue, res.body).toBeDefined();
         expect(issue?.path).toMatch(c.field);
-        expect(issue?.message).toContain(String(JSON_LIMITS.maxDepth));
+        if (c.refused !== 'unknown') {
+          expect(issue?.message).toContain(String(JSON_LIMITS.maxDepth));
+        }
       }
     }, 30_000);
   }

@@ -118,6 +118,33 @@ describe('schema 400s name the domain rule of the field (issue 12)', () => {
     await t.close();
   });
 
+  it('R-REQUEST (issue 11): a misspelt field nested in an IP pool entry is a 400 at its full path, on Preview and Apply; a __proto__ key is a 400 too', async () => {
+    const entry = {
+      ip: '10.0.9.10',
+      mask: '24',
+      gateway: '10.0.9.1',
+      additionNic: [{ dvSwitchName: 'dvs-2', portGroupName: 'pg-2', gatway: '192.168.0.1' }],
+    };
+    for (const dry of ['?dryRun=true', '']) {
+      const res = await s.request('POST', `/api/v1/namespaces/cpaas-system/ippools${dry}`, {
+        name: 'typo-pool',
+        entries: [entry],
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json<{ details: { rule: string; path: string }[] }>().details).toEqual([
+        expect.objectContaining({ rule: 'R-REQUEST', path: 'entries.0.additionNic.0.gatway' }),
+      ]);
+    }
+    // JSON text, so that the key is an own `__proto__` member (Fastify refuses it: onProtoPoisoning).
+    const poisoned = await s.request(
+      'POST',
+      '/api/v1/namespaces/cpaas-system/ippools?dryRun=true',
+      '{"name":"p","entries":[{"ip":"10.0.9.11","mask":"24","gateway":"10.0.9.1","__proto__":{"x":1}}]}',
+      { headers: { 'content-type': 'application/json' } },
+    );
+    expect(poisoned.statusCode, poisoned.body).toBe(400);
+  });
+
   it('every field of every mutating route: a wrong type is a 400 naming the field and its rule', async () => {
     const defs = doc.components?.schemas ?? {};
     const seen = new Map<string, number>();

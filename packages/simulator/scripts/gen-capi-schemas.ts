@@ -1,16 +1,18 @@
-import { writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import {
   readReferenceTexts,
   referenceDir,
   referenceSchemasFromTexts,
   referenceSource,
+  renderKubeadmFieldsModule,
   renderModule,
 } from '../src/capi/reference';
 
 /**
  * `pnpm --filter @dcs/simulator gen:capi-schemas [DIR]`: rewrites `src/generated/capi-schemas.ts`
- * from the reference Cluster API CRDs in DIR (default: $CAPI_REFERENCE_CRDS, else
+ * (and `packages/domain/src/generated/kubeadm-config-spec-fields.ts`, the KubeadmConfigSpec field
+ * tree requests are judged by) from the reference Cluster API CRDs in DIR (default: $CAPI_REFERENCE_CRDS, else
  * shared/reference/capi-crds beside the repository or one of its parents: `findReferenceDir`).
  */
 const args = process.argv.slice(2).filter((a) => a !== '--');
@@ -32,6 +34,18 @@ if (!texts?.length) {
 const schemas = referenceSchemasFromTexts(texts);
 const out = join(import.meta.dirname, '..', 'src', 'generated', 'capi-schemas.ts');
 writeFileSync(out, renderModule(schemas, referenceSource(dir)));
+const domainOut = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  'domain',
+  'src',
+  'generated',
+  'kubeadm-config-spec-fields.ts',
+);
+mkdirSync(dirname(domainOut), { recursive: true });
+writeFileSync(domainOut, renderKubeadmFieldsModule(schemas, referenceSource(dir)));
+process.stdout.write(`gen:capi-schemas: KubeadmConfigSpec fields -> ${domainOut}\n`);
 process.stdout.write(
   `gen:capi-schemas: ${schemas.map((s) => `${s.kind} ${s.version}`).join(', ')} -> ${out}\n`,
 );

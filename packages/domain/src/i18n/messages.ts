@@ -708,8 +708,17 @@ const catalog = {
       '{field}“{value}”不是 Cluster API 可识别的时长：请填写带单位的数字，例如 "30s"、"5m" 或 "1h30m"（单位 ns、us、ms、s、m、h），或 0。',
   },
   'request.unknownField': {
-    en: '{field} is not a field of {kind}: Cluster API would drop it without a word. Check its spelling.',
-    'zh-CN': '{field} 不是 {kind} 的字段：Cluster API 会直接丢弃它。请检查拼写。',
+    en: '{field} is not a field of {kind}: the API server would drop it without a word. Check its spelling.',
+    'zh-CN': '{field} 不是 {kind} 的字段：API 服务器会直接丢弃它。请检查拼写。',
+  },
+  'request.unknownRequestField': {
+    en: '{field} is not a field of this request: the console would ignore it. Remove it or check its spelling.',
+    'zh-CN': '{field} 不是此请求的字段：控制台会忽略它。请删除或检查拼写。',
+  },
+  'request.versionWithoutMachine': {
+    en: 'machineResourceVersions names {machine}, which deleteMachines does not: give the resourceVersion of each machine to delete, and of no other.',
+    'zh-CN':
+      'machineResourceVersions 包含 {machine}，但它不是要删除的机器：只需给出每台要删除的机器的 resourceVersion。',
   },
   'request.durationNegative': {
     en: '{field} "{value}" is negative: a timeout is 0 (no limit) or more.',

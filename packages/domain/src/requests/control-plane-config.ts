@@ -1,6 +1,20 @@
 import { z } from 'zod';
-import { KUBEADM_CONFIG_SPEC_FIELDS, KubeadmConfigSpecSchema } from '../schemas/bootstrap';
-import { bounded, knownFieldsOnly } from './fields';
+import { KUBEADM_CONFIG_SPEC_TREE } from '../generated/kubeadm-config-spec-fields';
+import { KubeadmConfigSpecSchema } from '../schemas/bootstrap';
+import { bounded } from './fields';
+import { knownFieldsOnly } from './known-fields';
+
+/**
+ * A KubeadmConfigSpec as a request writes it (a new bootstrap template, the control plane's
+ * config): only fields upstream's KubeadmConfigSpec has, at every level (issue 11: a typo such as
+ * `postKubeadmCommand` or `users.0.sshAuthorizedKey` would be pruned silently by a real API
+ * server). Maps (kubeletExtraArgs, extraArgs, featureGates) take any key.
+ */
+export const KubeadmConfigSpecInputSchema = knownFieldsOnly(
+  KubeadmConfigSpecSchema,
+  'KubeadmConfigSpec',
+  KUBEADM_CONFIG_SPEC_TREE,
+);
 
 /**
  * O-EDIT-CP-CONFIG (issue 12): the control plane's `spec.kubeadmConfigSpec` as the user wants
@@ -8,16 +22,12 @@ import { bounded, knownFieldsOnly } from './fields';
  * KubeadmControlPlane's resourceVersion as the user saw it. Fields the user did not touch come
  * back as they were: the plan writes only the top-level fields that differ, each guarded by a
  * test of its current value. Only upstream's KubeadmConfigSpec fields are taken, as for a new
- * bootstrap template: a typo would be pruned silently by a real API server (issue 11).
+ * bootstrap template.
  */
 export const EditControlPlaneConfigRequestSchema = bounded(
-  z.object({
+  z.strictObject({
     resourceVersion: z.string().min(1),
-    kubeadmConfigSpec: knownFieldsOnly(
-      KubeadmConfigSpecSchema,
-      'KubeadmConfigSpec',
-      KUBEADM_CONFIG_SPEC_FIELDS,
-    ),
+    kubeadmConfigSpec: KubeadmConfigSpecInputSchema,
   }),
 );
 export type EditControlPlaneConfigRequest = z.infer<typeof EditControlPlaneConfigRequestSchema>;

@@ -20,7 +20,7 @@ export const EDIT_STRATEGY_FIELDS = [
 export type EditStrategyField = (typeof EDIT_STRATEGY_FIELDS)[number];
 
 export const EditStrategyRequestSchema = bounded(
-  z.object({
+  z.strictObject({
     /** The MachineDeployment's resourceVersion as the user saw it. */
     resourceVersion: z.string().min(1),
     maxSurge: intOrPercentField('maxSurge').nullable().optional(),

@@ -20,7 +20,7 @@ export interface RequestIssueParams {
 
 type Ctx = z.core.$RefinementCtx;
 
-function refuse(
+export function refuse(
   ctx: Ctx,
   rule: RuleId,
   messageKey: MessageKey,
@@ -65,28 +65,6 @@ export function intOrPercentField(field: string) {
     const problem = intOrPercentProblem(value);
     if (problem) {
       refuse(ctx, 'R-MD-2', `md.intOrPercent.${problem}`, { field, value: String(value) });
-    }
-  });
-}
-
-/**
- * A loose object schema that refuses top-level fields outside `known` (R-REQUEST): the kind
- * schemas keep unknown fields so that what is read survives a round trip, but a request that
- * writes a field the API does not know (a typo such as `postKubeadmCommand`) would have it pruned
- * silently by a real API server: Preview would show what Apply does not write (issue 11).
- */
-export function knownFieldsOnly<S extends z.ZodType>(
-  schema: S,
-  kind: string,
-  known: readonly string[],
-) {
-  const allowed = new Set(known);
-  return schema.superRefine((value, ctx) => {
-    if (typeof value !== 'object' || value === null) return;
-    for (const key of Object.keys(value)) {
-      if (!allowed.has(key)) {
-        refuse(ctx, 'R-REQUEST', 'request.unknownField', { field: key, kind }, [key]);
-      }
     }
   });
 }

@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { KUBEADM_CONFIG_SPEC_FIELDS, KubeadmConfigSpecSchema } from '../schemas/bootstrap';
 import { DeletePolicySchema } from '../schemas/capi';
 import { AdditionNicSchema, DCSMachineSpecSchema, IpPoolEntrySchema } from '../schemas/dcs';
-import { bounded, durationField, intOrPercentField, knownFieldsOnly } from './fields';
+import { KubeadmConfigSpecInputSchema } from './control-plane-config';
+import { bounded, durationField, intOrPercentField, refuse } from './fields';
+import { fieldTreeOfZod, knownFieldsOnly } from './known-fields';
 
 export * from './fields';
+export * from './known-fields';
+export { KUBEADM_CONFIG_SPEC_TREE } from '../generated/kubeadm-config-spec-fields';
 export * from './issues';
 export * from './edit-strategy';
 export * from './field-rules';
@@ -16,6 +19,13 @@ export * from './control-plane-config';
  * int-or-percent: `./fields`) and the bounds on content (`bounded`, JSON_LIMITS); the rules R-*
  * judge the values against the cluster, so that every message names its rule. Every request carries the resourceVersion of each object the
  * user saw: a change made meanwhile by someone else is never overwritten silently.
+ *
+ * No field is ignored (issue 11, R-REQUEST): the request's own objects are strict (zod refuses a
+ * key they do not have: the console would drop it), and each part written into an object (an IP
+ * pool entry, a machine template spec, a KubeadmConfigSpec) refuses, at any depth, every field the
+ * kind's structural schema does not have (`knownFieldsOnly`: a real API server would prune it, so
+ * Preview would show what Apply does not write). The known fields come from one place: the
+ * domain's zod shapes for the DCS kinds, upstream's CRD for KubeadmConfigSpec.
  */
 
 const name = z.string().min(1).max(253);
@@ -23,7 +33,7 @@ const name = z.string().min(1).max(253);
 /** Addresses and names as typed, stored without the spaces and newlines around them (R-POOL-3). */
 const trimmed = z.string().trim();
 
-/** An extra NIC as a request writes it: its strings trimmed, unknown fields kept. */
+/** An extra NIC as a request writes it: its strings trimmed (its fields judged with its entry's). */
 export const AdditionNicInputSchema = AdditionNicSchema.extend({
   ip: trimmed.optional(),
   mask: trimmed.optional(),
@@ -35,9 +45,10 @@ export const AdditionNicInputSchema = AdditionNicSchema.extend({
 
 /**
  * An IP pool entry as a request writes it (R-POOL-3): `" 24"` is stored as `"24"`,
- * `"10.0.0.1\n"` as `"10.0.0.1"`; the rules then judge the trimmed values.
+ * `"10.0.0.1\n"` as `"10.0.0.1"`; the rules then judge the trimmed values. Only the fields of
+ * DCSIpHostnamePool's entries, at any depth (its extra NICs', its persistent disks').
  */
-export const IpPoolEntryInputSchema = IpPoolEntrySchema.extend({
+const IpPoolEntryShape = IpPoolEntrySchema.extend({
   ip: trimmed,
   mask: trimmed,
   gateway: trimmed,
@@ -46,27 +57,52 @@ export const IpPoolEntryInputSchema = IpPoolEntrySchema.extend({
   machineName: trimmed.optional(),
   additionNic: z.array(AdditionNicInputSchema).optional(),
 });
+const ENTRY_TREE = fieldTreeOfZod(IpPoolEntrySchema);
+export const IpPoolEntryInputSchema = knownFieldsOnly(
+  IpPoolEntryShape,
+  'DCSIpHostnamePool entry',
+  ENTRY_TREE,
+);
+
+/** The subtree of one field of an entry, for a part of an entry sent alone (an update's NICs). */
+function entryTree(field: 'additionNic' | 'persistentDisk') {
+  const tree = ENTRY_TREE.properties?.[field];
+  if (!tree) throw new Error(`DCSIpHostnamePool entries have no ${field}`);
+  return tree;
+}
+
 export type IpPoolEntryInput = z.infer<typeof IpPoolEntryInputSchema>;
 const resourceVersion = z.string().min(1);
 
-/** A DCSMachineTemplate body as a form edits it; the plan sets `ipHostPoolRef` itself. */
-export const MachineTemplateSpecInputSchema = DCSMachineSpecSchema.omit({
+/**
+ * A DCSMachineTemplate body as a form edits it; the plan sets `ipHostPoolRef` itself. Only the
+ * fields of DCSMachineSpec, at any depth.
+ */
+const MachineTemplateSpecShape = DCSMachineSpecSchema.omit({
   ipHostPoolRef: true,
   providerID: true,
 });
+export const MachineTemplateSpecInputSchema = knownFieldsOnly(
+  MachineTemplateSpecShape,
+  'DCSMachineTemplate spec',
+  fieldTreeOfZod(MachineTemplateSpecShape),
+);
 export type MachineTemplateSpecInput = z.infer<typeof MachineTemplateSpecInputSchema>;
 
-export const NewMachineTemplateSchema = z.object({ name, spec: MachineTemplateSpecInputSchema });
+export const NewMachineTemplateSchema = z.strictObject({
+  name,
+  spec: MachineTemplateSpecInputSchema,
+});
 export type NewMachineTemplate = z.infer<typeof NewMachineTemplateSchema>;
 
 /** A new bootstrap template: only fields Cluster API's KubeadmConfigSpec has (issue 11). */
-export const NewBootstrapTemplateSchema = z.object({
+export const NewBootstrapTemplateSchema = z.strictObject({
   name,
-  spec: knownFieldsOnly(KubeadmConfigSpecSchema, 'KubeadmConfigSpec', KUBEADM_CONFIG_SPEC_FIELDS),
+  spec: KubeadmConfigSpecInputSchema,
 });
 export type NewBootstrapTemplate = z.infer<typeof NewBootstrapTemplateSchema>;
 
-export const StrategyInputSchema = z.object({
+export const StrategyInputSchema = z.strictObject({
   maxSurge: intOrPercentField('maxSurge'),
   maxUnavailable: intOrPercentField('maxUnavailable'),
   deletePolicy: DeletePolicySchema.optional(),
@@ -75,27 +111,31 @@ export type StrategyInput = z.infer<typeof StrategyInputSchema>;
 
 /** O-CREATE-POOL */
 export const CreatePoolRequestSchema = bounded(
-  z.object({
+  z.strictObject({
     name,
     replicas: z.number().int().min(0),
     version: z.string().min(1),
     machineTemplate: z.discriminatedUnion('mode', [
-      z.object({ mode: z.literal('existing'), name }),
-      z.object({ mode: z.literal('new'), ...NewMachineTemplateSchema.shape }),
+      z.strictObject({ mode: z.literal('existing'), name }),
+      z.strictObject({ mode: z.literal('new'), ...NewMachineTemplateSchema.shape }),
     ]),
     bootstrap: z.discriminatedUnion('mode', [
-      z.object({ mode: z.literal('existing'), name }),
-      z.object({ mode: z.literal('new'), ...NewBootstrapTemplateSchema.shape }),
+      z.strictObject({ mode: z.literal('existing'), name }),
+      z.strictObject({ mode: z.literal('new'), ...NewBootstrapTemplateSchema.shape }),
     ]),
     ipPool: z.discriminatedUnion('mode', [
-      z.object({
+      z.strictObject({
         mode: z.literal('existing'),
         name,
         resourceVersion,
         /** Entries to append to the existing pool in the same operation (R-POOL-4). */
         append: z.array(IpPoolEntryInputSchema).default([]),
       }),
-      z.object({ mode: z.literal('new'), name, entries: z.array(IpPoolEntryInputSchema).min(1) }),
+      z.strictObject({
+        mode: z.literal('new'),
+        name,
+        entries: z.array(IpPoolEntryInputSchema).min(1),
+      }),
     ]),
     strategy: StrategyInputSchema,
     nodeDrainTimeout: durationField('nodeDrainTimeout').optional(),
@@ -108,11 +148,11 @@ export type CreatePoolRequestInput = z.input<typeof CreatePoolRequestSchema>;
 
 /** O-SCALE-UP / O-SCALE-DOWN-RANDOM: a new replica count, optionally extending the IP pool first. */
 export const ScaleReplicasRequestSchema = bounded(
-  z.object({
+  z.strictObject({
     replicas: z.number().int().min(0),
     resourceVersion,
     ipPoolAppend: z
-      .object({ name, resourceVersion, entries: z.array(IpPoolEntryInputSchema).min(1) })
+      .strictObject({ name, resourceVersion, entries: z.array(IpPoolEntryInputSchema).min(1) })
       .optional(),
   }),
 );
@@ -120,12 +160,26 @@ export type ScaleReplicasRequest = z.infer<typeof ScaleReplicasRequestSchema>;
 
 /** O-SCALE-DOWN-TARGETED (R-MD-6): delete exactly these machines. */
 export const DeleteMachinesRequestSchema = bounded(
-  z.object({
-    deleteMachines: z.array(name).min(1),
-    resourceVersion,
-    /** The resourceVersion of each selected Machine as the user saw it. */
-    machineResourceVersions: z.record(z.string(), resourceVersion),
-  }),
+  z
+    .strictObject({
+      deleteMachines: z.array(name).min(1),
+      resourceVersion,
+      /** The resourceVersion of each selected Machine as the user saw it. */
+      machineResourceVersions: z.record(z.string(), resourceVersion),
+    })
+    .superRefine((req, ctx) => {
+      // R-MD-6: a version is the guard of a machine to delete; one for any other machine guards
+      // nothing and is a mistake of the client's (issue 11: no part of a request is ignored).
+      const deleting = new Set(req.deleteMachines);
+      for (const machine of Object.keys(req.machineResourceVersions)) {
+        if (!deleting.has(machine)) {
+          refuse(ctx, 'R-MD-6', 'request.versionWithoutMachine', { machine }, [
+            'machineResourceVersions',
+            machine,
+          ]);
+        }
+      }
+    }),
 );
 export type DeleteMachinesRequest = z.infer<typeof DeleteMachinesRequestSchema>;
 
@@ -137,24 +191,24 @@ export type ScaleRequest = z.infer<typeof ScaleRequestSchema>;
 /** Upgrades of a worker pool (O-UPGRADE-INFRA, O-UPGRADE-K8S, O-UPDATE-BOOTSTRAP) or of the control plane (O-UPGRADE-CP). */
 export const UpgradeRequestSchema = bounded(
   z.discriminatedUnion('operation', [
-    z.object({
+    z.strictObject({
       operation: z.literal('infrastructure'),
       resourceVersion,
       machineTemplate: NewMachineTemplateSchema,
     }),
-    z.object({
+    z.strictObject({
       operation: z.literal('kubernetes'),
       resourceVersion,
       version: z.string().min(1),
       machineTemplate: NewMachineTemplateSchema,
       bootstrap: NewBootstrapTemplateSchema.optional(),
     }),
-    z.object({
+    z.strictObject({
       operation: z.literal('bootstrap'),
       resourceVersion,
       bootstrap: NewBootstrapTemplateSchema,
     }),
-    z.object({
+    z.strictObject({
       operation: z.literal('control-plane'),
       resourceVersion,
       version: z.string().min(1),
@@ -166,7 +220,7 @@ export type UpgradeRequest = z.infer<typeof UpgradeRequestSchema>;
 
 /** O-DELETE-POOL, with the optional clean-up of what only this pool used. */
 export const DeletePoolRequestSchema = bounded(
-  z.object({
+  z.strictObject({
     resourceVersion,
     removeMachineTemplate: z.boolean().default(false),
     removeBootstrapTemplate: z.boolean().default(false),
@@ -176,7 +230,7 @@ export const DeletePoolRequestSchema = bounded(
 export type DeletePoolRequest = z.infer<typeof DeletePoolRequestSchema>;
 
 export const CreateIpPoolRequestSchema = bounded(
-  z.object({
+  z.strictObject({
     name,
     entries: z.array(IpPoolEntryInputSchema).min(1),
   }),
@@ -198,7 +252,7 @@ export type EntryOwnField = (typeof ENTRY_OWN_FIELDS)[number];
  * New values of an unclaimed entry's own fields (R-POOL-4, R-POOL-5: a claimed entry's stay as
  * they are); a field left out is kept, `""` clears an optional one (dns, hostname, machineName).
  */
-export const EntryFieldsInputSchema = z.object({
+export const EntryFieldsInputSchema = z.strictObject({
   ip: trimmed.optional(),
   mask: trimmed.optional(),
   gateway: trimmed.optional(),
@@ -210,7 +264,7 @@ export type EntryFieldsInput = z.infer<typeof EntryFieldsInputSchema>;
 
 /** Edits of an IP pool (R-POOL-4..6, R-NIC-*, R-DISK-*): never a blind replacement of `spec.pool`. */
 export const PatchIpPoolRequestSchema = bounded(
-  z.object({
+  z.strictObject({
     resourceVersion,
     append: z.array(IpPoolEntryInputSchema).default([]),
     /** ips of unclaimed entries to remove (R-POOL-6). */
@@ -218,10 +272,20 @@ export const PatchIpPoolRequestSchema = bounded(
     /** New additionNic / persistentDisk / own fields of existing entries, keyed by their ip. */
     update: z
       .array(
-        z.object({
+        z.strictObject({
           ip: z.string(),
-          additionNic: IpPoolEntryInputSchema.shape.additionNic,
-          persistentDisk: IpPoolEntryInputSchema.shape.persistentDisk,
+          additionNic: knownFieldsOnly(
+            IpPoolEntryShape.shape.additionNic,
+            'DCSIpHostnamePool entry',
+            entryTree('additionNic'),
+            ['additionNic'],
+          ),
+          persistentDisk: knownFieldsOnly(
+            IpPoolEntryShape.shape.persistentDisk,
+            'DCSIpHostnamePool entry',
+            entryTree('persistentDisk'),
+            ['persistentDisk'],
+          ),
           /** The entry's own fields (issue 12: edit an unclaimed entry without losing anything). */
           set: EntryFieldsInputSchema.optional(),
         }),

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isMessageKey, type MessageKey, type MessageParams } from '../i18n/messages';
+import { formatMessage, isMessageKey, type MessageKey, type MessageParams } from '../i18n/messages';
 import type { RuleId, RuleIssue } from '../rules/issue';
 import { issue } from '../rules/make';
 import { requestFieldRule } from './field-rules';
@@ -129,6 +129,7 @@ function meaning(
 export function requestIssues(error: z.ZodError, input: unknown): RuleIssue[] {
   return error.issues
     .flatMap((i) => branchIssues(i, input))
+    .flatMap(eachUnknownKey)
     .map((i) => {
       const { rule, key, params } = meaning(i, input);
       const owner = rule === 'R-REQUEST' && !isOwnRefusal(i) ? requestFieldRule(i.path) : rule;
@@ -143,11 +144,15 @@ export function requestIssues(error: z.ZodError, input: unknown): RuleIssue[] {
  */
 function branchIssues(i: z.core.$ZodIssue, input: unknown): z.core.$ZodIssue[] {
   if (i.code !== 'invalid_union' || i.errors.length === 0) return [i];
+  const sent = (x: z.core.$ZodIssue) =>
+    valueAt(input, [...i.path, ...x.path.slice(0, 1)]) !== undefined;
+  // A field the client sent that a strict branch does not have counts against the branch as a
+  // field of its own left out does: the client meant another branch.
   const missing = (b: readonly z.core.$ZodIssue[]) =>
-    b.filter((x) => valueAt(input, [...i.path, ...x.path.slice(0, 1)]) === undefined).length;
-  const best = [...i.errors].sort(
-    (a, b) => missing(a) - missing(b) || b.length - missing(b) - (a.length - missing(a)),
-  )[0];
+    b.reduce((n, x) => n + (x.code === 'unrecognized_keys' ? x.keys.length : sent(x) ? 0 : 1), 0);
+  const judged = (b: readonly z.core.$ZodIssue[]) =>
+    b.filter((x) => x.code !== 'unrecognized_keys' && sent(x)).length;
+  const best = [...i.errors].sort((a, b) => missing(a) - missing(b) || judged(b) - judged(a))[0];
   if (!best) return [i];
   return best.flatMap((x) => branchIssues({ ...x, path: [...i.path, ...x.path] }, input));
 }
@@ -155,3 +160,31 @@ function branchIssues(i: z.core.$ZodIssue, input: unknown): z.core.$ZodIssue[] {
 /** A field check's own refusal (it chose its rule, R-REQUEST for the JSON bounds). */
 const isOwnRefusal = (i: z.core.$ZodIssue): boolean =>
   i.code === 'custom' && isRequestIssueParams(i.params);
+
+/**
+ * A key a strict request object does not have (zod's `unrecognized_keys`, one issue for all of
+ * them) as one refusal per key, at its own path (issue 11): the console would ignore it, so it is
+ * refused (R-REQUEST), as a field of an object part the API server would prune is.
+ */
+function eachUnknownKey(i: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (i.code !== 'unrecognized_keys') return [i];
+  // Read defensively: the BFF rebuilds issues from the route's validation errors.
+  const keys: unknown = (i as { keys?: unknown }).keys;
+  if (!Array.isArray(keys) || keys.length === 0) return [i];
+  return keys.map((key) => {
+    const path = [...i.path, String(key)];
+    const params: RequestIssueParams = {
+      rule: 'R-REQUEST',
+      messageKey: 'request.unknownRequestField',
+      values: { field: path.map(String).join('.') },
+    };
+    const issue: z.core.$ZodIssue = {
+      code: 'custom',
+      path,
+      params,
+      message: formatMessage(params.messageKey, params.values),
+      input: undefined,
+    };
+    return issue;
+  });
+}

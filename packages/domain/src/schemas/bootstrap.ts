@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KUBEADM_CONFIG_SPEC_TREE } from '../generated/kubeadm-config-spec-fields';
 import { ConditionSchema, objectSchema } from './meta';
 
 /** bootstrap.cluster.x-k8s.io/v1beta1: KubeadmConfigTemplate and KubeadmConfig. */
@@ -19,28 +20,13 @@ export const BootstrapFileSchema = z.looseObject({
 export type BootstrapFile = z.infer<typeof BootstrapFileSchema>;
 
 /**
- * Every field of Cluster API's KubeadmConfigSpec (bootstrap.cluster.x-k8s.io/v1beta1), including
- * those this package does not model: a request may carry them, and any other is refused
- * (`knownFieldsOnly`), since a real API server would prune it silently. The simulator's contract
- * test checks this list against the reference CRD.
+ * Every top-level field of Cluster API's KubeadmConfigSpec (bootstrap.cluster.x-k8s.io/v1beta1),
+ * including those this package does not model: derived from upstream's CRD (the generated
+ * {@link KUBEADM_CONFIG_SPEC_TREE}, which a request's spec is judged by at every level).
  */
-export const KUBEADM_CONFIG_SPEC_FIELDS = [
-  'bootCommands',
-  'clusterConfiguration',
-  'diskSetup',
-  'files',
-  'format',
-  'ignition',
-  'initConfiguration',
-  'joinConfiguration',
-  'mounts',
-  'ntp',
-  'postKubeadmCommands',
-  'preKubeadmCommands',
-  'useExperimentalRetryJoin',
-  'users',
-  'verbosity',
-] as const;
+export const KUBEADM_CONFIG_SPEC_FIELDS: readonly string[] = Object.keys(
+  KUBEADM_CONFIG_SPEC_TREE.properties ?? {},
+);
 
 export const KubeadmConfigSpecSchema = z.looseObject({
   format: z.enum(['cloud-config', 'ignition']).optional(),

@@ -1081,7 +1081,9 @@ describe(`every object a planner writes is one upstream Cluster API accepts (fas
       const bt = aBootstrapTemplate();
       const pool = anIpPool();
       const other = aMachineDeployment({ metadata: { name: 'demo-md-9' } });
-      const parsed = DeletePoolRequestSchema.safeParse({ resourceVersion: '1', ...o });
+      // The request's own fields only: `sharedTemplate` shapes the cluster, not the request.
+      const { sharedTemplate: _shared, ...flags } = o;
+      const parsed = DeletePoolRequestSchema.safeParse({ resourceVersion: '1', ...flags });
       if (!parsed.success) return refused(parsed.error);
       const c = ctx({ ipPools: [{ ...poolContext(pool), claims: [] }] });
       const plan = planDeletePool(
