@@ -589,6 +589,8 @@ export const en = {
   'cpConfig.title': 'Kubeadm config of the control plane {name}',
   'cpConfig.intro':
     'The files (the kubelet patch of R-BOOT-1), users, commands and kubelet arguments every control-plane machine is bootstrapped with. Saving is a rolling change: KubeadmControlPlane replaces its machines one at a time with ones bootstrapped from the new config.',
+  'cpConfig.completed':
+    'This config lacks what R-BOOT-1 asks for at {version} (the kubelet patch with imagePullCredentialsVerificationPolicy, and the patches directory kubeadm reads it from). The editor starts with them added: review, then preview and save to roll the control plane with them.',
   'cpConfig.apply': 'Save and roll the control plane',
   'cpConfig.loading': 'Reading the control plane’s current config…',
   'strategy.title': 'Rollout settings of {name}',

@@ -554,6 +554,8 @@ export const zhCN: Messages = {
   'cpConfig.title': '控制平面 {name} 的 kubeadm 配置',
   'cpConfig.intro':
     '每台控制平面 machine 引导时使用的文件（R-BOOT-1 的 kubelet 补丁）、用户、命令和 kubelet 参数。保存即为滚动变更：KubeadmControlPlane 会用按新配置引导的 machine 逐台替换现有 machine。',
+  'cpConfig.completed':
+    '此配置缺少 R-BOOT-1 在 {version} 所要求的内容（带 imagePullCredentialsVerificationPolicy 的 kubelet 补丁，以及 kubeadm 读取它的 patches 目录）。编辑器已在初始内容中补上：请检查后预览并保存，以滚动更新控制平面。',
   'cpConfig.apply': '保存并滚动更新控制平面',
   'cpConfig.loading': '正在读取控制平面的当前配置…',
   'strategy.title': '{name} 的滚动更新设置',

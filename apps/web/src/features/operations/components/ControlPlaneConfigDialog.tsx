@@ -1,5 +1,10 @@
-import { validateControlPlaneConfig, type KubeadmConfigSpec, type NodePoolView } from '@dcs/domain';
-import { Typography } from '@mui/material';
+import {
+  kubeadmConfigForVersion,
+  validateControlPlaneConfig,
+  type KubeadmConfigSpec,
+  type NodePoolView,
+} from '@dcs/domain';
+import { Alert, Typography } from '@mui/material';
 import { useState } from 'react';
 import type { ClusterContext } from '../../../api/get-cluster-context';
 import { IssueScope, UnshownIssues } from '../../../components/IssueSummary';
@@ -49,7 +54,11 @@ function ConfigBody({
   current,
 }: ControlPlaneConfigDialogProps & { current: ControlPlaneConfig }) {
   const { t } = useI18n();
-  const [spec, setSpec] = useState<KubeadmConfigSpec>(current.kubeadmConfigSpec);
+  // A control plane whose config misses what R-BOOT-1 asks at its version (a 1.35 config without
+  // the patches directory, which this editor has no field for) would leave Preview disabled for
+  // good: the editor starts from the config made right, and says so.
+  const [start] = useState(() => startingConfig(current, context));
+  const [spec, setSpec] = useState<KubeadmConfigSpec>(start.spec);
   const send = useEditControlPlaneConfig(namespace, cluster);
   const flow = usePlanFlow(send, onClose);
   const issues = validateControlPlaneConfig(
@@ -79,6 +88,11 @@ function ConfigBody({
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {t('cpConfig.intro')}
       </Typography>
+      {start.completed && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {t('cpConfig.completed', { version: current.version ?? '?' })}
+        </Alert>
+      )}
       <BootstrapEditor
         value={spec}
         onChange={setSpec}
@@ -88,4 +102,26 @@ function ConfigBody({
       <UnshownIssues issues={issues} />
     </PlanFlowDialog>
   );
+}
+
+/**
+ * Where the editor starts: the control plane's config, or — when R-BOOT-1 refuses it at the
+ * control plane's version — domain's kubeadmConfigForVersion of it (the kubelet patch with the
+ * version's setting and the patches directory kubeadm reads it from), to be reviewed and saved.
+ */
+export function startingConfig(
+  current: ControlPlaneConfig,
+  context: ClusterContext,
+): { spec: KubeadmConfigSpec; completed: boolean } {
+  const refused = validateControlPlaneConfig(
+    current.kubeadmConfigSpec,
+    current.kubeadmConfigSpec,
+    current.version,
+    context.validation,
+  ).some((i) => i.rule === 'R-BOOT-1' && i.severity === 'error');
+  if (!refused || current.version === undefined) {
+    return { spec: current.kubeadmConfigSpec, completed: false };
+  }
+  const spec = kubeadmConfigForVersion(current.kubeadmConfigSpec, current.version, undefined);
+  return { spec, completed: JSON.stringify(spec) !== JSON.stringify(current.kubeadmConfigSpec) };
 }
