@@ -2,6 +2,7 @@ import type { MachineView } from '@dcs/domain';
 import { Box, Chip, Link, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { FactList } from '../../../components/FactList';
 import { useI18n } from '../../../i18n/context';
 import { formatAbsolute, formatAge } from '../../../i18n/format';
 import { poolPath } from '../../../lib/paths';
@@ -50,26 +51,7 @@ export function MachineDetails({ machine: m }: { machine: MachineView }) {
         {m.markedForDeletion && <Chip size="small" color="warning" label={t('nodes.marked')} />}
       </Stack>
       {m.diagnosis && <DiagnosisPanel diagnosis={m.diagnosis} />}
-      <Box
-        component="dl"
-        sx={{
-          display: 'grid',
-          gridTemplateColumns: 'max-content 1fr',
-          columnGap: 3,
-          rowGap: 0.5,
-          m: 0,
-          mb: 3,
-          '& dt': { color: 'text.secondary' },
-          '& dd': { m: 0, overflowWrap: 'anywhere' },
-        }}
-      >
-        {facts.map(([label, value]) => (
-          <Box key={label} sx={{ display: 'contents' }}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </Box>
-        ))}
-      </Box>
+      <FactList facts={facts} />
     </Box>
   );
 }

@@ -11,6 +11,7 @@ import {
   Typography,
 } from '@mui/material';
 import type { ReactNode } from 'react';
+import { FactList } from '../../../components/FactList';
 import { useI18n } from '../../../i18n/context';
 import { useMachineNode } from '../api/get-nodes';
 import { NodeStateChip, nodesUnavailableText } from './NodeState';
@@ -83,31 +84,7 @@ function NodeDetails({
       <Typography variant="h3" component="h3" sx={{ mb: 1 }}>
         {t('node.heading')}
       </Typography>
-      <Box
-        component="dl"
-        aria-label={title}
-        sx={{
-          display: 'grid',
-          gridTemplateColumns: 'max-content 1fr',
-          columnGap: 3,
-          rowGap: 0.5,
-          m: 0,
-          mb: 2,
-          '& dt': { color: 'text.secondary' },
-          '& dd': { m: 0, overflowWrap: 'anywhere' },
-        }}
-      >
-        <Box sx={{ display: 'contents' }}>
-          <dt>{t('nodes.node')}</dt>
-          <dd>{node.name}</dd>
-        </Box>
-        {facts.map(([label, value]) => (
-          <Box key={label} sx={{ display: 'contents' }}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </Box>
-        ))}
-      </Box>
+      <FactList facts={[[t('nodes.node'), node.name], ...facts]} label={title} mb={2} />
       {renderConditions(node)}
       <Typography variant="h3" component="h4" sx={{ mb: 1 }}>
         {t('node.taints', { name: node.name })}
