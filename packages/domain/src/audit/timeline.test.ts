@@ -41,6 +41,20 @@ describe('mergeTimeline (issue 12, audit timeline)', () => {
     expect(entries.find((e) => e.kind === 'stuck')?.severity).toBe('warning');
   });
 
+  it('an Event read through both APIs (a real API server serves one Event as core/v1 and events.k8s.io/v1, same uid) is one entry', () => {
+    const core = aCoreEvent({
+      metadata: { name: 'demo-md-0.9', uid: 'ev-9' },
+      reason: 'ScalingReplicaSet',
+      message: 'Scaled up MachineSet demo-md-0-abc12 to 6',
+      lastTimestamp: '2026-01-01T10:03:00Z',
+    });
+    const v1 = anEventsV1Event({ metadata: { name: 'demo-md-0.9', uid: 'ev-9' } });
+    const entries = mergeTimeline({ records: [], events: [core], eventsV1: [v1] });
+    expect(entries.map((e) => e.text)).toEqual([
+      'MachineDeployment/demo-md-0 ScalingReplicaSet: Scaled up MachineSet demo-md-0-abc12 to 6',
+    ]);
+  });
+
   it('machines in one phase more than a minute apart are separate entries', () => {
     const entries = mergeTimeline({
       records: [],
