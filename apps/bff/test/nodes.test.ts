@@ -171,6 +171,35 @@ describe('the workload cluster’s Nodes (issue 12)', () => {
     }
   });
 
+  it('a change of a Machine the join reads (its drain starting) changes the ETag; other polls stay 304', async () => {
+    const first = await local.inject(`${URL_NODES}?fields=summary`);
+    const etag = String(first.headers.etag);
+    const unchanged = await local.inject({
+      url: `${URL_NODES}?fields=summary`,
+      headers: { 'if-none-match': etag },
+    });
+    expect(unchanged.statusCode).toBe(304);
+    const server = t.cluster.server.client;
+    const machine = server
+      .list('cluster.x-k8s.io/v1beta1', 'Machine', NS)
+      .find((m) => m.metadata.name === 'demo-md-0-abc12-m2') as Machine;
+    await server.update(
+      asObject({
+        ...machine,
+        status: { ...machine.status, deletion: { nodeDrainStartTime: '2026-01-01T10:00:00Z' } },
+      }),
+      { subresource: 'status' },
+    );
+    const changed = await eventually('the Machine change in the join', async () => {
+      const r = await local.inject({
+        url: `${URL_NODES}?fields=summary`,
+        headers: { 'if-none-match': etag },
+      });
+      return r.statusCode === 200 ? r : undefined;
+    });
+    expect(changed.headers.etag).not.toBe(etag);
+  });
+
   it('answers an unchanged poll with 304 (ETag), and a changed Node with 200 and a new ETag', async () => {
     const first = await local.inject(`${URL_NODES}?fields=summary`);
     const etag = first.headers.etag;
