@@ -23,8 +23,8 @@ let local: FastifyInstance;
 let token: FastifyInstance;
 const workloads = new WorkloadClusters();
 let wc: WorkloadCluster;
-/** A Node as the in-process client takes it. */
-const asObject = (n: Node) =>
+/** A Node or Machine as the in-process client takes it. */
+const asObject = (n: Node | Machine) =>
   n as unknown as Parameters<WorkloadCluster['server']['client']['create']>[0];
 
 async function writeSecret(kubeconfig: string) {
