@@ -3,7 +3,9 @@
  *   pnpm --filter @dcs/apiserver bench [SCALE]     (SCALE 1 = the full targets; CI runs 0.02)
  *   BENCH_CPU_PROFILE=DIR ... writes one .cpuprofile of the server per phase into DIR;
  *   BENCH_LOAD_CPU_PROFILE=DIR ... one of each load process;
- *   BENCH_WATCH_FLUSH_MS=N ... the server's watchFlushIntervalMs (default 10).
+ *   BENCH_WATCH_FLUSH_MS=N ... the server's watchFlushIntervalMs (default 10);
+ *   BENCH_WATCHERS=N, BENCH_EVENTS=N ... the watch phase's watchers and events whatever the scale
+ *   (a small scale with the full 100 watchers measures the fan-out's tail without the 20,000 fill).
  *
  * The server runs alone in a child process (bench/server-process.ts); every client runs in other
  * child processes (bench/load.ts), so the server's CPU time and RSS are its own. This process only
@@ -47,6 +49,16 @@ import {
 } from './shared';
 
 export type { BenchRow };
+
+/** A positive integer from the environment (a phase's size whatever the scale), or undefined. */
+function envCount(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < 1)
+    throw new Error(`${name} must be a positive integer, not ${raw}`);
+  return v;
+}
 
 interface Timed {
   cpuMs?: number;
@@ -319,9 +331,9 @@ export async function runBenchmark(
     row('  RSS of the same server empty, at start', idleRss / 2 ** 20, 'MB');
 
     // 4. watch fan-out
-    const watchers = n(100, 3);
+    const watchers = envCount('BENCH_WATCHERS') ?? n(100, 3);
     const rate = 500;
-    const events = n(3000, 30);
+    const events = envCount('BENCH_EVENTS') ?? n(3000, 30);
     const writer = startLoad({
       role: 'writer',
       url,

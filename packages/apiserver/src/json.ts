@@ -6,9 +6,27 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A deep copy of a JSON tree (objects from the wire hold nothing else). */
+/**
+ * A deep copy of a JSON tree (objects from the wire hold nothing else). A plain walk, not
+ * `structuredClone`: for a ~3 KB Machine that is ~10 µs against ~50 µs, and every write copies
+ * at least once (the in-process client's input, a status write's base, patches). Own keys only,
+ * `__proto__` stored as a key (see `put`); depth is bounded before anything is cloned
+ * (`limits.ts`, 256 levels), so the recursion is safe.
+ */
 export function clone<T>(value: T): T {
-  return structuredClone(value);
+  return copyTree(value) as T;
+}
+
+function copyTree(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copyTree(v[i]);
+    return out;
+  }
+  const out: JsonObject = {};
+  for (const k of Object.keys(v)) put(out, k, copyTree((v as JsonObject)[k]));
+  return out;
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

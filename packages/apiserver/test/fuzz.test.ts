@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deepEqual, getPath, setPath } from '../src/json';
+import { clone, deepEqual, getPath, setPath } from '../src/json';
 import { getJsonPath } from '../src/jsonpath';
 import { measure } from '../src/limits';
 import { applyJsonPatch, parseJsonPatch } from '../src/patch/json-patch';
@@ -129,6 +129,15 @@ const params = (numRuns = RUNS) => ({ seed: SEED, numRuns });
 describe(`user keys are inert in every walker (fast-check seed ${SEED})`, () => {
   const checks: [string, fc.IProperty<any>][] = [
     [
+      'deep copy (clone)',
+      fc.property(tree, (t) =>
+        sameOutcome(
+          () => clone(t),
+          () => clone(rename(t)),
+        ),
+      ),
+    ],
+    [
       'merge patch',
       fc.property(tree, tree, (t, p) =>
         sameOutcome(
@@ -226,6 +235,21 @@ describe(`user keys are inert in every walker (fast-check seed ${SEED})`, () => 
   it('walk results hold plain objects only, and measure never recurses', () => {
     fc.assert(
       fc.property(tree, tree, (t, p) => plainObjects(mergePatch(t, p))),
+      params(),
+    );
+    // A copy is equal, plain, and shares no object or array with what it copied.
+    const shared = (a: unknown, b: unknown): boolean =>
+      typeof a === 'object' &&
+      a !== null &&
+      (a === b ||
+        Object.keys(a).some((k) =>
+          shared((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+        ));
+    fc.assert(
+      fc.property(tree, (t) => {
+        const c = clone(t);
+        return deepEqual(c, t) && plainObjects(c) && !shared(c, t);
+      }),
       params(),
     );
     const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;

@@ -118,7 +118,7 @@ interface Grant {
   namespace: string;
   roleKind: string;
   role: string;
-  rules: PolicyRule[];
+  rules: readonly PolicyRule[];
   subject: string;
 }
 
@@ -140,15 +140,33 @@ export class RbacAuthorizer {
    * an RBAC object (`invalidate`).
    */
   private readonly decisions = new Map<string, Decision>();
+  private readonly grantsByUser = new Map<string, readonly Grant[]>();
 
   constructor(private readonly source: RbacSource) {}
 
   invalidate(): void {
     this.decisions.clear();
+    this.grantsByUser.clear();
   }
 
-  /** Every grant that applies to the user in a namespace (cluster grants always apply). */
-  private *grants(user: UserInfo, namespace: string): Generator<Grant> {
+  /**
+   * Every grant that applies to the user in a namespace (cluster grants always apply), in the
+   * order they are evaluated. Remembered per user and namespace until an RBAC object changes: a
+   * decision for a new object name (every create of a new name misses the decision cache) then
+   * matches a few rules instead of reading and converting every binding and role in the store.
+   */
+  private grants(user: UserInfo, namespace: string): readonly Grant[] {
+    const key = `${user.username}\0${user.groups.join('\0')}\0\0${namespace}`;
+    let grants = this.grantsByUser.get(key);
+    if (!grants) {
+      grants = [...this.readGrants(user, namespace)];
+      if (this.grantsByUser.size >= MAX_CACHED_DECISIONS) this.grantsByUser.clear();
+      this.grantsByUser.set(key, grants);
+    }
+    return grants;
+  }
+
+  private *readGrants(user: UserInfo, namespace: string): Generator<Grant> {
     for (const b of this.source.clusterRoleBindings()) {
       const subject = subjectsOf(b).find((s) => subjectMatches(s, user, ''));
       if (!subject) continue;

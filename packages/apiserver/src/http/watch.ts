@@ -43,6 +43,13 @@ export interface WatchOptions {
 /**
  * Flushes the queued lines of every watch stream of one server together, at most once per
  * interval while events keep coming, and at the end of the I/O turn when they do not.
+ *
+ * The interval counts from the end of the previous flush, not its start. A flush is one socket
+ * write per watcher, and on a loaded machine 100 of them can take longer than the interval;
+ * counted from the start, the next flush was then due at once, so every I/O turn flushed its one
+ * or two events to every socket: more writes per event exactly when writes were slowest, and the
+ * requests that make the events waited behind them (issue 14, the watch p99). Counted from the
+ * end, a slow flush makes the next batch larger instead.
  */
 export class WatchFlusher {
   private readonly dirty = new Set<() => void>();
@@ -63,10 +70,13 @@ export class WatchFlusher {
 
   private readonly run = (): void => {
     this.scheduled = false;
-    this.last = performance.now();
     const flushes = [...this.dirty];
     this.dirty.clear();
-    for (const f of flushes) f();
+    try {
+      for (const f of flushes) f();
+    } finally {
+      this.last = performance.now();
+    }
   };
 }
 
