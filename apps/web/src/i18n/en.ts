@@ -234,6 +234,21 @@ export const en = {
   'nodes.unavailable.unreachable': 'The workload cluster is unreachable since {since}: {message}',
   'nodes.unavailable.pending': 'Listing the workload cluster’s Nodes…',
   'nodes.unavailable.error': 'Node states could not be loaded: {message}',
+  // Issue 12: a machine row's badge when its only problem is its Node (machine-problems.ts).
+  'rowProblem.node.Missing': 'Node not found',
+  'rowProblem.node.NotReady': 'Node NotReady',
+  'rowProblem.node.Unknown': 'Node status unknown',
+  'rowProblem.node.Pressure': 'Node under pressure: {conditions}',
+  'rowProblem.node.Cordoned': 'Node cordoned',
+  'rowProblem.nodeDetail.Missing':
+    'The Machine’s nodeRef names Node {node}, which the workload cluster does not have.',
+  'rowProblem.nodeDetail.NotReady':
+    'Node {node} is not Ready in the workload cluster: nothing new is scheduled on it.',
+  'rowProblem.nodeDetail.Unknown': 'The kubelet of Node {node} has stopped reporting its status.',
+  'rowProblem.nodeDetail.Pressure': 'Node {node} reports {conditions}.',
+  'rowProblem.nodeDetail.Cordoned':
+    'Node {node} is cordoned (unschedulable) though its machine is not being deleted: nothing new is scheduled on it. In the workload cluster, {command} lifts it.',
+  'rowProblem.infrastructure': 'DCSMachine: {conditions}',
   'node.heading': 'Node in the workload cluster',
   'node.title': 'Node {name}',
   'node.none': 'Machine {name} has no Node yet: it has not joined the workload cluster.',

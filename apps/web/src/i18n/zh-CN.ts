@@ -222,6 +222,20 @@ export const zhCN: Messages = {
   'nodes.unavailable.unreachable': '工作负载集群自 {since} 起无法访问：{message}',
   'nodes.unavailable.pending': '正在列出工作负载集群的节点…',
   'nodes.unavailable.error': '无法加载节点状态：{message}',
+  // Issue 12: a machine row's badge when its only problem is its Node (machine-problems.ts).
+  'rowProblem.node.Missing': '未找到节点',
+  'rowProblem.node.NotReady': '节点未就绪',
+  'rowProblem.node.Unknown': '节点状态未知',
+  'rowProblem.node.Pressure': '节点资源压力：{conditions}',
+  'rowProblem.node.Cordoned': '节点已封锁',
+  'rowProblem.nodeDetail.Missing': 'Machine 记录的节点 {node} 在工作负载集群中不存在。',
+  'rowProblem.nodeDetail.NotReady':
+    '节点 {node} 在工作负载集群中未就绪：不会再有新的工作负载调度到该节点。',
+  'rowProblem.nodeDetail.Unknown': '节点 {node} 的 kubelet 已停止上报状态。',
+  'rowProblem.nodeDetail.Pressure': '节点 {node} 报告 {conditions}。',
+  'rowProblem.nodeDetail.Cordoned':
+    '节点 {node} 已封锁（不可调度），但其 machine 并未在删除：不会有新的工作负载调度到该节点。在工作负载集群中执行 {command} 可解除封锁。',
+  'rowProblem.infrastructure': 'DCSMachine：{conditions}',
   'node.heading': '工作负载集群中的节点',
   'node.title': '节点 {name}',
   'node.none': 'Machine {name} 尚无节点：尚未加入工作负载集群。',

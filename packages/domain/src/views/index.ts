@@ -13,3 +13,4 @@ export * from './cluster';
 export * from './group';
 export * from './scale-follow';
 export * from './node';
+export * from './machine-problems';

@@ -154,11 +154,16 @@ export function nodeViewsOf(nodes: readonly Node[], machines: readonly Machine[]
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** What the machines tables need of a Node: one line each, so that 5,000 stay a small answer. */
+/**
+ * What the machines tables need of a Node: one line each, so that 5,000 stay a small answer.
+ * `pressure`: the Node's MemoryPressure, DiskPressure, PIDPressure or NetworkUnavailable that are
+ * not False (present only when there is one), so that a row can say its Node is under pressure
+ * (`machine-problems.ts`).
+ */
 export type NodeSummary = Pick<
   NodeView,
   'name' | 'machine' | 'state' | 'ready' | 'unschedulable' | 'kubeletVersion'
->;
+> & { pressure?: string[] };
 
 export function nodeSummaryOf(v: NodeView): NodeSummary {
   const s: NodeSummary = {
@@ -169,6 +174,8 @@ export function nodeSummaryOf(v: NodeView): NodeSummary {
   };
   if (v.machine !== undefined) s.machine = v.machine;
   if (v.kubeletVersion !== undefined) s.kubeletVersion = v.kubeletVersion;
+  const pressure = v.conditions.filter((c) => c.problem && c.type !== 'Ready').map((c) => c.type);
+  if (pressure.length > 0) s.pressure = pressure;
   return s;
 }
 

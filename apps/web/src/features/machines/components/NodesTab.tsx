@@ -1,4 +1,4 @@
-import type { MachineView } from '@dcs/domain';
+import { machineNodeOf, nodesByName, type MachineView } from '@dcs/domain';
 import {
   Alert,
   Box,
@@ -49,7 +49,14 @@ export function NodesTab({
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const all = machines.data;
   const nodes = useClusterNodes(namespace, cluster, all);
-  const shown = useMemo(() => filterMachines(all ?? [], deferred), [all, deferred]);
+  // The same join as the table's rows: "Problems only" counts a machine's Node (issue 12).
+  const nodeOf = useMemo(() => {
+    const data = nodes.data;
+    if (data?.status !== 'ok') return undefined;
+    const byName = nodesByName(data.nodes);
+    return (m: MachineView) => machineNodeOf(m, byName);
+  }, [nodes.data]);
+  const shown = useMemo(() => filterMachines(all ?? [], deferred, nodeOf), [all, deferred, nodeOf]);
   // Both run on every stream batch over every machine (20,000): no allocation per machine, and
   // nothing at all while nothing is selected.
   const pools = useMemo(() => {

@@ -1,5 +1,6 @@
 import {
   machineNodeOf,
+  machineRowProblems,
   nodesByName,
   type ClusterNodeSummaries,
   type MachineView,
@@ -27,6 +28,7 @@ import { formatAbsolute, formatAge } from '../../../i18n/format';
 import { machinePath, poolPath } from '../../../lib/paths';
 import { useNow } from '../../../lib/use-now';
 import { NodeStateChip, nodesUnavailableText } from './NodeState';
+import { RowProblemBadge } from './RowProblemBadge';
 
 const ROW_HEIGHT = 37;
 
@@ -160,6 +162,7 @@ export function NodesTable({
                 onToggle={onToggle}
                 now={now}
                 byName={byName}
+                measure={virtualizer.measureElement}
               />
             );
           })}
@@ -181,6 +184,7 @@ const MachineRow = memo(function MachineRow({
   onToggle,
   now,
   byName,
+  measure,
 }: {
   machine: MachineView;
   index: number;
@@ -189,14 +193,24 @@ const MachineRow = memo(function MachineRow({
   now: number;
   /** Undefined when the Nodes are not known (loading, or a reason at the column's header). */
   byName: ReadonlyMap<string, NodeSummary> | undefined;
+  /** The virtualizer's measure: a row whose badge wraps is taller than ROW_HEIGHT. */
+  measure: (row: Element | null) => void;
 }) {
-  const { t, locale, localize } = useI18n();
+  const { t, locale } = useI18n();
   const joined = byName ? machineNodeOf(m, byName) : undefined;
-  const problems = m.conditions.filter((c) => c.problem);
+  // Domain's one decision (issue 12), the same the "Problems only" filter reads.
+  const [problem] = machineRowProblems(m, joined);
   const ready = m.conditions.find((c) => c.type === 'Ready');
   const ns = m.namespace;
   return (
-    <TableRow hover selected={checked} aria-rowindex={index + 2} sx={{ height: ROW_HEIGHT }}>
+    <TableRow
+      hover
+      selected={checked}
+      aria-rowindex={index + 2}
+      data-index={index}
+      ref={measure}
+      sx={{ height: ROW_HEIGHT }}
+    >
       <TableCell padding="checkbox">
         <Checkbox
           size="small"
@@ -244,22 +258,9 @@ const MachineRow = memo(function MachineRow({
       <TableCell title={formatAbsolute(m.createdAt, locale)}>
         {formatAge(m.createdAt, now, locale)}
       </TableCell>
-      <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-        {m.diagnosis ? (
-          <Tooltip title={localize(m.diagnosis)}>
-            <Chip
-              size="small"
-              color={m.diagnosis.severity === 'error' ? 'error' : 'warning'}
-              label={t(`diagnosis.${m.diagnosis.code}`)}
-            />
-          </Tooltip>
-        ) : problems.length > 0 ? (
-          <Chip
-            size="small"
-            color="warning"
-            variant="outlined"
-            label={problems.map((c) => `${c.type}=${c.status}`).join(', ')}
-          />
+      <TableCell sx={{ py: 0.5 }}>
+        {problem ? (
+          <RowProblemBadge problem={problem} />
         ) : (
           <span>{ready ? `Ready=${ready.status}` : '—'}</span>
         )}

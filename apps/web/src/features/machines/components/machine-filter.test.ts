@@ -1,4 +1,4 @@
-import { conditionView } from '@dcs/domain';
+import { conditionView, type MachineNode } from '@dcs/domain';
 import { describe, expect, it } from 'vitest';
 import { aMachineView } from '../../../test/fixtures';
 import { emptyFilter, filterMachines, guardSelection } from './machine-filter';
@@ -31,6 +31,23 @@ describe('Nodes tab filter', () => {
     expect(
       filterMachines([vm, aMachineView('a-2')], { ...emptyFilter, problemsOnly: true }),
     ).toEqual([vm]);
+  });
+  it('counts a problem of the machine’s Node (NotReady) as a problem, through the row’s join (issue 12)', () => {
+    const a = aMachineView('a-1');
+    const b = aMachineView('a-2');
+    const notReady: MachineNode = {
+      state: 'NotReady',
+      node: { name: 'a-1', state: 'NotReady', ready: 'False', unschedulable: false },
+    };
+    const ready: MachineNode = {
+      state: 'Ready',
+      node: { name: 'a-2', state: 'Ready', ready: 'True', unschedulable: false },
+    };
+    const nodeOf = (m: { name: string }) => (m.name === 'a-1' ? notReady : ready);
+    const problemsOnly = { ...emptyFilter, problemsOnly: true };
+    expect(filterMachines([a, b], problemsOnly, nodeOf)).toEqual([a]);
+    // Without the Nodes (a viewer, still listing) only the machine's own problems count.
+    expect(filterMachines([a, b], problemsOnly)).toEqual([]);
   });
   it('filters by pool and text', () => {
     expect(filterMachines(ms, { ...emptyFilter, pool: 'b' }).map((m) => m.name)).toEqual(['b-1']);

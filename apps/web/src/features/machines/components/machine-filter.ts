@@ -1,4 +1,4 @@
-import type { MachineView } from '@dcs/domain';
+import { hasMachineRowProblem, type MachineNode, type MachineView } from '@dcs/domain';
 
 export interface MachineFilter {
   text: string;
@@ -10,17 +10,26 @@ export interface MachineFilter {
 
 export const emptyFilter: MachineFilter = { text: '', pool: '', problemsOnly: false };
 
-/** Whether a machine needs attention: a diagnosis, a failure, or a problem condition. */
-export const hasProblem = (m: MachineView): boolean =>
-  m.diagnosis !== undefined ||
-  m.failureReason !== undefined ||
-  m.conditions.some((c) => c.problem) ||
-  (m.infrastructureConditions ?? []).some((c) => c.problem);
+/** A machine's Node as the row shows it (domain's `machineNodeOf`); undefined when not known. */
+export type NodeOf = (m: MachineView) => MachineNode | undefined;
 
-/** The machines a filter keeps, in their order. Text matches name, node, IP, phase, version. */
+/**
+ * Whether a machine needs attention: domain's one decision (`hasMachineRowProblem`: a diagnosis,
+ * a failure, a problem condition of the Machine or its DCSMachine, or its Node NotReady, Unknown,
+ * not found, under pressure or cordoned), the same that picks the row's badge.
+ */
+export const hasProblem = (m: MachineView, nodeOf?: NodeOf): boolean =>
+  hasMachineRowProblem(m, nodeOf?.(m));
+
+/**
+ * The machines a filter keeps, in their order. Text matches name, node, IP, phase, version.
+ * `nodeOf` joins each machine to its Node, so that "Problems only" keeps a machine whose only
+ * problem is its Node (issue 12).
+ */
 export function filterMachines(
   machines: readonly MachineView[],
   f: MachineFilter,
+  nodeOf?: NodeOf,
 ): readonly MachineView[] {
   const text = f.text.trim().toLowerCase();
   const set = f.machineSet ?? '';
@@ -29,7 +38,7 @@ export function filterMachines(
     (m) =>
       (f.pool === '' || m.poolId === f.pool) &&
       (set === '' || m.machineSet === set) &&
-      (!f.problemsOnly || hasProblem(m)) &&
+      (!f.problemsOnly || hasProblem(m, nodeOf)) &&
       (text === '' ||
         [m.name, m.nodeName, m.ip, m.phase, m.version, m.hostname].some((v) =>
           v?.toLowerCase().includes(text),

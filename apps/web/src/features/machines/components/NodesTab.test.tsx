@@ -1,0 +1,128 @@
+// @vitest-environment happy-dom
+import { clusterNodeSummaries, machineView, nodeViewsOf, type Machine } from '@dcs/domain';
+import { aMachine, aNode } from '@dcs/domain/testing';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Locale } from '../../../i18n/locale';
+import { contextWire, stubApi } from '../../../test/api';
+import { NOW } from '../../../test/fixtures';
+import { renderInApp } from '../../../test/render';
+import { NodesTab } from './NodesTab';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+// happy-dom lays nothing out: give elements a size, so that the virtualized table renders rows.
+const sizes = ['clientHeight', 'clientWidth', 'offsetHeight', 'offsetWidth'] as const;
+const saved = sizes.map(
+  (k) =>
+    Object.getOwnPropertyDescriptor(Element.prototype, k) ??
+    Object.getOwnPropertyDescriptor(HTMLElement.prototype, k),
+);
+beforeAll(() => {
+  for (const k of sizes)
+    Object.defineProperty(HTMLElement.prototype, k, { configurable: true, get: () => 800 });
+});
+afterAll(() => {
+  sizes.forEach((k, i) => {
+    const d = saved[i];
+    if (d) Object.defineProperty(HTMLElement.prototype, k, d);
+  });
+});
+
+/**
+ * Issue 12: the Nodes tab's "Problems only" keeps a Running machine whose only problem is its
+ * Node in the workload cluster (NotReady, cordoned, under pressure), and that row's badge says
+ * so: both read domain's `machineRowProblems`.
+ */
+
+const SLOW = { timeout: 15_000 };
+const SECRET = 'cpaas-system/demo-kubeconfig';
+const names = {
+  healthy: 'demo-md-0-abc12-m1',
+  notReady: 'demo-md-0-abc12-m2',
+  cordoned: 'demo-md-0-abc12-m3',
+  pressure: 'demo-md-0-abc12-m4',
+};
+
+function renderTab(locale: Locale = 'en') {
+  const machines: Machine[] = Object.values(names).map((name) => aMachine({ metadata: { name } }));
+  const nodes = [
+    aNode(names.healthy),
+    aNode(names.notReady, {
+      status: { conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady' }] },
+    }),
+    aNode(names.cordoned, { spec: { unschedulable: true } }),
+    aNode(names.pressure, {
+      status: {
+        conditions: [
+          { type: 'MemoryPressure', status: 'True', reason: 'KubeletHasInsufficientMemory' },
+          { type: 'Ready', status: 'True' },
+        ],
+      },
+    }),
+  ];
+  stubApi({
+    '/clusters/cpaas-system/demo/machines': {
+      items: machines.map((m) => machineView(m, undefined, NOW)),
+    },
+    '/clusters/cpaas-system/demo/nodes': clusterNodeSummaries({
+      status: 'ok',
+      secret: SECRET,
+      nodes: nodeViewsOf(nodes, machines),
+    }),
+    '/clusters/cpaas-system/demo/context': contextWire(),
+  });
+  renderInApp(
+    <MemoryRouter>
+      <NodesTab namespace="cpaas-system" cluster="demo" onDeleteSelected={() => undefined} />
+    </MemoryRouter>,
+    { locale },
+  );
+}
+
+const shownNames = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole('link')
+    .map((a) => a.textContent)
+    .filter((n) => n.startsWith('demo-md-0-abc12-'));
+
+const badgeOf = (table: HTMLElement, name: string) =>
+  within(table).getByRole('link', { name }).closest('tr')?.querySelector('[data-row-problem]')
+    ?.textContent;
+
+describe('the Nodes tab’s "Problems only" counts the machine’s Node (issue 12)', () => {
+  it('keeps the machines whose Node is NotReady, cordoned or under pressure, each with a badge that says so', async () => {
+    renderTab();
+    const table = await screen.findByRole('table', { name: 'Machines of demo' }, SLOW);
+    // Wait for the Node join (a second answer): the NotReady row's badge.
+    await waitFor(() => {
+      expect(badgeOf(table, names.notReady)).toBe('Node NotReady');
+    }, SLOW);
+    expect(badgeOf(table, names.cordoned)).toBe('Node cordoned');
+    expect(badgeOf(table, names.pressure)).toBe('Node under pressure: MemoryPressure');
+    expect(badgeOf(table, names.healthy)).toBeUndefined();
+    expect(shownNames(table)).toHaveLength(4);
+
+    fireEvent.click(screen.getByRole('switch', { name: 'Problems only' }));
+    await waitFor(() => {
+      expect(shownNames(table)).toEqual([names.notReady, names.cordoned, names.pressure]);
+    }, SLOW);
+  });
+
+  it('speaks Chinese', async () => {
+    renderTab('zh-CN');
+    const table = await screen.findByRole('table', { name: 'demo 的 machine' }, SLOW);
+    await waitFor(() => {
+      expect(badgeOf(table, names.notReady)).toBe('节点未就绪');
+    }, SLOW);
+    expect(badgeOf(table, names.cordoned)).toBe('节点已封锁');
+    fireEvent.click(screen.getByRole('switch', { name: '仅显示有问题的' }));
+    await waitFor(() => {
+      expect(shownNames(table)).toHaveLength(3);
+    }, SLOW);
+  });
+});
