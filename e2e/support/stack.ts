@@ -22,6 +22,8 @@ export interface StackOptions {
   /** The DCS provider version the simulator reports (R-VER-*). */
   providerVersion?: string;
   seed?: 'demo' | 'empty';
+  /** Names the stack's temporary folder (`dcs-e2e-NAME-…`), to tell stacks apart when debugging. */
+  name?: string;
 }
 
 export interface Stack {
@@ -92,7 +94,7 @@ function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const dir = mkdtempSync(join(tmpdir(), 'dcs-e2e-'));
+  const dir = mkdtempSync(join(tmpdir(), `dcs-e2e-${options.name ? `${options.name}-` : ''}`));
   const kubeconfig = join(dir, 'kubeconfig');
   const timeScale = options.timeScale ?? 30;
   const sim = spawn(
