@@ -15,6 +15,20 @@ export interface BuiltinTable {
   row: (obj: KubeObject) => unknown[];
 }
 
+/**
+ * A resource served through a second API, stored as another resource: kube-apiserver keeps
+ * `events.k8s.io/v1` Events and `core/v1` Events as one resource (one object, one name, one
+ * resourceVersion, one watch history) and converts between the two shapes on every read and
+ * write. `rt` is the resource objects are stored as; the conversions are pure and total.
+ */
+export interface StorageView {
+  rt: ResourceType;
+  /** This API's shape to the stored one (before a write is committed). */
+  toStorage(obj: KubeObject): KubeObject;
+  /** The stored shape to this API's (for every read, list and watch event). */
+  fromStorage(obj: KubeObject): KubeObject;
+}
+
 /** Everything the server knows about one resource, resolved from a registration. */
 export interface ResourceType {
   group: string;
@@ -50,6 +64,8 @@ export interface ResourceType {
   validate?: (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
   /** Normalizes an object on write (e.g. Secret stringData into data). */
   normalize?: (obj: KubeObject) => void;
+  /** Stored as another resource and converted (see StorageView); absent: stored as itself. */
+  storedAs?: StorageView;
 }
 
 const STORED_VERBS = [
@@ -69,6 +85,7 @@ export interface BuiltinExtras {
   table?: BuiltinTable;
   validate?: ResourceType['validate'];
   normalize?: ResourceType['normalize'];
+  storedAs?: StorageView;
 }
 
 export function resolveKind(reg: KindRegistration, builtin?: BuiltinExtras): ResourceType {
@@ -110,6 +127,7 @@ export function resolveKind(reg: KindRegistration, builtin?: BuiltinExtras): Res
   if (builtin?.table) rt.table = builtin.table;
   if (builtin?.validate) rt.validate = builtin.validate;
   if (builtin?.normalize) rt.normalize = builtin.normalize;
+  if (builtin?.storedAs) rt.storedAs = builtin.storedAs;
   return rt;
 }
 

@@ -155,6 +155,38 @@ spec:
     expect((await run(['delete', 'node', 'cp-1', 'w-1'])).code).toBe(0);
   });
 
+  it('kubectl get events shows an Event created through events.k8s.io/v1 (one Event resource, issue 12)', async () => {
+    await server.client.create({
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'audit-scale', namespace: 'default' },
+      eventTime: new Date().toISOString().replace('Z', '000Z'),
+      reportingController: 'dcs.io/node-pool-console',
+      reportingInstance: 'bff-0',
+      action: 'O-SCALE-UP',
+      reason: 'Applied',
+      type: 'Normal',
+      regarding: { kind: 'MachineDeployment', name: 'md-audit', namespace: 'default' },
+      note: 'alice scaled md-audit 4 to 6',
+    });
+    const got = await run(['get', 'events']);
+    expect(got.code, got.err).toBe(0);
+    expect(got.out).toMatch(/LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE/);
+    expect(got.out).toMatch(
+      /\d+s\s+Normal\s+Applied\s+machinedeployment\/md-audit\s+alice scaled md-audit 4 to 6/,
+    );
+    const both = await run([
+      'get',
+      'events.v1.events.k8s.io',
+      'audit-scale',
+      '-o',
+      'jsonpath={.note}',
+    ]);
+    expect(both.out).toBe('alice scaled md-audit 4 to 6');
+    expect((await run(['delete', 'events', 'audit-scale'])).code).toBe(0);
+    expect((await run(['get', 'events.v1.events.k8s.io', 'audit-scale'])).code).not.toBe(0);
+  });
+
   it('applies, gets (yaml, wide), patches, scales and deletes', async () => {
     expect((await run(['apply', '-f', join(dir, 'm.yaml')])).out).toContain(
       'widget.example.com/k1 created',

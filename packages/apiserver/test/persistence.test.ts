@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -51,6 +51,41 @@ describe('persistence', () => {
     await a.client.create(cm('one', 1));
     await a.close();
     expect(existsSync(state)).toBe(true);
+  });
+
+  it('loads an events.k8s.io Event kept apart by an older version into the one Event resource (issue 12)', async () => {
+    const state = join(mkdtempSync(join(tmpdir(), 'apiserver-state-')), 'state.jsonl');
+    const old = {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'audit-1', namespace: 'default', uid: 'u-audit-1', resourceVersion: '41' },
+      eventTime: '2026-01-01T10:02:00.000000Z',
+      reportingController: 'dcs.io/node-pool-console',
+      reportingInstance: 'bff-0',
+      action: 'O-SCALE-UP',
+      reason: 'Applied',
+      type: 'Normal',
+      regarding: { kind: 'MachineDeployment', name: 'md-1', namespace: 'default' },
+      note: 'alice scaled md-1 4 → 6',
+    };
+    writeFileSync(
+      state,
+      `${JSON.stringify({ v: 1, rv: 41 })}\n${JSON.stringify({ t: 'P', rv: 41, r: 'events.k8s.io/events', o: old })}\n`,
+    );
+    const a = await startApiServer({ tls: false, kinds: testKinds, statePath: state });
+    const ref = { kind: 'Event', namespace: 'default', name: 'audit-1' };
+    expect(a.client.get({ ...ref, apiVersion: 'v1' })).toMatchObject({
+      metadata: { uid: 'u-audit-1', resourceVersion: '41' },
+      involvedObject: { name: 'md-1' },
+      message: 'alice scaled md-1 4 → 6',
+      reportingComponent: 'dcs.io/node-pool-console',
+    });
+    expect(a.client.get({ ...ref, apiVersion: 'events.k8s.io/v1' })).toMatchObject({
+      note: 'alice scaled md-1 4 → 6',
+    });
+    expect(a.client.list('v1', 'Event', 'default')).toHaveLength(1);
+    expect(a.client.list('events.k8s.io/v1', 'Event', 'default')).toHaveLength(1);
+    await a.close();
   });
 
   it(

@@ -80,19 +80,23 @@ export class WatchFlusher {
   };
 }
 
-/** The bytes of one event line; the last event's lines are kept for the next watcher it reaches. */
-let cachedEvent: StoreEvent | undefined;
-const cachedLines = new Map<EventType, Buffer>();
+/**
+ * The bytes of one event line; the lines of the last two events are kept for the next watcher
+ * they reach. Two: a change of a resource served through two APIs (core/v1 and events.k8s.io
+ * Events) reaches the watchers of both, interleaved, as two converted events.
+ */
+let recentLines: { ev: StoreEvent; lines: Map<EventType, Buffer> }[] = [];
 
 function sharedLine(ev: StoreEvent, type: EventType): Buffer {
-  if (cachedEvent !== ev) {
-    cachedEvent = ev;
-    cachedLines.clear();
+  let entry = recentLines.find((e) => e.ev === ev);
+  if (!entry) {
+    entry = { ev, lines: new Map() };
+    recentLines = [entry, ...recentLines.slice(0, 1)];
   }
-  let line = cachedLines.get(type);
+  let line = entry.lines.get(type);
   if (!line) {
     line = Buffer.from(`{"type":"${type}","object":${ev.obj.json}}\n`);
-    cachedLines.set(type, line);
+    entry.lines.set(type, line);
   }
   return line;
 }

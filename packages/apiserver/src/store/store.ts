@@ -12,6 +12,26 @@ export interface StoreEvent {
   prev?: Stored;
 }
 
+/** The resource objects of `rt` are stored as (itself, or the one its API converts from). */
+function storageOf(rt: ResourceType): ResourceType {
+  return rt.storedAs?.rt ?? rt;
+}
+
+/** The last events converted for readers of another API: one conversion per event, not per watcher. */
+const views = new WeakMap<StoreEvent, StoreEvent>();
+
+/** An event as the watchers of `rt` see it (the stored versions converted when `rt` is a view). */
+function eventAs(ev: StoreEvent, rt: ResourceType): StoreEvent {
+  if (!rt.storedAs) return ev;
+  let view = views.get(ev);
+  if (view?.obj.rt !== rt) {
+    view = { type: ev.type, rv: ev.rv, obj: ev.obj.as(rt) };
+    if (ev.prev) view.prev = ev.prev.as(rt);
+    views.set(ev, view);
+  }
+  return view;
+}
+
 /**
  * Receives the events of one kind that may concern it, synchronously and in resourceVersion
  * order. `namespace` and `name` (when the watch is narrowed to them) let the store hand an event
@@ -208,11 +228,13 @@ export class Store {
     for (const k of this.kinds.values()) k.compactedRv = this.rvCounter;
   }
 
+  /** The data of the resource `rt` is stored as: a view (`storedAs`) shares its storage's. */
   private kind(rt: ResourceType): KindData {
-    let k = this.kinds.get(rt.key);
+    const key = storageOf(rt).key;
+    let k = this.kinds.get(key);
     if (!k) {
       k = new KindData(this.historySize, this.rvCounter);
-      this.kinds.set(rt.key, k);
+      this.kinds.set(key, k);
     }
     return k;
   }
@@ -222,7 +244,7 @@ export class Store {
   }
 
   get(rt: ResourceType, namespace: string | undefined, name: string): Stored | undefined {
-    return this.kind(rt).objects.get(objectKey(namespace, name));
+    return this.kind(rt).objects.get(objectKey(namespace, name))?.as(rt);
   }
 
   getByUid(uid: string): Stored | undefined {
@@ -230,7 +252,8 @@ export class Store {
   }
 
   list(rt: ResourceType, namespace?: string): Stored[] {
-    return this.kind(rt).sorted(namespace);
+    const stored = this.kind(rt).sorted(namespace);
+    return rt.storedAs ? stored.map((s) => s.as(rt)) : stored;
   }
 
   count(rt: ResourceType, namespace?: string): number {
@@ -253,7 +276,9 @@ export class Store {
   }
 
   eventsSince(rt: ResourceType, rv: number): StoreEvent[] | undefined {
-    return this.kind(rt).since(rv);
+    return this.kind(rt)
+      .since(rv)
+      ?.map((ev) => eventAs(ev, rt));
   }
 
   compactedRv(rt: ResourceType): number {
@@ -262,9 +287,19 @@ export class Store {
 
   watch(rt: ResourceType, w: Watcher): () => void {
     const k = this.kind(rt);
-    k.watchers.add(w);
+    // A watch through another API gets the same events, converted.
+    const watcher: Watcher = rt.storedAs
+      ? {
+          namespace: w.namespace,
+          name: w.name,
+          deliver: (ev) => {
+            w.deliver(eventAs(ev, rt));
+          },
+        }
+      : w;
+    k.watchers.add(watcher);
     return () => {
-      k.watchers.delete(w);
+      k.watchers.delete(watcher);
     };
   }
 
@@ -281,38 +316,48 @@ export class Store {
 
   /**
    * Stores a new version (create or update): assigns the resourceVersion, serializes once, and
-   * fans the event out. The caller has already checked preconditions in this same tick.
+   * fans the event out. The caller has already checked preconditions in this same tick. An
+   * object written through a view (`rt.storedAs`) is converted and stored as its storage
+   * resource; what is returned is the stored version as `rt` reads it.
    */
   put(rt: ResourceType, obj: KubeObject): Stored {
     const rv = this.nextRv();
     obj.metadata.resourceVersion = String(rv);
-    const s = new Stored(rt, rv, JSON.stringify(obj), obj);
+    const srt = storageOf(rt);
+    const stored = rt.storedAs ? rt.storedAs.toStorage(obj) : obj;
+    const s = new Stored(srt, rv, JSON.stringify(stored), stored);
     const k = this.kind(rt);
     const prev = k.objects.get(s.key);
     k.put(s);
     this.index(prev, s);
     this.emit(k, prev ? { type: 'MODIFIED', rv, obj: s, prev } : { type: 'ADDED', rv, obj: s });
-    return s;
+    return s.as(rt);
   }
 
   /** Removes an object; the DELETED event carries the last state at the deletion's revision. */
   remove(rt: ResourceType, current: Stored): Stored {
     const rv = this.nextRv();
-    const obj = current.object();
+    const base = current.base;
+    const obj = base.object();
     obj.metadata.resourceVersion = String(rv);
-    const s = new Stored(rt, rv, JSON.stringify(obj), obj);
+    const s = new Stored(base.rt, rv, JSON.stringify(obj), obj);
     const k = this.kind(rt);
-    k.remove(current);
-    this.index(current, undefined);
-    this.emit(k, { type: 'DELETED', rv, obj: s, prev: current });
-    return s;
+    k.remove(base);
+    this.index(base, undefined);
+    this.emit(k, { type: 'DELETED', rv, obj: s, prev: base });
+    return s.as(rt);
   }
 
   /** Loads a persisted object without events or a new resourceVersion. */
   restore(rt: ResourceType, json: string): void {
-    const obj = JSON.parse(json) as KubeObject;
+    let obj = JSON.parse(json) as KubeObject;
     const rv = Number(obj.metadata.resourceVersion ?? '0');
-    const s = new Stored(rt, rv, json, obj);
+    // A state file from before a resource was stored as another (events.k8s.io Events).
+    if (rt.storedAs) {
+      obj = rt.storedAs.toStorage(obj);
+      json = JSON.stringify(obj);
+    }
+    const s = new Stored(storageOf(rt), rv, json, obj);
     const k = this.kind(rt);
     const prev = k.objects.get(s.key);
     k.put(s);

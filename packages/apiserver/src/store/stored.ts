@@ -22,13 +22,22 @@ export class Stored {
   private readonly fieldValues: ReadonlyMap<string, string>;
   /** Raw printer-column values (dates unformatted), computed on first Table request. */
   cells?: unknown[];
+  /**
+   * The version as stored: itself, or for a version read through another API (`as`) the stored
+   * one it was converted from. The store indexes, removes and persists only stored versions.
+   */
+  readonly base: Stored;
+  /** This version converted for the one other API that reads it, made on first read. */
+  private view?: Stored;
 
   constructor(
     readonly rt: ResourceType,
     readonly rv: number,
     readonly json: string,
     obj: KubeObject,
+    base?: Stored,
   ) {
+    this.base = base ?? this;
     this.bytes = Buffer.byteLength(json);
     this.ascii = this.bytes === json.length;
     const m = obj.metadata;
@@ -47,6 +56,21 @@ export class Stored {
       }
     }
     this.fieldValues = fields;
+  }
+
+  /**
+   * This version as the resource `rt` serves it: itself when `rt` is what it is stored as, else
+   * converted once (JSON, labels, selectable fields of `rt`) and kept with this version, so every
+   * reader and watcher of the other API shares one conversion.
+   */
+  as(rt: ResourceType): Stored {
+    if (this.base !== this) return this.base.as(rt);
+    if (rt === this.rt || rt.storedAs?.rt !== this.rt) return this;
+    if (this.view?.rt !== rt) {
+      const obj = rt.storedAs.fromStorage(this.object());
+      this.view = new Stored(rt, this.rv, JSON.stringify(obj), obj, this);
+    }
+    return this.view;
   }
 
   get key(): string {
