@@ -278,7 +278,12 @@ export function formatBenchmark(r: BenchResult, o: BenchOptions & { maxCpu: numb
         .map(([k, v]) => `${k} ${String(v)}`)
         .join(', '),
     ],
-    ['reconciles', m.controllers.map((c) => `${c.name} ${String(c.reconciles)}`).join(', ')],
+    [
+      'reconciles (per machine)',
+      m.controllers
+        .map((c) => `${c.name} ${String(c.reconciles)} (${(c.reconciles / r.total).toFixed(1)})`)
+        .join(', '),
+    ],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n');

@@ -10,7 +10,7 @@ import {
   type Secret,
 } from '@dcs/domain';
 import { CONTROL_PLANE_INITIALIZED } from '../logic/cluster-status';
-import { desiredNode } from '../logic/node-desired';
+import { desiredNode, nodeInputsChanged } from '../logic/node-desired';
 import { isNotFound } from '../runtime/client';
 import { splitKey, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
@@ -92,12 +92,19 @@ export class Kubelet {
     });
   }
 
+  /** The NodeSystemInfo the kubelet reports: the Machine's, or the one it will get. */
+  private nodeInfo(m: Machine): Record<string, string> {
+    return (
+      (m.status?.nodeInfo as Record<string, string> | undefined) ?? {
+        ...nodeInfoOf(m, this.ctx.options.randomSeed),
+      }
+    );
+  }
+
   /** Writes what differs between the Node and the Machine's desired Node; retries a lost race. */
   private async apply(wc: WorkloadCluster, m: Machine, name: string): Promise<Node> {
     const client = wc.server.client;
-    const nodeInfo = (m.status?.nodeInfo as Record<string, string> | undefined) ?? {
-      ...nodeInfoOf(m, this.ctx.options.randomSeed),
-    };
+    const nodeInfo = this.nodeInfo(m);
     for (let attempt = 0; ; attempt++) {
       try {
         let current = this.nodeOf(client, name);
@@ -147,6 +154,10 @@ export class Kubelet {
       primary: 'Machine',
       watches: [],
       concurrency: 8,
+      // A Machine is written a dozen times on its way to Running; its Node changes about three
+      // times (registered, Ready, cordoned). Other changes wake no kubelet.
+      primaryChanged: (now: Machine, before: Machine) =>
+        nodeInputsChanged(before, now, (m) => this.nodeInfo(m)),
       reconcile: async (key: string): Promise<ReconcileResult | undefined> => {
         const { namespace, name } = splitKey(key);
         const m = machines.get(namespace, name);

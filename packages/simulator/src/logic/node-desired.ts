@@ -7,6 +7,7 @@ import {
   type Taint,
 } from '@dcs/domain';
 import { DRAINING_SUCCEEDED, NODE_HEALTHY } from './machine-status';
+import { sameJson } from './names';
 
 /**
  * The Node the simulated kubelet (and Cluster API's node reconciler) keeps in the workload cluster
@@ -193,4 +194,31 @@ export function desiredNode(input: DesiredNodeInput & { name: string }): Node {
       nodeInfo: input.nodeInfo,
     },
   };
+}
+
+/**
+ * The kubelet's predicate (controller-runtime's update predicate): whether a change of a Machine
+ * from `before` to `after` can change what the kubelet does with its Node. Its Node's name
+ * (nodeRef), its cluster, whether the Machine is being deleted (a deleting Machine's Node is
+ * never created again), or the Node it wants: that is judged by `desiredNode` itself, on both
+ * versions at one instant, so that an input added to the Node cannot be forgotten here. Every
+ * other change (the Machine's other conditions, phase, bootstrap and infrastructure progress:
+ * most of a Machine's writes) leaves the Node as it is. `nodeInfo` is the NodeSystemInfo the
+ * kubelet reports for a Machine.
+ */
+export function nodeInputsChanged(
+  before: Machine,
+  after: Machine,
+  nodeInfo: (m: Machine) => Record<string, string>,
+): boolean {
+  const name = after.status?.nodeRef?.name;
+  if (name !== before.status?.nodeRef?.name) return true;
+  // Neither version has a Node: the kubelet has nothing to do with either.
+  if (!name) return false;
+  if (after.spec?.clusterName !== before.spec?.clusterName) return true;
+  if (Boolean(after.metadata.deletionTimestamp) !== Boolean(before.metadata.deletionTimestamp))
+    return true;
+  const node = (m: Machine) =>
+    desiredNode({ machine: m, name, nodeInfo: nodeInfo(m), nowISO: '1970-01-01T00:00:00Z' });
+  return !sameJson(node(before), node(after));
 }

@@ -61,6 +61,13 @@ export interface Controller {
   batchSimMs?: number;
   /** See QueueOptions.isPriority. */
   isPriority?: (key: string) => boolean;
+  /**
+   * controller-runtime's update predicate on the primary kind: an update of the primary object
+   * enqueues it only when this says the change matters to the controller (e.g. the kubelet
+   * ignores Machine changes that cannot change its Node). Adds, deletes, watches and the resync
+   * are not filtered, so a predicate saves reconciles, never a decision.
+   */
+  primaryChanged?: (now: never, before: never) => boolean;
   reconcile(key: string): Promise<ReconcileResult | undefined>;
 }
 

@@ -63,7 +63,11 @@ export class Manager {
       },
     });
     this.queues.push(queue);
-    const on = <K extends WatchedKind>(kind: K, map: (o: ObjectOf<K>) => readonly string[]) => {
+    const on = <K extends WatchedKind>(
+      kind: K,
+      map: (o: ObjectOf<K>) => readonly string[],
+      changed?: (now: ObjectOf<K>, before: ObjectOf<K>) => boolean,
+    ) => {
       const counter = `${controller.name}<${kind}`;
       const handle = (o: ObjectOf<K>) => {
         const keys = map(o);
@@ -74,13 +78,19 @@ export class Manager {
         this.caches.get(kind).informer.addEventHandler({
           add: handle,
           update: (o, old) => {
-            if (o.metadata.resourceVersion !== old.metadata.resourceVersion) handle(o);
+            if (o.metadata.resourceVersion === old.metadata.resourceVersion) return;
+            if (changed && !changed(o, old)) return;
+            handle(o);
           },
           delete: handle,
         }),
       );
     };
-    on(controller.primary, (o) => [keyOfObject(o)]);
+    on(
+      controller.primary,
+      (o) => [keyOfObject(o)],
+      controller.primaryChanged as ((now: unknown, before: unknown) => boolean) | undefined,
+    );
     this.unsubscribe.push(
       this.caches.get(controller.primary).informer.addEventHandler({
         delete: (o) => {
