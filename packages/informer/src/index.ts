@@ -1,5 +1,6 @@
 export * from './informer';
 export * from './factory';
+export { stripManagedFields } from './options';
 export type { ResourceSpec } from './resource';
 export { describeResource, resourceKey, resourcePath } from './resource';
 export { keyOf, objectKey } from './object-key';

@@ -47,6 +47,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   readonly resource: string;
   #kc: KubeConfig;
   readonly #options: ResolvedOptions;
+  /** InformerOptions.transform, or identity. */
+  readonly #transform: (object: T) => T;
   readonly #hooks: InformerHooks;
   readonly #store: Store<T>;
   readonly #handlers = new HandlerRegistry<T>();
@@ -79,6 +81,8 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.#kc = kc;
     this.#options = resolveOptions(options);
     this.#hooks = options;
+    const transform = options.transform;
+    this.#transform = transform ? (o) => transform(o) as T : (o) => o;
     this.#backoff = new Backoff(options.backoff, this.#options.random);
     this.#store = new Store<T>((error) => {
       this.#report(error, { phase: 'index' });
@@ -287,7 +291,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     const fresh = new Map<string, T>();
     for (const item of result.items) {
       const key = objectKey(item);
-      if (key !== undefined) fresh.set(key, item as T);
+      if (key !== undefined) fresh.set(key, this.#transform(item as T));
     }
     const deltas = diffRelist(this.#store.entries(), fresh);
     // The whole cache is brought up to date first: handlers then see the new list, not a mix.
@@ -394,7 +398,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       return true;
     }
     if (!isKubeObject(object)) return false;
-    const item = object as T;
+    const item = this.#transform(object as T);
     if (type === 'ADDED' || type === 'MODIFIED') this.#upsert(item);
     else if (type === 'DELETED') this.#delete(item);
     else return false;

@@ -1,3 +1,4 @@
+import type { KubeObject } from './kube-object';
 import type { BackoffOptions } from './backoff';
 
 /** Where an error happened. `list`/`watch` errors are retried with backoff; the loop never gives up. */
@@ -82,6 +83,21 @@ export interface InformerOptions extends InformerHooks {
   readonly backoff?: BackoffOptions;
   /** Randomness for jitter and `timeoutSeconds`; tests pin it. Default Math.random. */
   readonly random?: () => number;
+  /**
+   * Applied to every object of a LIST and every watch event before it is cached and handed to
+   * handlers (client-go's `SetTransform`): e.g. `stripManagedFields` for a cache that never
+   * reads them, which is what controller-runtime's caches commonly do to halve their memory.
+   * It must keep `metadata.name`, `namespace` and `resourceVersion`; it may mutate its argument
+   * (each object is decoded for this informer alone).
+   */
+  readonly transform?: (object: KubeObject) => KubeObject;
+}
+
+/** A `transform` that drops `metadata.managedFields` (controller-runtime's TransformStripManagedFields). */
+export function stripManagedFields(object: KubeObject): KubeObject {
+  const metadata = object.metadata as { managedFields?: unknown } | undefined;
+  if (metadata && 'managedFields' in metadata) delete metadata.managedFields;
+  return object;
 }
 
 export interface ResolvedOptions {

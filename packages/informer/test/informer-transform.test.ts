@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../src/kube-object';
+import { stripManagedFields } from '../src/options';
+import { startInformer, startServer } from './support/harness';
+
+/** `transform` (client-go's SetTransform): what the cache keeps and handlers see. */
+
+type WithSpec = KubeObject & { spec?: unknown; trimmed?: boolean };
+
+const trim = (o: KubeObject): KubeObject => {
+  const { spec: _, ...rest } = o as WithSpec;
+  return { ...rest, trimmed: true } as KubeObject;
+};
+
+describe('Informer: transform', () => {
+  it('applies to the LIST and to every watch event before the cache and the handlers see them', async () => {
+    const server = await startServer();
+    server.add('a', { spec: { big: 'x'.repeat(1000) } });
+    const informer = startInformer(server, { transform: trim });
+    const seen: KubeObject[] = [];
+    informer.addEventHandler({
+      add: (o) => seen.push(o),
+      update: (o) => seen.push(o),
+      delete: (o) => seen.push(o),
+    });
+    await informer.synced;
+    await expect.poll(() => server.openWatches).toBe(1);
+    server.add('b', { spec: { big: 'y' } });
+    server.update('a', { replicas: 2 });
+    server.remove('b');
+    await expect.poll(() => seen.length).toBe(4);
+    for (const o of [...seen, ...informer.list()] as WithSpec[]) {
+      expect(o.trimmed).toBe(true);
+      expect(o.spec).toBeUndefined();
+    }
+    // Keys and versions survive: the resumed watch and the cache stay consistent.
+    expect(informer.list().map((o) => o.metadata?.name)).toEqual(['a']);
+    expect(informer.get('default', 'a')?.metadata?.resourceVersion).toBe(
+      server.get('a')?.metadata.resourceVersion,
+    );
+  });
+
+  it('stripManagedFields drops metadata.managedFields and keeps everything else', () => {
+    const o = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: {
+        name: 'n',
+        resourceVersion: '7',
+        managedFields: [{ manager: 'kubelet', fieldsV1: { 'f:status': {} } }],
+      },
+      status: { phase: 'Running' },
+    };
+    expect(stripManagedFields(o)).toEqual({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n', resourceVersion: '7' },
+      status: { phase: 'Running' },
+    });
+    const bare = { metadata: { name: 'x' } };
+    expect(stripManagedFields(bare)).toEqual({ metadata: { name: 'x' } });
+  });
+});
