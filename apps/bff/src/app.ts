@@ -161,7 +161,8 @@ function errorHandler(
   reply: Parameters<FastifyInstance['errorHandler']>[2],
 ) {
   if (error instanceof HttpError) {
-    const { audited: _a, ...extra } = error.extra;
+    const { audited: _a, retryAfterSeconds, ...extra } = error.extra;
+    if (typeof retryAfterSeconds === 'number') void reply.header('Retry-After', retryAfterSeconds);
     return reply
       .code(error.statusCode)
       .send({ code: error.code, message: error.message, details: error.details, ...extra });

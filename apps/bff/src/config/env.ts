@@ -105,6 +105,12 @@ const EnvSchema = z.object({
    * `/readyz` answers 503, streams say "disconnected since …", mutations are refused (503).
    */
   UPSTREAM_DOWN_AFTER: duration.prefault('10s'),
+  /**
+   * Issue 14 (cold start): how long a read of cached data waits for the caches' first list
+   * before it answers 503 with Retry-After (never a 404 or a partial answer from a half-filled
+   * cache, never a hang).
+   */
+  CACHE_SYNC_WAIT: duration.prefault('3s'),
   /** Only for a development API server with a self-signed certificate: never the default. */
   ALLOW_INSECURE_TLS: bool.default(false),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
@@ -164,6 +170,8 @@ export interface Config {
   informerStaleAfterMs: number;
   /** See UPSTREAM_DOWN_AFTER. */
   upstreamDownAfterMs: number;
+  /** See CACHE_SYNC_WAIT. */
+  cacheSyncWaitMs: number;
   allowInsecureTls: boolean;
   shutdownGraceMs: number;
   /** `/metrics` is served on this port only (never the app's); undefined = not served. */
@@ -377,6 +385,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
     },
     informerStaleAfterMs: env.INFORMER_STALE_AFTER_MS,
     upstreamDownAfterMs: env.UPSTREAM_DOWN_AFTER,
+    cacheSyncWaitMs: env.CACHE_SYNC_WAIT,
     allowInsecureTls: env.ALLOW_INSECURE_TLS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     metricsPort: env.METRICS_PORT,

@@ -47,6 +47,25 @@ export const forbidden = (message: string, details: RuleIssue[] = []) =>
 export const notFound = (message: string, path = '') =>
   new HttpError(404, 'NotFound', message, [issue('R-REQUEST', path, 'bff.notFound', message)]);
 
+/** Seconds a client should wait before asking again after `cacheNotSynced`. */
+export const CACHE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The caches have not finished their first list (just started, or relisting everything): an
+ * answer now would be a 404 or a partial view. 503 with Retry-After, as a starting API server
+ * answers; the web app retries 5xx reads.
+ */
+export const cacheNotSynced = (pending: readonly string[]) => {
+  const message = `the console is still reading the management cluster (${pending.join(', ') || 'caches'} not listed yet); retry in ${String(CACHE_RETRY_AFTER_SECONDS)} s`;
+  return new HttpError(
+    503,
+    'CacheNotSynced',
+    message,
+    [issue('R-API', '', 'bff.cache.notSynced', message)],
+    { retryAfterSeconds: CACHE_RETRY_AFTER_SECONDS },
+  );
+};
+
 /** A rule id named in a server message (the embedded admission cites them), else R-API. */
 function ruleIn(text: string | undefined): RuleId {
   const m = text ? /\bR-[A-Z]+(?:-[A-Z0-9]+)*\b/.exec(text) : null;

@@ -93,6 +93,11 @@ export interface MutationDeps {
   catchUpMs?: number;
   /** The management cluster's reachability (issue 10 item 4); default: always reachable. */
   upstream?: () => UpstreamStatus;
+  /**
+   * Resolves once the caches have listed, or throws a 503 (issue 14's cold start): a plan from a
+   * half-filled cache would judge rules on missing objects. Default: always listed.
+   */
+  synced?: () => Promise<void>;
   /** Issue 12: writes each audit line to the management cluster too (audit/recorder.ts). */
   recorder?: Recorder;
   /**
@@ -237,6 +242,12 @@ export class MutationService {
     dryRun: boolean,
     audit: (result: string, plan: Plan | undefined, extra?: Record<string, unknown>) => void,
   ): Promise<MutationOutcome> {
+    try {
+      await this.#d.synced?.();
+    } catch (error) {
+      audit('unavailable', undefined, { status: 503 });
+      throw error;
+    }
     const upstream = this.#d.upstream?.() ?? { state: 'connected' };
     if (upstream.state === 'disconnected') {
       // The plan would be built from a cache that stopped following the cluster, and its writes

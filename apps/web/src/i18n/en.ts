@@ -331,6 +331,8 @@ export const en = {
   'bff.pool.operation': 'The control-plane upgrade applies to the control-plane pool only.',
   'bff.stream.full': 'Too many live streams on this server.',
   'bff.api.unavailable': 'The management cluster cannot be reached right now.',
+  // Issue 14 (h-fan): the BFF's caches have not finished their first list.
+  'bff.cache.notSynced': 'The console is still reading the management cluster; retrying shortly.',
   'conflict.title': 'Someone else changed this meanwhile',
   'conflict.reapply': 'Re-apply my change',
   'conflict.theyChanged': 'They changed:',

@@ -308,6 +308,8 @@ export const zhCN: Messages = {
   'bff.pool.operation': '控制平面升级仅适用于控制平面节点池。',
   'bff.stream.full': '此服务器上的实时数据流过多。',
   'bff.api.unavailable': '暂时无法连接管理集群。',
+  // Issue 14 (h-fan): the BFF's caches have not finished their first list.
+  'bff.cache.notSynced': '控制台仍在读取管理集群，稍后自动重试。',
   'conflict.title': '在此期间其他人修改了该对象',
   'conflict.reapply': '重新应用我的修改',
   'conflict.theyChanged': '对方修改了：',

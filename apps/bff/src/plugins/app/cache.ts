@@ -3,6 +3,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
 import { informerSources } from '../../cache/informer-source';
+import { cacheNotSynced } from '../../http/errors';
 import { ObjectCache } from '../../cache/object-cache';
 import type { SourceFactory } from '../../cache/source';
 import { UpstreamMonitor } from '../../cache/upstream';
@@ -26,6 +27,12 @@ declare module 'fastify' {
      * not be the one whose resourceVersions the cache holds (a cluster re-created without state).
      */
     watchWithKubeConfig(kc: KubeConfig): void;
+    /**
+     * Resolves once every cache has listed (at once when it has); waits at most CACHE_SYNC_WAIT,
+     * then throws a 503 with Retry-After (issue 14: a read right after start answered 404 for a
+     * cluster not yet listed, or a pool without its machines).
+     */
+    whenSynced(): Promise<void>;
   }
 }
 
@@ -87,6 +94,18 @@ export default fp<{ sources?: SourceFactory }>(
     app.decorate('views', views);
     app.decorate('globals', globals);
     app.decorate('sources', sources);
+    app.decorate('whenSynced', async () => {
+      if (cache.hasSynced()) return;
+      try {
+        await cache.waitForSync(AbortSignal.timeout(app.config.cacheSyncWaitMs));
+      } catch {
+        const pending = cache
+          .health()
+          .filter((h) => !h.hasSynced)
+          .map((h) => h.kind);
+        throw cacheNotSynced([...new Set(pending)]);
+      }
+    });
     app.decorate('watchWithKubeConfig', (kc: KubeConfig) => {
       factory?.useKubeConfig(kc);
     });

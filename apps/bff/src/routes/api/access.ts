@@ -35,6 +35,11 @@ export async function readerOf(
   kinds: readonly KindName[] = VIEW_KINDS,
 ): Promise<Principal> {
   const principal = await app.principalOf(request);
+  // Both at once: the first read after a start waits for the caches and for the access reviews
+  // together (issue 14's cold start), not for one after the other.
+  const synced = app.whenSynced();
+  synced.catch(() => undefined);
   await app.authorize(principal, listChecks(kinds, namespace));
+  await synced;
   return principal;
 }

@@ -27,6 +27,8 @@ const clusters: FastifyPluginAsync = (base) => {
     },
     async (request) => {
       const principal = await app.principalOf(request);
+      // Before the caches' first list the list would silently miss clusters.
+      await app.whenSynced();
       const models = app.views.all();
       const namespaces = [...new Set(models.map((m) => m.namespace))];
       // Clusters of a namespace are shown only to users who may list what they are made of.
@@ -60,17 +62,26 @@ const clusters: FastifyPluginAsync = (base) => {
     },
     async (request) => {
       const { namespace, cluster } = request.params;
-      const principal = await readerOf(app, request, namespace);
+      const principal = await app.principalOf(request);
+      // One round of upstream requests, not two (issue 14's cold start: the first context after
+      // a start took 11.8 s in CI, most of it access reviews asked one wave after the other).
+      // The rights' reviews and the Secrets are asked with the user's own credential, so asking
+      // them before the read is authorized reveals nothing: their answers are used only after.
+      const rights = rightsIn(app.authorizer, principal, namespace);
+      const ctx = (async () => {
+        await app.whenSynced();
+        return app.mutations.context(principal, namespace, cluster);
+      })();
+      rights.catch(() => undefined);
+      ctx.catch(() => undefined);
+      await readerOf(app, request, namespace);
       if (!app.cache.stores.Cluster.get(namespace, cluster)) {
         throw notFound(`cluster ${namespace}/${cluster} not found`, 'cluster');
       }
-      const [ctx, permissions] = await Promise.all([
-        app.mutations.context(principal, namespace, cluster),
-        rightsIn(app.authorizer, principal, namespace),
-      ]);
+      const [context, permissions] = await Promise.all([ctx, rights]);
       const g = app.globals();
       return {
-        ...ctx,
+        ...context,
         ...(g.versionsError !== undefined ? { versionsError: g.versionsError } : {}),
         permissions,
         user: { username: principal.username, groups: principal.groups },
