@@ -104,7 +104,7 @@ export function NodesTable({
         sx={{ tableLayout: 'fixed', minWidth: 1100 }}
       >
         <TableHead>
-          <TableRow aria-rowindex={1} sx={{ '& th': { whiteSpace: 'nowrap' } }}>
+          <TableRow aria-rowindex={1}>
             <TableCell padding="checkbox" sx={{ width: 48 }}>
               <Checkbox
                 size="small"
@@ -116,10 +116,10 @@ export function NodesTable({
                 slotProps={{ input: { 'aria-label': t('nodes.selectAll') } }}
               />
             </TableCell>
-            <TableCell sx={{ width: '20%' }}>{t('nodes.name')}</TableCell>
-            <TableCell sx={{ width: '12%' }}>{t('nodes.pool')}</TableCell>
-            <TableCell sx={{ width: '9%' }}>{t('nodes.phase')}</TableCell>
-            <TableCell sx={{ width: '18%' }}>
+            <TableCell sx={{ width: '17%' }}>{t('nodes.name')}</TableCell>
+            <TableCell sx={{ width: '11%' }}>{t('nodes.pool')}</TableCell>
+            <TableCell sx={{ width: '11%' }}>{t('nodes.phase')}</TableCell>
+            <TableCell sx={{ width: '17%' }}>
               {t('nodes.node')}
               {nodesReason && (
                 // Issue 12: why the Node column is empty, at its header (hover or focus).
@@ -221,7 +221,10 @@ const MachineRow = memo(function MachineRow({
           slotProps={{ input: { 'aria-label': t('nodes.select', { name: m.name }) } }}
         />
       </TableCell>
-      <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+      <TableCell
+        sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+        title={m.name}
+      >
         <Link component={RouterLink} to={machinePath(ns, m.cluster, m.name)}>
           {m.name}
         </Link>
