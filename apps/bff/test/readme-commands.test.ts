@@ -107,6 +107,7 @@ const PARSE_ONLY = new Set([
   '@dcs/bff:soak',
   '@dcs/simulator:bench',
   '@dcs/apiserver:bench',
+  '@dcs/apiserver:bench:requests',
   '@dcs/e2e:bench',
   '@dcs/simulator:gen:capi-schemas',
 ]);
