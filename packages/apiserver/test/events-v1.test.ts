@@ -203,3 +203,34 @@ describe('one Event resource through two APIs (issue 12: stored once, converted 
     expect(core.events[0].object.message).toBe('alice scaled dev-west-full 4 → 6');
   });
 });
+
+describe('readers own what they get', () => {
+  it('changing an object got or listed through either Event API changes nothing stored (views are converted once and shared)', async () => {
+    const created = await t.server.client.create({
+      ...event('owned'),
+      metadata: { name: 'owned', namespace: 'cpaas-system' },
+    });
+    const ref = { kind: 'Event', namespace: 'cpaas-system', name: 'owned' };
+    for (const apiVersion of ['events.k8s.io/v1', 'v1']) {
+      const got = t.server.client.get({ ...ref, apiVersion });
+      if (!got) throw new Error(`no Event through ${apiVersion}`);
+      got.reason = 'Mutated';
+      (got.metadata.labels ??= {}).x = 'y';
+      for (const listed of t.server.client.list(apiVersion, 'Event', 'cpaas-system'))
+        listed.type = 'Warning';
+      created.note = 'mutated';
+    }
+    for (const apiVersion of ['events.k8s.io/v1', 'v1']) {
+      const again = t.server.client.get({ ...ref, apiVersion });
+      expect(again?.reason, apiVersion).toBe('Applied');
+      expect(again?.type, apiVersion).toBe('Normal');
+      expect(again?.metadata.labels, apiVersion).toBeUndefined();
+    }
+    const http = await t.api('GET', `${EV}/owned`);
+    expect(http.body).toMatchObject({
+      reason: 'Applied',
+      type: 'Normal',
+      note: 'alice scaled dev-west-full 4 → 6',
+    });
+  });
+});
