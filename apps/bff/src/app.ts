@@ -26,6 +26,7 @@ import metricsPlugin from './plugins/app/metrics';
 import mutationsPlugin from './plugins/app/mutations';
 import workloadNodesPlugin from './plugins/app/nodes';
 import revocationsPlugin from './plugins/app/revocations';
+import servedFieldsPlugin from './plugins/app/served-fields';
 import { registerExternal } from './plugins/external';
 import clusters from './routes/api/clusters';
 import controlPlaneConfig from './routes/api/control-plane-config';
@@ -114,6 +115,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mutationsPlugin, options.executor ? { executor: options.executor } : {});
   // Issue 12: the workload clusters' Nodes.
   await app.register(workloadNodesPlugin);
+  // Issue 11: request fields judged by the schemas the management cluster serves.
+  await app.register(servedFieldsPlugin);
 
   await app.register(health);
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());

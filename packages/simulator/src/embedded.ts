@@ -31,6 +31,11 @@ export interface EmbeddedClusterOptions {
   operatorToken?: string;
   viewerToken?: string;
   bookmarkIntervalMs?: number;
+  /**
+   * The kinds served, by default {@link kindRegistrations}: a test may serve another schema for
+   * a kind (a real provider's CRD with fields the domain does not model).
+   */
+  kinds?: KindRegistration[];
 }
 
 export interface EmbeddedCluster {
@@ -149,7 +154,7 @@ export async function startEmbeddedCluster(
       host: o.host ?? '127.0.0.1',
       port,
       tls: o.tls ?? true,
-      kinds: kindRegistrations(),
+      kinds: o.kinds ?? kindRegistrations(),
       admission: webhookAdmission,
       tokens: [
         { token: operatorToken, user: OPERATOR_USER, groups: ['system:masters'] },

@@ -711,6 +711,16 @@ const catalog = {
     en: '{field} is not a field of {kind}: the API server would drop it without a word. Check its spelling.',
     'zh-CN': '{field} 不是 {kind} 的字段：API 服务器会直接丢弃它。请检查拼写。',
   },
+  'request.planOwned.ipHostPoolRef': {
+    en: "{field} is set by the plan, not by the request (R-POOL-1): a new pool's {kind} names the request's IP pool, an upgrade's clone keeps the current template's, so that the pool's machines take their addresses where R-POOL-1 counts them. Remove it; choose the IP pool in the form.",
+    'zh-CN':
+      '{field} 由计划设置，而不是由请求设置（R-POOL-1）：新节点池的 {kind} 指向请求中的 IP 池，升级时克隆的模板沿用当前模板的 IP 池，以便节点池的机器从 R-POOL-1 计数的 IP 池取得地址。请删除该字段；在表单中选择 IP 池。',
+  },
+  'request.planOwned.providerID': {
+    en: '{field} is set by the DCS provider on each machine it creates, never in a {kind}: every machine made from the template would claim the same VM. Remove it.',
+    'zh-CN':
+      '{field} 由 DCS provider 在创建每台机器时设置，不能写在 {kind} 中：由该模板创建的每台机器都会声称是同一台虚拟机。请删除该字段。',
+  },
   'request.unknownRequestField': {
     en: '{field} is not a field of this request: the console would ignore it. Remove it or check its spelling.',
     'zh-CN': '{field} 不是此请求的字段：控制台会忽略它。请删除或检查拼写。',

@@ -1,4 +1,4 @@
-import type { EditControlPlaneConfigRequest } from '../requests/control-plane-config';
+import type { EditControlPlaneConfigRequest } from '../requests';
 import type { ValidationContext } from '../rules/context';
 import { validateControlPlaneConfig } from '../rules/control-plane-config';
 import type { KubeadmConfigSpec } from '../schemas/bootstrap';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PlanOwnedField } from './field-trees';
 import { refuse } from './fields';
 
 /**
@@ -29,6 +30,27 @@ export interface JsonSchemaLike {
   readonly oneOf?: readonly JsonSchemaLike[];
   readonly allOf?: readonly JsonSchemaLike[];
   readonly 'x-kubernetes-preserve-unknown-fields'?: boolean;
+  /** A reference into the document (an OpenAPI v3 document's `#/components/schemas/…`). */
+  readonly $ref?: string;
+}
+
+/** How {@link fieldTreeOf} reads a schema's loose objects. */
+export interface FieldTreeOptions {
+  /**
+   * Zod's rendering: an object with properties and an empty `additionalProperties` (a
+   * `looseObject`, loose so that what is read survives a round trip) is judged by its properties,
+   * as the provider's own structural CRD would; `x-kubernetes-preserve-unknown-fields` is ignored.
+   */
+  looseIsClosed?: boolean;
+  /**
+   * A served CRD's schema: an object that keeps unknown fields (`x-kubernetes-preserve-unknown-
+   * fields`, or an empty `additionalProperties`) but declares properties is judged by what it
+   * declares: a field no schema declares is a typo nothing reads, kept or pruned alike. One that
+   * declares none is free-form (open).
+   */
+  declared?: boolean;
+  /** Resolves a `$ref`; an unresolved one is open (nothing to judge by). */
+  resolve?: (ref: string) => JsonSchemaLike | undefined;
 }
 
 const isEmpty = (o: object): boolean => Object.keys(o).length === 0;
@@ -57,31 +79,48 @@ function merge(a: FieldTree, b: FieldTree): FieldTree {
 }
 
 /**
- * A JSON Schema's fields as a {@link FieldTree}. `looseIsClosed`: an object that has properties
- * and an empty `additionalProperties` (zod's `looseObject`, loose so that what is read survives a
- * round trip) is judged by its properties, as the provider's own structural CRD would; a schema
- * without properties whose `additionalProperties` is given is a map.
+ * A JSON Schema's fields as a {@link FieldTree}, as `options` says to read its loose objects
+ * ({@link FieldTreeOptions}); by default as a real API server prunes: a schema that keeps unknown
+ * fields is open. A schema without properties whose `additionalProperties` is given is a map.
  */
-export function fieldTreeOf(schema: JsonSchemaLike, { looseIsClosed = false } = {}): FieldTree {
+export function fieldTreeOf(
+  schema: JsonSchemaLike,
+  options: FieldTreeOptions = {},
+  seen: ReadonlySet<string> = new Set(),
+): FieldTree {
+  if (schema.$ref !== undefined) {
+    const target = seen.has(schema.$ref) ? undefined : options.resolve?.(schema.$ref);
+    return target ? fieldTreeOf(target, options, new Set([...seen, schema.$ref])) : { open: true };
+  }
+  const { looseIsClosed = false, declared = false } = options;
   const branches = [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])];
+  const declares = schema.properties !== undefined && !isEmpty(schema.properties);
+  const extra = schema.additionalProperties;
+  const keepsUnknown =
+    schema['x-kubernetes-preserve-unknown-fields'] === true ||
+    ((extra === true || (typeof extra === 'object' && isEmpty(extra))) &&
+      schema.properties !== undefined);
   let tree: FieldTree = {};
-  if (schema['x-kubernetes-preserve-unknown-fields'] === true && !looseIsClosed) {
+  if (declared && keepsUnknown && !declares) {
+    tree = { open: true };
+  } else if (
+    schema['x-kubernetes-preserve-unknown-fields'] === true &&
+    !looseIsClosed &&
+    !declared
+  ) {
     tree = { open: true };
   } else if (schema.properties) {
     const properties: Record<string, FieldTree> = {};
     for (const [k, v] of Object.entries(schema.properties)) {
-      properties[k] = fieldTreeOf(v, { looseIsClosed });
+      properties[k] = fieldTreeOf(v, options, seen);
     }
-    const extra = schema.additionalProperties;
-    const loose = extra === true || (typeof extra === 'object' && isEmpty(extra));
-    tree = loose && !looseIsClosed ? { open: true } : { properties };
-  } else if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) {
-    const extra = schema.additionalProperties;
-    tree = { values: extra === true ? { open: true } : fieldTreeOf(extra, { looseIsClosed }) };
+    tree = keepsUnknown && !looseIsClosed && !declared ? { open: true } : { properties };
+  } else if (extra !== undefined && extra !== false) {
+    tree = { values: extra === true ? { open: true } : fieldTreeOf(extra, options, seen) };
   } else if (schema.items) {
-    tree = { items: fieldTreeOf(schema.items, { looseIsClosed }) };
+    tree = { items: fieldTreeOf(schema.items, options, seen) };
   }
-  for (const b of branches) tree = merge(tree, fieldTreeOf(b, { looseIsClosed }));
+  for (const b of branches) tree = merge(tree, fieldTreeOf(b, options, seen));
   return tree;
 }
 
@@ -124,7 +163,9 @@ export function unknownFieldPaths(
 /**
  * `schema` (loose, as the kind schemas are) refusing every field `tree` does not know, at any
  * depth (R-REQUEST), each at its path: `additionNic.0.gatway` of an IP pool entry is refused as
- * `ipPool.entries.0.additionNic.0.gatway`. `kind` names what the part is written into.
+ * `ipPool.entries.0.additionNic.0.gatway`. A field of `owned` (the plan sets it:
+ * `PLAN_OWNED_FIELDS`) is refused as such, under its own rule, whether or not `tree` knows it.
+ * `kind` names what the part is written into.
  */
 export function knownFieldsOnly<S extends z.ZodType>(
   schema: S,
@@ -132,10 +173,19 @@ export function knownFieldsOnly<S extends z.ZodType>(
   tree: FieldTree,
   /** Where `schema` sits in the kind's part, for the message (`['additionNic']`). */
   within: readonly string[] = [],
+  owned: readonly PlanOwnedField[] = [],
 ) {
   return schema.superRefine(
     (value, ctx) => {
+      const ownedHere: string[] = [];
+      for (const f of owned) {
+        if (!hasPath(value, f.path)) continue;
+        const field = f.path.join('.');
+        ownedHere.push(field);
+        refuse(ctx, f.rule, f.messageKey, { field, kind }, [...f.path]);
+      }
       for (const path of unknownFieldPaths(tree, value)) {
+        if (ownedHere.includes(path.join('.'))) continue;
         const field = [...within, ...path].join('.');
         refuse(ctx, 'R-REQUEST', 'request.unknownField', { field, kind }, path);
       }
@@ -143,4 +193,15 @@ export function knownFieldsOnly<S extends z.ZodType>(
     // Also while another field is wrong, so that the form names every problem at once.
     { when: () => true },
   );
+}
+
+/** Whether `value` has the own property at `path` (keys read as data, as everywhere here). */
+function hasPath(value: unknown, path: readonly string[]): boolean {
+  let cur = value;
+  for (const key of path) {
+    if (typeof cur !== 'object' || cur === null || Array.isArray(cur)) return false;
+    if (!Object.hasOwn(cur, key)) return false;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return true;
 }

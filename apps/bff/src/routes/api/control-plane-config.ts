@@ -1,8 +1,4 @@
-import {
-  CONTROL_PLANE_POOL_ID,
-  EditControlPlaneConfigRequestSchema,
-  planEditControlPlaneConfig,
-} from '@dcs/domain';
+import { CONTROL_PLANE_POOL_ID, planEditControlPlaneConfig } from '@dcs/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { notFound } from '../../http/errors';
@@ -13,6 +9,7 @@ import {
   MutationResultSchema,
   PlanSchema,
 } from '../../http/schemas';
+import { servedBody } from '../../requests/served-fields';
 import { replyWith } from './mutation-reply';
 
 /**
@@ -24,6 +21,11 @@ const controlPlaneConfig: FastifyPluginAsync = (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const stores = app.cache.stores;
   const mutationLimit = { max: app.config.mutationRatePerMinute, timeWindow: 60_000 };
+  // Issue 11: the parts a request writes are judged by the schemas the cluster serves.
+  const editControlPlaneConfigBody = servedBody(
+    () => app.servedFields,
+    'EditControlPlaneConfigRequestSchema',
+  );
 
   const kcpOf = (namespace: string, cluster: string) => {
     const view = app.views.current(namespace, cluster).pool(CONTROL_PLANE_POOL_ID);
@@ -36,13 +38,14 @@ const controlPlaneConfig: FastifyPluginAsync = (base) => {
     '/clusters/:namespace/:cluster/control-plane/kubeadm-config',
     {
       config: { rateLimit: mutationLimit },
+      preValidation: editControlPlaneConfigBody.preValidation,
       schema: {
         tags: ['nodepools'],
         summary:
           "O-EDIT-CP-CONFIG: the KubeadmControlPlane's kubeadmConfigSpec (files, kubelet patch R-BOOT-1, users, commands); KCP rolls its machines one at a time",
         params: ClusterParams,
         querystring: DryRunQuery,
-        body: EditControlPlaneConfigRequestSchema,
+        body: editControlPlaneConfigBody.body,
         response: { 200: PlanSchema.or(MutationResultSchema), ...errorResponses },
       },
     },

@@ -1,11 +1,4 @@
-import {
-  CreateIpPoolRequestSchema,
-  ipPoolView,
-  PatchIpPoolRequestSchema,
-  planCreateIpPool,
-  planPatchIpPool,
-  type IpPoolView,
-} from '@dcs/domain';
+import { ipPoolView, planCreateIpPool, planPatchIpPool, type IpPoolView } from '@dcs/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,6 +14,7 @@ import {
   PlanSchema,
 } from '../../http/schemas';
 import { IP_POOL_KINDS, readerOf } from './access';
+import { servedBody } from '../../requests/served-fields';
 import { replyWith } from './mutation-reply';
 
 /** `GET|POST /namespaces/{ns}/ippools`, `GET|PATCH /namespaces/{ns}/ippools/{name}` (R-POOL-*). */
@@ -43,6 +37,9 @@ function viewOf(cache: ObjectCache, namespace: string, name: string): IpPoolView
 const ippools: FastifyPluginAsync = (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const mutationLimit = { max: app.config.mutationRatePerMinute, timeWindow: 60_000 };
+  // Issue 11: the parts a request writes are judged by the schemas the cluster serves.
+  const createIpPoolBody = servedBody(() => app.servedFields, 'CreateIpPoolRequestSchema');
+  const patchIpPoolBody = servedBody(() => app.servedFields, 'PatchIpPoolRequestSchema');
   const responses = {
     200: PlanSchema.or(MutationResultSchema),
     201: MutationResultSchema,
@@ -94,12 +91,13 @@ const ippools: FastifyPluginAsync = (base) => {
     '/namespaces/:namespace/ippools',
     {
       config: { rateLimit: mutationLimit },
+      preValidation: createIpPoolBody.preValidation,
       schema: {
         tags: ['ippools'],
         summary: 'Create an IP-hostname pool',
         params: NamespaceParams,
         querystring: DryRunQuery,
-        body: CreateIpPoolRequestSchema,
+        body: createIpPoolBody.body,
         response: responses,
       },
     },
@@ -125,13 +123,14 @@ const ippools: FastifyPluginAsync = (base) => {
     '/namespaces/:namespace/ippools/:name',
     {
       config: { rateLimit: mutationLimit },
+      preValidation: patchIpPoolBody.preValidation,
       schema: {
         tags: ['ippools'],
         summary:
           'Append, remove unclaimed, or update entries: never a blind replacement (R-POOL-4..6)',
         params: IpPoolParams,
         querystring: DryRunQuery,
-        body: PatchIpPoolRequestSchema,
+        body: patchIpPoolBody.body,
         response: responses,
       },
     },

@@ -1,6 +1,5 @@
 import {
   CONTROL_PLANE_POOL_ID,
-  CreatePoolRequestSchema,
   DeletePoolRequestSchema,
   EditStrategyRequestSchema,
   planCreatePool,
@@ -8,8 +7,6 @@ import {
   planEditStrategy,
   planScale,
   planUpgrade,
-  ScaleRequestSchema,
-  UpgradeRequestSchema,
 } from '@dcs/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -23,6 +20,7 @@ import {
   PoolParams,
 } from '../../http/schemas';
 import { verifyTargetedScaleDown } from '../../mutations/verify-scale-down';
+import { servedBody } from '../../requests/served-fields';
 import { replyWith } from './mutation-reply';
 
 /**
@@ -45,6 +43,10 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const stores = app.cache.stores;
   const mutationLimit = { max: app.config.mutationRatePerMinute, timeWindow: 60_000 };
+  // Issue 11: the parts a request writes are judged by the schemas the cluster serves.
+  const createPoolBody = servedBody(() => app.servedFields, 'CreatePoolRequestSchema');
+  const scaleBody = servedBody(() => app.servedFields, 'ScaleRequestSchema');
+  const upgradeBody = servedBody(() => app.servedFields, 'UpgradeRequestSchema');
 
   const deploymentOf = (namespace: string, cluster: string, pool: string) => {
     if (pool === CONTROL_PLANE_POOL_ID) {
@@ -72,13 +74,14 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
     '/clusters/:namespace/:cluster/nodepools',
     {
       config: { rateLimit: mutationLimit },
+      preValidation: createPoolBody.preValidation,
       schema: {
         tags: ['nodepools'],
         summary:
           'O-CREATE-POOL: IP pool, machine template, bootstrap template, MachineDeployment, undone together on failure',
         params: ClusterParams,
         querystring: DryRunQuery,
-        body: CreatePoolRequestSchema,
+        body: createPoolBody.body,
         response: responses,
       },
     },
@@ -112,13 +115,14 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
     '/clusters/:namespace/:cluster/nodepools/:pool/scale',
     {
       config: { rateLimit: mutationLimit },
+      preValidation: scaleBody.preValidation,
       schema: {
         tags: ['nodepools'],
         summary:
           'O-SCALE-UP / O-SCALE-DOWN-RANDOM ({replicas}) or O-SCALE-DOWN-TARGETED ({deleteMachines})',
         params: PoolParams,
         querystring: DryRunQuery,
-        body: ScaleRequestSchema,
+        body: scaleBody.body,
         response: responses,
       },
     },
@@ -176,13 +180,14 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
     '/clusters/:namespace/:cluster/nodepools/:pool/upgrade',
     {
       config: { rateLimit: mutationLimit },
+      preValidation: upgradeBody.preValidation,
       schema: {
         tags: ['nodepools'],
         summary:
           'O-UPGRADE-INFRA, O-UPGRADE-K8S, O-UPDATE-BOOTSTRAP; O-UPGRADE-CP for `control-plane`',
         params: PoolParams,
         querystring: DryRunQuery,
-        body: UpgradeRequestSchema,
+        body: upgradeBody.body,
         response: responses,
       },
     },
