@@ -1,9 +1,7 @@
 import { KUBELET_PATCH_PATH, type Plan } from '@dcs/domain';
 import { KUBELET_PATCH_1_35 } from '@dcs/domain/testing';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
-import { TestSession } from './support/session';
+import { describe, expect, it } from 'vitest';
+import { untilCached, useTestApp } from './support/harness';
 import { mismatches, reader, readWritten } from './support/written';
 
 /**
@@ -34,43 +32,23 @@ interface ErrorBody {
 }
 
 describe('O-EDIT-CP-CONFIG route', () => {
-  let t: TestCluster;
-  let app: FastifyInstance;
-  let s: TestSession;
-  const server = () => t.cluster.server.client;
+  const h = useTestApp({ app: { executor: { pollMs: 20 } } });
+  const server = () => h.server();
   const kcp = () => server().get(KCP) as unknown as KcpShape;
 
-  async function settle(): Promise<void> {
-    const rv = kcp().metadata.resourceVersion;
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      if (app.cache.stores.KubeadmControlPlane.get(NS, KCP.name)?.metadata.resourceVersion === rv)
-        return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`the cache never reached resourceVersion ${rv}`);
-  }
+  /** Until the app's cache holds the server's current version of the object. */
+  const settle = () =>
+    untilCached(h.app, 'KubeadmControlPlane', NS, KCP.name, kcp().metadata.resourceVersion);
 
   /** What the web's editor starts from: the raw object of the control plane. */
   async function seen(): Promise<KcpShape> {
-    const res = await s.request(
+    const res = await h.s.request(
       'GET',
       `/api/v1/namespaces/${NS}/objects/KubeadmControlPlane/${KCP.name}`,
     );
     expect(res.statusCode, res.body).toBe(200);
     return res.json<KcpShape>();
   }
-
-  beforeAll(async () => {
-    t = await startTestCluster();
-    app = await buildTestApp(t, { executor: { pollMs: 20 } });
-    s = new TestSession(app);
-    await s.start();
-  }, 60_000);
-  afterAll(async () => {
-    await app.close();
-    await t.close();
-  });
 
   it('O-EDIT-CP-CONFIG: Preview returns the plan the server accepted; Apply writes exactly it, and kubectl reads it back', async () => {
     await settle();
@@ -80,7 +58,7 @@ describe('O-EDIT-CP-CONFIG route', () => {
       preKubeadmCommands: ['echo control-plane edited'],
     };
     const body = { resourceVersion: base.metadata.resourceVersion, kubeadmConfigSpec: spec };
-    const dry = await s.request('POST', `${URL}?dryRun=true`, body);
+    const dry = await h.s.request('POST', `${URL}?dryRun=true`, body);
     expect(dry.statusCode, dry.body).toBe(200);
     const { verdict, ...plan } = dry.json<Plan>();
     expect(plan.operation).toBe('O-EDIT-CP-CONFIG');
@@ -91,12 +69,12 @@ describe('O-EDIT-CP-CONFIG route', () => {
     expect(plan.effects.rollout).toEqual({ replaces: 3, atATime: 1 });
     expect(kcp().metadata.resourceVersion).toBe(body.resourceVersion);
 
-    const real = await s.request('POST', URL, body);
+    const real = await h.s.request('POST', URL, body);
     expect(real.statusCode, real.body).toBe(200);
     const applied = real.json<{ plan: Plan; execution: { ok: boolean } }>();
     expect(applied.execution.ok).toBe(true);
     expect(applied.plan).toEqual(plan);
-    const read = await readWritten(t.kubeconfig, plan);
+    const read = await readWritten(h.t.kubeconfig, plan);
     expect(mismatches(plan, read, new Set()), reader).toEqual([]);
     expect(kcp().spec.kubeadmConfigSpec).toEqual(spec);
   });
@@ -114,7 +92,7 @@ describe('O-EDIT-CP-CONFIG route', () => {
         content: KUBELET_PATCH_1_35,
       },
     ];
-    const boot = await s.request('POST', `${URL}?dryRun=true`, {
+    const boot = await h.s.request('POST', `${URL}?dryRun=true`, {
       resourceVersion: rv,
       kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, files: withNeverVerify },
     });
@@ -122,7 +100,7 @@ describe('O-EDIT-CP-CONFIG route', () => {
     expect(boot.json<ErrorBody>().details).toContainEqual(
       expect.objectContaining({ rule: 'R-BOOT-1', severity: 'error' }),
     );
-    const locked = await s.request('POST', `${URL}?dryRun=true`, {
+    const locked = await h.s.request('POST', `${URL}?dryRun=true`, {
       resourceVersion: rv,
       kubeadmConfigSpec: {
         ...base.spec.kubeadmConfigSpec,
@@ -142,7 +120,7 @@ describe('O-EDIT-CP-CONFIG route', () => {
     const base = await seen();
     await server().patch(KCP, 'merge', { spec: { machineTemplate: { nodeDrainTimeout: '2m' } } });
     await settle();
-    const res = await s.request('POST', URL, {
+    const res = await h.s.request('POST', URL, {
       resourceVersion: base.metadata.resourceVersion,
       kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, postKubeadmCommands: ['echo after'] },
     });
@@ -167,7 +145,7 @@ describe('O-EDIT-CP-CONFIG route', () => {
       spec: { kubeadmConfigSpec: { preKubeadmCommands: ['echo theirs'] } },
     });
     await settle();
-    const res = await s.request('POST', URL, {
+    const res = await h.s.request('POST', URL, {
       resourceVersion: base.metadata.resourceVersion,
       kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, preKubeadmCommands: ['echo mine'] },
     });
@@ -179,13 +157,13 @@ describe('O-EDIT-CP-CONFIG route', () => {
   });
 
   it('O-EDIT-CP-CONFIG: an unknown cluster is a 404; a body without resourceVersion a 400 naming it', async () => {
-    const missing = await s.request(
+    const missing = await h.s.request(
       'POST',
       `/api/v1/clusters/${NS}/nope/control-plane/kubeadm-config?dryRun=true`,
       { resourceVersion: '1', kubeadmConfigSpec: {} },
     );
     expect(missing.statusCode, missing.body).toBe(404);
-    const bad = await s.request('POST', `${URL}?dryRun=true`, { kubeadmConfigSpec: {} });
+    const bad = await h.s.request('POST', `${URL}?dryRun=true`, { kubeadmConfigSpec: {} });
     expect(bad.statusCode, bad.body).toBe(400);
     expect(bad.json<ErrorBody>().details[0]).toMatchObject({ path: 'resourceVersion' });
   });

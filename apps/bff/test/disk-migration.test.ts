@@ -1,9 +1,7 @@
 import type { DiskMigrationPlan } from '@dcs/domain';
 import { aMachineTemplate } from '@dcs/domain/testing';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
-import { TestSession } from './support/session';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './support/harness';
 
 /**
  * R-DISK-5 through `GET …/nodepools/{pool}/disk-migration`: read-only guidance built from the
@@ -14,23 +12,10 @@ const NS = 'cpaas-system';
 const URL = `/api/v1/clusters/${NS}/demo/nodepools/demo-md-0/disk-migration`;
 
 describe('R-DISK-5 migration route', () => {
-  let t: TestCluster;
-  let app: FastifyInstance;
-  let s: TestSession;
-
-  beforeAll(async () => {
-    t = await startTestCluster();
-    app = await buildTestApp(t);
-    s = new TestSession(app);
-    await s.start();
-  }, 60_000);
-  afterAll(async () => {
-    await app.close();
-    await t.close();
-  });
+  const h = useTestApp();
 
   it('R-DISK-5: a pool on persistent disks has only the checks left; a legacy template makes the steps, read-only, and nothing is written', async () => {
-    const now = await s.request('GET', URL);
+    const now = await h.s.request('GET', URL);
     expect(now.statusCode, now.body).toBe(200);
     expect(now.json<DiskMigrationPlan>().legacy).toBe(false);
 
@@ -42,7 +27,7 @@ describe('R-DISK-5 migration route', () => {
         ...(vm.dcsMachineDiskSpec ?? []),
         { quantity: 40, datastoreClusterName: 'ds-1', path: '/var/cpaas', format: 'xfs' },
       ];
-    const client = t.cluster.server.client;
+    const client = h.server();
     await client.create(legacy as unknown as Parameters<typeof client.create>[0]);
     await client.patch(
       {
@@ -57,7 +42,7 @@ describe('R-DISK-5 migration route', () => {
     const deadline = Date.now() + 20_000;
     let plan: DiskMigrationPlan | undefined;
     while (Date.now() < deadline) {
-      const res = await s.request('GET', URL);
+      const res = await h.s.request('GET', URL);
       expect(res.statusCode, res.body).toBe(200);
       plan = res.json<DiskMigrationPlan>();
       if (plan.legacy) break;
@@ -73,18 +58,18 @@ describe('R-DISK-5 migration route', () => {
       'switchTemplate',
       'verify',
     ]);
-    const rv = t.cluster.server.resourceVersion;
-    await s.request('GET', URL);
-    expect(t.cluster.server.resourceVersion).toBe(rv);
+    const rv = h.t.cluster.server.resourceVersion;
+    await h.s.request('GET', URL);
+    expect(h.t.cluster.server.resourceVersion).toBe(rv);
   });
 
   it('R-DISK-5: the control plane is a 400, an unknown pool a 404', async () => {
-    const cp = await s.request(
+    const cp = await h.s.request(
       'GET',
       `/api/v1/clusters/${NS}/demo/nodepools/control-plane/disk-migration`,
     );
     expect(cp.statusCode, cp.body).toBe(400);
-    const missing = await s.request(
+    const missing = await h.s.request(
       'GET',
       `/api/v1/clusters/${NS}/demo/nodepools/nope/disk-migration`,
     );

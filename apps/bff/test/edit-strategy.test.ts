@@ -1,8 +1,6 @@
 import type { Plan } from '@dcs/domain';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
-import { TestSession } from './support/session';
+import { describe, expect, it } from 'vitest';
+import { untilCached, useTestApp } from './support/harness';
 import { mismatches, reader, readWritten } from './support/written';
 
 /**
@@ -35,36 +33,15 @@ interface ErrorBody {
 }
 
 describe('O-EDIT-STRATEGY route', () => {
-  let t: TestCluster;
-  let app: FastifyInstance;
-  let s: TestSession;
-  const server = () => t.cluster.server.client;
+  const h = useTestApp({ app: { executor: { pollMs: 20 } } });
+  const server = () => h.server();
   const md = () => server().get({ ...MD, name: 'demo-md-0', namespace: NS }) as unknown as MdShape;
   const someoneElsePatches = (patch: Record<string, unknown>) =>
     server().patch({ ...MD, name: 'demo-md-0', namespace: NS }, 'merge', patch);
 
-  /** Until the app's cache holds the server's current version of demo-md-0. */
-  async function settle(): Promise<void> {
-    const rv = md().metadata.resourceVersion;
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      if (app.cache.stores.MachineDeployment.get(NS, 'demo-md-0')?.metadata.resourceVersion === rv)
-        return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`the cache never reached resourceVersion ${rv}`);
-  }
-
-  beforeAll(async () => {
-    t = await startTestCluster();
-    app = await buildTestApp(t, { executor: { pollMs: 20 } });
-    s = new TestSession(app);
-    await s.start();
-  }, 60_000);
-  afterAll(async () => {
-    await app.close();
-    await t.close();
-  });
+  /** Until the app's cache holds the server's current version of the object. */
+  const settle = () =>
+    untilCached(h.app, 'MachineDeployment', NS, 'demo-md-0', md().metadata.resourceVersion);
 
   it('O-EDIT-STRATEGY: Preview returns the plan the server accepted; Apply writes exactly it, and kubectl reads it back', async () => {
     await settle();
@@ -74,7 +51,7 @@ describe('O-EDIT-STRATEGY route', () => {
       nodeDrainTimeout: '10m',
       nodeVolumeDetachTimeout: '3m',
     };
-    const dry = await s.request('POST', `${URL}?dryRun=true`, body);
+    const dry = await h.s.request('POST', `${URL}?dryRun=true`, body);
     expect(dry.statusCode, dry.body).toBe(200);
     expect(dry.headers['x-dry-run']).toBe('true');
     const { verdict, ...plan } = dry.json<Plan>();
@@ -88,12 +65,12 @@ describe('O-EDIT-STRATEGY route', () => {
     // The dry run changed nothing.
     expect(md().metadata.resourceVersion).toBe(body.resourceVersion);
 
-    const real = await s.request('POST', URL, body);
+    const real = await h.s.request('POST', URL, body);
     expect(real.statusCode, real.body).toBe(200);
     const applied = real.json<{ plan: Plan; execution: { ok: boolean } }>();
     expect(applied.execution.ok).toBe(true);
     expect(applied.plan).toEqual(plan);
-    const read = await readWritten(t.kubeconfig, plan);
+    const read = await readWritten(h.t.kubeconfig, plan);
     expect(mismatches(plan, read, new Set()), reader).toEqual([]);
     const after = md();
     expect(after.spec.strategy.rollingUpdate).toEqual({ maxSurge: 0, maxUnavailable: 2 });
@@ -110,14 +87,14 @@ describe('O-EDIT-STRATEGY route', () => {
     const before = md();
     expect(before.spec.template.spec).toHaveProperty('nodeDrainTimeout');
     const body = { resourceVersion: before.metadata.resourceVersion, nodeDrainTimeout: null };
-    const dry = await s.request('POST', `${URL}?dryRun=true`, body);
+    const dry = await h.s.request('POST', `${URL}?dryRun=true`, body);
     expect(dry.statusCode, dry.body).toBe(200);
     const { verdict, ...plan } = dry.json<Plan>();
     expect(verdict?.steps.map((v) => v.status)).toEqual(['accepted']);
     expect(plan.effects.notes?.map((n) => n.messageKey)).toContain(
       'plan.effect.strategyFieldsRemoved',
     );
-    const real = await s.request('POST', URL, body);
+    const real = await h.s.request('POST', URL, body);
     expect(real.statusCode, real.body).toBe(200);
     const after = md();
     expect(after.spec.template.spec).not.toHaveProperty('nodeDrainTimeout');
@@ -131,7 +108,10 @@ describe('O-EDIT-STRATEGY route', () => {
   it('O-EDIT-STRATEGY with R-MD-3: maxSurge 1 on a pool with persistent disks is a 422 naming the rule and the field; nothing is written', async () => {
     await settle();
     const rv = md().metadata.resourceVersion;
-    const res = await s.request('POST', `${URL}?dryRun=true`, { resourceVersion: rv, maxSurge: 1 });
+    const res = await h.s.request('POST', `${URL}?dryRun=true`, {
+      resourceVersion: rv,
+      maxSurge: 1,
+    });
     expect(res.statusCode, res.body).toBe(422);
     const body = res.json<ErrorBody>();
     expect(body.details).toContainEqual(
@@ -143,7 +123,7 @@ describe('O-EDIT-STRATEGY route', () => {
   it('O-EDIT-STRATEGY with R-MD-2: a bare numeric string is a 400 naming the field; both 0 is a 422', async () => {
     await settle();
     const rv = md().metadata.resourceVersion;
-    const shape = await s.request('POST', `${URL}?dryRun=true`, {
+    const shape = await h.s.request('POST', `${URL}?dryRun=true`, {
       resourceVersion: rv,
       maxUnavailable: '1',
     });
@@ -151,7 +131,7 @@ describe('O-EDIT-STRATEGY route', () => {
     const refused = shape.json<ErrorBody>();
     expect(refused.details[0]).toMatchObject({ path: 'maxUnavailable' });
     expect(refused.message).toContain('maxUnavailable "1" is a string but not a percentage');
-    const zero = await s.request('POST', `${URL}?dryRun=true`, {
+    const zero = await h.s.request('POST', `${URL}?dryRun=true`, {
       resourceVersion: rv,
       maxUnavailable: 0,
     });
@@ -167,7 +147,10 @@ describe('O-EDIT-STRATEGY route', () => {
     const seen = md().metadata.resourceVersion;
     await someoneElsePatches({ spec: { replicas: 4 } });
     await settle();
-    const res = await s.request('POST', URL, { resourceVersion: seen, nodeDeletionTimeout: '1m' });
+    const res = await h.s.request('POST', URL, {
+      resourceVersion: seen,
+      nodeDeletionTimeout: '1m',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<{ rebased: { kind: string; name: string }[] }>().rebased).toMatchObject([
       { kind: 'MachineDeployment', name: 'demo-md-0' },
@@ -182,7 +165,7 @@ describe('O-EDIT-STRATEGY route', () => {
     const seen = md().metadata.resourceVersion;
     await someoneElsePatches({ spec: { template: { spec: { nodeDrainTimeout: '7m' } } } });
     await settle();
-    const res = await s.request('POST', URL, { resourceVersion: seen, nodeDrainTimeout: '20m' });
+    const res = await h.s.request('POST', URL, { resourceVersion: seen, nodeDrainTimeout: '20m' });
     expect(res.statusCode, res.body).toBe(409);
     const body = res.json<ErrorBody>();
     expect(body.code).toBe('Conflict');
@@ -195,13 +178,13 @@ describe('O-EDIT-STRATEGY route', () => {
 
   it('O-EDIT-STRATEGY is for worker pools: the control-plane pool is a 400, an unknown pool a 404', async () => {
     const rv = md().metadata.resourceVersion;
-    const cp = await s.request('POST', `${BASE}/nodepools/control-plane/strategy?dryRun=true`, {
+    const cp = await h.s.request('POST', `${BASE}/nodepools/control-plane/strategy?dryRun=true`, {
       resourceVersion: rv,
       nodeDrainTimeout: '1m',
     });
     expect(cp.statusCode, cp.body).toBe(400);
     expect(cp.json<ErrorBody>().details[0]).toMatchObject({ rule: 'R-MD-5', path: 'pool' });
-    const missing = await s.request('POST', `${BASE}/nodepools/nope/strategy?dryRun=true`, {
+    const missing = await h.s.request('POST', `${BASE}/nodepools/nope/strategy?dryRun=true`, {
       resourceVersion: rv,
       nodeDrainTimeout: '1m',
     });

@@ -1,8 +1,6 @@
 import type { Plan } from '@dcs/domain';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
-import { TestSession } from './support/session';
+import { describe, expect, it } from 'vitest';
+import { untilCached, useTestApp } from './support/harness';
 
 /**
  * Issue 12: an unclaimed IP-pool entry's own fields edited through `PATCH …/ippools/{name}`
@@ -21,37 +19,23 @@ interface PoolShape {
 }
 
 describe('edit an unclaimed IP-pool entry (R-POOL-4, R-POOL-5)', () => {
-  let t: TestCluster;
-  let app: FastifyInstance;
-  let s: TestSession;
+  const h = useTestApp({ app: { executor: { pollMs: 20 } } });
   const pool = () =>
-    t.cluster.server.client.get({
+    h.server().get({
       ...KIND,
       name: 'demo-worker-pool',
       namespace: NS,
     }) as unknown as PoolShape;
 
-  async function settle(): Promise<void> {
-    const rv = pool().metadata.resourceVersion;
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      const cached = app.cache.stores.DCSIpHostnamePool.get(NS, 'demo-worker-pool');
-      if (cached?.metadata.resourceVersion === rv) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`the cache never reached resourceVersion ${rv}`);
-  }
-
-  beforeAll(async () => {
-    t = await startTestCluster();
-    app = await buildTestApp(t, { executor: { pollMs: 20 } });
-    s = new TestSession(app);
-    await s.start();
-  }, 60_000);
-  afterAll(async () => {
-    await app.close();
-    await t.close();
-  });
+  /** Until the app's cache holds the server's current version of the object. */
+  const settle = () =>
+    untilCached(
+      h.app,
+      'DCSIpHostnamePool',
+      NS,
+      'demo-worker-pool',
+      pool().metadata.resourceVersion,
+    );
 
   it('R-POOL-4: Preview returns the plan the server accepted; Apply changes that entry’s fields and nothing else', async () => {
     await settle();
@@ -61,14 +45,14 @@ describe('edit an unclaimed IP-pool entry (R-POOL-4, R-POOL-5)', () => {
       resourceVersion: before.metadata.resourceVersion,
       update: [{ ip: free?.ip, set: { hostname: 'spare-6', machineName: 'spare-vm-6' } }],
     };
-    const dry = await s.request('PATCH', `${URL}?dryRun=true`, body);
+    const dry = await h.s.request('PATCH', `${URL}?dryRun=true`, body);
     expect(dry.statusCode, dry.body).toBe(200);
     const { verdict, ...plan } = dry.json<Plan>();
     expect(plan.operation).toBe('O-EDIT-IP-POOL');
     expect(verdict?.steps.map((v) => v.status)).toEqual(['accepted']);
     expect(pool().metadata.resourceVersion).toBe(before.metadata.resourceVersion);
 
-    const real = await s.request('PATCH', URL, body);
+    const real = await h.s.request('PATCH', URL, body);
     expect(real.statusCode, real.body).toBe(200);
     const after = pool();
     expect(after.spec.pool).toEqual(
@@ -82,7 +66,7 @@ describe('edit an unclaimed IP-pool entry (R-POOL-4, R-POOL-5)', () => {
     await settle();
     const before = pool();
     const claimed = before.spec.pool[0];
-    const res = await s.request('PATCH', `${URL}?dryRun=true`, {
+    const res = await h.s.request('PATCH', `${URL}?dryRun=true`, {
       resourceVersion: before.metadata.resourceVersion,
       update: [{ ip: claimed?.ip, set: { hostname: 'renamed' } }],
     });

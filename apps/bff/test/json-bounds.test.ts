@@ -1,9 +1,7 @@
 import { defaultBootstrapSpec, JSON_LIMITS, type MachineTemplateSpecInput } from '@dcs/domain';
 import { aMachineTemplate, anIpEntry } from '@dcs/domain/testing';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
-import { TestSession } from './support/session';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './support/harness';
 
 /**
  * Issue 11 / brief item 5: a body within the request bounds (JSON_LIMITS: depth 64) can still
@@ -29,19 +27,7 @@ function templateSpec(extra?: unknown): MachineTemplateSpecInput {
 }
 
 describe('JSON bounds past the planner: a 4xx naming the field and the bound, never a 5xx', () => {
-  let t: TestCluster;
-  let app: FastifyInstance;
-  let s: TestSession;
-  beforeAll(async () => {
-    t = await startTestCluster({ entries: 8 });
-    app = await buildTestApp(t);
-    s = new TestSession(app);
-    await s.start();
-  }, 60_000);
-  afterAll(async () => {
-    await app.close();
-    await t.close();
-  });
+  const h = useTestApp({ seed: { entries: 8 } });
 
   /** Deep enough that the body passes the request bound and the object written does not. */
   const deep = () => nested(JSON_LIMITS.maxDepth - 3);
@@ -112,7 +98,7 @@ describe('JSON bounds past the planner: a 4xx naming the field and the bound, ne
   ];
 
   it('O-EDIT-IP-POOL on a pool someone wrote with kubectl past the bound: a 4xx, never a 5xx', async () => {
-    await t.cluster.server.client.create({
+    await h.server().create({
       apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
       kind: 'DCSIpHostnamePool',
       metadata: { name: 'kubectl-deep', namespace: 'cpaas-system' },
@@ -122,14 +108,14 @@ describe('JSON bounds past the planner: a 4xx naming the field and the bound, ne
     let rv = '';
     const deadline = Date.now() + 20_000;
     while (rv === '' && Date.now() < deadline) {
-      const got = await s.request('GET', url);
+      const got = await h.s.request('GET', url);
       if (got.statusCode === 200)
         rv = got.json<{ resourceVersion?: string }>().resourceVersion ?? '';
       else await new Promise((r) => setTimeout(r, 50));
     }
     expect(rv).not.toBe('');
     for (const dry of [true, false]) {
-      const res = await s.request('PATCH', `${url}${dry ? '?dryRun=true' : ''}`, {
+      const res = await h.s.request('PATCH', `${url}${dry ? '?dryRun=true' : ''}`, {
         resourceVersion: rv,
         append: [anIpEntry(44)],
         remove: [],
@@ -147,7 +133,7 @@ describe('JSON bounds past the planner: a 4xx naming the field and the bound, ne
   for (const c of cases) {
     it(`${c.name}: Preview and Apply answer 4xx`, async () => {
       for (const dry of [true, false]) {
-        const res = await s.request(c.method, `${c.url}${dry ? '?dryRun=true' : ''}`, c.body());
+        const res = await h.s.request(c.method, `${c.url}${dry ? '?dryRun=true' : ''}`, c.body());
         expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
         expect(res.statusCode, res.body).toBeLessThan(500);
         const err = res.json<{
