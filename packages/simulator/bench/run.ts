@@ -198,6 +198,8 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
       }
       const wallS = (Date.now() - t0) / 1000;
       const cpu = process.cpuUsage(cpu0);
+      // Before the heap snapshot, which grows the RSS by about its own size.
+      const memory = process.memoryUsage();
       // SIM_BENCH_HEAP=FILE: a heap snapshot of the controllers when all are Running (what they hold).
       if (process.env.SIM_BENCH_HEAP) v8.writeHeapSnapshot(process.env.SIM_BENCH_HEAP);
       const serverReport = await ask<CpuReport>('cpu', 'cpu');
@@ -212,9 +214,9 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
         seedS,
         controllerCores: (cpu.user + cpu.system) / 1e6 / wallS,
         serverCores: serverCpu / 1e6 / wallS,
-        controllerRssMiB: process.memoryUsage().rss / 2 ** 20,
+        controllerRssMiB: memory.rss / 2 ** 20,
         controllerMemory: (() => {
-          const u = process.memoryUsage();
+          const u = memory;
           const mib = (n: number) => n / 2 ** 20;
           return {
             heapUsed: mib(u.heapUsed),
