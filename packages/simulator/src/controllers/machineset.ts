@@ -5,6 +5,7 @@ import {
   desiredMachine,
   ownerRef,
   refTo,
+  withSetTimeouts,
   type TemplateObject,
 } from '../logic/machine-desired';
 import { ANNOTATION_DISABLE_MACHINE_CREATE } from '../logic/machineset-desired';
@@ -19,7 +20,8 @@ import { SUMMARY_BATCH_SIM_MS, errorMessage, same } from './util';
 /**
  * Cluster API's MachineSet controller (v1.10): creates machines with their bootstrap config and
  * infrastructure machine cloned from the templates, deletes surplus machines in Cluster API's
- * deletion order, and reports the set's status.
+ * deletion order, propagates the node timeouts to its machines in place, and reports the set's
+ * status.
  */
 
 const COMPONENT = 'machineset-controller';
@@ -159,6 +161,12 @@ export function machineSetController(ctx: Context): Controller {
         );
       }
       owned = set.metadata.uid ? machines.byIndex(BY_OWNER, set.metadata.uid) : owned;
+    }
+
+    // In-place propagation: the set's node timeouts reach every machine it owns.
+    for (const m of owned) {
+      const updated = withSetTimeouts(set, m);
+      if (updated) await ctx.writer.update('Machine', updated);
     }
 
     const now = ctx.clock.now();

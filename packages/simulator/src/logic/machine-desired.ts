@@ -73,6 +73,35 @@ export function desiredMachine(ms: MachineSet, rng: Random): Machine {
   };
 }
 
+/** The node timeouts: they bound a machine's teardown and change in place, never rolling it. */
+const NODE_TIMEOUTS = [
+  'nodeDrainTimeout',
+  'nodeDeletionTimeout',
+  'nodeVolumeDetachTimeout',
+] as const;
+
+/**
+ * The Machine with its MachineSet's node timeouts, or undefined when it has them already
+ * (machineset_controller.go syncMachines, Cluster API ≥ 1.5). Unlike labels and annotations,
+ * these reach a Machine being deleted too, so a longer nodeDrainTimeout set on the pool
+ * (O-EDIT-STRATEGY) bounds a drain already running.
+ */
+export function withSetTimeouts(ms: MachineSet, m: Machine): Machine | undefined {
+  const wanted = ms.spec?.template?.spec;
+  if (!m.spec) return undefined;
+  if (NODE_TIMEOUTS.every((f) => m.spec?.[f] === wanted?.[f])) return undefined;
+  const {
+    nodeDrainTimeout: _drain,
+    nodeDeletionTimeout: _deletion,
+    nodeVolumeDetachTimeout: _detach,
+    ...rest
+  } = m.spec;
+  const timeouts = Object.fromEntries(
+    NODE_TIMEOUTS.flatMap((f) => (wanted?.[f] === undefined ? [] : [[f, wanted[f]]])),
+  );
+  return { ...m, spec: { ...rest, ...timeouts } };
+}
+
 export interface TemplateObject {
   apiVersion: string;
   kind: string;

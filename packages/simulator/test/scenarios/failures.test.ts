@@ -189,6 +189,44 @@ describe('failure injection: every troubleshooting path can be shown', () => {
     expect(sim.events(gone, 'Machine').some((e) => e.reason === 'SuccessfulDrainNode')).toBe(false);
   }, 90_000);
 
+  it("O-EDIT-STRATEGY: a pool's new nodeDrainTimeout reaches its machines in place, one already draining too, and bounds that drain", async () => {
+    await createPool(sim, {
+      name: 'fail-drain-edit',
+      cluster: 'fail',
+      version: 'v1.34.1',
+      replicas: 2,
+      nodeDrainTimeout: '2m',
+      poolAnnotations: { [ANNOTATION_FAIL]: 'drain-stuck' },
+    });
+    await waitSettled(sim, 'fail-drain-edit');
+    const before = machinesOf(sim, 'fail-drain-edit').map((m) => m.metadata.name ?? '');
+    await sim.kubectl.patch('MachineDeployment', 'fail-drain-edit', 'json', [
+      { op: 'replace', path: '/spec/replicas', value: 1 },
+    ]);
+    const draining = await sim.until('a machine draining', () =>
+      machinesOf(sim, 'fail-drain-edit').find((m) => m.status?.deletion?.nodeDrainStartTime),
+    );
+    const name = draining.metadata.name ?? '';
+    await sim.kubectl.patch('MachineDeployment', 'fail-drain-edit', 'merge', {
+      spec: { template: { spec: { nodeDrainTimeout: '30m' } } },
+    });
+    await sim.until('every machine has the new timeout', () =>
+      before.every((n) => sim.get('Machine', n)?.spec?.nodeDrainTimeout === '30m'),
+    );
+    // In place: the same machines, no new MachineSet.
+    expect(
+      sim.list('MachineSet').filter((s) => s.metadata.name?.startsWith('fail-drain-edit')),
+    ).toHaveLength(1);
+    // Past the old 2m, the drain is still held; past the new 30m, it gives up naming 30m.
+    await sim.clock.advance(10 * 60_000);
+    await sim.controllers.idle();
+    expect(sim.get('Machine', name)?.metadata.deletionTimestamp).toBeTruthy();
+    await sim.clock.advance(25 * 60_000);
+    await waitSettled(sim, 'fail-drain-edit');
+    const failed = sim.events(name, 'Machine').find((e) => e.reason === 'FailedDrainNode');
+    expect(failed?.message).toMatch(/nodeDrainTimeout 30m0s/);
+  }, 90_000);
+
   it('R-POOL-1 during a rollout: without an entry for the surge machine the rollout waits, and says why', async () => {
     await createPool(sim, {
       name: 'fail-surge',
