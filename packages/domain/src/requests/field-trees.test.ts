@@ -173,7 +173,9 @@ describe('request field trees from the served schemas (issue 11)', () => {
     ) as Json;
     const parsed = requestSchemasFor(trees).UpgradeRequestSchema.safeParse(body);
     if (parsed.success) {
-      const written = parsed.data.machineTemplate.spec as Json;
+      const data = parsed.data;
+      if (!('machineTemplate' in data)) throw new Error('an infrastructure upgrade was parsed');
+      const written = data.machineTemplate.spec as Json;
       expect(Object.hasOwn(written, '__proto__')).toBe(false);
       expect(Object.getPrototypeOf(written)).toBe(Object.prototype);
     } else {
