@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { isApiError } from '../lib/api-client';
+import { retryReadDelay, shouldRetryRead } from '../lib/retry';
 
 /**
  * The app's one query client, module-level so that route loaders can start a screen's fetches
@@ -11,7 +11,8 @@ export const queryClient = new QueryClient({
       // The stream keeps cluster data current; refetching on focus would only add load.
       refetchOnWindowFocus: false,
       staleTime: 30_000,
-      retry: (count, error) => !(isApiError(error) && error.status < 500) && count < 2,
+      retry: shouldRetryRead,
+      retryDelay: retryReadDelay,
     },
   },
 });

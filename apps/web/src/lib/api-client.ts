@@ -14,17 +14,33 @@ export class ApiError extends Error {
   readonly details: RuleIssue[];
   /** The whole body, for errors that carry more (a 409's base/theirs/yours). */
   readonly body: unknown;
+  /** The answer's Retry-After in seconds (a 503 while the BFF's caches fill), when it gave one. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: number, code: string, message: string, details: RuleIssue[], body: unknown) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    details: RuleIssue[],
+    body: unknown,
+    retryAfterSeconds?: number,
+  ) {
     super(message);
     this.status = status;
     this.code = code;
     this.details = details;
     this.body = body;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+
+/** Retry-After as delay-seconds (the BFF never sends an HTTP date); anything else is ignored. */
+function retryAfter(header: string | null): number | undefined {
+  if (header === null || !/^\d{1,4}$/.test(header.trim())) return undefined;
+  return Number(header.trim());
+}
 
 let csrfToken: string | undefined;
 
@@ -101,6 +117,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       typeof obj.message === 'string' ? obj.message : res.statusText || `HTTP ${res.status}`,
       details,
       body,
+      retryAfter(res.headers.get('retry-after')),
     );
   }
   return body as T;
