@@ -147,7 +147,14 @@ function pnpmTargets(
     if (w === '--filter' || w === '-F') filter = words[++i];
     else if (w === '-r' || w === '--recursive') recursive = true;
     else if (w === '--if-present') ifPresent = true;
-    else if (w === '--silent' || w.startsWith('--workspace-concurrency')) continue;
+    // Options that change how scripts run, not which: pnpm's own, from the root scripts.
+    else if (
+      w === '--silent' ||
+      w === '--no-bail' ||
+      w === '--bail' ||
+      w.startsWith('--workspace-concurrency')
+    )
+      continue;
     else break;
   }
   const script = words[i] === 'run' ? words[i + 1] : words[i];
