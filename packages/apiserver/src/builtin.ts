@@ -1044,30 +1044,12 @@ function coreEventKind(): ResourceType {
     },
     {
       generation: false,
-      table: {
-        columns: [
-          {
-            name: 'Last Seen',
-            type: 'date',
-            jsonPath: '.lastTimestamp',
-            description: 'Time since the last occurrence',
-          },
-          { name: 'Type', type: 'string', jsonPath: '.type' },
-          { name: 'Reason', type: 'string', jsonPath: '.reason' },
-          { name: 'Object', type: 'string', jsonPath: '.involvedObject' },
-          { name: 'Message', type: 'string', jsonPath: '.message' },
-        ],
-        row: (o) => {
-          const io = isObject(o.involvedObject) ? o.involvedObject : {};
-          return [
-            o.lastTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp,
-            o.type,
-            o.reason,
-            `${typeof io.kind === 'string' ? io.kind.toLowerCase() : ''}/${typeof io.name === 'string' ? io.name : ''}`,
-            o.message,
-          ];
-        },
-      },
+      table: eventTable({
+        lastSeen: { jsonPath: '.lastTimestamp', description: 'Time since the last occurrence' },
+        object: 'involvedObject',
+        message: 'message',
+        seen: (o) => o.lastTimestamp ?? o.eventTime,
+      }),
     },
   );
 }
@@ -1126,31 +1108,12 @@ function eventsV1Kind(core: ResourceType): ResourceType {
     },
     {
       generation: false,
-      table: {
-        columns: [
-          {
-            name: 'Last Seen',
-            type: 'date',
-            jsonPath: '.eventTime',
-            description: 'Time of the event',
-          },
-          { name: 'Type', type: 'string', jsonPath: '.type' },
-          { name: 'Reason', type: 'string', jsonPath: '.reason' },
-          { name: 'Object', type: 'string', jsonPath: '.regarding' },
-          { name: 'Message', type: 'string', jsonPath: '.note' },
-        ],
-        row: (o) => {
-          const r = isObject(o.regarding) ? o.regarding : {};
-          const series = isObject(o.series) ? o.series : {};
-          return [
-            series.lastObservedTime ?? o.eventTime ?? o.metadata.creationTimestamp,
-            o.type,
-            o.reason,
-            `${typeof r.kind === 'string' ? r.kind.toLowerCase() : ''}/${typeof r.name === 'string' ? r.name : ''}`,
-            o.note,
-          ];
-        },
-      },
+      table: eventTable({
+        lastSeen: { jsonPath: '.eventTime', description: 'Time of the event' },
+        object: 'regarding',
+        message: 'note',
+        seen: (o) => (isObject(o.series) ? o.series.lastObservedTime : undefined) ?? o.eventTime,
+      }),
       validate: validateEventV1,
       storedAs: { rt: core, toStorage: eventV1ToCore, fromStorage: coreEventToV1 },
     },
@@ -1158,6 +1121,38 @@ function eventsV1Kind(core: ResourceType): ResourceType {
 }
 
 /** Both Event APIs, the second stored as the first. */
+/**
+ * `kubectl get events`' table, the same for both Event APIs but for the names of the fields
+ * that hold the object, the message and when it was last seen.
+ */
+function eventTable(f: {
+  lastSeen: { jsonPath: string; description: string };
+  object: 'involvedObject' | 'regarding';
+  message: 'message' | 'note';
+  seen: (o: KubeObject) => unknown;
+}): NonNullable<ResourceType['table']> {
+  return {
+    columns: [
+      { name: 'Last Seen', type: 'date', ...f.lastSeen },
+      { name: 'Type', type: 'string', jsonPath: '.type' },
+      { name: 'Reason', type: 'string', jsonPath: '.reason' },
+      { name: 'Object', type: 'string', jsonPath: `.${f.object}` },
+      { name: 'Message', type: 'string', jsonPath: `.${f.message}` },
+    ],
+    row: (o) => {
+      const held = o[f.object];
+      const ref = isObject(held) ? held : {};
+      return [
+        f.seen(o) ?? o.metadata.creationTimestamp,
+        o.type,
+        o.reason,
+        `${typeof ref.kind === 'string' ? ref.kind.toLowerCase() : ''}/${typeof ref.name === 'string' ? ref.name : ''}`,
+        o[f.message],
+      ];
+    },
+  };
+}
+
 function eventKinds(): ResourceType[] {
   const core = coreEventKind();
   return [core, eventsV1Kind(core)];
