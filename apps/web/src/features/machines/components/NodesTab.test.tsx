@@ -3,10 +3,11 @@ import { clusterNodeSummaries, machineView, nodeViewsOf, type Machine } from '@d
 import { aMachine, aNode } from '@dcs/domain/testing';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '../../../i18n/locale';
 import { contextWire, stubApi } from '../../../test/api';
 import { NOW } from '../../../test/fixtures';
+import { withLaidOutElements } from '../../../test/layout';
 import { renderInApp } from '../../../test/render';
 import { NodesTab } from './NodesTab';
 
@@ -15,23 +16,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-// happy-dom lays nothing out: give elements a size, so that the virtualized table renders rows.
-const sizes = ['clientHeight', 'clientWidth', 'offsetHeight', 'offsetWidth'] as const;
-const saved = sizes.map(
-  (k) =>
-    Object.getOwnPropertyDescriptor(Element.prototype, k) ??
-    Object.getOwnPropertyDescriptor(HTMLElement.prototype, k),
-);
-beforeAll(() => {
-  for (const k of sizes)
-    Object.defineProperty(HTMLElement.prototype, k, { configurable: true, get: () => 800 });
-});
-afterAll(() => {
-  sizes.forEach((k, i) => {
-    const d = saved[i];
-    if (d) Object.defineProperty(HTMLElement.prototype, k, d);
-  });
-});
+withLaidOutElements();
 
 /**
  * Issue 12: the Nodes tab's "Problems only" keeps a Running machine whose only problem is its

@@ -10,31 +10,16 @@ import {
 import { aMachine, aNode } from '@dcs/domain/testing';
 import { cleanup, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { NOW } from '../../../test/fixtures';
+import { withLaidOutElements } from '../../../test/layout';
 import { renderInApp } from '../../../test/render';
 import type { Locale } from '../../../i18n/locale';
 import { NodesTable } from './NodesTable';
 
 afterEach(cleanup);
 
-// happy-dom lays nothing out: give elements a size, so that the virtualized table renders rows.
-const sizes = ['clientHeight', 'clientWidth', 'offsetHeight', 'offsetWidth'] as const;
-const saved = sizes.map(
-  (k) =>
-    Object.getOwnPropertyDescriptor(Element.prototype, k) ??
-    Object.getOwnPropertyDescriptor(HTMLElement.prototype, k),
-);
-beforeAll(() => {
-  for (const k of sizes)
-    Object.defineProperty(HTMLElement.prototype, k, { configurable: true, get: () => 800 });
-});
-afterAll(() => {
-  sizes.forEach((k, i) => {
-    const d = saved[i];
-    if (d) Object.defineProperty(HTMLElement.prototype, k, d);
-  });
-});
+withLaidOutElements();
 
 /**
  * Issue 12: the Node column of the machines tables, joined by nodeRef from ONE answer of the
