@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
-import { NS, expect, kubectl, snap, test } from '../fixtures';
+import { NS, expect, snap, test, workloadKubeconfig } from '../fixtures';
 
 /**
  * Issue 12: the cluster's timeline (below its Node Pools tab) merges every pool's records with
@@ -121,21 +121,12 @@ test('the cluster’s timeline merges two pools’ previews with the machines’
   expect(bundle.timeline.entries.some((e) => e.source === 'machine')).toBe(true);
   expect(bundle.nodes.status).toBe('ok');
   expect(bundle.nodes.nodes?.length).toBeGreaterThan(0);
-  const secret = (
-    await kubectl(
-      stack.kubeconfig,
-      'get',
-      'secret',
-      `${CLUSTER}-kubeconfig`,
-      '-o',
-      'jsonpath={.data.value}',
-    )
-  ).trim();
-  expect(secret).not.toBe('');
-  const kubeconfig = Buffer.from(secret, 'base64').toString();
+  const kubeconfig = await workloadKubeconfig(stack.kubeconfig, CLUSTER);
+  expect(kubeconfig).not.toBe('');
   const server = /server:\s*(\S+)/.exec(kubeconfig)?.[1] ?? '';
   expect(server).not.toBe('');
-  expect(text).not.toContain(secret);
+  // The Secret's value as stored (base64), and what it decodes to.
+  expect(text).not.toContain(Buffer.from(kubeconfig).toString('base64'));
   expect(text).not.toContain(server);
   for (const key of ['client-key-data', 'certificate-authority-data', 'last-applied-configuration'])
     expect(text).not.toContain(key);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
-import { NS, expect, kubectl, snap, test } from '../fixtures';
+import { NS, expect, kubectl, snap, test, workloadKubeconfig } from '../fixtures';
 
 /**
  * Issue 12: a Node's deletion, end to end. A targeted delete (O-SCALE-DOWN-TARGETED) of one
@@ -125,15 +125,7 @@ test('a targeted delete: the machine’s Node is cordoned and drained, then dele
     ).trim();
     expect(node, 'the machine’s nodeRef').not.toBe('');
     // The workload cluster's kubeconfig, as Cluster API writes it.
-    const secret = await kubectl(
-      stack.kubeconfig,
-      'get',
-      'secret',
-      `${CLUSTER}-kubeconfig`,
-      '-o',
-      'jsonpath={.data.value}',
-    );
-    writeFileSync(workload, Buffer.from(secret, 'base64'));
+    writeFileSync(workload, await workloadKubeconfig(stack.kubeconfig, CLUSTER));
     const nodeSpec = async () =>
       (
         JSON.parse(await kubectlWorkload('get', 'node', node, '-o', 'json')) as {
