@@ -4,6 +4,7 @@
  *   BENCH_CPU_PROFILE=DIR ... writes one .cpuprofile of the server per phase into DIR;
  *   BENCH_LOAD_CPU_PROFILE=DIR ... one of each load process;
  *   BENCH_WATCH_FLUSH_MS=N ... the server's watchFlushIntervalMs (default 10);
+ *   BENCH_SERVER_NODE_FLAGS='--trace-gc' ... more node flags for the server process;
  *   BENCH_WATCHERS=N, BENCH_EVENTS=N ... the watch phase's watchers and events whatever the scale
  *   (a small scale with the full 100 watchers measures the fan-out's tail without the 20,000 fill).
  *
@@ -119,7 +120,9 @@ class ServerProcess {
     const env = { ...process.env };
     if (profileDir) env.BENCH_CPU_PROFILE = profileDir;
     else delete env.BENCH_CPU_PROFILE;
-    const child = forkTs(SERVER_SCRIPT, ['--expose-gc'], env);
+    // BENCH_SERVER_NODE_FLAGS: more flags for the server's node, e.g. `--trace-gc` (GC pauses).
+    const extra = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+    const child = forkTs(SERVER_SCRIPT, ['--expose-gc', ...extra], env);
     const url = await Promise.race([
       new Promise<string>((resolve) => {
         child.once('message', (m: ServerReply) => {
@@ -248,7 +251,7 @@ export async function runBenchmark(
     const machineBusy = machineCpu() - machineBefore;
     const end = await server.ask({ type: 'phase-end' }, 'phase');
     if (end.profile) log(`cpu profile of the server (${name}): ${end.profile}`);
-    return { out, cpuMs: end.cpuMs, seconds, machineBusy };
+    return { out, cpuMs: end.cpuMs, seconds, machineBusy, loopDelay: end.loopDelay };
   };
   /** What the rest of the machine used meanwhile: the contention the figures were taken under. */
   const others = (p: { cpuMs: number; seconds: number; machineBusy: number }, clientMs: number) => {
@@ -386,6 +389,20 @@ export async function runBenchmark(
     row('watch delivery p99', percentile(latencies, 99), 'ms', atMost(50));
     row('watch delivery max', latencies[latencies.length - 1] ?? 0, 'ms');
     row('  writes sent > 10 ms after their slot', w.late, '');
+    // Where the tail is: the write's own round trip (the server's queue and handling), the
+    // server's event loop (a flush or a request holding it), and the readers' (a reader that runs
+    // late stamps every event late: then the figure is the client's, not the server's).
+    const trips = Float64Array.from(w.roundTrips).sort();
+    row('  PATCH round trip p50 (the writes that make the events)', percentile(trips, 50), 'ms');
+    row('  PATCH round trip p99', percentile(trips, 99), 'ms');
+    row('  server event-loop delay p99', watched.loopDelay.p99, 'ms');
+    row('  server event-loop delay max', watched.loopDelay.max, 'ms');
+    row(
+      '  readers event-loop delay p99 (worst process)',
+      Math.max(...rs.map((r) => r.loopDelay.p99)),
+      'ms',
+    );
+    row('  readers event-loop delay max', Math.max(...rs.map((r) => r.loopDelay.max)), 'ms');
     row(`  server CPU per event (${watchers} watchers)`, watched.cpuMs / events, 'ms');
     row('  writer CPU per event', (w.cpuMs ?? 0) / events, 'ms');
     const readersCpu = rs.reduce((sum, r) => sum + (r.cpuMs ?? 0), 0);

@@ -16,6 +16,7 @@ import {
   BENCH_TOKEN,
   MACHINES,
   epochMs,
+  loopDelayMonitor,
   machine,
   machineName,
   type CreateTask,
@@ -116,6 +117,7 @@ async function writer(t: WatchWriterTask, go: Promise<void>): Promise<LoadResult
   const t0 = performance.now() + 5;
   let late = 0;
   let lastSend = t0;
+  const roundTrips = new Float64Array(t.events);
   // Lane l sends sequence numbers l, l+lanes, ... each at its slot, or as soon as its previous
   // request is answered when that comes later; writes to one object stay on one connection, so
   // they never race each other into conflicts.
@@ -134,6 +136,7 @@ async function writer(t: WatchWriterTask, go: Promise<void>): Promise<LoadResult
           body,
           'application/merge-patch+json',
         );
+        roundTrips[seq] = performance.now() - now;
         if (res.status !== 200)
           throw new Error(`patch answered ${res.status}: ${res.body.toString()}`);
       }
@@ -141,7 +144,12 @@ async function writer(t: WatchWriterTask, go: Promise<void>): Promise<LoadResult
   );
   for (const c of lanes) c.close();
   const seconds = (lastSend - t0) / 1000;
-  return { role: 'writer', achievedRate: seconds > 0 ? (t.events - 1) / seconds : t.rate, late };
+  return {
+    role: 'writer',
+    achievedRate: seconds > 0 ? (t.events - 1) / seconds : t.rate,
+    late,
+    roundTrips,
+  };
 }
 
 const SEQ = Buffer.from('"bench/seq":"');
@@ -280,6 +288,7 @@ async function readers(t: WatchReadersTask, stop: Promise<ReadersStop>): Promise
   });
   send({ type: 'ready' });
   cpuFrom = process.cpuUsage();
+  const loopDelay = loopDelayMonitor();
 
   const { graceMs } = await stop;
   const deadline = performance.now() + graceMs;
@@ -296,6 +305,7 @@ async function readers(t: WatchReadersTask, stop: Promise<ReadersStop>): Promise
     minReceived: Math.min(...states.map((s) => s.received)),
     problems,
     latencies: latencies.slice(0, n),
+    loopDelay: loopDelay(),
   };
 }
 

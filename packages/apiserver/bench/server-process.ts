@@ -13,6 +13,8 @@ import {
   BENCH_NAMESPACE,
   BENCH_TOKEN,
   WATCH_NAMESPACE,
+  loopDelayMonitor,
+  type LoopDelay,
   type ServerCommand,
   type ServerReply,
 } from './shared';
@@ -43,6 +45,7 @@ const profileDir = process.env.BENCH_CPU_PROFILE;
 let session: Session | undefined;
 let phase = '';
 let cpuAtStart = process.cpuUsage();
+let loopDelay: () => LoopDelay = loopDelayMonitor();
 
 function gc(): void {
   const g = (globalThis as { gc?: () => void }).gc;
@@ -65,6 +68,7 @@ async function handle(cmd: ServerCommand): Promise<ServerReply> {
         await session.post('Profiler.start');
       }
       cpuAtStart = process.cpuUsage();
+      loopDelay = loopDelayMonitor();
       return { id: cmd.id, type: 'ok' };
     case 'phase-end': {
       const used = process.cpuUsage(cpuAtStart);
@@ -72,6 +76,7 @@ async function handle(cmd: ServerCommand): Promise<ServerReply> {
         id: cmd.id,
         type: 'phase',
         cpuMs: (used.user + used.system) / 1000,
+        loopDelay: loopDelay(),
       };
       if (session && profileDir) {
         const { profile } = await session.post('Profiler.stop');

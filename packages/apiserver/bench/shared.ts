@@ -3,6 +3,8 @@
  * process and the load processes, the Machine the load is made of, and percentile arithmetic.
  */
 
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
 export const BENCH_NAMESPACE = 'bench';
 export const WATCH_NAMESPACE = 'bench-watch';
 export const BENCH_TOKEN = 'bench-token';
@@ -19,7 +21,14 @@ export type ServerCommand =
 export type ServerReply =
   | { type: 'ready'; url: string }
   | { id: number; type: 'ok' }
-  | { id: number; type: 'phase'; cpuMs: number; profile?: string }
+  | {
+      id: number;
+      type: 'phase';
+      cpuMs: number;
+      profile?: string;
+      /** The server's event-loop delay during the phase (perf_hooks), p99 and max, in ms. */
+      loopDelay: LoopDelay;
+    }
   | { id: number; type: 'memory'; rss: number; heapUsed: number; external: number };
 
 export interface CreateTask {
@@ -69,8 +78,16 @@ export interface ListResult {
   bytes: number;
   items: number;
 }
+/** Event-loop delay of a process over a phase (perf_hooks.monitorEventLoopDelay), in ms. */
+export interface LoopDelay {
+  p99: number;
+  max: number;
+}
+
 export interface ReadersResult {
   role: 'readers';
+  /** How late this process's event loop ran: a reader that lags stamps its events late. */
+  loopDelay: LoopDelay;
   /** Every watcher got every sequence number once, in resourceVersion order. */
   complete: boolean;
   minReceived: number;
@@ -83,6 +100,11 @@ export interface WriterResult {
   achievedRate: number;
   /** Sends that left more than 10 ms after their slot (the writer or the server fell behind). */
   late: number;
+  /**
+   * Send → answer of every PATCH, in ms: the server's queueing and handling of the write that
+   * makes an event (its answer is written in the turn that commits it, before the watch flush).
+   */
+  roundTrips: Float64Array;
 }
 /** With the CPU time the load process used, to tell a starved client from a slow server. */
 export type LoadResult = (CreateResult | ListResult | ReadersResult | WriterResult) & {
@@ -129,6 +151,16 @@ export function machineName(i: number): string {
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** Starts measuring this process's event-loop delay; the function returns p99 and max so far. */
+export function loopDelayMonitor(): () => LoopDelay {
+  const h = monitorEventLoopDelay({ resolution: 5 });
+  h.enable();
+  return () => {
+    h.disable();
+    return { p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
+  };
 }
 
 /** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes. */
