@@ -1,6 +1,4 @@
-import http from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedCluster, type EmbeddedCluster } from '@dcs/simulator';
@@ -10,6 +8,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config/env';
 import { TEST_SESSION_KEY } from './support/embedded';
+import { FaultProxy, type HeldRequest } from './support/fault-proxy';
 import { seedDemo } from './support/seed';
 
 /**
@@ -19,82 +18,8 @@ import { seedDemo } from './support/seed';
  * to a busy API server, ~0.5–1.5 s each under load, and the context route asked them in two
  * waves (the read's `list` reviews, then the rights' reviews and the Secrets), so it paid that
  * twice; meanwhile a read before the caches' first list answered 404 or a pool without machines.
- * A holding proxy between the BFF and the API server makes both visible without timing.
+ * The fault proxy, holding requests, between the BFF and the API server makes both visible without timing.
  */
-
-interface Held {
-  method: string;
-  path: string;
-  body: string;
-  release: () => void;
-}
-
-/** Passes every request on to the API server, except those `hold` matches, kept until released. */
-class HoldingProxy {
-  hold: ((method: string, path: string, body: string) => boolean) | undefined;
-  readonly held: Held[] = [];
-  readonly #server: http.Server;
-  readonly #target: URL;
-
-  private constructor(target: string) {
-    this.#target = new URL(target);
-    this.#server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const pass = () => {
-          const up = http.request(
-            {
-              host: this.#target.hostname,
-              port: this.#target.port,
-              method: req.method,
-              path: req.url,
-              headers: req.headers,
-            },
-            (answer) => {
-              res.writeHead(answer.statusCode ?? 502, answer.headers);
-              answer.pipe(res);
-            },
-          );
-          up.on('error', () => res.destroy());
-          res.on('close', () => up.destroy());
-          up.end(body);
-        };
-        const method = req.method ?? 'GET';
-        const path = req.url ?? '/';
-        if (this.hold?.(method, path, body.toString('utf8')))
-          this.held.push({ method, path, body: body.toString('utf8'), release: pass });
-        else pass();
-      });
-    });
-  }
-
-  static async start(target: string): Promise<HoldingProxy> {
-    const p = new HoldingProxy(target);
-    await new Promise<void>((resolve) => p.#server.listen(0, '127.0.0.1', resolve));
-    return p;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${String((this.#server.address() as AddressInfo).port)}`;
-  }
-
-  releaseAll(): void {
-    this.hold = undefined;
-    for (const h of this.held.splice(0)) h.release();
-  }
-
-  async close(): Promise<void> {
-    this.releaseAll();
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) =>
-      this.#server.close(() => {
-        resolve();
-      }),
-    );
-  }
-}
 
 const NS = 'cpaas-system';
 const BASE = `/api/v1/clusters/${NS}/demo`;
@@ -108,16 +33,16 @@ async function until(ok: () => boolean, what: () => string, deadlineMs = 20_000)
   }
 }
 
-const verbOf = (h: Held) =>
+const verbOf = (h: HeldRequest) =>
   (JSON.parse(h.body) as { spec?: { resourceAttributes?: { verb?: string } } }).spec
     ?.resourceAttributes?.verb;
-const isReview = (h: Held) => h.path.includes('/selfsubjectaccessreviews');
-const isSecretGet = (h: Held) => h.method === 'GET' && h.path.includes('/secrets/');
+const isReview = (h: HeldRequest) => h.path.includes('/selfsubjectaccessreviews');
+const isSecretGet = (h: HeldRequest) => h.method === 'GET' && h.path.includes('/secrets/');
 
 describe('cold start (issue 14)', () => {
   let dir: string;
   let cluster: EmbeddedCluster;
-  let proxy: HoldingProxy;
+  let proxy: FaultProxy;
   let kubeconfig: string;
   const apps: FastifyInstance[] = [];
 
@@ -144,7 +69,7 @@ describe('cold start (issue 14)', () => {
     dir = await mkdtemp(join(tmpdir(), 'bff-cold-'));
     cluster = await startEmbeddedCluster({ host: '127.0.0.1', port: 0, tls: false });
     await seedDemo(cluster.server.client, { workers: 2 });
-    proxy = await HoldingProxy.start(`http://127.0.0.1:${String(cluster.server.port)}`);
+    proxy = await FaultProxy.start(`http://127.0.0.1:${String(cluster.server.port)}`);
     const kc = parseYaml(cluster.kubeconfig) as {
       clusters: { cluster: Record<string, unknown> }[];
     };
@@ -167,7 +92,7 @@ describe('cold start (issue 14)', () => {
     const app = await startApp();
     await app.cache.waitForSync();
     // Nothing this user asked is cached yet (a fresh app): hold each upstream answer.
-    proxy.hold = (method, path) =>
+    proxy.hold = ({ method, path }) =>
       path.includes('/selfsubjectaccessreviews') ||
       (method === 'GET' && path.includes('/secrets/'));
     const answer = app.inject(`${BASE}/context`);
@@ -191,7 +116,7 @@ describe('cold start (issue 14)', () => {
 
   it('a read before the caches listed waits for them, and answers 503 with Retry-After after CACHE_SYNC_WAIT, never 404 or a pool without machines', async () => {
     // The Machine list is held: the cache has Clusters and pools but no machines yet.
-    proxy.hold = (method, path) =>
+    proxy.hold = ({ method, path }) =>
       method === 'GET' && /\/machines(\?|$)/.test(path) && !path.includes('watch=');
     const app = await startApp({ CACHE_SYNC_WAIT: '300ms' });
     await until(

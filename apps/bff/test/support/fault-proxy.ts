@@ -12,9 +12,19 @@ import type { AddressInfo, Socket } from 'node:net';
  * - `dieAfter(match)`: the next request that matches is passed on, and when the server has
  *   answered it the proxy dies before passing the answer back (the API server died after
  *   applying a write): connections are cut and refused until `revive()`.
+ * - `hold = match`: requests that match (judged on method, path and body) wait in `held` until
+ *   `releaseAll()` passes them on (a slow API server, without timing).
  * Everything else is passed through unchanged, streams included.
  */
+export interface HeldRequest {
+  method: string;
+  path: string;
+  body: string;
+}
+
 export class FaultProxy {
+  hold: ((req: HeldRequest) => boolean) | undefined;
+  readonly held: HeldRequest[] = [];
   goneWatches = 0;
   cutLists = 0;
   cutAfterBytes = 512;
@@ -24,6 +34,7 @@ export class FaultProxy {
   readonly #target: URL;
   #port = 0;
   #dieAfter: ((req: http.IncomingMessage) => boolean) | undefined;
+  readonly #releases: (() => void)[] = [];
 
   private constructor(target: string) {
     this.#target = new URL(target);
@@ -47,6 +58,13 @@ export class FaultProxy {
     this.#dieAfter = match;
   }
 
+  /** Stops holding and passes every held request on. */
+  releaseAll(): void {
+    this.hold = undefined;
+    this.held.splice(0);
+    for (const release of this.#releases.splice(0)) release();
+  }
+
   /** Stops listening and cuts every connection: the API server is gone. */
   kill(): void {
     this.dropWatches();
@@ -68,6 +86,7 @@ export class FaultProxy {
   }
 
   async close(): Promise<void> {
+    this.releaseAll();
     this.dropWatches();
     this.#server.closeAllConnections();
     if (this.#server.listening)
@@ -79,6 +98,34 @@ export class FaultProxy {
   }
 
   #handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const hold = this.hold;
+    if (hold === undefined) {
+      this.#forward(req, res);
+      return;
+    }
+    // The body is read first so that `hold` can judge it; then it is passed on as read.
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const held = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        body: body.toString('utf8'),
+      };
+      const pass = () => {
+        this.#forward(req, res, body);
+      };
+      if (!hold(held)) {
+        pass();
+        return;
+      }
+      this.held.push(held);
+      this.#releases.push(pass);
+    });
+  }
+
+  #forward(req: http.IncomingMessage, res: http.ServerResponse, body?: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://proxy');
     const watch = ['true', '1'].includes(url.searchParams.get('watch') ?? '');
     const list = !watch && req.method === 'GET' && url.searchParams.has('limit');
@@ -148,6 +195,7 @@ export class FaultProxy {
     );
     upstream.on('error', () => req.socket.destroy());
     res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
+    if (body === undefined) req.pipe(upstream);
+    else upstream.end(body);
   }
 }
