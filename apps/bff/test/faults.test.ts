@@ -179,8 +179,14 @@ describe('upstream faults: the cache converges, the stream follows, readiness te
 
   it('the API server dies in the middle of a plan: the answer says what was applied and what is in doubt; /readyz says 503', async () => {
     // The faults of the tests before may still count against the upstream (mutations are refused
-    // before their first step while it is down): start from a healthy one.
-    await until(async () => (await ready()) === 200, 30_000, '/readyz 200 before the plan');
+    // before their first step while it is down): start from a healthy one. /readyz 200 is not
+    // enough: a watch still backing off after the 410s of the test before is failing, only not yet
+    // for UPSTREAM_DOWN_AFTER, and would turn the upstream "down" in the middle of this test.
+    await until(
+      async () => (await ready()) === 200 && app.cache.health().every((h) => h.failingSince === 0),
+      30_000,
+      '/readyz 200 and no watch failing before the plan',
+    );
     const s = new TestSession(app);
     await s.start();
     const md = app.cache.stores.MachineDeployment.get(NS, 'demo-md-0');
