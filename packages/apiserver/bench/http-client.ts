@@ -7,6 +7,7 @@
  * Responses are read as the server sends them (Content-Length or chunked; no pipelining).
  */
 import { connect, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 
 export interface Reply {
   status: number;
@@ -99,14 +100,18 @@ export class Connection {
   private onData: ((buf: Buffer) => void) | undefined;
   private failure: ((e: Error) => void) | undefined;
 
+  /** `ca`: the server's CA (PEM) for an https URL. */
   constructor(
     url: string,
     private readonly headers: Readonly<Record<string, string>>,
+    ca?: string,
   ) {
     const u = new URL(url);
-    this.socket = connect({ host: u.hostname, port: Number(u.port), noDelay: true });
+    const at = { host: u.hostname, port: Number(u.port), noDelay: true };
+    const tls = u.protocol === 'https:';
+    this.socket = tls ? connectTls({ ...at, ...(ca ? { ca } : {}) }) : connect(at);
     this.ready = new Promise((resolve, reject) => {
-      this.socket.once('connect', resolve);
+      this.socket.once(tls ? 'secureConnect' : 'connect', resolve);
       this.socket.once('error', reject);
     });
     this.socket.on('data', (buf: Buffer) => {
