@@ -5,6 +5,7 @@
  *   BENCH_LOAD_CPU_PROFILE=DIR ... one of each load process;
  *   BENCH_WATCH_FLUSH_MS=N ... the server's watchFlushIntervalMs (default 10);
  *   BENCH_SERVER_NODE_FLAGS='--trace-gc' ... more node flags for the server process;
+ *   BENCH_READER_PROCESSES=N ... the processes the watchers are spread over (default 4);
  *   BENCH_WATCHERS=N, BENCH_EVENTS=N ... the watch phase's watchers and events whatever the scale
  *   (a small scale with the full 100 watchers measures the fan-out's tail without the 20,000 fill).
  *
@@ -73,8 +74,8 @@ export interface BenchOptions {
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const SERVER_SCRIPT = fileURLToPath(new URL('server-process.ts', import.meta.url));
 const LOAD_SCRIPT = fileURLToPath(new URL('load.ts', import.meta.url));
-/** Processes the 100 watchers are spread over. */
-const READER_PROCESSES = 4;
+/** Processes the 100 watchers are spread over (BENCH_READER_PROCESSES, default 4). */
+const READER_PROCESSES = envCount('BENCH_READER_PROCESSES') ?? 4;
 
 function forkTs(script: string, nodeFlags: string[], env: NodeJS.ProcessEnv = process.env) {
   return fork(script, [], {
