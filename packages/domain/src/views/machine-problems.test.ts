@@ -3,7 +3,13 @@ import type { Machine } from '../schemas/capi';
 import type { Node } from '../schemas/core';
 import { aDCSMachine, aMachine, aNode } from '../testing';
 import { machineView } from './machine';
-import { hasMachineRowProblem, machineRowProblems, nodeProblemOf } from './machine-problems';
+import { NODE_NOT_HEALTHY_CHECKLIST } from './diagnosis';
+import {
+  hasMachineRowProblem,
+  machineRowProblems,
+  nodeProblemChecklist,
+  nodeProblemOf,
+} from './machine-problems';
 import { machineNodeOf, nodeSummaryOf, nodeViewOf, nodesByName } from './node';
 
 /**
@@ -168,5 +174,12 @@ describe('a machine row’s problems (issue 12: the Nodes tab’s "Problems only
       },
     });
     expect(nodeSummaryOf(nodeViewOf(hot)).pressure).toEqual(['PIDPressure']);
+  });
+
+  it('a missing, NotReady or silent Node gets the kubelet checks of node-not-healthy; pressure and a cordon say what to do themselves', () => {
+    for (const code of ['Missing', 'NotReady', 'Unknown'] as const)
+      expect(nodeProblemChecklist(code)).toEqual(NODE_NOT_HEALTHY_CHECKLIST);
+    for (const code of ['Pressure', 'Cordoned'] as const)
+      expect(nodeProblemChecklist(code)).toEqual([]);
   });
 });

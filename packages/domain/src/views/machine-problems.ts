@@ -1,7 +1,8 @@
 import type { Severity } from '../rules/issue';
 import type { ConditionView } from './conditions';
-import type { Diagnosis } from './diagnosis';
+import { NODE_NOT_HEALTHY_CHECKLIST, type Diagnosis } from './diagnosis';
 import type { MachineView } from './machine';
+import type { ViewMessageKey } from './messages';
 import type { MachineNode } from './node';
 
 /**
@@ -83,6 +84,24 @@ export function nodeProblemOf(
   if (joined.state === 'Cordoned' || joined.node?.unschedulable === true)
     return { code: 'Cordoned', severity: 'warning', node, conditions: [] };
   return undefined;
+}
+
+/**
+ * The checks to go through for a Node problem, in order (the machine page's panel): a Node that is
+ * missing, NotReady or silent is a kubelet that cannot reach or satisfy the API server — the
+ * same checks as the `node-not-healthy` diagnosis. Pressure and a cordon say what to do in their
+ * own text (free the resource; `kubectl uncordon`): no checklist.
+ */
+export function nodeProblemChecklist(code: NodeProblemCode): ViewMessageKey[] {
+  switch (code) {
+    case 'Missing':
+    case 'NotReady':
+    case 'Unknown':
+      return NODE_NOT_HEALTHY_CHECKLIST;
+    case 'Pressure':
+    case 'Cordoned':
+      return [];
+  }
 }
 
 const hasProblemCondition = (cs: readonly ConditionView[] | undefined): boolean =>

@@ -129,4 +129,42 @@ describe('the machine page’s Node (issue 12)', () => {
       ),
     ).toBeTruthy();
   });
+
+  it('a Running machine whose Node is NotReady: the top of the page says so, with the kubelet checks (the row badge’s decision)', async () => {
+    const notReady = aNode(NAME, {
+      status: { conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady' }] },
+    });
+    renderPage({ status: 'ok', secret: SECRET, nodes: nodeViewsOf([notReady], [machine]) });
+    const panel = await screen.findByRole('region', { name: 'Diagnosis' }, SLOW);
+    expect(panel.getAttribute('data-node-problem')).toBe('NotReady');
+    expect(within(panel).getByText('Diagnosis: Node NotReady')).toBeTruthy();
+    expect(within(panel).getByText(/Node demo-md-0-abc12-m1 is not Ready/)).toBeTruthy();
+    expect(within(panel).getByText(/read the kubelet and bootstrap logs/)).toBeTruthy();
+  });
+
+  it('a cordoned Node: the panel gives the command that lifts it and no checklist, in Chinese', async () => {
+    const cordoned = aNode(NAME, { spec: { unschedulable: true } });
+    renderPage(
+      { status: 'ok', secret: SECRET, nodes: nodeViewsOf([cordoned], [machine]) },
+      'zh-CN',
+    );
+    const panel = await screen.findByRole('region', { name: '诊断' }, SLOW);
+    expect(panel.getAttribute('data-node-problem')).toBe('Cordoned');
+    expect(within(panel).getByText(`kubectl uncordon ${NAME}`, { exact: false })).toBeTruthy();
+    expect(within(panel).queryByRole('list')).toBeNull();
+  });
+
+  it('a healthy Node, or Nodes the user may not read: no panel', async () => {
+    renderPage({ status: 'ok', secret: SECRET, nodes: nodeViewsOf([aNode(NAME)], [machine]) });
+    await screen.findByRole('table', { name: `Conditions of Node ${NAME}` }, SLOW);
+    expect(screen.queryByRole('region', { name: 'Diagnosis' })).toBeNull();
+    cleanup();
+    renderPage({
+      status: 'forbidden',
+      secret: SECRET,
+      message: `you may not read secret ${SECRET}`,
+    });
+    await screen.findByText(/you may not read secret/, {}, SLOW);
+    expect(screen.queryByRole('region', { name: 'Diagnosis' })).toBeNull();
+  });
 });

@@ -1,4 +1,4 @@
-import type { Diagnosis } from '@dcs/domain';
+import type { Diagnosis, ViewMessageKey } from '@dcs/domain';
 import { Alert, AlertTitle, Box, Typography } from '@mui/material';
 import { useI18n } from '../../../i18n/context';
 import { formatAbsolute } from '../../../i18n/format';
@@ -25,11 +25,22 @@ export function DiagnosisPanel({ diagnosis }: { diagnosis: Diagnosis }) {
           {t('diagnosis.since', { time: formatAbsolute(diagnosis.since, locale) })}
         </Typography>
       )}
+      <Checklist keys={diagnosis.checklist} />
+    </Alert>
+  );
+}
+
+/** The checks to go through, in order, under their heading; nothing when there are none. */
+export function Checklist({ keys }: { keys: readonly ViewMessageKey[] }) {
+  const { t, localize } = useI18n();
+  if (keys.length === 0) return null;
+  return (
+    <>
       <Typography variant="subtitle2" component="h4">
         {t('diagnosis.checklist')}
       </Typography>
       <Box component="ol" sx={{ m: 0, pl: 3 }}>
-        {diagnosis.checklist.map((key) => (
+        {keys.map((key) => (
           <li key={key}>
             <Typography variant="body2">
               {localize({ messageKey: key, params: {}, message: key })}
@@ -37,7 +48,7 @@ export function DiagnosisPanel({ diagnosis }: { diagnosis: Diagnosis }) {
           </li>
         ))}
       </Box>
-    </Alert>
+    </>
   );
 }
 

@@ -8,6 +8,7 @@ import { formatAbsolute, formatAge } from '../../../i18n/format';
 import { poolPath } from '../../../lib/paths';
 import { useNow } from '../../../lib/use-now';
 import { DiagnosisPanel } from './DiagnosisPanel';
+import { NodeProblemPanel } from './NodeProblemPanel';
 
 /** One machine: where it stands, its node and address, why it is stuck if it is (T-1). */
 export function MachineDetails({ machine: m }: { machine: MachineView }) {
@@ -50,7 +51,7 @@ export function MachineDetails({ machine: m }: { machine: MachineView }) {
         <Chip size="small" label={m.phase} color={m.ready ? 'success' : 'default'} />
         {m.markedForDeletion && <Chip size="small" color="warning" label={t('nodes.marked')} />}
       </Stack>
-      {m.diagnosis && <DiagnosisPanel diagnosis={m.diagnosis} />}
+      {m.diagnosis ? <DiagnosisPanel diagnosis={m.diagnosis} /> : <NodeProblemPanel machine={m} />}
       <FactList facts={facts} />
     </Box>
   );

@@ -1,6 +1,7 @@
 import type { ConditionView, MachineRowProblem } from '@dcs/domain';
 import { Chip, Tooltip } from '@mui/material';
 import { useI18n } from '../../../i18n/context';
+import { nodeProblemText } from './node-problem-text';
 
 const conditionsText = (cs: readonly ConditionView[]) =>
   cs.map((c) => `${c.type}=${c.status}`).join(', ');
@@ -44,16 +45,9 @@ export function RowProblemBadge({ problem }: { problem: MachineRowProblem }) {
       label = t('rowProblem.infrastructure', { conditions: conditionsText(problem.conditions) });
       detail = `DCSMachine\n${conditionsDetail(problem.conditions)}`;
       break;
-    case 'node': {
-      const conditions = problem.conditions.join(', ');
-      label = t(`rowProblem.node.${problem.code}`, { conditions });
-      detail = t(`rowProblem.nodeDetail.${problem.code}`, {
-        node: problem.node,
-        conditions,
-        command: `kubectl uncordon ${problem.node}`,
-      });
+    case 'node':
+      ({ label, detail } = nodeProblemText(problem, t));
       break;
-    }
   }
   return (
     <Tooltip
