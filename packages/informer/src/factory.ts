@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from './kubeconfig';
 import type { KubeObject } from './kube-object';
 import { Informer } from './informer';
 import type { InformerMetrics } from './metrics';
@@ -12,7 +12,7 @@ import { type ResourceSpec, resourceKey } from './resource';
  * state replayed as `add` events (see `Informer.addEventHandler`).
  */
 export class InformerFactory {
-  #kc: KubeConfig;
+  #kc: KubeConfigLike;
   readonly #options: InformerOptions;
   readonly #informers = new Map<string, Informer>();
   #stopped = false;
@@ -23,7 +23,7 @@ export class InformerFactory {
    * others still waiting out a backoff delay retry at once, instead of each waiting up to the
    * backoff cap (30 s) to find out that the server is back.
    */
-  constructor(kc: KubeConfig, options: InformerOptions = {}) {
+  constructor(kc: KubeConfigLike, options: InformerOptions = {}) {
     this.#kc = kc;
     this.#options = {
       ...options,
@@ -68,7 +68,7 @@ export class InformerFactory {
   }
 
   /** Every informer, and those created later, continue with `kc` (see `Informer.useKubeConfig`). */
-  useKubeConfig(kc: KubeConfig): void {
+  useKubeConfig(kc: KubeConfigLike): void {
     this.#kc = kc;
     for (const informer of this.#informers.values()) informer.useKubeConfig(kc);
   }

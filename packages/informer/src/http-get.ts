@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from './kubeconfig';
 import { ApiError, statusError, toStatus } from './api-error';
 import { readText, type RequestSettings, startGet } from './transport';
 
@@ -10,7 +10,7 @@ import { readText, type RequestSettings, startGet } from './transport';
  * every comparison lie; they also take no AbortSignal, and `stop()` must cancel an in-flight
  * 5,000-object LIST.
  */
-export function getJson(kc: KubeConfig, url: URL, settings: RequestSettings): Promise<unknown> {
+export function getJson(kc: KubeConfigLike, url: URL, settings: RequestSettings): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const onResponse = (response: IncomingMessage): void => {
       const status = response.statusCode ?? 0;

@@ -20,3 +20,4 @@ export type {
 export type { InformerMetrics, InformerState } from './metrics';
 export { ApiError } from './api-error';
 export type { KubeObject } from './kube-object';
+export type { KubeConfigLike } from './kubeconfig';

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from './kubeconfig';
 import type { KubeObject } from './kube-object';
 import { asError, isGoneStatus, isRecord, statusError, toStatus } from './api-error';
 import { Backoff } from './backoff';
@@ -45,7 +45,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   readonly spec: ResourceSpec;
   /** A readable name of what is watched, as in metrics and hook payloads. */
   readonly resource: string;
-  #kc: KubeConfig;
+  #kc: KubeConfigLike;
   readonly #options: ResolvedOptions;
   /** InformerOptions.transform, or identity. */
   readonly #transform: (object: T) => T;
@@ -75,7 +75,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   /** When the current stream last showed life (start, event or bookmark). */
   #quietSince = 0;
 
-  constructor(kc: KubeConfig, spec: ResourceSpec, options: InformerOptions = {}) {
+  constructor(kc: KubeConfigLike, spec: ResourceSpec, options: InformerOptions = {}) {
     this.spec = { ...spec };
     this.resource = describeResource(spec);
     this.#kc = kc;
@@ -477,7 +477,7 @@ export class Informer<T extends KubeObject = KubeObject> {
    * place: client-node caches an HTTPS agent per (cluster, user) name inside a KubeConfig, with
    * the CA it was created with, so a reloaded CA under the same names would go unused.
    */
-  useKubeConfig(kc: KubeConfig): void {
+  useKubeConfig(kc: KubeConfigLike): void {
     this.#kc = kc;
     this.retryNow({ relist: true });
   }

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from './kubeconfig';
 import type { KubeObject } from './kube-object';
 import { isGoneError, isRecord } from './api-error';
 import { getJson } from './http-get';
@@ -29,7 +29,7 @@ export interface ListOptions {
  * travel back in time (a `resourceVersion=0` list may be answered from a stale cache).
  */
 export async function listAll(
-  kc: KubeConfig,
+  kc: KubeConfigLike,
   spec: ResourceSpec,
   options: ListOptions,
 ): Promise<ListResult> {
@@ -51,7 +51,7 @@ class ExpiredContinue extends Error {
 }
 
 async function listPages(
-  kc: KubeConfig,
+  kc: KubeConfigLike,
   spec: ResourceSpec,
   options: ListOptions,
   limit: number,
@@ -79,7 +79,7 @@ async function listPages(
   return { items, resourceVersion: resourceVersion ?? '' };
 }
 
-function listUrl(kc: KubeConfig, spec: ResourceSpec, limit: number, token?: string): URL {
+function listUrl(kc: KubeConfigLike, spec: ResourceSpec, limit: number, token?: string): URL {
   return collectionUrl(kc, spec, {
     limit: limit > 0 ? String(limit) : undefined,
     continue: token,

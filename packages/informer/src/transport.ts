@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from './kubeconfig';
 
 export interface RequestSettings {
   /** Aborts the request at any point, before or after the response headers. */
@@ -28,7 +28,7 @@ export interface RequestHandlers {
 }
 
 export async function startGet(
-  kc: KubeConfig,
+  kc: KubeConfigLike,
   url: URL,
   settings: RequestSettings,
   handlers: RequestHandlers,

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from './kubeconfig';
 import { type ResourceSpec, resourcePath } from './resource';
 
 /**
@@ -7,7 +7,7 @@ import { type ResourceSpec, resourcePath } from './resource';
  * (API proxies do that), so it is prepended as text, not resolved.
  */
 export function collectionUrl(
-  kc: KubeConfig,
+  kc: KubeConfigLike,
   spec: ResourceSpec,
   query: Readonly<Record<string, string | undefined>>,
 ): URL {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from './kubeconfig';
 import { ApiError, asError, isGoneStatus, isRecord, toStatus } from './api-error';
 import { deferred } from './deferred';
 import { readText, startGet } from './transport';
@@ -61,7 +61,7 @@ export interface WatchStream {
  * `applyToHTTPSOptions`, exactly as for LIST.
  */
 export function openWatchStream(
-  kc: KubeConfig,
+  kc: KubeConfigLike,
   url: URL,
   idleTimeoutMs: number,
   callbacks: StreamCallbacks,

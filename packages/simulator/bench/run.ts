@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
-import { KubeConfig } from '@kubernetes/client-node';
 import { createClock } from '../src/logic/clock';
 import { startControllers, type RunningControllers } from '../src/controllers/start';
 import { KubeClient } from '../src/runtime/client';
+import { loadKubeConfig } from '../src/runtime/kubeconfig';
 import { seedClientOverHttp } from '../src/seed/clients';
 import { platformObjects } from '../src/seed/demo';
 import { clusterObjects, poolEntries, workerPoolObjects, type Obj } from '../src/seed/objects';
@@ -81,8 +81,7 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
     });
   try {
     await ask<{ ready: string }>('', 'ready');
-    const kc = new KubeConfig();
-    kc.loadFromFile(kubeconfigPath);
+    const kc = await loadKubeConfig({ file: kubeconfigPath });
     const clock = createClock({ timeScale: o.timeScale });
     const logs: string[] = [];
     const controllers = await startControllers({

@@ -1,12 +1,12 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { KubeConfig } from '@kubernetes/client-node';
 import { startControllers } from '../controllers/start';
 import { createClock } from '../logic/clock';
 import { parseFailureRule, type FailureRule } from '../logic/failures';
 import { seed } from '../seed';
 import { seedClientOverHttp } from '../seed/clients';
 import { KubeClient } from '../runtime/client';
+import { loadKubeConfig } from '../runtime/kubeconfig';
 
 /**
  * `pnpm sim:controllers --kubeconfig FILE`: the simulated Cluster API, kubeadm and DCS controllers
@@ -57,11 +57,10 @@ try {
   fail(e instanceof Error ? e.message : String(e));
 }
 
-const kubeconfig = new KubeConfig();
-kubeconfig.loadFromFile(
-  isAbsolute(kubeconfigPath) ? kubeconfigPath : resolve(userDir, kubeconfigPath),
+const kubeconfig = await loadKubeConfig(
+  { file: isAbsolute(kubeconfigPath) ? kubeconfigPath : resolve(userDir, kubeconfigPath) },
+  values.context,
 );
-if (values.context) kubeconfig.setCurrentContext(values.context);
 const clock = createClock({ timeScale });
 const log = values.quiet
   ? () => undefined

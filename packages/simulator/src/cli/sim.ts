@@ -67,7 +67,7 @@ if (process.env.DCS_CHECK_ARGS === '1') {
 }
 const [
   { StateLockedError },
-  { KubeConfig },
+  { loadKubeConfig },
   { startControllers },
   { startEmbeddedCluster, writeFileAtomic },
   { createClock },
@@ -75,7 +75,7 @@ const [
   { seedClientInProcess },
 ] = await Promise.all([
   import('@dcs/apiserver'),
-  import('@kubernetes/client-node'),
+  import('../runtime/kubeconfig'),
   import('../controllers/start'),
   import('../embedded'),
   import('../logic/clock'),
@@ -101,8 +101,7 @@ const seeded = await seed(seedKind, seedClientInProcess(cluster.server.client), 
 
 let controllers: RunningControllers | undefined;
 if (!values['no-controllers']) {
-  const kubeconfig = new KubeConfig();
-  kubeconfig.loadFromString(cluster.kubeconfig);
+  const kubeconfig = await loadKubeConfig({ text: cluster.kubeconfig });
   controllers = await startControllers({
     kubeconfig,
     clock,

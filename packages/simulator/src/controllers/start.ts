@@ -1,5 +1,4 @@
 import { InformerFactory, stripManagedFields } from '@dcs/informer';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { DEFAULT_NAMESPACE, LABEL_CONTROL_PLANE_NAME, LABEL_DEPLOYMENT_NAME } from '@dcs/domain';
 import type { SimClock } from '../logic/clock';
 import type { FailureRule } from '../logic/failures';
@@ -7,6 +6,7 @@ import { Timeline } from '../logic/timeline';
 import { DEFAULT_TIMINGS, type Timings } from '../logic/timings';
 import { Caches, WATCHED_KINDS } from '../runtime/caches';
 import { KubeClient, type WriteCounters } from '../runtime/client';
+import type { ControllerKubeConfig } from '../runtime/kubeconfig';
 import type { Context } from '../runtime/context';
 import { EventRecorder } from '../runtime/events';
 import { Manager, type ControllerMetrics } from '../runtime/manager';
@@ -55,7 +55,8 @@ export interface ControllerOptions {
 }
 
 export interface StartControllersInput {
-  kubeconfig: KubeConfig;
+  /** client-node's `KubeConfig` or `loadKubeConfig`'s lighter one. */
+  kubeconfig: ControllerKubeConfig;
   clock: SimClock;
   options?: ControllerOptions;
 }

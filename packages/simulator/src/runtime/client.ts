@@ -1,7 +1,7 @@
 import type https from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { resourcePath, type KindInfo } from '@dcs/domain';
 import { Pool } from 'undici';
+import type { ControllerKubeConfig } from './kubeconfig';
 
 /**
  * The controllers' writes, over HTTP with the kubeconfig's credentials and TLS settings as
@@ -73,7 +73,7 @@ export class KubeClient {
   private readonly dynamicAuth: boolean;
 
   constructor(
-    private readonly kc: KubeConfig,
+    private readonly kc: ControllerKubeConfig,
     private readonly fieldManager = 'dcs-simulator',
     private readonly connections = 32,
   ) {
