@@ -316,6 +316,8 @@ const COVERED_BY: Record<string, string> = {
 const MENTIONS: Record<string, Check> = {
   'kubectl apply': (t) => kubectlHelp(t),
   'kubectl create deployment': (t) => kubectlHelp(t),
+  // The machine page's answer to a cordoned Node (apps/web README).
+  'kubectl uncordon': (t) => kubectlHelp(t),
   'node --import tsx': (t) => {
     const bff = packages().find((p) => p.name === '@dcs/bff');
     expect(bff?.scripts.start).toMatch(/^node --import tsx /);
