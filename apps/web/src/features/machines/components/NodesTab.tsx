@@ -10,9 +10,18 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import {
+  memo,
+  useCallback,
+  useDeferredValue,
+  useMemo,
+  useRef,
+  useState,
+  type Dispatch,
+  type SetStateAction,
+} from 'react';
 import { useSearchParams } from 'react-router';
-import { useClusterContext } from '../../../api/get-cluster-context';
+import { useClusterContext, type Permission } from '../../../api/get-cluster-context';
 import { ActionButton } from '../../../components/ActionButton';
 import { FreshnessIndicator } from '../../../components/FreshnessIndicator';
 import { PageLoading } from '../../../components/PageLoading';
@@ -58,17 +67,24 @@ export function NodesTab({
   }, [nodes.data]);
   const shown = useMemo(() => filterMachines(all ?? [], deferred, nodeOf), [all, deferred, nodeOf]);
   // Both run on every stream batch over every machine (20,000): no allocation per machine, and
-  // nothing at all while nothing is selected.
-  const pools = useMemo(() => {
+  // nothing at all while nothing is selected. The list is sorted by name, and a pool's machines
+  // share its name's prefix: a set insertion per run of one pool, not per machine.
+  const poolIds = useMemo(() => {
     const ids = new Set<string>();
-    for (const m of all ?? []) if (m.poolId) ids.add(m.poolId);
+    let last: string | undefined;
+    for (const m of all ?? []) {
+      if (m.poolId === last) continue;
+      last = m.poolId;
+      if (last) ids.add(last);
+    }
     return [...ids].sort();
   }, [all]);
+  const pools = useSameArray(poolIds);
   const selectedMachines = useMemo(
     () => (selected.size === 0 ? NONE : (all ?? []).filter((m) => selected.has(m.id))),
     [all, selected],
   );
-  const guard = guardSelection(selectedMachines);
+  const guard = useMemo(() => guardSelection(selectedMachines), [selectedMachines]);
   const gates = providerGates(context.data?.validation.providerVersion);
 
   const onToggle = useCallback((id: string) => {
@@ -79,12 +95,26 @@ export function NodesTab({
       return next;
     });
   }, []);
-  const onToggleAll = useCallback(
-    (select: boolean) => {
-      setSelected(select ? new Set(shown.map((m) => m.id)) : new Set());
-    },
-    [shown],
-  );
+  // The rows shown when the header's checkbox is clicked, read then: a callback that changed
+  // with `shown` (every stream batch) would re-render the table's header on every batch.
+  const shownNow = useRef(shown);
+  shownNow.current = shown;
+  const onToggleAll = useCallback((select: boolean) => {
+    setSelected(select ? new Set(shownNow.current.map((m) => m.id)) : new Set());
+  }, []);
+  const onDelete = useCallback(() => {
+    if (guard.poolId) onDeleteSelected(guard.poolId, guard.deletable);
+  }, [guard, onDeleteSelected]);
+  const onClearMachineSet = useCallback(() => {
+    setFilter((f) => ({ ...f, machineSet: '' }));
+    setParams(
+      (p) => {
+        p.delete('set');
+        return p;
+      },
+      { replace: true },
+    );
+  }, [setParams]);
 
   const blockedReason =
     selectedMachines.length === 0
@@ -95,98 +125,33 @@ export function NodesTab({
           ? undefined
           : t('gate.short', { version: gates.version ?? '?' });
 
+  // The bars above the table are memoized on plain props (strings, the filter, stable
+  // callbacks): a stream batch re-renders the tab, and a bar whose props are the same (the usual
+  // case: an upsert changes neither the counts nor the pools) is skipped. Re-rendering the pool
+  // select re-creates one MenuItem per pool, and every MUI element re-serializes its styles.
   return (
     <Box>
-      <Stack
-        direction="row"
-        spacing={2}
-        sx={{ alignItems: 'center', mb: 2, flexWrap: 'wrap', rowGap: 1 }}
-      >
-        <Typography variant="h2" sx={{ mr: 'auto' }}>
-          {t('tabs.nodes')}
-        </Typography>
-        <FreshnessIndicator />
-        <ActionButton
-          variant="outlined"
-          color="error"
-          label={
-            selectedMachines.length > 0
-              ? t('nodes.deleteSelectedCount', { count: selectedMachines.length })
-              : t('nodes.deleteSelected')
-          }
-          permission={
-            context.data?.permissions.deleteMachines ?? context.data?.permissions.scalePool
-          }
-          blockedReason={blockedReason}
-          onClick={() => {
-            if (guard.poolId) onDeleteSelected(guard.poolId, guard.deletable);
-          }}
-        />
-      </Stack>
-      <Stack
-        direction="row"
-        spacing={2}
-        sx={{ mb: 1.5, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
-        role="search"
-      >
-        <TextField
-          label={t('nodes.filter')}
-          value={filter.text}
-          onChange={(e) => {
-            setFilter((f) => ({ ...f, text: e.target.value }));
-          }}
-          sx={{ minWidth: 260 }}
-        />
-        <TextField
-          select
-          label={t('nodes.pool')}
-          value={filter.pool}
-          onChange={(e) => {
-            setFilter((f) => ({ ...f, pool: e.target.value }));
-          }}
-          sx={{ minWidth: 200 }}
-        >
-          <MenuItem value="">{t('nodes.allPools')}</MenuItem>
-          {pools.map((p) => (
-            <MenuItem key={p} value={p}>
-              {p === 'control-plane' ? t('pool.controlPlane') : p}
-            </MenuItem>
-          ))}
-        </TextField>
-        {filter.machineSet && (
-          <Chip
-            label={t('nodes.machineSet', { name: filter.machineSet })}
-            onDelete={() => {
-              setFilter((f) => ({ ...f, machineSet: '' }));
-              setParams(
-                (p) => {
-                  p.delete('set');
-                  return p;
-                },
-                { replace: true },
-              );
-            }}
-          />
-        )}
-        <FormControlLabel
-          control={
-            <Switch
-              checked={filter.problemsOnly}
-              onChange={(e) => {
-                setFilter((f) => ({ ...f, problemsOnly: e.target.checked }));
-              }}
-            />
-          }
-          label={t('nodes.problemsOnly')}
-        />
-        <Typography variant="body2" color="text.secondary" role="status">
-          {t('nodes.count', {
-            shown: shown.length,
-            total: all?.length ?? 0,
-            selected: selectedMachines.length,
-          })}
-        </Typography>
-      </Stack>
+      <NodesTitleBar
+        deleteLabel={
+          selectedMachines.length > 0
+            ? t('nodes.deleteSelectedCount', { count: selectedMachines.length })
+            : t('nodes.deleteSelected')
+        }
+        permission={context.data?.permissions.deleteMachines ?? context.data?.permissions.scalePool}
+        blockedReason={blockedReason}
+        onDelete={onDelete}
+      />
+      <NodesFilterBar
+        filter={filter}
+        setFilter={setFilter}
+        pools={pools}
+        onClearMachineSet={onClearMachineSet}
+        count={t('nodes.count', {
+          shown: shown.length,
+          total: all?.length ?? 0,
+          selected: selectedMachines.length,
+        })}
+      />
       {selectedMachines.length > 0 && guard.blocked && (
         <Alert severity="info" sx={{ mb: 1 }}>
           {t(`nodes.guard.${guard.blocked}`)}
@@ -207,4 +172,118 @@ export function NodesTab({
       )}
     </Box>
   );
+}
+
+const NodesTitleBar = memo(function NodesTitleBar({
+  deleteLabel,
+  permission,
+  blockedReason,
+  onDelete,
+}: {
+  deleteLabel: string;
+  permission: Permission | undefined;
+  blockedReason: string | undefined;
+  onDelete: () => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <Stack
+      direction="row"
+      spacing={2}
+      sx={{ alignItems: 'center', mb: 2, flexWrap: 'wrap', rowGap: 1 }}
+    >
+      <Typography variant="h2" sx={{ mr: 'auto' }}>
+        {t('tabs.nodes')}
+      </Typography>
+      <FreshnessIndicator />
+      <ActionButton
+        variant="outlined"
+        color="error"
+        label={deleteLabel}
+        permission={permission}
+        blockedReason={blockedReason}
+        onClick={onDelete}
+      />
+    </Stack>
+  );
+});
+
+const NodesFilterBar = memo(function NodesFilterBar({
+  filter,
+  setFilter,
+  pools,
+  onClearMachineSet,
+  count,
+}: {
+  filter: MachineFilter;
+  setFilter: Dispatch<SetStateAction<MachineFilter>>;
+  /** The pools that have machines, sorted; the same array while that set is the same. */
+  pools: readonly string[];
+  onClearMachineSet: () => void;
+  /** "n of m machines, k selected". */
+  count: string;
+}) {
+  const { t } = useI18n();
+  return (
+    <Stack
+      direction="row"
+      spacing={2}
+      sx={{ mb: 1.5, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
+      role="search"
+    >
+      <TextField
+        label={t('nodes.filter')}
+        value={filter.text}
+        onChange={(e) => {
+          setFilter((f) => ({ ...f, text: e.target.value }));
+        }}
+        sx={{ minWidth: 260 }}
+      />
+      <TextField
+        select
+        label={t('nodes.pool')}
+        value={filter.pool}
+        onChange={(e) => {
+          setFilter((f) => ({ ...f, pool: e.target.value }));
+        }}
+        sx={{ minWidth: 200 }}
+      >
+        <MenuItem value="">{t('nodes.allPools')}</MenuItem>
+        {pools.map((p) => (
+          <MenuItem key={p} value={p}>
+            {p === 'control-plane' ? t('pool.controlPlane') : p}
+          </MenuItem>
+        ))}
+      </TextField>
+      {filter.machineSet && (
+        <Chip
+          label={t('nodes.machineSet', { name: filter.machineSet })}
+          onDelete={onClearMachineSet}
+        />
+      )}
+      <FormControlLabel
+        control={
+          <Switch
+            checked={filter.problemsOnly}
+            onChange={(e) => {
+              setFilter((f) => ({ ...f, problemsOnly: e.target.checked }));
+            }}
+          />
+        }
+        label={t('nodes.problemsOnly')}
+      />
+      <Typography variant="body2" color="text.secondary" role="status">
+        {count}
+      </Typography>
+    </Stack>
+  );
+});
+
+/** `next`, or the array returned before when it holds the same items: memoized props stay equal. */
+function useSameArray<T>(next: readonly T[]): readonly T[] {
+  const kept = useRef(next);
+  const before = kept.current;
+  if (before !== next && !(before.length === next.length && before.every((x, i) => x === next[i])))
+    kept.current = next;
+  return kept.current;
 }

@@ -26,7 +26,7 @@ import { PhaseChip } from '../../../components/PhaseChip';
 import { useI18n } from '../../../i18n/context';
 import { formatAbsolute, formatAge } from '../../../i18n/format';
 import { machinePath, poolPath } from '../../../lib/paths';
-import { useNow } from '../../../lib/use-now';
+import { useClock, useClockNow, type Clock } from '../../../lib/use-now';
 import { NodeStateChip, nodesUnavailableText } from './NodeState';
 import { RowProblemBadge } from './RowProblemBadge';
 
@@ -64,7 +64,7 @@ export function NodesTable({
   );
   const nodesReason = nodesUnavailableText(nodes, nodesError, { t, locale, localize });
   const scrollRef = useRef<HTMLDivElement>(null);
-  const now = useNow(10_000);
+  const clock = useClock(10_000);
   const virtualizer = useVirtualizer({
     count: machines.length,
     getScrollElement: () => scrollRef.current,
@@ -103,47 +103,12 @@ export function NodesTable({
         aria-rowcount={machines.length + 1}
         sx={{ tableLayout: 'fixed', minWidth: 1100 }}
       >
-        <TableHead>
-          <TableRow aria-rowindex={1}>
-            <TableCell padding="checkbox" sx={{ width: 48 }}>
-              <Checkbox
-                size="small"
-                checked={allSelected}
-                indeterminate={someSelected}
-                onChange={(e) => {
-                  onToggleAll(e.target.checked);
-                }}
-                slotProps={{ input: { 'aria-label': t('nodes.selectAll') } }}
-              />
-            </TableCell>
-            <TableCell sx={{ width: '17%' }}>{t('nodes.name')}</TableCell>
-            <TableCell sx={{ width: '11%' }}>{t('nodes.pool')}</TableCell>
-            <TableCell sx={{ width: '11%' }}>{t('nodes.phase')}</TableCell>
-            <TableCell sx={{ width: '17%' }}>
-              {t('nodes.node')}
-              {nodesReason && (
-                // Issue 12: why the Node column is empty, at its header (hover or focus).
-                <Tooltip title={nodesReason}>
-                  <Box
-                    component="span"
-                    role="img"
-                    tabIndex={0}
-                    aria-label={nodesReason}
-                    data-testid="nodes-unavailable"
-                    sx={{ ml: 0.5, display: 'inline-flex', verticalAlign: 'text-bottom' }}
-                  >
-                    <WarningAmber fontSize="small" color="warning" />
-                  </Box>
-                </Tooltip>
-              )}
-            </TableCell>
-            <TableCell sx={{ width: '9%' }}>{t('nodes.ip')}</TableCell>
-            <TableCell sx={{ width: '7%' }}>{t('nodes.version')}</TableCell>
-            <TableCell sx={{ width: '7%' }}>{t('nodes.kubelet')}</TableCell>
-            <TableCell sx={{ width: '6%' }}>{t('nodes.age')}</TableCell>
-            <TableCell>{t('nodes.conditions')}</TableCell>
-          </TableRow>
-        </TableHead>
+        <NodesTableHead
+          allSelected={allSelected}
+          someSelected={someSelected}
+          onToggleAll={onToggleAll}
+          nodesReason={nodesReason}
+        />
         <TableBody>
           {top > 0 && (
             <tr aria-hidden style={{ height: top }}>
@@ -160,7 +125,7 @@ export function NodesTable({
                 index={item.index}
                 checked={selected.has(m.id)}
                 onToggle={onToggle}
-                now={now}
+                clock={clock}
                 byName={byName}
                 measure={virtualizer.measureElement}
               />
@@ -177,12 +142,74 @@ export function NodesTable({
   );
 }
 
+/**
+ * The header row, memoized: its props change only when the selection or the Nodes' availability
+ * does, not on every stream batch (its checkbox, tooltip and cells would re-serialize their
+ * styles each time).
+ */
+const NodesTableHead = memo(function NodesTableHead({
+  allSelected,
+  someSelected,
+  onToggleAll,
+  nodesReason,
+}: {
+  allSelected: boolean;
+  someSelected: boolean;
+  onToggleAll: (select: boolean) => void;
+  nodesReason: string | undefined;
+}) {
+  const { t } = useI18n();
+  return (
+    <TableHead>
+      <TableRow aria-rowindex={1}>
+        <TableCell padding="checkbox" sx={{ width: 48 }}>
+          <Checkbox
+            size="small"
+            checked={allSelected}
+            indeterminate={someSelected}
+            onChange={(e) => {
+              onToggleAll(e.target.checked);
+            }}
+            slotProps={{ input: { 'aria-label': t('nodes.selectAll') } }}
+          />
+        </TableCell>
+        <TableCell sx={{ width: '17%' }}>{t('nodes.name')}</TableCell>
+        <TableCell sx={{ width: '11%' }}>{t('nodes.pool')}</TableCell>
+        <TableCell sx={{ width: '11%' }}>{t('nodes.phase')}</TableCell>
+        <TableCell sx={{ width: '17%' }}>
+          {t('nodes.node')}
+          {nodesReason && (
+            // Issue 12: why the Node column is empty, at its header (hover or focus).
+            <Tooltip title={nodesReason}>
+              <Box
+                component="span"
+                role="img"
+                tabIndex={0}
+                aria-label={nodesReason}
+                data-testid="nodes-unavailable"
+                sx={{ ml: 0.5, display: 'inline-flex', verticalAlign: 'text-bottom' }}
+              >
+                <WarningAmber fontSize="small" color="warning" />
+              </Box>
+            </Tooltip>
+          )}
+        </TableCell>
+        <TableCell sx={{ width: '9%' }}>{t('nodes.ip')}</TableCell>
+        <TableCell sx={{ width: '7%' }}>{t('nodes.version')}</TableCell>
+        <TableCell sx={{ width: '7%' }}>{t('nodes.kubelet')}</TableCell>
+        <TableCell sx={{ width: '6%' }}>{t('nodes.age')}</TableCell>
+        <TableCell>{t('nodes.conditions')}</TableCell>
+      </TableRow>
+    </TableHead>
+  );
+});
+
 const MachineRow = memo(function MachineRow({
   machine: m,
   index,
   checked,
   onToggle,
-  now,
+  clock,
   byName,
   measure,
 }: {
@@ -190,7 +217,8 @@ const MachineRow = memo(function MachineRow({
   index: number;
   checked: boolean;
   onToggle: (id: string) => void;
-  now: number;
+  /** Ages tick in their own cells: a tick does not re-render the rows. */
+  clock: Clock;
   /** Undefined when the Nodes are not known (loading, or a reason at the column's header). */
   byName: ReadonlyMap<string, NodeSummary> | undefined;
   /** The virtualizer's measure: a row whose badge wraps is taller than ROW_HEIGHT. */
@@ -259,7 +287,7 @@ const MachineRow = memo(function MachineRow({
       <TableCell>{m.version ?? '—'}</TableCell>
       <TableCell>{joined?.node?.kubeletVersion ?? '—'}</TableCell>
       <TableCell title={formatAbsolute(m.createdAt, locale)}>
-        {formatAge(m.createdAt, now, locale)}
+        <Age iso={m.createdAt} clock={clock} />
       </TableCell>
       <TableCell sx={{ py: 0.5 }}>
         {problem ? (
@@ -271,3 +299,9 @@ const MachineRow = memo(function MachineRow({
     </TableRow>
   );
 });
+
+/** A machine's age, re-rendered alone on each tick of the table's clock. */
+function Age({ iso, clock }: { iso: string | undefined; clock: Clock }) {
+  const { locale } = useI18n();
+  return formatAge(iso, useClockNow(clock), locale);
+}
