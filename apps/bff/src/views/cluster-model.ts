@@ -1,8 +1,13 @@
 import {
   buildClusterViews,
-  buildControlPlanePool,
-  buildWorkerPool,
+  buildControlPlanePoolFrom,
+  buildWorkerPoolFrom,
   clusterView,
+  controlPlanePoolMachine,
+  workerPoolMachine,
+  type ControlPlanePoolOwnObjects,
+  type PoolMachine,
+  type WorkerPoolOwnObjects,
   CONTROL_PLANE_POOL_ID,
   controlPlaneVersionOf,
   diagnosisDueAt,
@@ -21,7 +26,7 @@ import {
   type ViewContext,
 } from '@dcs/domain';
 import type { ObjectCache } from '../cache/object-cache';
-import type { Cached } from '../cache/watched-kinds';
+import { indexes, type Cached } from '../cache/watched-kinds';
 
 /**
  * The views of one cluster, kept current from the cache and shared by REST and the stream.
@@ -59,6 +64,11 @@ export class ClusterModel {
   readonly #due = new Map<string, number>();
   /** Views of machines whose objects did not change are reused, not rebuilt (issue 14). */
   readonly #machineViews = new MachineViewMemo();
+  /** Per pool, its machines' entries as last built, and what they were judged against. */
+  readonly #poolStates = new Map<
+    string,
+    { basis: readonly unknown[]; entries: Map<string, PoolMachine> }
+  >();
   #cluster: ClusterView | undefined;
   #clusterStale = false;
   /** Bumped whenever a view changes: keys caches of serialized responses. */
@@ -66,7 +76,10 @@ export class ClusterModel {
   #poolsJson: { revision: number; json: string } | undefined;
   #exists = false;
   #dirtyAll = true;
+  /** Pools whose own objects changed (MachineDeployment, MachineSet…): every machine is rechecked. */
   readonly #dirtyPools = new Set<string>();
+  /** Pools where only some machines changed (the common case), and which ones. */
+  readonly #dirtyMachines = new Map<string, Set<string>>();
   readonly #dirtyIpPools = new Set<string>();
 
   constructor(cache: ObjectCache, namespace: string, name: string, options: ModelOptions) {
@@ -77,7 +90,12 @@ export class ClusterModel {
   }
 
   get dirty(): boolean {
-    return this.#dirtyAll || this.#dirtyPools.size > 0 || this.#dirtyIpPools.size > 0;
+    return (
+      this.#dirtyAll ||
+      this.#dirtyPools.size > 0 ||
+      this.#dirtyMachines.size > 0 ||
+      this.#dirtyIpPools.size > 0
+    );
   }
 
   /** The earliest time a view changes by the clock alone (a machine becoming "stuck"). */
@@ -93,6 +111,16 @@ export class ClusterModel {
 
   markPool(id: string): void {
     this.#dirtyPools.add(id);
+  }
+
+  /** A machine of pool `id` (or its DCSMachine) changed, joined or left the pool. */
+  markMachine(id: string, machine: string): void {
+    let set = this.#dirtyMachines.get(id);
+    if (!set) {
+      set = new Set();
+      this.#dirtyMachines.set(id, set);
+    }
+    set.add(machine);
   }
 
   /** An IP pool's claims changed: its view and every pool showing its usage. */
@@ -179,7 +207,7 @@ export class ClusterModel {
     if (due !== undefined && due <= now.getTime()) this.#dirtyAll = true;
     let changes: ViewChange[];
     if (this.#dirtyAll) changes = this.#rebuildAll(now);
-    else if (this.#dirtyPools.size === 0 && this.#dirtyIpPools.size === 0) return [];
+    else if (!this.dirty) return [];
     else changes = this.#rebuildPartial(now);
     if (changes.length) this.#revision++;
     return changes;
@@ -192,7 +220,10 @@ export class ClusterModel {
   #rebuildAll(now: Date): ViewChange[] {
     this.#dirtyAll = false;
     this.#dirtyPools.clear();
+    this.#dirtyMachines.clear();
     this.#dirtyIpPools.clear();
+    // Entries are rebuilt from the stores by each pool's next partial refresh.
+    this.#poolStates.clear();
     const ns = this.namespace;
     const s = this.#cache.stores;
     const index = indexObjects({
@@ -298,28 +329,39 @@ export class ClusterModel {
       ...(cluster ? { cluster } : {}),
       ...(kcp ? { controlPlaneVersion: controlPlaneVersionOf(kcp) } : {}),
     };
-    for (const id of this.#dirtyPools) {
-      const built = this.#buildPool(id, kcp, ctx);
+    const pools = new Set([...this.#dirtyPools, ...this.#dirtyMachines.keys()]);
+    /** Machines that left a pool: gone, unless another pool of this refresh took them. */
+    const left = new Set<string>();
+    for (const id of pools) {
+      // Only some machines changed: their entries are rebuilt, the pool is counted from entries.
+      const only = this.#dirtyPools.has(id) ? undefined : this.#dirtyMachines.get(id);
+      const built = this.#buildPool(id, kcp, ctx, only);
       if (!built) {
         // The pool appeared or vanished: membership changes are the full rebuild's job.
         this.#dirtyPools.clear();
+        this.#dirtyMachines.clear();
         return [...changes, ...this.#rebuildAll(now)];
       }
       changes.push(...upsertOne('pool', this.#pools, id, built.pool));
-      const before = this.#machinesByPool.get(id) ?? new Set<string>();
-      const after = new Set(built.machines.map((m) => m.name));
-      for (const name of before) {
-        if (after.has(name)) continue;
-        if (this.#machines.delete(name))
-          changes.push({ type: 'delete', kind: 'machine', id: name });
-        this.#due.delete(name);
+      const members = this.#machinesByPool.get(id) ?? new Set<string>();
+      for (const name of built.left) {
+        members.delete(name);
+        left.add(name);
       }
-      for (const m of built.machines)
+      for (const m of built.changed) {
+        members.add(m.name);
         changes.push(...upsertOne('machine', this.#machines, m.name, m));
-      this.#machinesByPool.set(id, after);
+      }
+      this.#machinesByPool.set(id, members);
       for (const m of built.raw) this.#trackDue(m, now, viewCtx);
     }
+    for (const name of left) {
+      if ([...pools].some((id) => this.#machinesByPool.get(id)?.has(name))) continue;
+      if (this.#machines.delete(name)) changes.push({ type: 'delete', kind: 'machine', id: name });
+      this.#due.delete(name);
+    }
     this.#dirtyPools.clear();
+    this.#dirtyMachines.clear();
     this.#clusterStale = true;
     return changes;
   }
@@ -334,12 +376,29 @@ export class ClusterModel {
     return byRef ?? s.KubeadmControlPlane.byIndex('cluster', `${this.namespace}/${this.name}`)[0];
   }
 
-  /** One pool with its machines, as buildClusterViews would build it; undefined if it is gone. */
+  /**
+   * One pool with its machines, as buildClusterViews would build it; undefined if it is gone.
+   * With `only` (the machines that changed, when nothing else of the pool did), just their
+   * entries are rebuilt and the pool is counted from the entries it keeps (issue 14: the work of
+   * a machine's event no longer grows with its pool). The entries are rebuilt in full whenever
+   * anything they are judged against is another object than last time.
+   */
   #buildPool(
     id: string,
     kcp: Cached<'KubeadmControlPlane'> | undefined,
     ctx: PoolViewContext,
-  ): { pool: NodePoolView; machines: MachineView[]; raw: Cached<'Machine'>[] } | undefined {
+    only: ReadonlySet<string> | undefined,
+  ):
+    | {
+        pool: NodePoolView;
+        /** Views of the machines rebuilt (every machine without `only`). */
+        changed: MachineView[];
+        /** Machines no longer in the pool. */
+        left: string[];
+        /** The Machines rebuilt, whose diagnosis deadlines may have moved. */
+        raw: Cached<'Machine'>[];
+      }
+    | undefined {
     const ns = this.namespace;
     const s = this.#cache.stores;
     const ipPoolOf = (t: Cached<'DCSMachineTemplate'> | undefined) => {
@@ -349,55 +408,114 @@ export class ClusterModel {
       const view = stored?.view ?? this.#ipPoolViewOf(name);
       return view ? { ipPool: view } : {};
     };
-    const dcsFor = (list: readonly Cached<'Machine'>[]) =>
-      list.flatMap((m) => {
-        const dm = this.#dcsOf(m);
-        return dm ? [dm] : [];
-      });
+    let own: PoolOwn;
+    let poolKey: string;
     if (id === CONTROL_PLANE_POOL_ID) {
       if (!kcp) return undefined;
-      const machines = s.Machine.byIndex('pool', `${ns}/${CONTROL_PLANE_POOL_ID}@${this.name}`);
+      poolKey = `${ns}/${CONTROL_PLANE_POOL_ID}@${this.name}`;
       const template = s.DCSMachineTemplate.get(
         ns,
         kcp.spec?.machineTemplate.infrastructureRef.name ?? '',
       );
-      const built = buildControlPlanePool(
-        {
+      own = {
+        kind: 'control-plane',
+        objects: {
           controlPlane: kcp,
-          machines,
-          dcsMachines: dcsFor(machines),
           ...(template ? { machineTemplate: template } : {}),
           ...ipPoolOf(template),
         },
-        ctx,
-      );
-      return { ...built, raw: machines };
+      };
+    } else {
+      const md = s.MachineDeployment.get(ns, id);
+      if (md?.spec?.clusterName !== this.name) return undefined;
+      poolKey = `${ns}/${id}`;
+      const tplSpec = md.spec.template.spec;
+      const template = s.DCSMachineTemplate.get(ns, tplSpec.infrastructureRef.name ?? '');
+      const bootstrapName = tplSpec.bootstrap.configRef?.name;
+      const bootstrap =
+        bootstrapName !== undefined ? s.KubeadmConfigTemplate.get(ns, bootstrapName) : undefined;
+      own = {
+        kind: 'worker',
+        objects: {
+          machineDeployment: md,
+          machineSets: s.MachineSet.byIndex('deployment', `${ns}/${id}`),
+          ...(template ? { machineTemplate: template } : {}),
+          ...(bootstrap ? { bootstrapTemplate: bootstrap } : {}),
+          ...ipPoolOf(template),
+        },
+      };
     }
-    const md = s.MachineDeployment.get(ns, id);
-    if (md?.spec?.clusterName !== this.name) return undefined;
-    const machines = s.Machine.byIndex('pool', `${ns}/${id}`).filter(
-      (m) => (m.spec?.clusterName ?? this.name) === this.name,
-    );
-    const tplSpec = md.spec.template.spec;
-    const template = s.DCSMachineTemplate.get(ns, tplSpec.infrastructureRef.name ?? '');
-    const bootstrapName = tplSpec.bootstrap.configRef?.name;
-    const bootstrap =
-      bootstrapName !== undefined ? s.KubeadmConfigTemplate.get(ns, bootstrapName) : undefined;
-    const built = buildWorkerPool(
-      {
-        machineDeployment: md,
-        machineSets: s.MachineSet.byIndex('deployment', `${ns}/${id}`),
-        machines,
-        dcsMachines: dcsFor(machines),
-        ...(template ? { machineTemplate: template } : {}),
-        ...(bootstrap ? { bootstrapTemplate: bootstrap } : {}),
-        ...ipPoolOf(template),
-      },
-      ctx,
-    );
-    return { ...built, raw: machines };
+    const inPool = (m: Cached<'Machine'>) =>
+      indexes.Machine.pool(m).includes(poolKey) &&
+      (own.kind === 'control-plane' || (m.spec?.clusterName ?? this.name) === this.name);
+    const entryOf = (m: Cached<'Machine'>): PoolMachine =>
+      own.kind === 'control-plane'
+        ? controlPlanePoolMachine(own.objects, ctx, m, this.#dcsOf(m))
+        : workerPoolMachine(own.objects, ctx, m, this.#dcsOf(m));
+    const basis = basisOf(own, ctx);
+    let state = this.#poolStates.get(id);
+    const changed: MachineView[] = [];
+    const left: string[] = [];
+    const raw: Cached<'Machine'>[] = [];
+    if (only && state && sameBasis(state.basis, basis)) {
+      for (const name of only) {
+        const m = s.Machine.get(ns, name);
+        if (m && inPool(m)) {
+          const entry = entryOf(m);
+          state.entries.set(name, entry);
+          changed.push(entry.view);
+          raw.push(m);
+        } else if (state.entries.delete(name)) left.push(name);
+      }
+    } else {
+      const before = state?.entries;
+      state = { basis, entries: new Map() };
+      this.#poolStates.set(id, state);
+      for (const m of s.Machine.byIndex('pool', poolKey)) {
+        if (!inPool(m)) continue;
+        const entry = entryOf(m);
+        state.entries.set(entry.view.name, entry);
+        changed.push(entry.view);
+        raw.push(m);
+      }
+      for (const name of before?.keys() ?? this.#machinesByPool.get(id) ?? [])
+        if (!state.entries.has(name)) left.push(name);
+    }
+    const entries = [...state.entries.values()];
+    const built =
+      own.kind === 'control-plane'
+        ? buildControlPlanePoolFrom(own.objects, entries, ctx)
+        : buildWorkerPoolFrom(own.objects, entries, ctx);
+    return { pool: built.pool, changed, left, raw };
   }
 }
+
+/** A pool's own objects (not its machines), by kind. */
+type PoolOwn =
+  | { kind: 'control-plane'; objects: ControlPlanePoolOwnObjects }
+  | { kind: 'worker'; objects: WorkerPoolOwnObjects };
+
+/**
+ * What a pool's machine entries are judged against, compared by identity (cached objects and
+ * views are replaced, never changed): the pool's own objects and the diagnosis settings.
+ */
+function basisOf(own: PoolOwn, ctx: PoolViewContext): readonly unknown[] {
+  const o = own.objects;
+  // The settings are compared by value: the context is rebuilt for every refresh.
+  const settings = Object.entries(ctx.diagnosis ?? {}).flat();
+  const common = [o.machineTemplate, o.ipPool, ctx.machineViews, ...settings];
+  return own.kind === 'control-plane'
+    ? [own.objects.controlPlane, ...common]
+    : [
+        own.objects.machineDeployment,
+        own.objects.bootstrapTemplate,
+        ...common,
+        ...own.objects.machineSets,
+      ];
+}
+
+const sameBasis = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
 
 const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

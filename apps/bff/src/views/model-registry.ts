@@ -121,7 +121,7 @@ export class ModelRegistry {
           if (!model) continue;
           const pool = poolOfMachine(m);
           if (pool === undefined) model.markAll();
-          else model.markPool(pool);
+          else model.markMachine(pool, m.metadata.name ?? '');
           this.#notify(model);
         }
         return;
@@ -135,7 +135,7 @@ export class ModelRegistry {
           const pool = poolOfMachine(m);
           if (!model) continue;
           if (pool === undefined) model.markAll();
-          else model.markPool(pool);
+          else model.markMachine(pool, m.metadata.name ?? '');
           this.#notify(model);
         }
         // Its claim (status.networkConfig.ip) changes the usage of its IP pool.

@@ -1,7 +1,16 @@
 import type { Machine } from '../schemas/capi';
-import type { DCSMachine } from '../schemas/dcs';
+import type { DCSMachine, DCSMachineTemplate } from '../schemas/dcs';
+import type { IpPoolView } from './ippool';
+import { workerPoolRuleProblems } from './pool-rules';
+import type { ViewProblem } from './problem';
 import { diagnosisDueAt } from './diagnosis';
-import { machineView, type MachineView, type MachineViewOptions } from './machine';
+import {
+  machineFacts,
+  machineView,
+  type MachineFacts,
+  type MachineView,
+  type MachineViewOptions,
+} from './machine';
 
 interface Memo {
   dcsMachine: DCSMachine | undefined;
@@ -23,6 +32,40 @@ interface Memo {
  */
 export class MachineViewMemo {
   #byMachine = new WeakMap<Machine, Memo>();
+  #facts = new WeakMap<Machine, MachineFacts>();
+  #rules = new WeakMap<
+    DCSMachineTemplate,
+    { ipPool: IpPoolView | undefined; providerVersion: string | undefined; problems: ViewProblem[] }
+  >();
+
+  /**
+   * A worker pool's rule problems (pool-rules.ts), kept while its template, IP pool view and the
+   * provider's version are the same objects: checking every IP pool entry's disks is the most
+   * expensive part of a pool's card, and a machine's event changes none of its inputs.
+   */
+  poolRuleProblems(
+    template: DCSMachineTemplate | undefined,
+    ipPool: IpPoolView | undefined,
+    providerVersion: string | undefined,
+  ): ViewProblem[] {
+    if (!template) return workerPoolRuleProblems(template, ipPool, providerVersion);
+    const hit = this.#rules.get(template);
+    if (hit !== undefined && hit.ipPool === ipPool && hit.providerVersion === providerVersion)
+      return hit.problems;
+    const problems = workerPoolRuleProblems(template, ipPool, providerVersion);
+    this.#rules.set(template, { ipPool, providerVersion, problems });
+    return problems;
+  }
+
+  /** What a pool's counts read of the machine; a function of the (immutable) Machine alone. */
+  facts(machine: Machine): MachineFacts {
+    let f = this.#facts.get(machine);
+    if (!f) {
+      f = machineFacts(machine);
+      this.#facts.set(machine, f);
+    }
+    return f;
+  }
 
   view(
     machine: Machine,
@@ -72,4 +115,9 @@ export function machineViewVia(
   return memo
     ? memo.view(machine, dcsMachine, now, options)
     : machineView(machine, dcsMachine, now, options);
+}
+
+/** A machine's facts through the memo when the caller keeps one, else derived afresh. */
+export function machineFactsVia(memo: MachineViewMemo | undefined, machine: Machine): MachineFacts {
+  return memo ? memo.facts(machine) : machineFacts(machine);
 }

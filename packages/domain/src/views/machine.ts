@@ -81,10 +81,42 @@ export function isMachineReady(machine: Machine): boolean {
  * counted from the Ready condition's last transition.
  */
 export function isMachineAvailable(machine: Machine, minReadySeconds: number, now: Date): boolean {
-  if (!isMachineReady(machine)) return false;
+  return factsAvailable(machineFacts(machine), minReadySeconds, now);
+}
+
+/**
+ * What a pool's counts read of one machine (replicas, rollout, status): derived once per Machine
+ * object, so that counting a pool of n machines after one of them changed reads n small records
+ * instead of scanning n condition lists (issue 14; MachineViewMemo keeps them between rebuilds).
+ */
+export interface MachineFacts {
+  machine: Machine;
+  deleting: boolean;
+  ready: boolean;
+  /** The Ready condition's last transition (epoch ms): what availability counts from. */
+  readySince: number | undefined;
+  /** Its MachineSet (label). */
+  set: string | undefined;
+}
+
+export function machineFacts(machine: Machine): MachineFacts {
+  const ready = isMachineReady(machine);
+  return {
+    machine,
+    deleting: isMachineDeleting(machine),
+    ready,
+    readySince: ready
+      ? parseTime(findCondition(machine.status?.conditions, 'Ready')?.lastTransitionTime)
+      : undefined,
+    set: machine.metadata.labels?.[LABEL_SET_NAME],
+  };
+}
+
+/** isMachineAvailable over facts: the same rule, one place. */
+export function factsAvailable(f: MachineFacts, minReadySeconds: number, now: Date): boolean {
+  if (!f.ready) return false;
   if (minReadySeconds <= 0) return true;
-  const since = parseTime(findCondition(machine.status?.conditions, 'Ready')?.lastTransitionTime);
-  return since === undefined || now.getTime() - since >= minReadySeconds * 1000;
+  return f.readySince === undefined || now.getTime() - f.readySince >= minReadySeconds * 1000;
 }
 
 /** The machine's primary address: InternalIP, else the IP it claimed from its pool, else any IP. */

@@ -209,6 +209,25 @@ describe('honest pool status: never Running while a machine is not Ready', () =>
     );
   });
 
+  it('T-1: a problem names its machines in name order, whatever order they came in (issue 14)', () => {
+    // The cache hands machines over in the order they last changed, and its indexes differ: a
+    // pool rebuilt alone (one machine's event) must name the same machines as the full rebuild.
+    const names = ['m-7', 'm-2', 'm-9', 'm-1', 'm-5', 'm-3', 'm-8'];
+    const f = healthyWorkerPool({ replicas: 7, machines: 0, entries: 7 });
+    names.forEach((name, i) => {
+      const stuck = provisioning(worker(name, { entry: i + 1 }), { since: longAgo });
+      f.objects.machines.push(stuck.machine);
+      f.objects.dcsMachines.push(stuck.dcsMachine);
+    });
+    const listed = (ms: typeof f.objects.machines) => {
+      f.objects.machines = ms;
+      return workerPool(f).pool.problems.find((p) => p.code === 'placement-stall')?.params;
+    };
+    const given = listed([...f.objects.machines]);
+    expect(given).toEqual({ count: 7, machines: 'm-1, m-2, m-3, m-5, m-7 (+2)' });
+    expect(listed([...f.objects.machines].reverse())).toEqual(given);
+  });
+
   it('Failed when every machine failed; Degraded when some did', () => {
     const fail = (f: WorkerPoolFixture, i: number) => {
       const m = f.objects.machines[i];

@@ -17,24 +17,24 @@ import { conditionViews, type ConditionView } from './conditions';
 import type { DiagnosisCode, DiagnosisOptions } from './diagnosis';
 import type { IpPoolEntryView, IpPoolView } from './ippool';
 import {
-  isMachineAvailable,
-  isMachineReady,
+  factsAvailable,
+  type MachineFacts,
   type MachineView,
   type MachineViewOptions,
 } from './machine';
-import { machineViewVia, type MachineViewMemo } from './machine-memo';
+import { machineFactsVia, machineViewVia, type MachineViewMemo } from './machine-memo';
 import type { ViewMessageKey } from './messages';
 import { controlPlaneRuleProblems, workerPoolRuleProblems } from './pool-rules';
 import { sortProblems, viewProblem, type ViewProblem } from './problem';
 import {
-  controlPlaneRolloutView,
+  controlPlaneRolloutOf,
   findNewMachineSet,
   isCurrentControlPlaneMachine,
-  rolloutView,
+  rolloutOfFacts,
   type RolloutView,
   type StrategyType,
 } from './rollout';
-import { compareStrings, isMachineDeleting, optional, replicasOf } from './util';
+import { compareStrings, optional, replicasOf } from './util';
 import { catalogVersionOfTemplate, newestUpgrade } from './versions';
 
 /** What a pool is doing, computed from its objects; never `Running` while a machine is not Ready. */
@@ -232,7 +232,11 @@ const diagnosisProblemKey: Record<DiagnosisCode, ViewMessageKey> = {
 /** How many machine names a pool problem lists; the machines' own views carry the rest. */
 const LISTED_MACHINES = 5;
 
-/** One problem per diagnosis code, naming the first machines (T-1). */
+/**
+ * One problem per diagnosis code, naming the first machines by name (T-1). `machines` must be in
+ * name order: the names listed then do not depend on the order the objects arrived in (which
+ * differs between the cache's indexes, and so between a full and an incremental rebuild).
+ */
 function machineProblems(machines: readonly MachineView[]): ViewProblem[] {
   const byCode = new Map<DiagnosisCode, MachineView[]>();
   for (const m of machines) {
@@ -410,8 +414,18 @@ function machineOptions(
   return options;
 }
 
+/** Views are never changed once built: an IP pool's entries are indexed once per view. */
+const entriesIndex = new WeakMap<IpPoolView, Map<string, IpPoolEntryView>>();
+const NO_ENTRIES = new Map<string, IpPoolEntryView>();
+
 function entriesByIp(ipPool: IpPoolView | undefined): Map<string, IpPoolEntryView> {
-  return new Map((ipPool?.entries ?? []).map((e) => [e.ip, e]));
+  if (!ipPool) return NO_ENTRIES;
+  let index = entriesIndex.get(ipPool);
+  if (!index) {
+    index = new Map(ipPool.entries.map((e) => [e.ip, e]));
+    entriesIndex.set(ipPool, index);
+  }
+  return index;
 }
 
 function dcsIndex(dcsMachines: readonly DCSMachine[]): Map<string, DCSMachine> {
@@ -423,7 +437,7 @@ const dcsOf = (index: Map<string, DCSMachine>, m: Machine) =>
 
 function replicaCounts(
   desired: number,
-  machines: readonly Machine[],
+  machines: readonly MachineFacts[],
   updated: number,
   minReadySeconds: number,
   now: Date,
@@ -431,12 +445,12 @@ function replicaCounts(
   let current = 0;
   let ready = 0;
   let available = 0;
-  for (const m of machines) {
-    if (isMachineDeleting(m)) continue;
+  for (const f of machines) {
+    if (f.deleting) continue;
     current++;
-    if (!isMachineReady(m)) continue;
+    if (!f.ready) continue;
     ready++;
-    if (isMachineAvailable(m, minReadySeconds, now)) available++;
+    if (factsAvailable(f, minReadySeconds, now)) available++;
   }
   return {
     desired,
@@ -461,33 +475,77 @@ function ipPoolUsage(name: string | undefined, ipPool: IpPoolView | undefined) {
 
 /** A worker pool (U-3) and its machines' views. */
 export function buildWorkerPool(o: WorkerPoolObjects, ctx: PoolViewContext): PoolWithMachines {
+  const dcs = dcsIndex(o.dcsMachines);
+  const newName = findNewMachineSet(o.machineDeployment, o.machineSets)?.metadata.name;
+  const byIp = entriesByIp(o.ipPool);
+  const machines = o.machines.map((m) => workerMachineOf(o, ctx, newName, byIp, m, dcsOf(dcs, m)));
+  return buildWorkerPoolFrom(o, machines, ctx);
+}
+
+/**
+ * One machine of a pool as the pool's card counts it: its view, its facts, and whether it is of
+ * the pool's current template. What a pool built incrementally keeps per machine (issue 14): a
+ * machine's event rebuilds its own entry, and the card is counted from the entries.
+ */
+export interface PoolMachine {
+  view: MachineView;
+  facts: MachineFacts;
+  upToDate: boolean;
+}
+
+/** A worker pool's own objects: what its machines are judged against. */
+export type WorkerPoolOwnObjects = Omit<WorkerPoolObjects, 'machines' | 'dcsMachines'>;
+export type ControlPlanePoolOwnObjects = Omit<ControlPlanePoolObjects, 'machines' | 'dcsMachines'>;
+
+function workerMachineOf(
+  o: WorkerPoolOwnObjects,
+  ctx: PoolViewContext,
+  newName: string | undefined,
+  byIp: Map<string, IpPoolEntryView>,
+  m: Machine,
+  dm: DCSMachine | undefined,
+): PoolMachine {
+  const ip = dm?.status?.networkConfig?.ip;
+  const entry = ip !== undefined ? byIp.get(ip) : undefined;
+  const upToDate = newName !== undefined && m.metadata.labels?.[LABEL_SET_NAME] === newName;
+  return {
+    view: machineViewVia(ctx.machineViews, m, dm, ctx.now, machineOptions(ctx, o, entry, upToDate)),
+    facts: machineFactsVia(ctx.machineViews, m),
+    upToDate,
+  };
+}
+
+/** One machine of a worker pool, as buildWorkerPool builds it (for a pool kept incrementally). */
+export function workerPoolMachine(
+  o: WorkerPoolOwnObjects,
+  ctx: PoolViewContext,
+  m: Machine,
+  dm: DCSMachine | undefined,
+): PoolMachine {
+  const newName = findNewMachineSet(o.machineDeployment, o.machineSets)?.metadata.name;
+  return workerMachineOf(o, ctx, newName, entriesByIp(o.ipPool), m, dm);
+}
+
+/**
+ * A worker pool's card from its machines' entries (workerPoolMachine): buildWorkerPool's second
+ * half, so that a pool kept incrementally counts exactly as the full rebuild does.
+ */
+export function buildWorkerPoolFrom(
+  o: WorkerPoolOwnObjects,
+  entries: readonly PoolMachine[],
+  ctx: PoolViewContext,
+): PoolWithMachines {
   const md = o.machineDeployment;
   const name = md.metadata.name ?? '';
   const spec = md.spec;
   const tplSpec = spec?.template.spec;
   const desired = replicasOf(md);
-  const dcs = dcsIndex(o.dcsMachines);
-  const byIp = entriesByIp(o.ipPool);
-  const newMs = findNewMachineSet(md, o.machineSets);
-  const newName = newMs?.metadata.name;
   const templateName = tplSpec?.infrastructureRef.name ?? '';
   const template = summarizeTemplate(templateName, o.machineTemplate);
   const poolName = template.ipPoolName;
-
-  const machines = o.machines.map((m) => {
-    const dm = dcsOf(dcs, m);
-    const ip = dm?.status?.networkConfig?.ip;
-    const entry = ip !== undefined ? byIp.get(ip) : undefined;
-    const upToDate = newName !== undefined && m.metadata.labels?.[LABEL_SET_NAME] === newName;
-    return machineViewVia(
-      ctx.machineViews,
-      m,
-      dm,
-      ctx.now,
-      machineOptions(ctx, o, entry, upToDate),
-    );
-  });
-  const rollout = rolloutView(md, o.machineSets, o.machines, ctx.now);
+  const machines = sortByName(entries.map((e) => e.view));
+  const facts = entries.map((e) => e.facts);
+  const rollout = rolloutOfFacts(md, o.machineSets, facts, ctx.now);
   const { strategy, invalid } = strategyOf(
     spec?.strategy?.type ?? 'RollingUpdate',
     spec?.strategy?.rollingUpdate?.maxSurge,
@@ -586,7 +644,11 @@ export function buildWorkerPool(o: WorkerPoolObjects, ctx: PoolViewContext): Poo
       ),
     );
   }
-  problems.push(...workerPoolRuleProblems(o.machineTemplate, o.ipPool, ctx.providerVersion));
+  problems.push(
+    ...(ctx.machineViews
+      ? ctx.machineViews.poolRuleProblems(o.machineTemplate, o.ipPool, ctx.providerVersion)
+      : workerPoolRuleProblems(o.machineTemplate, o.ipPool, ctx.providerVersion)),
+  );
   problems.push(...versionProblems(version, template.vmTemplateName, ctx, true));
   problems.push(...conditionProblems(md.status?.conditions));
 
@@ -613,13 +675,7 @@ export function buildWorkerPool(o: WorkerPoolObjects, ctx: PoolViewContext): Poo
     name,
     cluster: spec?.clusterName ?? '',
     namespace: md.metadata.namespace ?? '',
-    replicas: replicaCounts(
-      desired,
-      o.machines,
-      rollout.updated,
-      spec?.minReadySeconds ?? 0,
-      ctx.now,
-    ),
+    replicas: replicaCounts(desired, facts, rollout.updated, spec?.minReadySeconds ?? 0, ctx.now),
     ...(version !== undefined ? { version } : {}),
     ...optional(
       'upgradeAvailable',
@@ -650,7 +706,7 @@ export function buildWorkerPool(o: WorkerPoolObjects, ctx: PoolViewContext): Poo
     paused,
     ...optional('createdAt', md.metadata.creationTimestamp),
   };
-  return { pool, machines: sortByName(machines) };
+  return { pool, machines };
 }
 
 /** The control-plane pool (U-2) and its machines' views. */
@@ -658,27 +714,42 @@ export function buildControlPlanePool(
   o: ControlPlanePoolObjects,
   ctx: PoolViewContext,
 ): PoolWithMachines {
+  const dcs = dcsIndex(o.dcsMachines);
+  const machines = o.machines.map((m) => controlPlanePoolMachine(o, ctx, m, dcsOf(dcs, m)));
+  return buildControlPlanePoolFrom(o, machines, ctx);
+}
+
+/** One machine of the control-plane pool, as buildControlPlanePool builds it. */
+export function controlPlanePoolMachine(
+  o: ControlPlanePoolOwnObjects,
+  ctx: PoolViewContext,
+  m: Machine,
+  dm: DCSMachine | undefined,
+): PoolMachine {
+  const ip = dm?.status?.networkConfig?.ip;
+  const entry = ip !== undefined ? entriesByIp(o.ipPool).get(ip) : undefined;
+  const upToDate = isCurrentControlPlaneMachine(o.controlPlane, m, dm);
+  return {
+    view: machineViewVia(ctx.machineViews, m, dm, ctx.now, machineOptions(ctx, o, entry, upToDate)),
+    facts: machineFactsVia(ctx.machineViews, m),
+    upToDate,
+  };
+}
+
+/** The control-plane pool's card from its machines' entries (controlPlanePoolMachine). */
+export function buildControlPlanePoolFrom(
+  o: ControlPlanePoolOwnObjects,
+  entries: readonly PoolMachine[],
+  ctx: PoolViewContext,
+): PoolWithMachines {
   const kcp = o.controlPlane;
   const spec = kcp.spec;
   const desired = spec?.replicas ?? 1;
-  const dcs = dcsIndex(o.dcsMachines);
-  const byIp = entriesByIp(o.ipPool);
   const templateName = spec?.machineTemplate.infrastructureRef.name ?? '';
   const template = summarizeTemplate(templateName, o.machineTemplate);
-  const machines = o.machines.map((m) => {
-    const dm = dcsOf(dcs, m);
-    const ip = dm?.status?.networkConfig?.ip;
-    const entry = ip !== undefined ? byIp.get(ip) : undefined;
-    const upToDate = isCurrentControlPlaneMachine(kcp, m, dm);
-    return machineViewVia(
-      ctx.machineViews,
-      m,
-      dm,
-      ctx.now,
-      machineOptions(ctx, o, entry, upToDate),
-    );
-  });
-  const rollout = controlPlaneRolloutView(kcp, o.machines, (m) => dcsOf(dcs, m), ctx.now);
+  const machines = sortByName(entries.map((e) => e.view));
+  const facts = entries.map((e) => e.facts);
+  const rollout = controlPlaneRolloutOf(kcp, entries, ctx.now);
   const { strategy, invalid } = strategyOf(
     'RollingUpdate',
     spec?.rolloutStrategy?.rollingUpdate?.maxSurge ?? 1,
@@ -730,7 +801,7 @@ export function buildControlPlanePool(
     name: kcp.metadata.name ?? '',
     cluster: clusterOfControlPlane(kcp, ctx.cluster),
     namespace: kcp.metadata.namespace ?? '',
-    replicas: replicaCounts(desired, o.machines, rollout.updated, 0, ctx.now),
+    replicas: replicaCounts(desired, facts, rollout.updated, 0, ctx.now),
     ...optional('version', version),
     ...optional('upgradeAvailable', newestUpgrade(version, ctx.versions ?? [])),
     machineTemplate: template,
@@ -755,7 +826,7 @@ export function buildControlPlanePool(
     paused,
     ...optional('createdAt', kcp.metadata.creationTimestamp),
   };
-  return { pool, machines: sortByName(machines) };
+  return { pool, machines };
 }
 
 function clusterOfControlPlane(kcp: KubeadmControlPlane, cluster: Cluster | undefined): string {

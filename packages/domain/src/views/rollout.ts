@@ -1,12 +1,12 @@
 import { resolveFenceposts } from '../intstr';
-import { ANNOTATION_REVISION, LABEL_SET_NAME } from '../labels';
+import { ANNOTATION_REVISION } from '../labels';
 import type { Machine, MachineDeployment, MachineSet, MachineSpec } from '../schemas/capi';
 import type { KubeadmControlPlane } from '../schemas/controlplane';
 import type { DCSMachine } from '../schemas/dcs';
 import type { IntOrString } from '../schemas/meta';
 import { conditionViews, findCondition, type ConditionView } from './conditions';
-import { isMachineAvailable, isMachineReady } from './machine';
-import { compareStrings, isMachineDeleting, replicasOf } from './util';
+import { factsAvailable, machineFacts, type MachineFacts } from './machine';
+import { compareStrings, replicasOf } from './util';
 
 /** One MachineSet of a MachineDeployment; counts come from its machines, not its status. */
 export interface MachineSetView {
@@ -110,8 +110,8 @@ function fenceposts(
 }
 
 interface Counts {
-  live: Machine[];
-  isUpdated: (m: Machine) => boolean;
+  live: MachineFacts[];
+  isUpdated: (f: MachineFacts) => boolean;
   desired: number;
   minReadySeconds: number;
   allowed: { maxSurge: number; maxUnavailable: number } | undefined;
@@ -120,22 +120,21 @@ interface Counts {
 
 /** Live machines of the current template that are available. */
 function updatedAvailable(c: Omit<Counts, 'allowed'>): number {
-  return c.live.filter(
-    (m) => c.isUpdated(m) && isMachineReady(m) && isMachineAvailable(m, c.minReadySeconds, c.now),
-  ).length;
+  let n = 0;
+  for (const f of c.live) if (c.isUpdated(f) && factsAvailable(f, c.minReadySeconds, c.now)) n++;
+  return n;
 }
 
 function rolloutCounts(c: Counts) {
   let updated = 0;
   let updatedReady = 0;
   let available = 0;
-  for (const m of c.live) {
-    const ready = isMachineReady(m);
-    if (c.isUpdated(m)) {
+  for (const f of c.live) {
+    if (c.isUpdated(f)) {
       updated++;
-      if (ready) updatedReady++;
+      if (f.ready) updatedReady++;
     }
-    if (ready && isMachineAvailable(m, c.minReadySeconds, c.now)) available++;
+    if (factsAvailable(f, c.minReadySeconds, c.now)) available++;
   }
   return {
     desired: c.desired,
@@ -165,26 +164,36 @@ export function rolloutView(
   machines: readonly Machine[],
   now: Date,
 ): RolloutView {
+  return rolloutOfFacts(md, machineSets, machines.map(machineFacts), now);
+}
+
+/** rolloutView over the machines' facts (kept between rebuilds by a pool built incrementally). */
+export function rolloutOfFacts(
+  md: MachineDeployment,
+  machineSets: readonly MachineSet[],
+  machines: readonly MachineFacts[],
+  now: Date,
+): RolloutView {
   const desired = replicasOf(md);
   const minReadySeconds = md.spec?.minReadySeconds ?? 0;
   const strategyType: StrategyType = md.spec?.strategy?.type ?? 'RollingUpdate';
   const newMs = findNewMachineSet(md, machineSets);
   const newName = newMs?.metadata.name;
 
-  const bySet = new Map<string, Machine[]>();
-  const live: Machine[] = [];
-  for (const m of machines) {
-    if (isMachineDeleting(m)) continue;
-    live.push(m);
-    const set = m.metadata.labels?.[LABEL_SET_NAME] ?? '';
+  const bySet = new Map<string, MachineFacts[]>();
+  const live: MachineFacts[] = [];
+  for (const f of machines) {
+    if (f.deleting) continue;
+    live.push(f);
+    const set = f.set ?? '';
     const list = bySet.get(set);
-    if (list) list.push(m);
-    else bySet.set(set, [m]);
+    if (list) list.push(f);
+    else bySet.set(set, [f]);
   }
   const setView = (ms: MachineSet): MachineSetView => {
     const name = ms.metadata.name ?? '';
     const own = bySet.get(name) ?? [];
-    const ready = own.filter(isMachineReady);
+    const ready = own.filter((f) => f.ready);
     const revision = ms.metadata.annotations?.[ANNOTATION_REVISION];
     const version = ms.spec?.template?.spec.version;
     const infrastructureTemplate = ms.spec?.template?.spec.infrastructureRef.name;
@@ -194,7 +203,7 @@ export function rolloutView(
       replicas: ms.spec?.replicas ?? 0,
       current: own.length,
       ready: ready.length,
-      available: ready.filter((m) => isMachineAvailable(m, minReadySeconds, now)).length,
+      available: ready.filter((f) => factsAvailable(f, minReadySeconds, now)).length,
       ...(revision !== undefined ? { revision } : {}),
       ...(version !== undefined ? { version } : {}),
       ...(ms.metadata.creationTimestamp ? { createdAt: ms.metadata.creationTimestamp } : {}),
@@ -214,9 +223,8 @@ export function rolloutView(
         compareStrings(a.metadata.name ?? '', b.metadata.name ?? ''),
     )
     .map(setView);
-  const isUpdated = (m: Machine) =>
-    newName !== undefined && m.metadata.labels?.[LABEL_SET_NAME] === newName;
-  const strayMachines = live.some((m) => !isUpdated(m));
+  const isUpdated = (f: MachineFacts) => newName !== undefined && f.set === newName;
+  const strayMachines = live.some((f) => !isUpdated(f));
   const rollout = { live, isUpdated, desired, minReadySeconds, now };
   const inProgress =
     oldSets.some((s) => s.current > 0 || s.replicas > 0) ||
@@ -271,9 +279,34 @@ export function controlPlaneRolloutView(
   dcsMachineOf: (m: Machine) => DCSMachine | undefined,
   now: Date,
 ): RolloutView {
+  return controlPlaneRolloutOf(
+    kcp,
+    machines.map((m) => ({
+      facts: machineFacts(m),
+      upToDate: isCurrentControlPlaneMachine(kcp, m, dcsMachineOf(m)),
+    })),
+    now,
+  );
+}
+
+/**
+ * controlPlaneRolloutView over the machines' facts and whether each is current
+ * (isCurrentControlPlaneMachine), as a pool built incrementally keeps them.
+ */
+export function controlPlaneRolloutOf(
+  kcp: KubeadmControlPlane,
+  machines: readonly { facts: MachineFacts; upToDate: boolean }[],
+  now: Date,
+): RolloutView {
   const desired = kcp.spec?.replicas ?? 1;
-  const live = machines.filter((m) => !isMachineDeleting(m));
-  const isUpdated = (m: Machine) => isCurrentControlPlaneMachine(kcp, m, dcsMachineOf(m));
+  const current = new Set<MachineFacts>();
+  const live: MachineFacts[] = [];
+  for (const m of machines) {
+    if (m.facts.deleting) continue;
+    live.push(m.facts);
+    if (m.upToDate) current.add(m.facts);
+  }
+  const isUpdated = (f: MachineFacts) => current.has(f);
   const allowed = fenceposts(kcp.spec?.rolloutStrategy?.rollingUpdate?.maxSurge ?? 1, 0, desired);
   // KubeadmControlPlane says a rolling update is under way until its last replacement is up.
   const rolling =
@@ -283,7 +316,7 @@ export function controlPlaneRolloutView(
   return {
     strategyType: 'RollingUpdate',
     oldMachineSets: [],
-    inProgress: live.some((m) => !isUpdated(m)) || (rolling && updatedAvailable(counts) < desired),
+    inProgress: live.some((f) => !isUpdated(f)) || (rolling && updatedAvailable(counts) < desired),
     ...rolloutCounts({ live, isUpdated, desired, minReadySeconds: 0, allowed, now }),
   };
 }
