@@ -192,6 +192,8 @@ export function ConditionsTable({
                       <TableCell>
                         <Button
                           size="small"
+                          // One line: wrapped, "Link for / support" fell apart from its icon.
+                          sx={{ whiteSpace: 'nowrap' }}
                           startIcon={<LinkIcon fontSize="small" />}
                           onClick={() => {
                             void navigator.clipboard
