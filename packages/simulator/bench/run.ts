@@ -270,12 +270,14 @@ export function formatBenchmark(r: BenchResult, o: BenchOptions & { maxCpu: numb
       `${(m.latencyMs / Math.max(1, m.requests)).toFixed(1)} / ${m.maxLatencyMs.toFixed(0)} ms`,
     ],
     ['409 conflicts / errors', `${String(m.conflicts)} / ${String(m.errors)}`],
-    ['events emitted / dropped', `${String(m.events.emitted)} / ${String(m.events.dropped)}`],
+    [
+      'events emitted / spam-filtered / dropped',
+      `${String(m.events.emitted)} / ${String(m.events.filtered)} / ${String(m.events.dropped)}`,
+    ],
     [
       'requests by verb',
       Object.entries(m.byVerb)
         .sort((a, b) => b[1] - a[1])
-        .slice(0, 12)
         .map(([k, v]) => `${k} ${String(v)}`)
         .join(', '),
     ],

@@ -68,7 +68,7 @@ export interface RunningControllers {
     controllers: ControllerMetrics[];
     /** Keys each watch woke (`controller<Kind`). */
     wakes: Record<string, number>;
-    events: { emitted: number; dropped: number; failed: number };
+    events: { emitted: number; filtered: number; dropped: number; failed: number };
     /** Machines per MachineDeployment (or KubeadmControlPlane) and phase, from the cache. */
     phases: Record<string, Record<string, number>>;
     /** Per kind: own writes the informer has not delivered yet, and those it had delivered before the response. */
