@@ -201,10 +201,18 @@ export class SseClient {
       this.#write(frame, id);
       if (this.#blocked) return;
     }
-    for (const [key, event] of this.#queue) {
-      this.#take(key);
-      this.#write(event.frame, event.id);
-      if (this.#blocked) return;
+    // What waited goes out in one write (issue 14): with thousands of streams, a write is ~20 µs
+    // of a core whatever its size, and a socket that drained takes the whole backlog at once.
+    // The backlog is within the client's limits (checked as it queued), so is what the socket
+    // now holds.
+    let last: LoggedEvent | undefined;
+    const frames: string[] = [];
+    for (const event of this.#queue.values()) {
+      frames.push(event.frame);
+      last = event;
     }
+    if (!last) return;
+    this.#clearQueue();
+    this.#write(frames.length === 1 ? (frames[0] ?? '') : frames.join(''), last.id);
   }
 }
