@@ -62,6 +62,23 @@ describe('the controllers kubeconfig (issue 14: controllers RSS)', () => {
     }
   });
 
+  it('a plain-HTTP server is accepted on loopback only (`pnpm sim --http`), as the BFF accepts it; elsewhere refused as client-node refuses it', async () => {
+    for (const server of ['http://127.0.0.1:6443', 'http://localhost:6443', 'http://[::1]:6443']) {
+      const text = buildKubeconfig({ server, contexts: [{ name: 'sim-operator', token: 'tok' }] });
+      const simple = simpleKubeConfig(text, undefined);
+      if (!simple) throw new Error(`not simple: ${server}`);
+      expect(await applied(simple), server).toEqual({ headers: { Authorization: 'Bearer tok' } });
+    }
+    const remote = buildKubeconfig({
+      server: 'http://10.0.0.1:6443',
+      contexts: [{ name: 'sim-operator', token: 'tok' }],
+    });
+    const simpleRemote = simpleKubeConfig(remote, undefined);
+    if (!simpleRemote) throw new Error('not simple: remote');
+    await expect(applied(simpleRemote)).rejects.toThrow('HTTP protocol is not allowed');
+    await expect(clientNode(remote)).rejects.toThrow('HTTP protocol is not allowed');
+  });
+
   it('hands every kubeconfig it does not fully understand to client-node (exec, auth-provider, token files, basic auth, proxies, another context)', async () => {
     const others = [
       withUser({}, { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'true' } }),

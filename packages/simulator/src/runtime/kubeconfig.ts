@@ -130,6 +130,17 @@ interface Settings {
   keyData: string | undefined;
 }
 
+/** Whether a server URL names this machine (credentials in clear never leave it). */
+function onLoopback(server: string): boolean {
+  let host: string;
+  try {
+    host = new URL(server).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 /** client-node's `bufferFromFileOrString`: a file wins over inline base64 data. */
 const material = (f: string | undefined, data: string | undefined): Buffer | undefined =>
   f ? readFileSync(f) : data ? Buffer.from(data, 'base64') : undefined;
@@ -162,8 +173,10 @@ class SimpleKubeConfig implements ControllerKubeConfig {
       ...(options.headers as Record<string, string> | undefined),
       ...(s.token ? { Authorization: `Bearer ${s.token}` } : {}),
     };
-    if (s.server.startsWith('http:') && !s.skipTLSVerify) {
-      // client-node's rule, kept so that both paths accept the same kubeconfigs.
+    if (s.server.startsWith('http:') && !s.skipTLSVerify && !onLoopback(s.server)) {
+      // client-node's rule, kept so that both paths accept the same kubeconfigs, except for a
+      // plain-HTTP server on loopback: `pnpm sim --http` writes one (no TLS settings, as kubectl
+      // reads it), and the BFF accepts it on loopback too (apps/bff kube/connection.ts).
       return Promise.reject(
         new Error('HTTP protocol is not allowed when skipTLSVerify is not set or false'),
       );
