@@ -1,4 +1,3 @@
-import { buildClusterViews, indexObjects } from '@dcs/domain';
 import {
   DEMO_CATALOG,
   aBootstrapTemplate,
@@ -15,6 +14,7 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FakeCluster } from '../../test/fakes/fake-source';
+import { fullViewsOf } from '../../test/fakes/full-views';
 import { ObjectCache } from '../cache/object-cache';
 import { ModelRegistry } from './model-registry';
 import type { ViewChange } from './cluster-model';
@@ -272,24 +272,8 @@ function world() {
         return;
     }
   };
-  const reference = () => {
-    const s = cache.stores;
-    return buildClusterViews(
-      indexObjects({
-        clusters: s.Cluster.list(),
-        kubeadmControlPlanes: s.KubeadmControlPlane.list(),
-        machineDeployments: s.MachineDeployment.list(),
-        machineSets: s.MachineSet.list(),
-        machines: s.Machine.list(),
-        dcsMachines: s.DCSMachine.list(),
-        machineTemplates: s.DCSMachineTemplate.list(),
-        bootstrapTemplates: s.KubeadmConfigTemplate.list(),
-        ipPools: s.DCSIpHostnamePool.list(),
-      }),
-      { namespace: NS, name: 'demo' },
-      { ...context(), now: new Date(now) },
-    );
-  };
+  const reference = () =>
+    fullViewsOf(cache, { namespace: NS, name: 'demo' }, { ...context(), now: new Date(now) });
   return { registry, apply, reference };
 }
 

@@ -1,4 +1,3 @@
-import { buildClusterViews, indexObjects } from '@dcs/domain';
 import {
   aCluster,
   aDCSMachine,
@@ -13,6 +12,7 @@ import {
 } from '@dcs/domain/testing';
 import { describe, expect, it } from 'vitest';
 import { FakeCluster } from '../../test/fakes/fake-source';
+import { fullViewsOf } from '../../test/fakes/full-views';
 import { ObjectCache } from '../cache/object-cache';
 import { ModelRegistry } from './model-registry';
 
@@ -48,24 +48,8 @@ function seed(fake: FakeCluster) {
 }
 
 /** What domain's full grouping says, for comparison with the incrementally kept model. */
-function fullViews(cache: ObjectCache) {
-  const s = cache.stores;
-  return buildClusterViews(
-    indexObjects({
-      clusters: s.Cluster.list(),
-      kubeadmControlPlanes: s.KubeadmControlPlane.list(),
-      machineDeployments: s.MachineDeployment.list(),
-      machineSets: s.MachineSet.list(),
-      machines: s.Machine.list(),
-      dcsMachines: s.DCSMachine.list(),
-      machineTemplates: s.DCSMachineTemplate.list(),
-      bootstrapTemplates: s.KubeadmConfigTemplate.list(),
-      ipPools: s.DCSIpHostnamePool.list(),
-    }),
-    { namespace: 'cpaas-system', name: 'demo' },
-    { versions: [], now: NOW },
-  );
-}
+const fullViews = (cache: ObjectCache) =>
+  fullViewsOf(cache, { namespace: 'cpaas-system', name: 'demo' }, { versions: [], now: NOW });
 
 describe('ClusterModel', () => {
   it('builds the control-plane pool first, then worker pools, with their machines', () => {
