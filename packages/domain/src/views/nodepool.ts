@@ -505,9 +505,21 @@ function workerMachineOf(
   m: Machine,
   dm: DCSMachine | undefined,
 ): PoolMachine {
+  const upToDate = newName !== undefined && m.metadata.labels?.[LABEL_SET_NAME] === newName;
+  return poolMachineOf(o, ctx, byIp, m, dm, upToDate);
+}
+
+/** A machine's entry in its pool, either kind: its view (with its IP-pool entry) and facts. */
+function poolMachineOf(
+  o: { ipPool?: IpPoolView },
+  ctx: PoolViewContext,
+  byIp: ReadonlyMap<string, IpPoolEntryView>,
+  m: Machine,
+  dm: DCSMachine | undefined,
+  upToDate: boolean,
+): PoolMachine {
   const ip = dm?.status?.networkConfig?.ip;
   const entry = ip !== undefined ? byIp.get(ip) : undefined;
-  const upToDate = newName !== undefined && m.metadata.labels?.[LABEL_SET_NAME] === newName;
   return {
     view: machineViewVia(ctx.machineViews, m, dm, ctx.now, machineOptions(ctx, o, entry, upToDate)),
     facts: machineFactsVia(ctx.machineViews, m),
@@ -726,14 +738,8 @@ export function controlPlanePoolMachine(
   m: Machine,
   dm: DCSMachine | undefined,
 ): PoolMachine {
-  const ip = dm?.status?.networkConfig?.ip;
-  const entry = ip !== undefined ? entriesByIp(o.ipPool).get(ip) : undefined;
   const upToDate = isCurrentControlPlaneMachine(o.controlPlane, m, dm);
-  return {
-    view: machineViewVia(ctx.machineViews, m, dm, ctx.now, machineOptions(ctx, o, entry, upToDate)),
-    facts: machineFactsVia(ctx.machineViews, m),
-    upToDate,
-  };
+  return poolMachineOf(o, ctx, entriesByIp(o.ipPool), m, dm, upToDate);
 }
 
 /** The control-plane pool's card from its machines' entries (controlPlanePoolMachine). */
