@@ -63,13 +63,16 @@ export function NodesTab({
   // previous list, and every memoized part below skips it.
   const all = useDeferredValue(machines.data);
   const nodes = useClusterNodes(namespace, cluster, all);
+  // Deferred with the machines, so that rows join a machine and its Node as of the same moment:
+  // a fresh Node (cordoned by a drain) beside the machine before it was marked for deletion
+  // would flag the row as a Node problem for a moment.
+  const nodesData = useDeferredValue(nodes.data);
   // The same join as the table's rows: "Problems only" counts a machine's Node (issue 12).
   const nodeOf = useMemo(() => {
-    const data = nodes.data;
-    if (data?.status !== 'ok') return undefined;
-    const byName = nodesByName(data.nodes);
+    if (nodesData?.status !== 'ok') return undefined;
+    const byName = nodesByName(nodesData.nodes);
     return (m: MachineView) => machineNodeOf(m, byName);
-  }, [nodes.data]);
+  }, [nodesData]);
   const shown = useMemo(() => filterMachines(all ?? [], deferred, nodeOf), [all, deferred, nodeOf]);
   // Both run on every stream batch over every machine (20,000): no allocation per machine, and
   // nothing at all while nothing is selected. The list is sorted by name, and a pool's machines
@@ -171,7 +174,7 @@ export function NodesTab({
           onToggle={onToggle}
           onToggleAll={onToggleAll}
           label={t('nodes.tableLabel', { cluster })}
-          nodes={nodes.data}
+          nodes={nodesData}
           nodesError={nodes.error}
         />
       )}
