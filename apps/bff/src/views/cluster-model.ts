@@ -356,7 +356,7 @@ export class ClusterModel {
       for (const m of built.raw) this.#trackDue(m, now, viewCtx);
     }
     for (const name of left) {
-      if ([...pools].some((id) => this.#machinesByPool.get(id)?.has(name))) continue;
+      if (this.#inAnyPool(name, pools)) continue;
       if (this.#machines.delete(name)) changes.push({ type: 'delete', kind: 'machine', id: name });
       this.#due.delete(name);
     }
@@ -364,6 +364,12 @@ export class ClusterModel {
     this.#dirtyMachines.clear();
     this.#clusterStale = true;
     return changes;
+  }
+
+  /** Whether one of these pools counts the machine among its members. */
+  #inAnyPool(name: string, pools: Iterable<string>): boolean {
+    for (const id of pools) if (this.#machinesByPool.get(id)?.has(name)) return true;
+    return false;
   }
 
   #controlPlane(cluster: Cached<'Cluster'> | undefined): Cached<'KubeadmControlPlane'> | undefined {
