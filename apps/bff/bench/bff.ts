@@ -1,9 +1,18 @@
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app';
 import { listenOptionsOf, loadConfig } from '../src/config/env';
+import type { BatchTiming } from '../src/stream/hub';
 
-/** Benchmark child 2: the BFF alone in its process (so its RSS is its own), local mode. */
-const { values } = parseArgs({ options: { kubeconfig: { type: 'string' } } });
+/**
+ * Benchmark child 2: the BFF alone in its process (so its RSS is its own), local mode.
+ * `--timings`: times each stamped event through the BFF (arrival in the cache, its batch's flush,
+ * first and last socket write) and answers `{"cmd":"timings"}` on stdin with what it timed since
+ * the last ask (the fan-out benchmark's decomposition of the latency, bench/fanout.ts).
+ */
+const { values } = parseArgs({
+  options: { kubeconfig: { type: 'string' }, timings: { type: 'boolean', default: false } },
+});
 const config = loadConfig({
   argv: ['--kubeconfig', values.kubeconfig ?? '/tmp/bench-kubeconfig'],
   env: {
@@ -78,5 +87,43 @@ if (process.env.BENCH_TRACE === '1') {
     }
     if (written.length >= 900 && written.length - changes.length < 900)
       report('written to every stream', written);
+  });
+}
+
+if (values.timings) {
+  const wallNow = () => performance.timeOrigin + performance.now();
+  /** seq → [in the cache, its batch began, first write, last write] (wall ms). */
+  let timings: Record<number, [number, number, number, number]> = {};
+  const cachedAt = new Map<number, number>();
+  let batches: [number, number, number, number][] = [];
+  let last: BatchTiming | undefined;
+  const seqOf = (text: string) => /bench:(\d+):\d+/.exec(text)?.[1];
+  app.cache.subscribe((c) => {
+    if (c.kind !== 'Machine') return;
+    const seq = seqOf(JSON.stringify(c.object));
+    if (seq !== undefined && !cachedAt.has(Number(seq))) cachedAt.set(Number(seq), wallNow());
+  });
+  app.hub.onBatch((b) => {
+    last = b;
+    batches.push([b.startedAt, b.firstWriteAt, b.lastWriteAt, b.clients]);
+  });
+  // Registered after the hub's listener: by now the batch holding these changes is written.
+  app.views.onChanges((_model, changes) => {
+    if (!last) return;
+    for (const c of changes) {
+      if (c.type !== 'upsert' || c.kind !== 'machine') continue;
+      const seq = Number(seqOf(JSON.stringify(c.view)));
+      const at = cachedAt.get(seq);
+      if (at === undefined || seq in timings) continue;
+      timings[seq] = [at, last.startedAt, last.firstWriteAt, last.lastWriteAt];
+      cachedAt.delete(seq);
+    }
+  });
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const cmd = JSON.parse(line) as { cmd?: string };
+    if (cmd.cmd !== 'timings') return;
+    process.stdout.write(`${JSON.stringify({ timings, batches })}\n`);
+    timings = {};
+    batches = [];
   });
 }

@@ -102,7 +102,7 @@ const watchesWithoutBff = (await stats()).watches;
 const profile = process.env.BENCH_PROFILE;
 const bff = child(
   'bff.ts',
-  ['--kubeconfig', kubeconfig],
+  ['--kubeconfig', kubeconfig, '--timings'],
   profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
 );
 all.push(bff.proc);
@@ -150,7 +150,37 @@ interface SideResult {
   sideRssMax: number;
   /** The BFF's (or the proxy's) CPU time per event, from the first event to the last delivery. */
   sideCpuMsPerEvent: number;
+  /** The load processes' own event-loop delay p99 (the worst of them) and CPU (all, cores). */
+  loaderLoopDelayP99: number;
+  loaderCpu: number;
+  /** BFF side only: where the p99's time went, and the BFF's first-to-last write per batch. */
+  decomposition?: Decomposition;
 }
+
+interface Parts {
+  watch: number;
+  window: number;
+  refresh: number;
+  writes: number;
+  after: number;
+}
+
+interface Decomposition {
+  /** Mean of each part over the deliveries at or above the p99 (of the worst loader). */
+  tail: Parts;
+  p50Of: Parts;
+  p99Of: Parts;
+  /** Per batch: first to last socket write, p50 and p99; batches per second. */
+  writeSpanP50: number;
+  writeSpanP99: number;
+  batchesPerSecond: number;
+}
+
+const pct = (xs: readonly number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] ?? 0;
+};
+const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** N clients on `url`, the event load, and what it cost; `sidePid` is the BFF or the proxy. */
 async function measure(
@@ -207,10 +237,41 @@ async function measure(
   clearInterval(sampler);
   // CPU time is the side's own whatever else runs on the machine: the figure least moved by load.
   const sideCpuMsPerEvent = ((cpuSeconds(sidePid) - sideCpu0) * 1000) / Math.max(1, expected);
-  for (const l of loaders) l.send({ cmd: 'report' });
+  // Through the BFF: its timing of each event, for the loaders to split each delivery's delay.
+  let timings: Record<string, unknown> | undefined;
+  let batches: [number, number, number, number][] = [];
+  if (sidePid === bffPid) {
+    bff.send({ cmd: 'timings' });
+    const t = await bff.next((o) => 'timings' in o);
+    timings = t.timings as Record<string, unknown>;
+    batches = t.batches as typeof batches;
+  }
+  for (const l of loaders) l.send({ cmd: 'report', ...(timings ? { timings } : {}) });
   const reports = (await Promise.all(loaders.map((l) => l.next((o) => 'sse' in o)))).map(
-    (o) => o.sse as { count: number; p50: number; p99: number },
+    (o) =>
+      o.sse as {
+        count: number;
+        p50: number;
+        p99: number;
+        cpu: number;
+        loopDelayP99: number;
+        parts?: { p99: number; tail: Parts; p50Of: Parts; p99Of: Parts };
+      },
   );
+  // The loader with the worst p99 gives the p99 (below), so its split is the p99's.
+  const worst = reports.reduce((a, r) => ((r.parts?.p99 ?? -1) > (a.parts?.p99 ?? -1) ? r : a));
+  const spans = batches.filter((b) => b[3] > 0).map((b) => b[2] - b[1]);
+  const busyFor = (batches.at(-1)?.[0] ?? 0) - (batches[0]?.[0] ?? 0);
+  const decomposition: Decomposition | undefined = worst.parts
+    ? {
+        tail: worst.parts.tail,
+        p50Of: worst.parts.p50Of,
+        p99Of: worst.parts.p99Of,
+        writeSpanP50: round1(pct(spans, 0.5)),
+        writeSpanP99: round1(pct(spans, 0.99)),
+        batchesPerSecond: round1(batches.length / Math.max(0.001, busyFor / 1000)),
+      }
+    : undefined;
   // Percentiles over processes merged conservatively: the worst of them.
   return {
     watches,
@@ -222,6 +283,9 @@ async function measure(
     serverRssMax,
     sideRssMax,
     sideCpuMsPerEvent,
+    loaderLoopDelayP99: round1(Math.max(...reports.map((r) => r.loopDelayP99))),
+    loaderCpu: Math.round(reports.reduce((a, r) => a + r.cpu, 0) * 100) / 100,
+    ...(decomposition ? { decomposition } : {}),
   };
 }
 
@@ -236,6 +300,40 @@ async function measureProxy(n: number): Promise<SideResult> {
   await stop(proxy.proc);
   await until(async () => (await stats()).watches <= before, 'proxy watches closed');
   return result;
+}
+
+/**
+ * Where the BFF's p99 goes (issue 14): the mean of each part over the deliveries at or above the
+ * p99, which add up to it — API server → cache, the batch window, refreshing, the batch's writes
+ * up to this client, and after the batch's last write (the loader's own lag) — and the BFF's
+ * first-to-last write per batch. The BFF's only: the proxy has no batches.
+ */
+function decompositionRows(at: string, d: Decomposition | undefined): BenchRow[] {
+  if (!d) return [];
+  // Names stay fixed from run to run (the table's rows); each part's own p50/p99 is in the log.
+  const part = (name: string, k: keyof Parts): BenchRow => ({
+    figure: `${at}: p99 split: ${name}`,
+    value: d.tail[k],
+    unit: 'ms',
+  });
+  return [
+    part('API server → BFF cache', 'watch'),
+    part('waiting for the batch window', 'window'),
+    part('refreshing views', 'refresh'),
+    part("the batch's socket writes up to this client", 'writes'),
+    part("after the batch's last write (loader lag)", 'after'),
+    {
+      figure: `${at}: BFF first-to-last socket write per batch p50`,
+      value: d.writeSpanP50,
+      unit: 'ms',
+    },
+    {
+      figure: `${at}: BFF first-to-last socket write per batch p99`,
+      value: d.writeSpanP99,
+      unit: 'ms',
+    },
+    { figure: `${at}: BFF batches per second`, value: d.batchesPerSecond, unit: '' },
+  ];
 }
 
 const rows: BenchRow[] = [];
@@ -313,9 +411,25 @@ for (const n of clientCounts) {
       unit: 'ms',
       ...peerOf((r) => r.sideCpuMsPerEvent),
     },
+    {
+      figure: `${at}: load processes' event-loop delay p99 (peer: with the proxy)`,
+      value: viaBff.loaderLoopDelayP99,
+      unit: 'ms',
+      ...peerOf((r) => r.loaderLoopDelayP99),
+    },
+    {
+      figure: `${at}: load processes' CPU (peer: with the proxy)`,
+      value: viaBff.loaderCpu,
+      unit: 'cores',
+      ...peerOf((r) => r.loaderCpu),
+    },
+    ...decompositionRows(at, viaBff.decomposition),
   );
   log(
-    `${at}: BFF p99 ${String(viaBff.p99)} ms, ${String(viaBff.watches)} watches, ${viaBff.sideCpuMsPerEvent.toFixed(2)} ms CPU/event, ${String(viaBff.refused)} refused` +
+    `${at}: BFF p99 ${String(viaBff.p99)} ms, ${String(viaBff.watches)} watches, ${viaBff.sideCpuMsPerEvent.toFixed(2)} ms CPU/event, ${String(viaBff.refused)} refused; loaders ${String(viaBff.loaderCpu)} cores, loop delay p99 ${String(viaBff.loaderLoopDelayP99)} ms` +
+      (viaBff.decomposition
+        ? `; p99 split ${JSON.stringify(viaBff.decomposition.tail)} (each part's p50 ${JSON.stringify(viaBff.decomposition.p50Of)}, p99 ${JSON.stringify(viaBff.decomposition.p99Of)}), write span p50/p99 ${String(viaBff.decomposition.writeSpanP50)}/${String(viaBff.decomposition.writeSpanP99)} ms at ${String(viaBff.decomposition.batchesPerSecond)} batches/s`
+        : '') +
       (viaProxy
         ? `; proxy p99 ${String(viaProxy.p99)} ms, ${String(viaProxy.watches)} watches`
         : ''),

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 
@@ -8,7 +9,9 @@ import { parseArgs } from 'node:util';
  * sent on schedule whether or not earlier ones have answered) and report latency percentiles.
  * `--mode sse`: open `--clients` streams, report when all are open, then measure for every
  * client the delay from each stamped API-server event (`bench:<seq>:<ms>`) to its arrival, until
- * told `{"cmd":"report"}`. JSON lines on stdout.
+ * told `{"cmd":"report"}`. JSON lines on stdout. A report may carry the BFF's timings of each event
+ * (bench/bff.ts `--timings`): the loader then splits each delivery's delay into where it went
+ * (`decompose`), and reports its own event-loop delay, the lag it adds itself.
  */
 
 const { values } = parseArgs({
@@ -100,9 +103,80 @@ function stampsIn(buf: Buffer, found: (seq: number, at: number) => void): void {
   }
 }
 
+/** The BFF's times for one event (bench/bff.ts): in its cache, batch began, first/last write. */
+type EventTiming = [cachedAt: number, startedAt: number, firstWriteAt: number, lastWriteAt: number];
+
+/** Where one delivery's delay went, ms; the parts add up to arrival − stamp. */
+interface Parts {
+  /** API server's write → the BFF's cache (watch delivery, decoding). */
+  watch: number;
+  /** In the cache → its batch's flush began: the batch window (SSE_BATCH_MS, write cost). */
+  window: number;
+  /** Flush began → first socket write: views refreshed, frames encoded. */
+  refresh: number;
+  /** First socket write of the batch → this arrival, or the batch's last write if later. */
+  writes: number;
+  /** The batch's last write → this arrival: the loader's (and the kernel's) own lag. */
+  after: number;
+}
+const LOOP_RESOLUTION_MS = 10;
+
+/**
+ * Splits deliveries (seq, arrival) by the BFF's timings: each part's p50 and p99, and the mean of
+ * each part over the deliveries at or above the total's p99 — where the tail's time goes.
+ */
+function decompose(
+  seqs: ArrayLike<number>,
+  arrivals: ArrayLike<number>,
+  stampOf: (seq: number) => number | undefined,
+  timings: Readonly<Record<string, EventTiming>>,
+) {
+  const rows: (Parts & { total: number })[] = [];
+  for (let i = 0; i < seqs.length; i++) {
+    const seq = seqs[i] ?? 0;
+    const t = timings[String(seq)];
+    const stamp = stampOf(seq);
+    const recv = arrivals[i] ?? 0;
+    if (!t || stamp === undefined) continue;
+    const [cachedAt, startedAt, firstWriteAt, lastWriteAt] = t;
+    rows.push({
+      total: recv - stamp,
+      watch: cachedAt - stamp,
+      window: startedAt - cachedAt,
+      refresh: firstWriteAt - startedAt,
+      writes: Math.max(0, Math.min(recv, lastWriteAt) - firstWriteAt),
+      after: Math.max(0, recv - lastWriteAt),
+    });
+  }
+  const pick = (k: keyof Parts | 'total') => percentiles(rows.map((r) => r[k]));
+  const total = pick('total');
+  const tail = rows.filter((r) => r.total >= total.p99);
+  const mean = (k: keyof Parts) => tail.reduce((a, r) => a + r[k], 0) / Math.max(1, tail.length);
+  const round = (x: number) => Math.round(x * 10) / 10;
+  const each = (f: (k: keyof Parts) => number): Parts => ({
+    watch: f('watch'),
+    window: f('window'),
+    refresh: f('refresh'),
+    writes: f('writes'),
+    after: f('after'),
+  });
+  return {
+    matched: rows.length,
+    p99: round(total.p99),
+    tail: each((k) => round(mean(k))),
+    p50Of: each((k) => round(pick(k).p50)),
+    p99Of: each((k) => round(pick(k).p99)),
+  };
+}
+
 async function sseLoad(): Promise<void> {
   const n = Number(values.clients);
   const latencies: number[] = [];
+  // Each delivery's seq and arrival (wall ms, sub-ms), and each seq's stamp: for `decompose`.
+  const deliveredSeqs: number[] = [];
+  const arrivals: number[] = [];
+  const stamps = new Map<number, number>();
+  const wallNow = () => performance.timeOrigin + performance.now();
   let resyncs = 0;
   let bytes = 0;
   let open = 0;
@@ -128,6 +202,7 @@ async function sseLoad(): Promise<void> {
       });
       socket.on('data', (chunk: Buffer) => {
         const now = Date.now();
+        const arrived = wallNow();
         bytes += chunk.length;
         if (first) {
           first = false;
@@ -144,6 +219,9 @@ async function sseLoad(): Promise<void> {
           if (seen.has(seq)) return;
           seen.add(seq);
           latencies.push(now - at);
+          deliveredSeqs.push(seq);
+          arrivals.push(arrived);
+          stamps.set(seq, at);
         });
         tail = Buffer.from(buf.subarray(Math.max(0, buf.length - 48)));
       });
@@ -169,15 +247,19 @@ async function sseLoad(): Promise<void> {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   bytes = 0;
+  // How late this process's own event loop runs: a delivery it reads late is measured late.
+  const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+  loopDelay.enable();
   const commands = createInterface({ input: process.stdin });
   commands.on('line', (line) => {
-    const cmd = JSON.parse(line) as { cmd: string };
+    const cmd = JSON.parse(line) as { cmd: string; timings?: Record<string, EventTiming> };
     if (cmd.cmd === 'reset') latencies.length = 0;
     // Deliveries so far (one per stamped event per client): the runner waits for all of them.
     if (cmd.cmd === 'count') out({ count: latencies.length });
     if (cmd.cmd === 'report') {
       const used = process.cpuUsage(cpu0);
       const ms = performance.now() - t0;
+      loopDelay.disable();
       out({
         sse: {
           ...percentiles(latencies),
@@ -186,6 +268,14 @@ async function sseLoad(): Promise<void> {
           refused,
           cpu: (used.user + used.system) / 1000 / ms,
           bytesPerClientPerSecond: bytes / Math.max(1, open) / (ms / 1000),
+          // The histogram holds whole timer periods: what exceeds the period is the delay.
+          loopDelayP99: Math.max(0, loopDelay.percentile(99) / 1e6 - LOOP_RESOLUTION_MS),
+          loopDelayMax: Math.max(0, loopDelay.max / 1e6 - LOOP_RESOLUTION_MS),
+          ...(cmd.timings
+            ? {
+                parts: decompose(deliveredSeqs, arrivals, (q) => stamps.get(q), cmd.timings),
+              }
+            : {}),
         },
       });
       for (const s of sockets) s.destroy();

@@ -17,7 +17,7 @@ import { ObjectCache } from '../cache/object-cache';
 import type { ModelOptions } from '../views/cluster-model';
 import { ModelRegistry } from '../views/model-registry';
 import { socketWriter } from './client';
-import { StreamHub, type HubOptions } from './hub';
+import { StreamHub, type BatchTiming, type HubOptions } from './hub';
 
 const NOW = new Date('2026-01-01T01:00:00Z');
 
@@ -87,6 +87,29 @@ describe('StreamHub', () => {
     );
     const ids = writer.frames().map((f) => f.id);
     expect(ids.every((id) => id?.startsWith('E1.'))).toBe(true);
+    hub.stop();
+  });
+
+  it('times each batch for a listener: began, first and last socket write, clients and events (issue 14)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const { subscribe, touch, settle, hub } = setup();
+    subscribe();
+    subscribe();
+    const batches: BatchTiming[] = [];
+    const off = hub.onBatch((b) => batches.push(b));
+    touch(1, 'Failed');
+    await settle();
+    expect(batches).toHaveLength(1);
+    const [b] = batches;
+    expect(b).toMatchObject({ room: 'cpaas-system/demo', clients: 2, events: 2 });
+    // Wall-clock ms, in order: the flush began, then the writes.
+    expect(Math.abs((b?.startedAt ?? 0) - Date.now())).toBeLessThan(60_000);
+    expect(b?.startedAt).toBeLessThanOrEqual(b?.firstWriteAt ?? 0);
+    expect(b?.firstWriteAt).toBeLessThanOrEqual(b?.lastWriteAt ?? 0);
+    off();
+    touch(2, 'Failed');
+    await settle();
+    expect(batches).toHaveLength(1);
     hub.stop();
   });
 

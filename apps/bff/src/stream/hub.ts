@@ -49,6 +49,23 @@ export interface HubObserver {
   onClientsChanged?: (clients: number) => void;
 }
 
+/**
+ * One refresh-and-send of a room, timed (wall-clock ms with sub-ms precision, comparable across
+ * processes on one machine): where an event's time goes between the BFF's cache and its clients
+ * (the fan-out benchmark's decomposition, issue 14).
+ */
+export interface BatchTiming {
+  room: string;
+  clients: number;
+  events: number;
+  /** When the batch began: its flush timer fired (or the publish began, when a read refreshed). */
+  startedAt: number;
+  /** The first socket write (the views are refreshed and the frames encoded by then). */
+  firstWriteAt: number;
+  /** After the last socket write of the batch. */
+  lastWriteAt: number;
+}
+
 export interface SubscribeRequest {
   namespace: string;
   cluster: string;
@@ -70,11 +87,16 @@ interface Room {
   lastFlushAt: number;
   /** How long the last refresh-and-send of the room took (ms, by `now`). */
   flushCost: number;
+  /** When the running flush timer fired (wall ms), for BatchTiming; undefined outside one. */
+  flushStartedAt: number | undefined;
   recheckTimer: NodeJS.Timeout | undefined;
   idleSince: number | undefined;
 }
 
 const ROOM_IDLE_MS = 10 * 60_000;
+
+/** Wall-clock ms with sub-ms precision (Date.now() is whole ms: too coarse to time a batch). */
+const wallNow = () => performance.timeOrigin + performance.now();
 
 /** 4 MiB: hundreds of machine views, or a few large IP pools' (see HubOptions, SSE_CLIENT_BUFFER_BYTES). */
 export const DEFAULT_CLIENT_BUFFER_BYTES = 4 * 1024 * 1024;
@@ -91,6 +113,7 @@ export class StreamHub {
   readonly #offChanges: () => void;
   readonly #offDirty: () => void;
   readonly #sweep: NodeJS.Timeout;
+  readonly #batchListeners = new Set<(b: BatchTiming) => void>();
   #nextClientId = 0;
   #roomIncarnation = 0;
   #clients = 0;
@@ -129,6 +152,17 @@ export class StreamHub {
 
   get rooms(): number {
     return this.#rooms.size;
+  }
+
+  /**
+   * Times every batch from now on (the benchmark's decomposition of event→client latency); returns
+   * the unsubscribe. Costs two clock reads per batch while anyone listens, nothing otherwise.
+   */
+  onBatch(listener: (b: BatchTiming) => void): () => void {
+    this.#batchListeners.add(listener);
+    return () => {
+      this.#batchListeners.delete(listener);
+    };
   }
 
   /** Per-client figures: what each socket holds back, for metrics, tests and the benchmark. */
@@ -274,6 +308,7 @@ export class StreamHub {
         flushTimer: undefined,
         lastFlushAt: 0,
         flushCost: 0,
+        flushStartedAt: undefined,
         recheckTimer: undefined,
         idleSince: undefined,
       };
@@ -334,7 +369,9 @@ export class StreamHub {
       room.flushTimer = undefined;
       const start = this.#o.now();
       room.lastFlushAt = start;
+      if (this.#batchListeners.size > 0) room.flushStartedAt = wallNow();
       this.#registry.refresh(room.model);
+      room.flushStartedAt = undefined;
       room.flushCost = this.#o.now() - start;
       this.#scheduleRecheck(room);
     }, delay);
@@ -378,8 +415,21 @@ export class StreamHub {
     // One write per client per refresh, of bytes encoded once for the whole room (encoding the
     // same text for each of 2,000 sockets was the largest cost of a stream).
     const joined = Buffer.from(events.map((e) => e.frame).join(''), 'utf8');
+    const timed = this.#batchListeners.size > 0;
+    const firstWriteAt = timed ? wallNow() : 0;
     for (const c of room.clients) c.sendBatch(events, joined, resync);
     this.#observer.onEvents?.(changes.length * room.clients.size);
+    if (timed) {
+      const timing: BatchTiming = {
+        room: room.key,
+        clients: room.clients.size,
+        events: events.length,
+        startedAt: room.flushStartedAt ?? firstWriteAt,
+        firstWriteAt,
+        lastWriteAt: wallNow(),
+      };
+      for (const l of this.#batchListeners) l(timing);
+    }
   }
 
   #heartbeat(): void {
