@@ -105,7 +105,7 @@ const rows: BenchRow[] = [
 ];
 const section = {
   section: 'Simulator: controllers reconciling pools to Running',
-  setup: `${String(result.total)} machines in ${String(result.pools)} pools (half with pool persistent disks) created at once on the embedded API server (own process); the controllers in the benchmark's process. \`pnpm --filter @dcs/simulator bench\`.`,
+  setup: `${String(result.total)} machines in ${String(result.pools)} pools (half with pool persistent disks) created at once on the embedded API server (own process); the controllers in their own process, bundled with esbuild and run by plain node (as deployed; \`SIM_BENCH_CONTROLLERS=tsx\` for the sources through tsx). \`pnpm --filter @dcs/simulator bench\`.`,
   scale: small ? ('small' as const) : ('full' as const),
   loadAverage: { start: loadAtStart, end: loadAverage() },
   measuredAt: new Date().toISOString(),

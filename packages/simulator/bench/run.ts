@@ -1,15 +1,13 @@
-import { fork } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import v8 from 'node:v8';
-import { createClock } from '../src/logic/clock';
-import { startControllers, type RunningControllers } from '../src/controllers/start';
 import { KubeClient } from '../src/runtime/client';
 import { loadKubeConfig } from '../src/runtime/kubeconfig';
 import { seedClientOverHttp } from '../src/seed/clients';
 import { platformObjects } from '../src/seed/demo';
 import { clusterObjects, poolEntries, workerPoolObjects, type Obj } from '../src/seed/objects';
+import type { ControllersMetrics, ControllersReport } from './controllers-process';
 
 /**
  * The controllers' benchmark: `pools` worker pools of `machines / pools` machines each (half of
@@ -42,7 +40,7 @@ export interface BenchResult {
   /** The controllers' process memory by part (process.memoryUsage), MiB: what the RSS is made of. */
   controllerMemory: { heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
   serverRssMiB: number;
-  metrics: ReturnType<RunningControllers['metrics']>;
+  metrics: ControllersMetrics;
   objects: number;
   logTail: string[];
 }
@@ -68,31 +66,35 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
     ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const ask = <T>(msg: string, key: string): Promise<T> =>
-    new Promise((resolve) => {
-      const on = (m: unknown) => {
-        if (typeof m === 'object' && m !== null && key in m) {
-          server.off('message', on);
-          resolve(m as T);
-        }
-      };
-      server.on('message', on);
-      if (msg) server.send(msg);
-    });
+  const ask = <T>(msg: string, key: string): Promise<T> => askChild<T>(server, msg, key);
+  let bundle: string | undefined;
   try {
     await ask<{ ready: string }>('', 'ready');
-    const kc = await loadKubeConfig({ file: kubeconfigPath });
-    const clock = createClock({ timeScale: o.timeScale });
-    const logs: string[] = [];
-    const controllers = await startControllers({
-      kubeconfig: kc,
-      clock,
-      options: { randomSeed: o.randomSeed ?? 1, log: (l) => logs.push(l) },
-    });
-    const client = new KubeClient(kc, 'bench');
+    const entry = await controllersEntry();
+    bundle = entry.bundle;
+    const controllers = fork(
+      entry.path,
+      [kubeconfigPath, String(o.timeScale), String(o.randomSeed ?? 1)],
+      {
+        execArgv: [
+          ...entry.execArgv,
+          ...CONTROLLERS_NODE_FLAGS,
+          ...(process.env.SIM_BENCH_PROF
+            ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SIM_BENCH_PROF}`]
+            : []),
+        ],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      },
+    );
+    const exited = new Promise((r) => controllers.once('exit', r));
+    const askControllers = <T>(msg: string, key: string): Promise<T> =>
+      askChild<T>(controllers, msg, key);
+    const client = new KubeClient(await loadKubeConfig({ file: kubeconfigPath }), 'bench');
     try {
+      await askControllers<{ ready: true }>('', 'ready');
       const serverCpu0 = (await ask<CpuReport>('cpu', 'cpu')).cpu;
-      const cpu0 = process.cpuUsage();
+      const cpu0 = (await askControllers<{ report: ControllersReport }>('report', 'report')).report
+        .cpu;
       const t0 = Date.now();
       const objects: Obj[] = [
         ...platformObjects(),
@@ -137,7 +139,11 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
       const prevVerb: Record<string, number> = {};
       const prevWake: Record<string, number> = {};
       for (;;) {
-        const phases = controllers.metrics().phases;
+        const { metrics, clock } = await askControllers<{
+          metrics: ControllersMetrics;
+          clock: unknown;
+        }>('metrics', 'metrics');
+        const phases = metrics.phases;
         const workers: Record<string, number> = {};
         for (const [pool, counts] of Object.entries(phases)) {
           if (!pool.startsWith('bench-pool')) continue;
@@ -152,7 +158,7 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
             `${elapsed.toFixed(0)} s: ${String(running)} / ${String(total)} Running; workers ${JSON.stringify(workers)}; control plane ${JSON.stringify(phases['bench-control-plane'] ?? {})}`,
           );
           if (process.env.SIM_BENCH_DETAIL) {
-            const m = controllers.metrics();
+            const m = metrics;
             const rec = m.controllers
               .map((c) => {
                 const d = c.reconciles - (prevRec[c.name] ?? 0);
@@ -188,7 +194,7 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
               .join(', ');
             o.progress(`    wakes ${wakes}`);
             o.progress(
-              `    reconciles ${rec}\n    requests ${String(m.requests)} 409 ${String(m.conflicts)} err ${String(m.errors)} events ${String(m.events.emitted)}/${String(m.events.dropped)} pending ${pending} late ${JSON.stringify(clock.stats?.())}\n    verbs ${verbs}`,
+              `    reconciles ${rec}\n    requests ${String(m.requests)} 409 ${String(m.conflicts)} err ${String(m.errors)} events ${String(m.events.emitted)}/${String(m.events.dropped)} pending ${pending} late ${JSON.stringify(clock)}\n    verbs ${verbs}`,
             );
           }
         }
@@ -196,11 +202,12 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
         await new Promise((r) => setTimeout(r, 200));
       }
       const wallS = (Date.now() - t0) / 1000;
-      const cpu = process.cpuUsage(cpu0);
-      // Before the heap snapshot, which grows the RSS by about its own size.
-      const memory = process.memoryUsage();
-      // SIM_BENCH_HEAP=FILE: a heap snapshot of the controllers when all are Running (what they hold).
-      if (process.env.SIM_BENCH_HEAP) v8.writeHeapSnapshot(process.env.SIM_BENCH_HEAP);
+      const end = await askControllers<{ report: ControllersReport; logTail: string[] }>(
+        'report',
+        'report',
+      );
+      const memory = end.report.memory;
+      const final = await askControllers<{ metrics: ControllersMetrics }>('metrics', 'metrics');
       const serverReport = await ask<CpuReport>('cpu', 'cpu');
       const serverCpu =
         serverReport.cpu.user + serverReport.cpu.system - serverCpu0.user - serverCpu0.system;
@@ -211,7 +218,8 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
         running,
         wallS,
         seedS,
-        controllerCores: (cpu.user + cpu.system) / 1e6 / wallS,
+        controllerCores:
+          (end.report.cpu.user + end.report.cpu.system - cpu0.user - cpu0.system) / 1e6 / wallS,
         serverCores: serverCpu / 1e6 / wallS,
         controllerRssMiB: memory.rss / 2 ** 20,
         controllerMemory: (() => {
@@ -225,19 +233,20 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
           };
         })(),
         serverRssMiB: serverReport.memory / 2 ** 20,
-        metrics: controllers.metrics(),
+        metrics: final.metrics,
         objects: objects.length,
-        logTail: logs.slice(-10),
+        logTail: end.logTail,
       };
     } finally {
-      await controllers.stop();
-      clock.stop();
       client.close();
+      if (controllers.connected) controllers.send('stop');
+      await exited;
     }
   } finally {
     server.send('stop');
     await new Promise((r) => server.once('exit', r));
     await rm(dir, { recursive: true, force: true });
+    if (bundle) await rm(bundle, { force: true });
   }
 }
 
@@ -290,4 +299,71 @@ export function formatBenchmark(r: BenchResult, o: BenchOptions & { maxCpu: numb
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n');
+}
+
+/** Sends `msg` (none if empty) and resolves with the first message carrying `key`. */
+function askChild<T>(child: ChildProcess, msg: string, key: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const on = (m: unknown) => {
+      if (typeof m === 'object' && m !== null && key in m) {
+        child.off('message', on);
+        child.off('exit', onExit);
+        resolve(m as T);
+      }
+    };
+    const onExit = (code: number | null) => {
+      child.off('message', on);
+      reject(
+        new Error(`the benchmark's child process exited (code ${String(code)}) before "${key}"`),
+      );
+    };
+    child.on('message', on);
+    child.once('exit', onExit);
+    if (msg) child.send(msg);
+  });
+}
+
+/**
+ * Node flags of the controllers' process. None yet: the defaults are what is measured.
+ */
+const CONTROLLERS_NODE_FLAGS: string[] = [];
+
+/**
+ * How the controllers' process runs: by default one ES module bundled with esbuild, under plain
+ * node, as a deployed controller runs (a build, not the sources); `SIM_BENCH_CONTROLLERS=tsx`
+ * runs the TypeScript sources through tsx instead, as `pnpm sim:controllers` does. tsx is a
+ * development tool and costs the process about 90 MiB of RSS before any machine (its loader
+ * thread, every module's source and source map kept in memory; 161 against 68 MiB at start),
+ * which is no part of what the controllers hold. The bundle is written under
+ * `node_modules/.cache` of this package, so that the one package left out of it
+ * (`@kubernetes/client-node`, loaded only for exotic kubeconfigs) still resolves.
+ */
+async function controllersEntry(): Promise<{
+  path: string;
+  execArgv: string[];
+  /** The bundle written (deleted after the run). */
+  bundle?: string;
+}> {
+  const source = join(import.meta.dirname, 'controllers-process.ts');
+  if (process.env.SIM_BENCH_CONTROLLERS === 'tsx')
+    return { path: source, execArgv: ['--import', 'tsx'] };
+  const { build } = await import('esbuild');
+  const dir = join(import.meta.dirname, '..', 'node_modules', '.cache', 'sim-bench');
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `controllers-${String(process.pid)}.mjs`);
+  await build({
+    entryPoints: [source],
+    outfile: path,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['@kubernetes/client-node'],
+    // The CommonJS dependencies (undici) call require(): give the ES module one.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  return { path, execArgv: [], bundle: path };
 }
