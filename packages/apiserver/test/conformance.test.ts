@@ -323,6 +323,53 @@ describe('patch', () => {
 });
 
 describe('lists, selectors and pagination', () => {
+  it('pages in key order across namespaces while objects change between pages', async () => {
+    // Key order is etcd's: the string `namespace/name`, so "pg-b/…" comes before "pg/…".
+    for (const ns of ['pg', 'pg-b']) {
+      await t.api('POST', '/api/v1/namespaces', {
+        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+      });
+      for (const n of ['a', 'c', 'e', 'g'])
+        await t.api('POST', `/apis/example.com/v1/namespaces/${ns}/widgets`, {
+          body: widget(n, { color: 'red' }, { labels: { suite: 'paging' } }),
+        });
+    }
+    const all = '/apis/example.com/v1/widgets?labelSelector=suite%3Dpaging&limit=3';
+    const keys = (page: any) =>
+      page.body.items.map((i: any) => `${i.metadata.namespace}/${i.metadata.name}`);
+    const page1 = await t.api('GET', all);
+    expect(keys(page1)).toEqual(['pg-b/a', 'pg-b/c', 'pg-b/e']);
+    // Between pages: one listed object updated, one unlisted removed, one added after the last key
+    // and one before it (a page resumes after the last key it sent).
+    await t.api('PATCH', '/apis/example.com/v1/namespaces/pg-b/widgets/a', {
+      body: { spec: { color: 'blue' } },
+      contentType: 'application/merge-patch+json',
+    });
+    await t.api('DELETE', '/apis/example.com/v1/namespaces/pg/widgets/a');
+    for (const [ns, n] of [
+      ['pg', 'b'],
+      ['pg-b', 'b'],
+    ] as const)
+      await t.api('POST', `/apis/example.com/v1/namespaces/${ns}/widgets`, {
+        body: widget(n, { color: 'red' }, { labels: { suite: 'paging' } }),
+      });
+    const page2 = await t.api('GET', `${all}&continue=${page1.body.metadata.continue}`);
+    expect(keys(page2)).toEqual(['pg-b/g', 'pg/b', 'pg/c']);
+    const page3 = await t.api('GET', `${all}&continue=${page2.body.metadata.continue}`);
+    expect(keys(page3)).toEqual(['pg/e', 'pg/g']);
+    expect(page3.body.metadata.continue).toBeUndefined();
+    // In one namespace, without a selector: remainingItemCount counts what is left.
+    const inNs = await t.api('GET', '/apis/example.com/v1/namespaces/pg/widgets?limit=2');
+    expect(keys(inNs)).toEqual(['pg/b', 'pg/c']);
+    expect(inNs.body.metadata.remainingItemCount).toBe(2);
+    const rest = await t.api(
+      'GET',
+      `/apis/example.com/v1/namespaces/pg/widgets?limit=2&continue=${inNs.body.metadata.continue}`,
+    );
+    expect(keys(rest)).toEqual(['pg/e', 'pg/g']);
+    expect(rest.body.metadata.continue).toBeUndefined();
+  });
+
   it('pages with limit/continue and filters by label and field selectors', async () => {
     for (let i = 0; i < 7; i++) {
       await t.api('POST', '/apis/cluster.x-k8s.io/v1beta1/namespaces/cpaas-system/machines', {

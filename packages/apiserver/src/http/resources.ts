@@ -185,40 +185,26 @@ function list(
   const cont = q.get('continue');
   const token = cont ? decodeContinue(cont) : undefined;
   const listRv = token?.rv ?? ctx.store.resourceVersion;
-  const all = ctx.store.list(rt, ns);
-  // Resume after the last key of the previous page (objects are in key order).
-  let startIdx = 0;
-  if (token) {
-    let lo = 0;
-    let hi = all.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((all[mid]?.key ?? '') <= token.start) lo = mid + 1;
-      else hi = mid;
-    }
-    startIdx = lo;
-  }
+  // Objects in key order, read lazily: a page costs its own objects, not the whole list.
+  const all = ctx.store.ordered(rt, ns);
+  // Resume after the last key of the previous page.
+  const startIdx = token ? all.after(token.start) : 0;
   const filtering = labels.length > 0 || fields.length > 0;
+  const matches = (s: Stored) =>
+    matchesLabels(labels, s.labels) && matchesFields(fields, (f) => s.field(f));
   const items: Stored[] = [];
   let i = startIdx;
   for (; i < all.length; i++) {
-    const s = all[i];
-    if (!s) continue;
-    if (filtering && !(matchesLabels(labels, s.labels) && matchesFields(fields, (f) => s.field(f))))
-      continue;
+    const s = all.at(i);
+    if (!s || (filtering && !matches(s))) continue;
     if (limit > 0 && items.length === limit) break;
     items.push(s);
   }
   let more = false;
-  if (limit > 0 && i < all.length) {
-    // Is anything left that matches? (Without a selector, anything left does.)
-    if (!filtering) more = true;
-    else
-      for (let j = i; j < all.length && !more; j++) {
-        const s = all[j];
-        if (s && matchesLabels(labels, s.labels) && matchesFields(fields, (f) => s.field(f)))
-          more = true;
-      }
+  // Is anything left that matches? (Without a selector, anything left does.)
+  for (let j = i; limit > 0 && j < all.length && !more; j++) {
+    const s = all.at(j);
+    more = s !== undefined && (!filtering || matches(s));
   }
   const meta: Record<string, unknown> = { resourceVersion: String(listRv) };
   const last = items[items.length - 1];

@@ -132,20 +132,38 @@ class KindData {
     this.sortedNs.delete(namespace);
   }
 
-  /** Objects in key order (namespace, then name), the order etcd lists them. */
-  sorted(namespace: string | undefined): Stored[] {
+  /**
+   * Objects in key order (namespace, then name), the order etcd lists them, read lazily: a page of
+   * a list looks up only its own objects. The order of keys is kept until an object is added or
+   * removed; an update changes no key, so pages read between updates share it.
+   */
+  ordered(namespace: string | undefined): Ordered {
     if (namespace === undefined) {
       this.sortedAll ??= [...this.objects.keys()].sort(compare);
-      return pick(this.sortedAll, (k) => this.objects.get(k));
+      const keys = this.sortedAll;
+      return orderedOf(
+        keys,
+        (k) => k,
+        (k) => this.objects.get(k),
+      );
     }
     const ns = this.byNamespace.get(namespace);
-    if (!ns) return [];
+    if (!ns)
+      return orderedOf(
+        [],
+        (n) => n,
+        () => undefined,
+      );
     let names = this.sortedNs.get(namespace);
     if (!names) {
       names = [...ns.keys()].sort(compare);
       this.sortedNs.set(namespace, names);
     }
-    return pick(names, (n) => ns.get(n));
+    return orderedOf(
+      names,
+      (n) => objectKey(namespace, n),
+      (n) => ns.get(n),
+    );
   }
 
   record(ev: StoreEvent): void {
@@ -188,13 +206,38 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function pick(keys: readonly string[], get: (k: string) => Stored | undefined): Stored[] {
-  const out: Stored[] = [];
-  for (const k of keys) {
-    const s = get(k);
-    if (s) out.push(s);
-  }
-  return out;
+/** The objects of a list in key order, read one by one. */
+export interface Ordered {
+  /** How many keys (an object removed since is skipped by `at`). */
+  readonly length: number;
+  /** The object at position i, or undefined. */
+  at(i: number): Stored | undefined;
+  /** The position of the first object whose key comes after `key` (a continue token's start). */
+  after(key: string): number;
+}
+
+function orderedOf(
+  keys: readonly string[],
+  fullKey: (k: string) => string,
+  get: (k: string) => Stored | undefined,
+): Ordered {
+  return {
+    length: keys.length,
+    at: (i) => {
+      const k = keys[i];
+      return k === undefined ? undefined : get(k);
+    },
+    after: (key) => {
+      let lo = 0;
+      let hi = keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (fullKey(keys[mid] ?? '') <= key) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    },
+  };
 }
 
 /**
@@ -252,8 +295,20 @@ export class Store {
   }
 
   list(rt: ResourceType, namespace?: string): Stored[] {
-    const stored = this.kind(rt).sorted(namespace);
-    return rt.storedAs ? stored.map((s) => s.as(rt)) : stored;
+    const ordered = this.ordered(rt, namespace);
+    const out: Stored[] = [];
+    for (let i = 0; i < ordered.length; i++) {
+      const s = ordered.at(i);
+      if (s) out.push(s);
+    }
+    return out;
+  }
+
+  /** The objects of `rt` in key order, as `list` returns them, without reading them all. */
+  ordered(rt: ResourceType, namespace?: string): Ordered {
+    const ordered = this.kind(rt).ordered(namespace);
+    if (!rt.storedAs) return ordered;
+    return { ...ordered, at: (i) => ordered.at(i)?.as(rt) };
   }
 
   count(rt: ResourceType, namespace?: string): number {
