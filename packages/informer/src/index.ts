@@ -1,6 +1,7 @@
 export * from './informer';
 export * from './factory';
 export { stripManagedFields } from './options';
+export { internStrings, type InternOptions, type StringInterner } from './intern';
 export type { ResourceSpec } from './resource';
 export { describeResource, resourceKey, resourcePath } from './resource';
 export { keyOf, objectKey } from './object-key';

@@ -1,4 +1,4 @@
-import { InformerFactory, stripManagedFields } from '@dcs/informer';
+import { InformerFactory, internStrings, stripManagedFields } from '@dcs/informer';
 import { DEFAULT_NAMESPACE, LABEL_CONTROL_PLANE_NAME, LABEL_DEPLOYMENT_NAME } from '@dcs/domain';
 import type { SimClock } from '../logic/clock';
 import type { FailureRule } from '../logic/failures';
@@ -103,14 +103,16 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
     o.providerNamespace ?? DEFAULT_NAMESPACE,
   );
 
+  const intern = internStrings();
   const factory = new InformerFactory(input.kubeconfig, {
     onError: (error, info) => {
       log(`informer ${info.resource} (${info.phase}): ${error.message}`);
     },
     // No controller reads managedFields (updates leave them out): the caches do not keep them,
     // as controller-runtime's TransformStripManagedFields. They were a third or more of every
-    // cached Machine, DCSMachine and KubeadmConfig.
-    transform: stripManagedFields,
+    // cached Machine, DCSMachine and KubeadmConfig. The rest is mostly copies of the same
+    // strings (a pool's machines come from one template): one copy each (internStrings).
+    transform: (o) => intern(stripManagedFields(o)),
   });
   const caches = new Caches(factory, o.namespace);
   for (const kind of WATCHED_KINDS) caches.get(kind);

@@ -1,0 +1,79 @@
+import type { KubeObject } from './kube-object';
+
+/**
+ * Every decoded object gets its own copy of every string value: 5,000 cached KubeadmConfigs hold
+ * 5,000 copies of the same bootstrap scripts, 15,000 copies of `cluster.x-k8s.io/v1beta1`, of
+ * the namespace, of each condition type (V8 shares property names, never values). A cache of
+ * objects made from a few templates spends a third of its strings on such copies.
+ * `internStrings()` returns a `transform` that replaces each string value (up to `maxLength`
+ * characters) by the first equal one it has seen, so the cache keeps one copy.
+ *
+ * The table is bounded without an LRU's bookkeeping: two generations of `generationSize`
+ * entries; a string seen in the older one moves to the current one, and when the current one is
+ * full the older one is dropped. A string repeated at least once per generation (what is shared
+ * by many objects) stays; one seen once (a uid, a resourceVersion) leaves the table after two
+ * generations, so the table holds at most `2 × generationSize` strings whatever the stream.
+ *
+ * The object is changed in place (each object is decoded for one informer alone) and keeps its
+ * value: only which copy of a string it points to changes. A `__proto__` key is walked like any
+ * other but never assigned to (JSON.parse makes it an own property; assigning would go to the
+ * prototype setter).
+ */
+
+export interface InternOptions {
+  /** Longer strings are left alone (default 4,096 characters). */
+  readonly maxLength?: number;
+  /** Strings per generation of the table (default 16,384). */
+  readonly generationSize?: number;
+}
+
+export interface StringInterner {
+  (object: KubeObject): KubeObject;
+  /** Strings in the table now (at most twice the generation size). */
+  readonly tableSize: () => number;
+}
+
+export function internStrings(options: InternOptions = {}): StringInterner {
+  const maxLength = options.maxLength ?? 4096;
+  const generationSize = Math.max(1, options.generationSize ?? 16_384);
+  let current = new Map<string, string>();
+  let previous = new Map<string, string>();
+
+  const intern = (s: string): string => {
+    if (s.length > maxLength) return s;
+    const hit = current.get(s);
+    if (hit !== undefined) return hit;
+    const kept = previous.get(s) ?? s;
+    if (current.size >= generationSize) {
+      previous = current;
+      current = new Map();
+    }
+    current.set(s, kept);
+    return kept;
+  };
+
+  const walk = (value: object): void => {
+    if (Array.isArray(value)) {
+      const list = value as unknown[];
+      for (let i = 0; i < list.length; i++) {
+        const v = list[i];
+        if (typeof v === 'string') list[i] = intern(v);
+        else if (typeof v === 'object' && v !== null) walk(v);
+      }
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const v = record[key];
+      if (typeof v === 'string') {
+        if (key !== '__proto__') record[key] = intern(v);
+      } else if (typeof v === 'object' && v !== null) walk(v);
+    }
+  };
+
+  const transform = (object: KubeObject): KubeObject => {
+    walk(object);
+    return object;
+  };
+  return Object.assign(transform, { tableSize: () => current.size + previous.size });
+}

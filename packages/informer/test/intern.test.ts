@@ -1,0 +1,76 @@
+import { runInNewContext } from 'node:vm';
+import v8 from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { internStrings } from '../src/intern';
+import type { KubeObject } from '../src/kube-object';
+
+/** `internStrings`: a cache of objects decoded one by one keeps one copy of each repeated string. */
+
+v8.setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const text = (i: number) =>
+  JSON.stringify({
+    apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta1',
+    kind: 'KubeadmConfig',
+    metadata: { name: `m-${String(i)}`, namespace: 'cpaas-system', resourceVersion: String(i) },
+    spec: {
+      files: [
+        {
+          path: '/etc/kubelet.json',
+          content: `{"kind":"KubeletConfiguration"${' '.repeat(2000)}}`,
+        },
+      ],
+      preKubeadmCommands: ['while ! ip route | grep -q "default via"; do sleep 1; done'],
+    },
+  });
+
+/** Heap bytes retained by `n` objects decoded one by one through `transform`. */
+function retained(n: number, transform: (o: KubeObject) => KubeObject): number {
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const kept: KubeObject[] = [];
+  for (let i = 0; i < n; i++) kept.push(transform(JSON.parse(text(i)) as KubeObject));
+  gc();
+  const bytes = process.memoryUsage().heapUsed - before;
+  expect(kept).toHaveLength(n);
+  return bytes;
+}
+
+describe('internStrings', () => {
+  it('keeps one copy of a string repeated across decoded objects', () => {
+    const n = 2000;
+    const plain = retained(n, (o) => o);
+    const interned = retained(n, internStrings());
+    // 2,000 copies of a 2 KB string are 4 MB; one copy and 2,000 small objects are far less.
+    expect(plain).toBeGreaterThan(n * 2000);
+    expect(interned).toBeLessThan(plain / 4);
+  });
+
+  it('changes no value, and leaves the prototype alone for a __proto__ key', () => {
+    const intern = internStrings({ generationSize: 4 });
+    for (let i = 0; i < 50; i++) {
+      const source = `{"metadata":{"name":"a${String(i % 7)}","labels":{"__proto__":"x","k":"v"}},"list":["p","q",["p",{"__proto__":{"polluted":"yes"}}]],"n":${String(i)},"t":true,"z":null}`;
+      const out = intern(JSON.parse(source) as KubeObject);
+      expect(out).toEqual(JSON.parse(source));
+      const labels = (out.metadata as { labels: object }).labels;
+      expect(Object.getPrototypeOf(labels)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(labels, '__proto__')?.value).toBe('x');
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    }
+  });
+
+  it('holds at most two generations of strings, whatever the stream', () => {
+    const intern = internStrings({ generationSize: 1000 });
+    for (let i = 0; i < 50_000; i++)
+      intern({ metadata: { name: `unique-${String(i)}`, namespace: 'ns' } });
+    expect(intern.tableSize()).toBeLessThanOrEqual(2000);
+    expect(intern.tableSize()).toBeGreaterThan(1000);
+  });
+
+  it('leaves strings longer than maxLength alone', () => {
+    const intern = internStrings({ maxLength: 10, generationSize: 100 });
+    intern({ metadata: { name: 'x'.repeat(11), namespace: 'short' } });
+    expect(intern.tableSize()).toBe(1);
+  });
+});
