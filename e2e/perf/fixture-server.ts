@@ -140,6 +140,8 @@ export function serve(
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const p = url.pathname;
+    // `…/nodepools/{pool}/machines` (a pool's page): that pool's machines alone.
+    const poolMachines = /\/nodepools\/([^/]+)\/machines$/.exec(p)?.[1];
     const body: unknown =
       p === '/api/v1/session'
         ? {
@@ -163,9 +165,11 @@ export function serve(
               }
             : p.endsWith('/nodepools')
               ? cluster.views.pools
-              : p.endsWith('/machines')
-                ? cluster.machines
-                : undefined;
+              : poolMachines
+                ? cluster.machines.filter((m) => m.poolId === decodeURIComponent(poolMachines))
+                : p.endsWith('/machines')
+                  ? cluster.machines
+                  : undefined;
     if (body !== undefined) {
       json(res, body);
       return;

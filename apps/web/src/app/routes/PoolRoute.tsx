@@ -1,15 +1,15 @@
-import { conditionGroup, sortConditionGroups } from '@dcs/domain';
+import { conditionGroup, sortConditionGroups, type MachineView } from '@dcs/domain';
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
-import { useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { useClusterContext } from '../../api/get-cluster-context';
+import { useClusterContext, type Permission } from '../../api/get-cluster-context';
 import { FreshnessIndicator } from '../../components/FreshnessIndicator';
 import { PageLoading } from '../../components/PageLoading';
 import { ConditionsTable } from '../../features/conditions/components/ConditionsTable';
-import { useClusterNodes } from '../../features/machines/api/get-nodes';
 import { usePoolMachines } from '../../features/machines/api/get-pool-machines';
 import { DiagnosisPanel } from '../../features/machines/components/DiagnosisPanel';
 import { NodesTable } from '../../features/machines/components/NodesTable';
+import { useMachineRows } from '../../features/machines/components/use-machine-rows';
 import { guardSelection, hasProblem } from '../../features/machines/components/machine-filter';
 import { useNodePools } from '../../features/node-pools/api/get-node-pools';
 import { PoolCard } from '../../features/node-pools/components/PoolCard';
@@ -27,33 +27,9 @@ export function PoolRoute() {
   const { t } = useI18n();
   const pools = useNodePools(namespace, cluster);
   const context = useClusterContext(namespace, cluster);
-  const machines = usePoolMachines(namespace, cluster, poolId);
   const { onAction, onDeleteMachines, dialog } = usePoolDialogs(namespace, cluster);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const pool = pools.data?.find((p) => p.id === poolId);
   const gates = providerGates(context.data?.validation.providerVersion);
-  const list = machines.data;
-  // Issue 12: the cluster's Nodes (one query per cluster, shared with the Nodes tab), joined per row.
-  const nodes = useClusterNodes(namespace, cluster, list);
-  const selectedMachines = useMemo(
-    () => (list ?? []).filter((m) => selected.has(m.id)),
-    [list, selected],
-  );
-  const guard = guardSelection(selectedMachines);
-  const onToggle = useCallback((id: string) => {
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  }, []);
-  const onToggleAll = useCallback(
-    (all: boolean) => {
-      setSelected(all ? new Set((list ?? []).map((m) => m.id)) : new Set());
-    },
-    [list],
-  );
 
   if (pools.isPending) return <PageLoading />;
   if (!pool) return <Alert severity="warning">{t('pool.notFound', { name: poolId })}</Alert>;
@@ -76,47 +52,15 @@ export function PoolRoute() {
           onAction={onAction}
         />
       </Box>
-      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
-        <Typography variant="h3" component="h3" sx={{ mr: 'auto' }}>
-          {t('pool.machines')}
-        </Typography>
-        {pool.kind === 'worker' && (
-          <ActionButton
-            size="small"
-            variant="outlined"
-            color="error"
-            label={t('nodes.deleteSelectedCount', { count: selectedMachines.length })}
-            permission={
-              context.data?.permissions.deleteMachines ?? context.data?.permissions.scalePool
-            }
-            blockedReason={
-              selectedMachines.length === 0
-                ? t('nodes.selectFirst')
-                : guard.blocked
-                  ? t(`nodes.guard.${guard.blocked}`)
-                  : undefined
-            }
-            onClick={() => {
-              onDeleteMachines(pool.id, guard.deletable);
-            }}
-          />
-        )}
-      </Stack>
-      {list ? (
-        <Box sx={{ mb: 3 }}>
-          <NodesTable
-            machines={list}
-            selected={selected}
-            onToggle={onToggle}
-            onToggleAll={onToggleAll}
-            label={t('pool.machinesOf', { name: pool.name })}
-            nodes={nodes.data}
-            nodesError={nodes.error}
-          />
-        </Box>
-      ) : (
-        <PageLoading />
-      )}
+      <PoolMachines
+        namespace={namespace}
+        cluster={cluster}
+        poolId={pool.id}
+        poolName={pool.name}
+        worker={pool.kind === 'worker'}
+        permission={context.data?.permissions.deleteMachines ?? context.data?.permissions.scalePool}
+        onDeleteMachines={onDeleteMachines}
+      />
       <PoolEvents namespace={namespace} cluster={cluster} pool={poolId} />
       {/* Issue 12: the audit timeline. */}
       <Timeline scope={{ namespace, cluster, pool: poolId }} />
@@ -124,6 +68,134 @@ export function PoolRoute() {
     </Box>
   );
 }
+
+const NONE: readonly MachineView[] = [];
+
+/**
+ * The pool's machines (issue 14: a pool of 5,000 machines under 200 events/s). Its own component,
+ * memoized on plain props, and the only one of the page that reads the machine list: a stream
+ * batch re-renders it alone, not the pool's card, events or timeline. The rows render in the
+ * background, joined with their Nodes as of one moment (`useMachineRows`, as the Nodes tab);
+ * the header is memoized and its callbacks stable, so a batch re-renders only changed rows.
+ */
+const PoolMachines = memo(function PoolMachines({
+  namespace,
+  cluster,
+  poolId,
+  poolName,
+  worker,
+  permission,
+  onDeleteMachines,
+}: {
+  namespace: string;
+  cluster: string;
+  poolId: string;
+  poolName: string;
+  /** A worker pool's machines may be deleted one by one (O-SCALE-DOWN-TARGETED). */
+  worker: boolean;
+  permission: Permission | undefined;
+  onDeleteMachines: (poolId: string, machines: MachineView[]) => void;
+}) {
+  const { t } = useI18n();
+  const machines = usePoolMachines(namespace, cluster, poolId);
+  // Issue 12: the cluster's Nodes (one query per cluster, shared with the Nodes tab), joined per row.
+  const { list, nodes, nodesError } = useMachineRows(namespace, cluster, machines.data);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  // Per batch over every machine of the pool: nothing at all while nothing is selected.
+  const selectedMachines = useMemo(
+    () => (selected.size === 0 ? NONE : (list ?? []).filter((m) => selected.has(m.id))),
+    [list, selected],
+  );
+  const guard = useMemo(() => guardSelection(selectedMachines), [selectedMachines]);
+  const onToggle = useCallback((id: string) => {
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+  // The list when the header's checkbox is clicked, read then: a callback that changed with the
+  // list (every stream batch) would re-render the table's header on every batch.
+  const listNow = useRef(list);
+  listNow.current = list;
+  const onToggleAll = useCallback((all: boolean) => {
+    setSelected(all ? new Set((listNow.current ?? []).map((m) => m.id)) : new Set());
+  }, []);
+  const onDelete = useCallback(() => {
+    onDeleteMachines(poolId, guard.deletable);
+  }, [onDeleteMachines, poolId, guard]);
+
+  return (
+    <>
+      <PoolMachinesHeader
+        title={t('pool.machines')}
+        deleteLabel={
+          worker ? t('nodes.deleteSelectedCount', { count: selectedMachines.length }) : undefined
+        }
+        permission={permission}
+        blockedReason={
+          selectedMachines.length === 0
+            ? t('nodes.selectFirst')
+            : guard.blocked
+              ? t(`nodes.guard.${guard.blocked}`)
+              : undefined
+        }
+        onDelete={onDelete}
+      />
+      {list ? (
+        <Box sx={{ mb: 3 }}>
+          <NodesTable
+            machines={list}
+            selected={selected}
+            onToggle={onToggle}
+            onToggleAll={onToggleAll}
+            label={t('pool.machinesOf', { name: poolName })}
+            nodes={nodes}
+            nodesError={nodesError}
+          />
+        </Box>
+      ) : (
+        <PageLoading />
+      )}
+    </>
+  );
+});
+
+/** The title of the machines and "Delete selected machines" (worker pools): plain props, memoized. */
+const PoolMachinesHeader = memo(function PoolMachinesHeader({
+  title,
+  deleteLabel,
+  permission,
+  blockedReason,
+  onDelete,
+}: {
+  title: string;
+  /** Absent: no delete button (the control plane). */
+  deleteLabel: string | undefined;
+  permission: Permission | undefined;
+  blockedReason: string | undefined;
+  onDelete: () => void;
+}) {
+  return (
+    <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
+      <Typography variant="h3" component="h3" sx={{ mr: 'auto' }}>
+        {title}
+      </Typography>
+      {deleteLabel !== undefined && (
+        <ActionButton
+          size="small"
+          variant="outlined"
+          color="error"
+          label={deleteLabel}
+          permission={permission}
+          blockedReason={blockedReason}
+          onClick={onDelete}
+        />
+      )}
+    </Stack>
+  );
+});
 
 /** U-6 for a pool: its own conditions, then every machine's, machines with problems first. */
 export function PoolConditionsRoute() {

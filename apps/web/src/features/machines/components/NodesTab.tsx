@@ -28,9 +28,9 @@ import { PageLoading } from '../../../components/PageLoading';
 import { useI18n } from '../../../i18n/context';
 import { providerGates } from '../../../lib/provider-gates';
 import { useMachines } from '../api/get-machines';
-import { useClusterNodes } from '../api/get-nodes';
 import { emptyFilter, filterMachines, guardSelection, type MachineFilter } from './machine-filter';
 import { NodesTable } from './NodesTable';
+import { useMachineRows } from './use-machine-rows';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 
 const NONE: readonly MachineView[] = [];
@@ -56,17 +56,13 @@ export function NodesTab({
   }));
   const deferred = useDeferredValue(filter);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  // The stream's batches reach the cache, and this component, in a synchronous render; deferred,
-  // the table's work for a batch (the rows whose machines changed) is rendered in the
-  // background, where React yields to the browser every few milliseconds instead of holding it
-  // in one long task (issue 14: 200 events/s on 20,000 machines). The urgent render sees the
-  // previous list, and every memoized part below skips it.
-  const all = useDeferredValue(machines.data);
-  const nodes = useClusterNodes(namespace, cluster, all);
-  // Deferred with the machines, so that rows join a machine and its Node as of the same moment:
-  // a fresh Node (cordoned by a drain) beside the machine before it was marked for deletion
-  // would flag the row as a Node problem for a moment.
-  const nodesData = useDeferredValue(nodes.data);
+  // The list and the Nodes the rows show, deferred together: a batch's rows render in the
+  // background, each joined with its Node as of the same moment (issue 14).
+  const {
+    list: all,
+    nodes: nodesData,
+    nodesError,
+  } = useMachineRows(namespace, cluster, machines.data);
   // The same join as the table's rows: "Problems only" counts a machine's Node (issue 12).
   const nodeOf = useMemo(() => {
     if (nodesData?.status !== 'ok') return undefined;
@@ -175,7 +171,7 @@ export function NodesTab({
           onToggleAll={onToggleAll}
           label={t('nodes.tableLabel', { cluster })}
           nodes={nodesData}
-          nodesError={nodes.error}
+          nodesError={nodesError}
         />
       )}
     </Box>
