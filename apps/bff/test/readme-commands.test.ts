@@ -108,6 +108,7 @@ const PARSE_ONLY = new Set([
   '@dcs/simulator:bench',
   '@dcs/apiserver:bench',
   '@dcs/apiserver:bench:requests',
+  '@dcs/apiserver:bench:slow-watchers',
   '@dcs/e2e:bench',
   '@dcs/simulator:gen:capi-schemas',
 ]);

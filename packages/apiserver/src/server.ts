@@ -26,7 +26,7 @@ import { clone, deepEqual } from './json';
 import { handleResource, type HandlerContext } from './http/resources';
 import { PUBLIC_PATHS, handleNonResource } from './http/non-resource';
 import { requestInfo } from './http/request-info';
-import { WatchFlusher } from './http/watch';
+import { DEFAULT_WATCH_BACKLOG, WatchFlusher } from './http/watch';
 import { sendStatus } from './http/respond';
 import { buildKubeconfig, type KubeconfigContext } from './kubeconfig';
 import { OpenApi } from './openapi';
@@ -62,11 +62,15 @@ export interface ApiServerOptions {
    */
   watchFlushIntervalMs?: number;
   /**
-   * A watch whose client does not read is ended once this many bytes wait for it, in the server
-   * and in its socket's buffer (default 64 MiB), so that one stalled client cannot hold the
-   * server's memory; the client sees its stream end and re-watches from its last resourceVersion.
+   * A watch whose client does not keep up is ended, as kube-apiserver's cacher ends it, once more
+   * than `watchMaxBufferedEvents` live events (default 200) or `watchMaxBufferedBytes` of them
+   * (default 1 MiB) have waited in its socket for longer than `watchUnresponsiveGraceMs`
+   * (default 500 ms), so that slow clients cannot hold the server's memory; the client sees its
+   * stream end and re-watches from its last resourceVersion (`WatchBacklogLimits`).
    */
   watchMaxBufferedBytes?: number;
+  watchMaxBufferedEvents?: number;
+  watchUnresponsiveGraceMs?: number;
   /** Events kept per kind for watch resumption (default 10,000); older resourceVersions get 410. */
   watchHistorySize?: number;
   /** Namespaces to create at start besides default, kube-system, kube-public, kube-node-lease. */
@@ -316,7 +320,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     rbac,
     bookmarkIntervalMs: Math.min(options.bookmarkIntervalMs ?? 5000, 10_000),
     watchFlusher: new WatchFlusher(options.watchFlushIntervalMs ?? 10),
-    watchMaxBufferedBytes: options.watchMaxBufferedBytes ?? 64 * 1024 * 1024,
+    watchBacklog: {
+      events: options.watchMaxBufferedEvents ?? DEFAULT_WATCH_BACKLOG.events,
+      bytes: options.watchMaxBufferedBytes ?? DEFAULT_WATCH_BACKLOG.bytes,
+      graceMs: options.watchUnresponsiveGraceMs ?? DEFAULT_WATCH_BACKLOG.graceMs,
+    },
     trackWatch: (finish) => {
       watches.add(finish);
     },

@@ -35,7 +35,7 @@ import { decodeBody, mediaType, readRaw } from './body';
 import type { ResourceRequest } from './request-info';
 import { decodeProtobuf, hasProtobuf } from './protobuf';
 import { negotiate, sendJson, sendJsonBytes, sendObject, type Negotiated } from './respond';
-import { serveWatch, type WatchFlusher } from './watch';
+import { serveWatch, type WatchBacklogLimits, type WatchFlusher } from './watch';
 
 export interface HandlerContext {
   registry: Registry;
@@ -44,8 +44,8 @@ export interface HandlerContext {
   rbac: RbacAuthorizer;
   bookmarkIntervalMs: number;
   watchFlusher: WatchFlusher;
-  /** A watch whose client stops reading is ended past this many unsent bytes. */
-  watchMaxBufferedBytes: number;
+  /** A watch whose client does not keep up is ended past these bounds. */
+  watchBacklog: WatchBacklogLimits;
   /** Watches close when the server closes. */
   trackWatch: (finish: () => void) => void;
 }
@@ -387,7 +387,7 @@ export async function handleResource(
           timeoutMs,
           bookmarkIntervalMs: ctx.bookmarkIntervalMs,
           table: neg.table ? includeObject(q, 'Metadata') : undefined,
-          maxBufferedBytes: ctx.watchMaxBufferedBytes,
+          backlog: ctx.watchBacklog,
         },
         ctx.watchFlusher,
         ctx.trackWatch,

@@ -36,9 +36,46 @@ export interface WatchOptions {
   timeoutMs: number;
   bookmarkIntervalMs: number;
   table: IncludeObject | undefined;
-  /** A client that does not read is cut off past this many buffered bytes. */
-  maxBufferedBytes?: number;
+  /** What may wait for a client that does not keep up (see `WatchBacklogLimits`). */
+  backlog?: WatchBacklogLimits;
 }
+
+/**
+ * A watch whose client does not keep up is ended, as kube-apiserver's cacher ends it (it gives
+ * each watcher a channel of 10–1,000 events, 100 for a watch without an index, plus as many in
+ * its result channel, and when a watcher's channel stays full past the dispatcher's time budget,
+ * at most 100 ms, it forces the watcher closed: "Forcing watcher close due to unresponsiveness").
+ * The client sees its stream end and re-watches from the last resourceVersion it received, which
+ * the watch history serves. Here the backlog is what the client's socket has not taken yet (the
+ * kernel's buffers in front of it are not counted: they are not this process's memory), counted
+ * in live events and in their bytes; the initial state (ADDED events of a watch without a
+ * resourceVersion, as upstream's initial interval) does not count, only what came after it. A
+ * backlog over either bound is allowed for `graceMs` (a burst — a deletecollection, a start-up —
+ * reaches a reading client faster than its socket drains); still over when the grace ends, the
+ * watch is ended and whatever it had not been sent yet is dropped. Without this a client that
+ * stopped reading held up to 64 MiB of the server (2,000 `kubectl proxy` watches: 3.9–5.1 GB).
+ */
+export interface WatchBacklogLimits {
+  /** Live events written to the socket and not yet taken by the client (default 200). */
+  events: number;
+  /** Their bytes (default 1 MiB: about 300 Machines; at least twice the largest object). */
+  bytes: number;
+  /** How long the backlog may stay over a bound before the watch is ended (default 500 ms). */
+  graceMs: number;
+}
+
+export const DEFAULT_WATCH_BACKLOG: WatchBacklogLimits = {
+  events: 200,
+  bytes: 1024 * 1024,
+  graceMs: 500,
+};
+
+/**
+ * After ending an unresponsive watch, its socket is kept this long for the client to read what
+ * was already written and the end of the stream; a client that still does not read is
+ * disconnected, so that the backlog it holds is freed.
+ */
+const UNRESPONSIVE_LINGER_MS = 30_000;
 
 /**
  * Flushes the queued lines of every watch stream of one server together, at most once per
@@ -153,19 +190,103 @@ export function serveWatch(
   res.flushHeaders();
 
   let headersSent = false;
-  const maxBuffered = o.maxBufferedBytes ?? 64 * 1024 * 1024;
+  const limits = o.backlog ?? DEFAULT_WATCH_BACKLOG;
   let closed = false;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
-  /** Bytes the response and its socket held after the last flush (an upper bound since). */
-  let buffered = res.writableLength;
+  /** Of the pending lines, the live events (not the initial state) and their bytes. */
+  let pendingLive = 0;
+  let pendingLiveBytes = 0;
+
+  /**
+   * What each write handed to the response, in order, to tell how many live events and bytes the
+   * client has not taken: `end` is the byte offset after the write (counting from the first one),
+   * the response and its socket still hold the last `res.writableLength` bytes of `written`.
+   */
+  const ledger: { start: number; end: number; events: number; bytes: number }[] = [];
+  let ledgerHead = 0;
+  let written = 0;
+  let ledgerEvents = 0;
+  let ledgerBytes = 0;
+  /** Since when the backlog has been over a bound (undefined: it is not). */
+  let overSince: number | undefined;
+  let graceTimer: NodeJS.Timeout | undefined;
+  let drainArmed = false;
+
+  const backlog = (): { events: number; bytes: number } => {
+    const taken = written - res.writableLength;
+    while (ledgerHead < ledger.length) {
+      const e = ledger[ledgerHead];
+      if (e === undefined || e.end > taken) break;
+      ledgerEvents -= e.events;
+      ledgerBytes -= e.bytes;
+      ledgerHead++;
+    }
+    if (ledgerHead > 64 && ledgerHead * 2 > ledger.length) {
+      ledger.splice(0, ledgerHead);
+      ledgerHead = 0;
+    }
+    const head = ledger[ledgerHead];
+    // The first write still held may be partly taken: of its live bytes, those not taken yet.
+    const headTaken = head ? Math.min(head.bytes, Math.max(0, taken - head.start)) : 0;
+    return { events: ledgerEvents, bytes: ledgerBytes - headTaken };
+  };
+
+  /**
+   * At a flush and when a grace ends: is the client keeping up? While its backlog is over a
+   * bound nothing more is written to it (the lines wait, shared with the other watchers, as
+   * events wait in a full cacher channel): a backed-up socket would only take more memory and,
+   * over TLS, more encryption. Back under the bounds within the grace, the watch goes on.
+   */
+  const checkBacklog = (): boolean => {
+    // What waits in the socket only: the held lines are the other watchers' too (shared buffers),
+    // and a client that has drained its socket is keeping up, however many were held meanwhile.
+    const b = backlog();
+    if (b.events <= limits.events && b.bytes <= limits.bytes) {
+      overSince = undefined;
+      return true;
+    }
+    const now = performance.now();
+    overSince ??= now;
+    const left = overSince + limits.graceMs - now;
+    if (left <= 0) {
+      endUnresponsive();
+      return false;
+    }
+    graceTimer ??= setTimeout(() => {
+      graceTimer = undefined;
+      flush();
+    }, left);
+    // A client that reads again gets the held lines as soon as its socket has drained.
+    if (!drainArmed) {
+      drainArmed = true;
+      (res.socket ?? res).once('drain', () => {
+        drainArmed = false;
+        flush();
+      });
+    }
+    return false;
+  };
 
   const writeOut = () => {
     if (pending.length === 0) return;
     const lines = pending;
     const bytes = pendingBytes;
+    if (pendingLive > 0) {
+      ledger.push({
+        start: written,
+        end: written + bytes,
+        events: pendingLive,
+        bytes: pendingLiveBytes,
+      });
+      ledgerEvents += pendingLive;
+      ledgerBytes += pendingLiveBytes;
+    }
+    written += bytes;
     pending = [];
     pendingBytes = 0;
+    pendingLive = 0;
+    pendingLiveBytes = 0;
     const socket = res.socket;
     // The response is in chunked mode with its headers out and nothing buffered in it: a framed
     // chunk goes straight to the socket, shared with the other watchers (no per-watcher copy,
@@ -190,26 +311,30 @@ export function serveWatch(
     if (direct) socket.write(CRLF);
     out.uncork();
   };
+  let flushQueued = false;
   const flush = () => {
+    flushQueued = false;
     if (closed) return;
+    // Held while over a bound, until the socket drains or the grace ends.
+    if (overSince !== undefined && !checkBacklog()) return;
     writeOut();
-    buffered = res.writableLength;
-    if (buffered > maxBuffered) finish();
+    // Only a watch with live events in its socket has a backlog to check (one getter walking the
+    // response and the socket: per flush, not per event).
+    if (ledgerEvents > 0) checkBacklog();
   };
 
-  const write = (line: Buffer) => {
+  /** `live`: an event after the initial state (counts toward the backlog bounds). */
+  const write = (line: Buffer, live = true) => {
     if (closed) return;
-    if (pending.length === 0) flusher.schedule(flush);
+    if (!flushQueued) {
+      flushQueued = true;
+      flusher.schedule(flush);
+    }
     pending.push(line);
     pendingBytes += line.length;
-    // A client that does not read is cut off, whether its bytes wait here or in the socket.
-    // `buffered` (the socket's backlog at the last flush) only overstates it: the backlog can only
-    // drain until the next flush writes. So the exact figure, a getter walking the response and
-    // the socket (2.5% of the server's time in a fan-out to 100 TLS watchers), is read only near
-    // the limit.
-    if (pendingBytes + buffered > maxBuffered) {
-      buffered = res.writableLength;
-      if (pendingBytes + buffered > maxBuffered) finish();
+    if (live) {
+      pendingLive++;
+      pendingLiveBytes += line.length;
     }
   };
 
@@ -236,20 +361,21 @@ export function serveWatch(
     );
   };
 
-  const deliver = (ev: StoreEvent) => {
+  /** `live` false: replayed from the history when the watch starts (not a backlog either). */
+  const deliver = (ev: StoreEvent, live = true) => {
     const now = matches(ev.obj);
     const before = ev.prev ? matches(ev.prev) : false;
     switch (ev.type) {
       case 'ADDED':
-        if (now) write(lineFor('ADDED', ev.obj, ev));
+        if (now) write(lineFor('ADDED', ev.obj, ev), live);
         break;
       case 'MODIFIED':
-        if (now && before) write(lineFor('MODIFIED', ev.obj, ev));
-        else if (now) write(lineFor('ADDED', ev.obj, ev));
-        else if (before) write(lineFor('DELETED', ev.obj, ev));
+        if (now && before) write(lineFor('MODIFIED', ev.obj, ev), live);
+        else if (now) write(lineFor('ADDED', ev.obj, ev), live);
+        else if (before) write(lineFor('DELETED', ev.obj, ev), live);
         break;
       case 'DELETED':
-        if (before || now) write(lineFor('DELETED', ev.obj, ev));
+        if (before || now) write(lineFor('DELETED', ev.obj, ev), live);
         break;
     }
   };
@@ -258,13 +384,34 @@ export function serveWatch(
   let timers: NodeJS.Timeout[] = [];
   function finish(): void {
     if (closed) return;
-    closed = true;
     if (!res.destroyed) writeOut();
+    stop();
+    res.end();
+  }
+  function stop(): void {
+    closed = true;
     pending = [];
     subscription.unsubscribe?.();
     for (const t of timers) clearTimeout(t);
     timers = [];
+    if (graceTimer !== undefined) clearTimeout(graceTimer);
+    graceTimer = undefined;
+  }
+  /**
+   * The client has not kept up: the stream ends after what its socket already holds (what was
+   * not written yet is dropped), and the socket is closed if the client does not read even that.
+   */
+  function endUnresponsive(): void {
+    if (closed) return;
+    stop();
     res.end();
+    const linger = setTimeout(() => {
+      res.destroy();
+    }, UNRESPONSIVE_LINGER_MS);
+    linger.unref();
+    res.once('close', () => {
+      clearTimeout(linger);
+    });
   }
   onClose(finish);
   res.on('close', finish);
@@ -272,7 +419,9 @@ export function serveWatch(
   const rv = o.resourceVersion;
   const fromState = rv === undefined || rv === '' || rv === '0' || o.sendInitialEvents === true;
   if (fromState) {
-    for (const s of store.list(rt, o.namespace)) if (matches(s)) write(lineFor('ADDED', s));
+    // The initial state is not a backlog (upstream sends it from a snapshot, outside the
+    // watcher's bounded channel): its lines do not count toward the bounds.
+    for (const s of store.list(rt, o.namespace)) if (matches(s)) write(lineFor('ADDED', s), false);
     if (o.sendInitialEvents === true && o.allowBookmarks)
       bookmark({ 'k8s.io/initial-events-end': 'true' });
   } else {
@@ -283,10 +432,16 @@ export function serveWatch(
       finish();
       return;
     }
-    for (const ev of since) deliver(ev);
+    for (const ev of since) deliver(ev, false);
   }
   // Subscribing in the same tick as the replay: no event can fall between them.
-  const watcher: Watcher = { namespace: o.namespace, name: exactName(o.fields), deliver };
+  const watcher: Watcher = {
+    namespace: o.namespace,
+    name: exactName(o.fields),
+    deliver: (ev) => {
+      deliver(ev);
+    },
+  };
   subscription.unsubscribe = store.watch(rt, watcher);
 
   timers.push(setTimeout(finish, o.timeoutMs));
