@@ -39,6 +39,9 @@ export interface BenchResult {
   controllerRssMiB: number;
   /** The controllers' process memory by part (process.memoryUsage), MiB: what the RSS is made of. */
   controllerMemory: { heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
+  /** The controllers' highest RSS and JS heap seen while it ran (MiB), and their GC pauses. */
+  controllerPeak: { rssMiB: number; heapTotalMiB: number };
+  controllerGc: ControllersReport['gc'];
   serverRssMiB: number;
   metrics: ControllersMetrics;
   objects: number;
@@ -232,6 +235,11 @@ export async function runBenchmark(o: BenchOptions): Promise<BenchResult> {
             arrayBuffers: mib(u.arrayBuffers),
           };
         })(),
+        controllerPeak: {
+          rssMiB: end.report.peak.rss / 2 ** 20,
+          heapTotalMiB: end.report.peak.heapTotal / 2 ** 20,
+        },
+        controllerGc: end.report.gc,
         serverRssMiB: serverReport.memory / 2 ** 20,
         metrics: final.metrics,
         objects: objects.length,
@@ -268,6 +276,14 @@ export function formatBenchmark(r: BenchResult, o: BenchOptions & { maxCpu: numb
     [
       'controllers RSS',
       `${r.controllerRssMiB.toFixed(0)} MiB (JS heap ${r.controllerMemory.heapUsed.toFixed(0)} used of ${r.controllerMemory.heapTotal.toFixed(0)}, external ${r.controllerMemory.external.toFixed(0)}, array buffers ${r.controllerMemory.arrayBuffers.toFixed(0)})`,
+    ],
+    [
+      'controllers peak RSS / JS heap',
+      `${r.controllerPeak.rssMiB.toFixed(0)} / ${r.controllerPeak.heapTotalMiB.toFixed(0)} MiB`,
+    ],
+    [
+      'controllers GC pauses (young / full)',
+      `${(r.controllerGc.youngMs / 1000).toFixed(1)} s in ${String(r.controllerGc.youngCount)} / ${(r.controllerGc.fullMs / 1000).toFixed(1)} s in ${String(r.controllerGc.fullCount)}`,
     ],
     ['API server RSS', `${r.serverRssMiB.toFixed(0)} MiB`],
     [
@@ -324,9 +340,17 @@ function askChild<T>(child: ChildProcess, msg: string, key: string): Promise<T> 
 }
 
 /**
- * Node flags of the controllers' process. None yet: the defaults are what is measured.
+ * Node flags of the controllers' process: `--heap-growing-percent=50` (README, "V8 settings"):
+ * V8 lets the old generation grow to up to 4× what survived the last full collection before the
+ * next one, and a process that allocates as fast as these controllers gets near that; 1.5× costs
+ * more (short, mostly concurrent) full collections and keeps the heap near what is live.
+ * `SIM_BENCH_CONTROLLERS_FLAGS` (space-separated; empty for none) replaces them, to compare.
  */
-const CONTROLLERS_NODE_FLAGS: string[] = [];
+const CONTROLLERS_NODE_FLAGS: string[] = (
+  process.env.SIM_BENCH_CONTROLLERS_FLAGS ?? '--heap-growing-percent=50'
+)
+  .split(' ')
+  .filter((f) => f !== '');
 
 /**
  * How the controllers' process runs: by default one ES module bundled with esbuild, under plain
