@@ -2,7 +2,6 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app';
 import { listenOptionsOf, loadConfig } from '../src/config/env';
-import type { BatchTiming } from '../src/stream/hub';
 
 /**
  * Benchmark child 2: the BFF alone in its process (so its RSS is its own), local mode.
@@ -92,38 +91,51 @@ if (process.env.BENCH_TRACE === '1') {
 
 if (values.timings) {
   const wallNow = () => performance.timeOrigin + performance.now();
-  /** seq → [in the cache, its batch began, first write, last write] (wall ms). */
-  let timings: Record<number, [number, number, number, number]> = {};
+  /**
+   * Each stamped event: its room's sequence number and [in the cache, the first batch carrying
+   * it began, its first socket write, its last] (wall ms). A large room is written in slices, so
+   * an event's writes span the slices (and passes) that carry it to every client.
+   */
+  let timings: { seq: number; logSeq: number; t: [number, number, number, number] }[] = [];
   const cachedAt = new Map<number, number>();
   let batches: [number, number, number, number][] = [];
-  let last: BatchTiming | undefined;
   const seqOf = (text: string) => /bench:(\d+):\d+/.exec(text)?.[1];
   app.cache.subscribe((c) => {
     if (c.kind !== 'Machine') return;
     const seq = seqOf(JSON.stringify(c.object));
     if (seq !== undefined && !cachedAt.has(Number(seq))) cachedAt.set(Number(seq), wallNow());
   });
-  app.hub.onBatch((b) => {
-    last = b;
-    batches.push([b.startedAt, b.firstWriteAt, b.lastWriteAt, b.clients]);
-  });
-  // Registered after the hub's listener: by now the batch holding these changes is written.
-  app.views.onChanges((_model, changes) => {
-    if (!last) return;
-    for (const c of changes) {
-      if (c.type !== 'upsert' || c.kind !== 'machine') continue;
+  // Registered after the hub's listener: these changes are in the room's log by now, last at its
+  // newest sequence number.
+  app.views.onChanges((model, changes) => {
+    const newest = app.hub.seqOf(`${model.namespace}/${model.name}`);
+    if (newest === undefined) return;
+    changes.forEach((c, i) => {
+      if (c.type !== 'upsert' || c.kind !== 'machine') return;
       const seq = Number(seqOf(JSON.stringify(c.view)));
       const at = cachedAt.get(seq);
-      if (at === undefined || seq in timings) continue;
-      timings[seq] = [at, last.startedAt, last.firstWriteAt, last.lastWriteAt];
+      if (at === undefined) return;
       cachedAt.delete(seq);
+      timings.push({ seq, logSeq: newest - (changes.length - 1 - i), t: [at, 0, 0, 0] });
+    });
+  });
+  app.hub.onBatch((b) => {
+    batches.push([b.startedAt, b.firstWriteAt, b.lastWriteAt, b.clients]);
+    // Newest last: walk back over the events this batch carried.
+    for (let i = timings.length - 1; i >= 0; i--) {
+      const e = timings[i];
+      if (!e || e.logSeq <= b.fromSeq) break;
+      if (e.logSeq > b.toSeq) continue;
+      if (e.t[1] === 0) e.t = [e.t[0], b.startedAt, b.firstWriteAt, b.lastWriteAt];
+      else e.t[3] = Math.max(e.t[3], b.lastWriteAt);
     }
   });
   createInterface({ input: process.stdin }).on('line', (line) => {
     const cmd = JSON.parse(line) as { cmd?: string };
     if (cmd.cmd !== 'timings') return;
-    process.stdout.write(`${JSON.stringify({ timings, batches })}\n`);
-    timings = {};
+    const bySeq = Object.fromEntries(timings.filter((e) => e.t[1] > 0).map((e) => [e.seq, e.t]));
+    process.stdout.write(`${JSON.stringify({ timings: bySeq, batches })}\n`);
+    timings = [];
     batches = [];
   });
 }

@@ -304,9 +304,10 @@ async function measureProxy(n: number): Promise<SideResult> {
 
 /**
  * Where the BFF's p99 goes (issue 14): the mean of each part over the deliveries at or above the
- * p99, which add up to it — API server → cache, the batch window, refreshing, the batch's writes
- * up to this client, and after the batch's last write (the loader's own lag) — and the BFF's
- * first-to-last write per batch. The BFF's only: the proxy has no batches.
+ * p99, which add up to it — API server → cache, the batch window, refreshing, the BFF's writes of
+ * the event (from its first socket write to this client's, or to its last), and after its last
+ * write (the loader's own lag) — and the BFF's first-to-last write per batch (a slice of clients,
+ * in a large room: HubOptions.sliceMs). The BFF's only: the proxy has no batches.
  */
 function decompositionRows(at: string, d: Decomposition | undefined): BenchRow[] {
   if (!d) return [];
@@ -320,8 +321,8 @@ function decompositionRows(at: string, d: Decomposition | undefined): BenchRow[]
     part('API server → BFF cache', 'watch'),
     part('waiting for the batch window', 'window'),
     part('refreshing views', 'refresh'),
-    part("the batch's socket writes up to this client", 'writes'),
-    part("after the batch's last write (loader lag)", 'after'),
+    part("the BFF's writes of the event up to this client", 'writes'),
+    part("after the event's last write (loader lag)", 'after'),
     {
       figure: `${at}: BFF first-to-last socket write per batch p50`,
       value: d.writeSpanP50,

@@ -103,20 +103,23 @@ function stampsIn(buf: Buffer, found: (seq: number, at: number) => void): void {
   }
 }
 
-/** The BFF's times for one event (bench/bff.ts): in its cache, batch began, first/last write. */
+/**
+ * The BFF's times for one event (bench/bff.ts): in its cache, the first batch carrying it began,
+ * its first socket write, its last (to the last of the clients, over the slices of a large room).
+ */
 type EventTiming = [cachedAt: number, startedAt: number, firstWriteAt: number, lastWriteAt: number];
 
 /** Where one delivery's delay went, ms; the parts add up to arrival − stamp. */
 interface Parts {
   /** API server's write → the BFF's cache (watch delivery, decoding). */
   watch: number;
-  /** In the cache → its batch's flush began: the batch window (SSE_BATCH_MS, write cost). */
+  /** In the cache → the first batch carrying it began: the batch window (SSE_BATCH_MS). */
   window: number;
-  /** Flush began → first socket write: views refreshed, frames encoded. */
+  /** That batch began → its first socket write: views refreshed, frames encoded. */
   refresh: number;
-  /** First socket write of the batch → this arrival, or the batch's last write if later. */
+  /** The event's first socket write → this arrival, or its last write if that came first. */
   writes: number;
-  /** The batch's last write → this arrival: the loader's (and the kernel's) own lag. */
+  /** The event's last socket write → this arrival: the loader's (and the kernel's) own lag. */
   after: number;
 }
 const LOOP_RESOLUTION_MS = 10;

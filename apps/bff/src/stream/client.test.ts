@@ -33,4 +33,22 @@ describe('SseClient', () => {
     expect(client.queued).toBe(0);
     expect(client.heldBytes).toBe(0);
   });
+
+  it('sends nothing a written resync already covers: events up to its position are dropped (issue 14)', () => {
+    const writer = new FakeWriter();
+    const client = new SseClient(1, writer, { events: 100, bytes: 1 << 20 }, 'E-0', 0);
+    client.resync(() => ({
+      id: 'E-5',
+      seq: 5,
+      frame: frameOf('E-5', { type: 'resync', reason: 'overflow' }),
+    }));
+    const frame = (e: LoggedEvent) => Buffer.from(e.frame);
+    const covered = [event(4, 'a'), event(5, 'b')];
+    client.sendBatch(covered, Buffer.concat(covered.map(frame)), resync);
+    client.send(event(3, 'c'), resync);
+    const mixed = [event(5, 'b'), event(6, 'd')];
+    client.sendBatch(mixed, Buffer.concat(mixed.map(frame)), resync);
+    expect(writer.frames().map((f) => f.id)).toEqual(['E-5', 'E-6']);
+    expect(client.lastId).toBe('E-6');
+  });
 });

@@ -51,8 +51,12 @@ export interface ClientLimits {
   bytes: number;
 }
 
-/** Builds a resync frame at the moment it is written, with the stream's id at that moment. */
-export type ResyncBuilder = () => { frame: string; id: string };
+/**
+ * Builds a resync frame at the moment it is written, with the stream's id at that moment, and its
+ * sequence number: events up to it, still on their way to this client, are then not sent (the
+ * page reloads everything up to there).
+ */
+export type ResyncBuilder = () => { frame: string; id: string; seq?: number };
 
 export class SseClient {
   readonly id: number;
@@ -65,6 +69,8 @@ export class SseClient {
   #closed = false;
   #pendingResync: ResyncBuilder | undefined;
   #lastWriteAt: number;
+  /** The position of the last resync written: events up to it are covered by the reload. */
+  #floor = 0;
   /** The id of the last event written to this client: what its heartbeats carry. */
   lastId: string;
   coalesced = 0;
@@ -106,7 +112,7 @@ export class SseClient {
 
   /** Writes or queues one logged change; on overflow the queue becomes one pending resync. */
   send(event: LoggedEvent, resync: ResyncBuilder): void {
-    if (this.#closed || this.#pendingResync) return;
+    if (this.#closed || this.#pendingResync || event.seq <= this.#floor) return;
     if (!this.#blocked && this.#queue.size === 0) {
       this.#write(event.frame, event.id);
       return;
@@ -127,8 +133,8 @@ export class SseClient {
    */
   sendBatch(events: readonly LoggedEvent[], joined: Buffer, resync: ResyncBuilder): void {
     const last = events[events.length - 1];
-    if (this.#closed || this.#pendingResync || !last) return;
-    if (!this.#blocked && this.#queue.size === 0) {
+    if (this.#closed || this.#pendingResync || !last || last.seq <= this.#floor) return;
+    if (!this.#blocked && this.#queue.size === 0 && (events[0]?.seq ?? 0) > this.#floor) {
       this.#write(joined, last.id);
       return;
     }
@@ -196,8 +202,9 @@ export class SseClient {
   #flush(): void {
     if (this.#closed) return;
     if (this.#pendingResync) {
-      const { frame, id } = this.#pendingResync();
+      const { frame, id, seq } = this.#pendingResync();
       this.#pendingResync = undefined;
+      this.#floor = Math.max(this.#floor, seq ?? 0);
       this.#write(frame, id);
       if (this.#blocked) return;
     }

@@ -50,9 +50,12 @@ export class EventLog {
     if (seq === this.#seq) return [];
     const oldest = this.#events[0]?.seq ?? this.#seq + 1;
     if (seq < oldest - 1) return undefined;
+    // Sequence numbers are contiguous in the buffer: start at the first one after `seq` (the fan-out
+    // asks for each slice of clients, usually for the last few events of thousands).
     const latest = new Map<string, LoggedEvent>();
-    for (const e of this.#events) {
-      if (e.seq <= seq) continue;
+    for (let i = Math.max(0, seq + 1 - oldest); i < this.#events.length; i++) {
+      const e = this.#events[i];
+      if (!e || e.seq <= seq) continue;
       latest.delete(e.key);
       latest.set(e.key, e);
     }

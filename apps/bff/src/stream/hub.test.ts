@@ -304,6 +304,56 @@ describe('StreamHub', () => {
     hub.stop();
   });
 
+  it('writes a large room in slices, refreshed before each: a change that arrives mid-pass reaches the clients not yet written, one write per client per pass (issue 14)', async () => {
+    vi.useFakeTimers();
+    // Each socket write takes 1 ms of the hub's clock: slices end after 63 clients.
+    let spent = 0;
+    let costly = false;
+    const { hub, touch } = setup({
+      now: () => Date.now() + spent,
+      maxClients: 1000,
+      minFlushIntervalMs: 0,
+      sliceMs: 16,
+    });
+    class CostlyWriter extends FakeWriter {
+      override write(chunk: string | Buffer): boolean {
+        if (costly) spent += 1;
+        return super.write(chunk);
+      }
+    }
+    const writers = Array.from({ length: 200 }, () => new CostlyWriter());
+    for (const writer of writers)
+      hub.subscribe({ namespace: 'cpaas-system', cluster: 'demo', lastEventId: undefined, writer });
+    costly = true;
+    const before = writers.map((w) => w.chunks.length);
+    const batches: BatchTiming[] = [];
+    hub.onBatch((b) => {
+      batches.push(b);
+      // The second change arrives while the first pass is being written (between slices).
+      if (batches.length === 1) touch(2, 'Failed');
+    });
+    touch(1, 'Failed');
+    await vi.advanceTimersByTimeAsync(5);
+    const machinesOf = (w: FakeWriter) =>
+      w.data().flatMap((d) => (d.type !== 'resync' && d.kind === 'machine' ? [d.id] : []));
+    const both = ['demo-md-0-abc12-m1', 'demo-md-0-abc12-m2'];
+    const firstPass = batches.filter((b) => b.fromSeq === batches[0]?.fromSeq);
+    expect(firstPass.map((b) => b.clients)).toEqual([63, 63, 63, 11]);
+    // The clients written after the first slice got both changes in that pass, in one write.
+    for (const i of [63, 150, 199]) {
+      const w = writers[i] ?? new CostlyWriter();
+      expect(machinesOf(w)).toEqual(both);
+      expect(w.chunks.length - (before[i] ?? 0)).toBe(1);
+    }
+    // The first slice's clients had the first change only, and the second in the next pass:
+    // nothing lost, one write per pass.
+    expect(batches.slice(4).map((b) => b.clients)).toEqual([63]);
+    const first = writers[0] ?? new CostlyWriter();
+    expect(machinesOf(first)).toEqual(both);
+    expect(first.chunks.length - (before[0] ?? 0)).toBe(2);
+    hub.stop();
+  });
+
   it('closes the stream when the session expires', async () => {
     vi.useFakeTimers();
     const { subscribe, hub } = setup();

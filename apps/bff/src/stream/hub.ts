@@ -4,7 +4,7 @@ import type { ModelRegistry } from '../views/model-registry';
 import { SseClient, type ResyncBuilder, type SseWriter } from './client';
 import { formatEventId, parseEventId } from './event-id';
 import { EventLog } from './event-log';
-import { frameOf } from './events';
+import { frameOf, type LoggedEvent } from './events';
 
 /**
  * The SSE hub: one room per cluster, fed by the shared cluster model (so by the one shared watch
@@ -38,6 +38,14 @@ export interface HubOptions {
    */
   flushCostRatio?: number;
   maxFlushIntervalMs?: number;
+  /**
+   * A refresh-and-send of a large room is split into slices of about this many ms of writes
+   * (issue 14): the views are refreshed before each slice and the event loop runs between them,
+   * so an event that arrives while thousands of sockets are being written reaches the clients
+   * not yet written in this pass instead of waiting for the next window. Each client still gets
+   * at most one write per window; a room smaller than one slice is sent as before, in one pass.
+   */
+  sliceMs?: number;
   /** A client whose socket accepted nothing for this long is dropped. */
   stalledAfterMs?: number;
   now?: () => number;
@@ -56,8 +64,12 @@ export interface HubObserver {
  */
 export interface BatchTiming {
   room: string;
+  /** Clients written in this batch (a slice of the room's, in a large room). */
   clients: number;
   events: number;
+  /** The room's event sequence numbers it carried: after `fromSeq`, up to `toSeq`. */
+  fromSeq: number;
+  toSeq: number;
   /** When the batch began: its flush timer fired (or the publish began, when a read refreshed). */
   startedAt: number;
   /** The first socket write (the views are refreshed and the frames encoded by then). */
@@ -83,14 +95,23 @@ interface Room {
   log: EventLog;
   epoch: string;
   clients: Set<SseClient>;
+  /** Each client's position in the log: it has been handed (written or queued) every event up to it. */
+  handed: Map<SseClient, number>;
+  /** The refresh-and-send in progress, when a large room's is split into slices. */
+  round: Round | undefined;
   flushTimer: NodeJS.Timeout | undefined;
   lastFlushAt: number;
   /** How long the last refresh-and-send of the room took (ms, by `now`). */
   flushCost: number;
-  /** When the running flush timer fired (wall ms), for BatchTiming; undefined outside one. */
-  flushStartedAt: number | undefined;
   recheckTimer: NodeJS.Timeout | undefined;
   idleSince: number | undefined;
+}
+
+interface Round {
+  /** The room's clients when the pass began, in the order they are written. */
+  clients: SseClient[];
+  next: number;
+  immediate: NodeJS.Immediate | undefined;
 }
 
 const ROOM_IDLE_MS = 10 * 60_000;
@@ -127,6 +148,7 @@ export class StreamHub {
       minFlushIntervalMs: 60,
       flushCostRatio: 1,
       maxFlushIntervalMs: 200,
+      sliceMs: 10,
       clientBufferBytes: DEFAULT_CLIENT_BUFFER_BYTES,
       stalledAfterMs: Math.max(60_000, options.heartbeatMs * 3),
       now: Date.now,
@@ -163,6 +185,11 @@ export class StreamHub {
     return () => {
       this.#batchListeners.delete(listener);
     };
+  }
+
+  /** The sequence number of a room's newest event (`namespace/cluster`), for the benchmark. */
+  seqOf(key: string): number | undefined {
+    return this.#rooms.get(key)?.log.seq;
   }
 
   /** Per-client figures: what each socket holds back, for metrics, tests and the benchmark. */
@@ -235,6 +262,7 @@ export class StreamHub {
     // Tell EventSource to wait a little before reconnecting, and open the stream.
     req.writer.write(`retry: 2000\n\n`);
     this.#resume(room, client, req.lastEventId);
+    room.handed.set(client, room.log.seq);
     if (this.#upstream.state === 'disconnected') {
       const status = this.#upstream;
       client.sendControl(
@@ -258,7 +286,10 @@ export class StreamHub {
     for (const room of this.#rooms.values()) {
       for (const c of room.clients) {
         c.sendControl(frameOf(c.lastId, { type: 'upstream', status }, 'upstream'), c.lastId);
-        if (recovered) c.resync(this.#resyncOf(room, 'reconnected'));
+        if (recovered) {
+          c.resync(this.#resyncOf(room, 'reconnected'));
+          room.handed.set(c, room.log.seq);
+        }
       }
     }
   }
@@ -291,6 +322,8 @@ export class StreamHub {
     for (const room of this.#rooms.values()) {
       clearTimeout(room.flushTimer);
       clearTimeout(room.recheckTimer);
+      clearImmediate(room.round?.immediate);
+      room.round = undefined;
     }
   }
 
@@ -305,10 +338,11 @@ export class StreamHub {
         epoch,
         log: new EventLog(this.#o.replayEvents, (seq) => formatEventId(epoch, seq)),
         clients: new Set(),
+        handed: new Map(),
+        round: undefined,
         flushTimer: undefined,
         lastFlushAt: 0,
         flushCost: 0,
-        flushStartedAt: undefined,
         recheckTimer: undefined,
         idleSince: undefined,
       };
@@ -321,7 +355,7 @@ export class StreamHub {
     return () => {
       this.#observer.onResync?.(reason);
       const id = room.log.lastId;
-      return { id, frame: frameOf(id, { type: 'resync', reason }) };
+      return { id, seq: room.log.seq, frame: frameOf(id, { type: 'resync', reason }) };
     };
   }
 
@@ -345,6 +379,7 @@ export class StreamHub {
 
   #detach(room: Room, client: SseClient): void {
     if (!room.clients.delete(client)) return;
+    room.handed.delete(client);
     clearTimeout(this.#expiry.get(client));
     this.#expiry.delete(client);
     const sid = this.#sessionOf.get(client);
@@ -362,19 +397,100 @@ export class StreamHub {
   /** A model became dirty: refresh it soon if anyone is watching (others refresh on read). */
   #schedule(model: ClusterModel): void {
     const room = this.#rooms.get(`${model.namespace}/${model.name}`);
-    if (!room || room.clients.size === 0 || room.flushTimer) return;
+    if (room) this.#scheduleRoom(room);
+  }
+
+  #scheduleRoom(room: Room): void {
+    // A pass in progress refreshes before each of its slices, and schedules the next when done.
+    if (room.clients.size === 0 || room.flushTimer || room.round) return;
     const sinceLast = this.#o.now() - room.lastFlushAt;
     const delay = Math.max(this.#o.flushDelayMs, this.flushIntervalOf(room.key) - sinceLast);
     room.flushTimer = setTimeout(() => {
       room.flushTimer = undefined;
-      const start = this.#o.now();
-      room.lastFlushAt = start;
-      if (this.#batchListeners.size > 0) room.flushStartedAt = wallNow();
-      this.#registry.refresh(room.model);
-      room.flushStartedAt = undefined;
-      room.flushCost = this.#o.now() - start;
-      this.#scheduleRecheck(room);
+      room.lastFlushAt = this.#o.now();
+      room.round = { clients: [...room.clients], next: 0, immediate: undefined };
+      this.#slice(room);
     }, delay);
+  }
+
+  /**
+   * One slice of a refresh-and-send: refresh the views (new changes join the log), then write to
+   * the next clients of the pass what each has not been handed yet, until `sliceMs` is spent;
+   * the rest after the event loop has run (HubOptions.sliceMs).
+   */
+  #slice(room: Room): void {
+    const round = room.round;
+    if (!round) return;
+    round.immediate = undefined;
+    const start = this.#o.now();
+    const timed = this.#batchListeners.size > 0;
+    const startedAt = timed ? wallNow() : 0;
+    this.#registry.refresh(room.model);
+    const toSeq = room.log.seq;
+    const resync = this.#resyncOf(room, 'overflow');
+    const firstWriteAt = timed ? wallNow() : 0;
+    // Clients of one slice were handed the same events so far (all but newcomers): one encoding
+    // of the frames for all of them (encoding per socket was the largest cost of a stream).
+    let shared: { from: number; events: LoggedEvent[]; joined: Buffer } | undefined;
+    let written = 0;
+    let fromSeq = toSeq;
+    let i = round.next;
+    for (; i < round.clients.length; i++) {
+      // The clock is read every 64 writes (~1 ms): often enough to keep slices near sliceMs.
+      if ((i - round.next) % 64 === 63 && this.#o.now() - start >= this.#o.sliceMs) break;
+      const c = round.clients[i];
+      const handed = c && room.handed.get(c);
+      if (!c || handed === undefined || handed >= toSeq || c.closed) continue;
+      room.handed.set(c, toSeq);
+      if (shared?.from !== handed) {
+        const events = room.log.since(handed);
+        if (!events) {
+          // Beyond the replay log (a pass slower than thousands of events): reload, never a gap.
+          c.resync(resync);
+          continue;
+        }
+        shared = {
+          from: handed,
+          events,
+          joined: Buffer.from(events.map((e) => e.frame).join(''), 'utf8'),
+        };
+      }
+      c.sendBatch(shared.events, shared.joined, resync);
+      written++;
+      fromSeq = Math.min(fromSeq, handed);
+    }
+    round.next = i;
+    if (timed && written > 0) {
+      const timing: BatchTiming = {
+        room: room.key,
+        clients: written,
+        events: toSeq - fromSeq,
+        fromSeq,
+        toSeq,
+        startedAt,
+        firstWriteAt,
+        lastWriteAt: wallNow(),
+      };
+      for (const l of this.#batchListeners) l(timing);
+    }
+    if (i < round.clients.length) {
+      round.immediate = setImmediate(() => {
+        this.#slice(room);
+      });
+      return;
+    }
+    room.round = undefined;
+    // The pass's cost is its wall time, gaps between slices included, as a pass in one piece
+    // was: what sets the window (flushIntervalOf), so each client's writes per second, so the CPU.
+    room.flushCost = this.#o.now() - room.lastFlushAt;
+    this.#scheduleRecheck(room);
+    // Clients written early in the pass wait for what later slices' refreshes brought: next pass.
+    for (const [c, handed] of room.handed) {
+      if (handed < room.log.seq && !c.closed) {
+        this.#scheduleRoom(room);
+        break;
+      }
+    }
   }
 
   /**
@@ -408,28 +524,12 @@ export class StreamHub {
   #publish(model: ClusterModel, changes: readonly ViewChange[]): void {
     const room = this.#rooms.get(`${model.namespace}/${model.name}`);
     if (!room) return;
-    const resync = this.#resyncOf(room, 'overflow');
-    const events = changes.map((change) =>
-      room.log.append(`${change.kind}/${change.id}`, (id) => frameOf(id, change)),
-    );
-    // One write per client per refresh, of bytes encoded once for the whole room (encoding the
-    // same text for each of 2,000 sockets was the largest cost of a stream).
-    const joined = Buffer.from(events.map((e) => e.frame).join(''), 'utf8');
-    const timed = this.#batchListeners.size > 0;
-    const firstWriteAt = timed ? wallNow() : 0;
-    for (const c of room.clients) c.sendBatch(events, joined, resync);
+    for (const change of changes)
+      room.log.append(`${change.kind}/${change.id}`, (id) => frameOf(id, change));
     this.#observer.onEvents?.(changes.length * room.clients.size);
-    if (timed) {
-      const timing: BatchTiming = {
-        room: room.key,
-        clients: room.clients.size,
-        events: events.length,
-        startedAt: room.flushStartedAt ?? firstWriteAt,
-        firstWriteAt,
-        lastWriteAt: wallNow(),
-      };
-      for (const l of this.#batchListeners) l(timing);
-    }
+    // Written by the room's next pass (#slice): a refresh outside one (a read, a subscribe, a
+    // recheck) schedules it.
+    this.#scheduleRoom(room);
   }
 
   #heartbeat(): void {
@@ -439,6 +539,7 @@ export class StreamHub {
         if (room.idleSince !== undefined && now - room.idleSince > ROOM_IDLE_MS) {
           clearTimeout(room.flushTimer);
           clearTimeout(room.recheckTimer);
+          clearImmediate(room.round?.immediate);
           this.#rooms.delete(key);
         }
         continue;
