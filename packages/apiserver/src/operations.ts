@@ -418,8 +418,11 @@ export class Operations {
     subresource: Subresource,
     expectedRv: number | undefined,
     managed?: KubeObject['metadata']['managedFields'],
+    parsed?: KubeObject,
   ): Promise<WriteResult> {
-    const old = current.object();
+    // `parsed`: the caller's parse of `current`, unchanged (a patch parsed it already: parsing
+    // the stored JSON is the largest single cost of a write, issue 14).
+    const old = parsed ?? current.object();
     let obj: KubeObject;
     if (subresource === 'status') {
       // A status write changes status only (and nothing of metadata), as the real status strategy.
@@ -587,7 +590,12 @@ export class Operations {
           const patched = this.applyPatch(type, scale, patchBody, undefined);
           return await this.updateScale(rt, ns, name, patched, ctx);
         }
-        const base = current.object();
+        // Parsed once: `old` stays as stored (the write compares against it and admission sees
+        // it as oldObject), the patch builds on a copy of it (a walk is ~3x cheaper than a parse;
+        // a merge patch shares the subtrees it does not touch with its base, and decoding the
+        // result changes them in place).
+        const old = current.object();
+        const base = clone(old);
         const patched = this.applyPatch(type, base, patchBody, rt.schema);
         // What a patch builds is bounded like a body before anything walks it.
         checkObjectBounds(patched);
@@ -615,6 +623,8 @@ export class Operations {
           ctx,
           subresource,
           typeof patchRv === 'string' ? current.rv : undefined,
+          undefined,
+          old,
         );
       } catch (e) {
         // A patch without a precondition is retried against the newer version, as the real server.
