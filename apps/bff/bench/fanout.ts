@@ -340,9 +340,17 @@ function decompositionRows(at: string, d: Decomposition | undefined): BenchRow[]
 const rows: BenchRow[] = [];
 const peer = 'kubectl proxy';
 let bffWatchesAtFirst: number | undefined;
+// Every BFF run before any proxy run: the API server's RSS does not come down after a run (the
+// allocator keeps its high-water mark), so a BFF run after the proxy's thousands of watches would
+// report the proxy's memory as its own. The proxy runs then follow in the same order of counts.
+const viaBffAt = new Map<number, SideResult>();
 for (const n of clientCounts) {
   log(`${String(n)} clients through the BFF`);
-  const viaBff = await measure(n, stream, 'text/event-stream', bffPid, watchesWithoutBff);
+  viaBffAt.set(n, await measure(n, stream, 'text/event-stream', bffPid, watchesWithoutBff));
+}
+for (const n of clientCounts) {
+  const viaBff = viaBffAt.get(n);
+  if (!viaBff) throw new Error(`fanout: no BFF run at ${String(n)} clients`);
   bffWatchesAtFirst ??= viaBff.watches;
   const viaProxy = withPeer ? await measureProxy(n) : undefined;
   const peerOf = (f: (r: SideResult) => number) =>
@@ -439,7 +447,7 @@ for (const n of clientCounts) {
 
 const section = {
   section: 'BFF SSE fan-out vs kubectl proxy',
-  setup: `${String(pools * perPool)} machines in ${String(pools)} pools on the embedded API server (own process, TLS); N raw-TCP clients in load processes of ≤ ${String(perLoader)} watch the cluster's machines through the BFF's stream, then through \`kubectl proxy\` (${kubectl}; one upstream watch per client, opened from the current resourceVersion), under ${String(eventRate)} machine status events/s for ${String(eventSeconds)} s. Peer figures are the proxy's. \`pnpm --filter @dcs/bff bench:fanout\`.`,
+  setup: `${String(pools * perPool)} machines in ${String(pools)} pools on the embedded API server (own process, TLS); N raw-TCP clients in load processes of ≤ ${String(perLoader)} watch the cluster's machines through the BFF's stream, then through \`kubectl proxy\` (${kubectl}; one upstream watch per client, opened from the current resourceVersion), under ${String(eventRate)} machine status events/s for ${String(eventSeconds)} s; every BFF run first, then the proxy's (the API server's RSS keeps its high-water mark, so the proxy's figures include the BFF runs' ~0.3 GB). Peer figures are the proxy's. \`pnpm --filter @dcs/bff bench:fanout\`.`,
   scale: small ? ('small' as const) : ('full' as const),
   loadAverage: { start: loadAtStart, end: loadAverage() },
   measuredAt: new Date().toISOString(),
