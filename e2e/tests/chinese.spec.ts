@@ -1,32 +1,6 @@
-import type { Page } from '@playwright/test';
-import { englishOutsideGlossary } from '@dcs/domain';
-import { NS, expect, snap, test } from '../fixtures';
+import { NS, expect, expectChinese, snap, test } from '../fixtures';
 
-// Chinese, complete: every screen's own words (headings, tabs, buttons, column headers, labels,
-// terms, accessible names) are Chinese but for the glossary (packages/domain/src/i18n/glossary.ts).
-// Data (object names, versions, addresses) is left as it is written in the cluster.
-
-/** The console's own words on screen: what names a control, a column, a section or a field. */
-async function ownWords(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const selector =
-      'h1,h2,h3,h4,h5,h6,button,[role=tab],th,label,legend,dt,[role=menuitem],[role=columnheader]';
-    const texts = [...document.querySelectorAll<HTMLElement>(selector)]
-      .filter((e) => e.offsetParent !== null || e.getClientRects().length > 0)
-      .map((e) => e.innerText);
-    const labels = [...document.querySelectorAll<HTMLElement>('[aria-label]')].map(
-      (e) => e.getAttribute('aria-label') ?? '',
-    );
-    return [...texts, ...labels].map((s) => s.trim()).filter((s) => s !== '');
-  });
-}
-
-async function expectChinese(page: Page, screen: string): Promise<void> {
-  const offenders = (await ownWords(page))
-    .map((text) => ({ text, english: englishOutsideGlossary(text) }))
-    .filter((o) => o.english.length > 0);
-  expect(offenders, `English outside the glossary on ${screen}`).toEqual([]);
-}
+// Chinese, complete: see `fixtures/chinese.ts` (the glossary's words, data as written).
 
 test.use({ locale: 'zh-CN' });
 

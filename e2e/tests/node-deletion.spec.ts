@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Page } from '@playwright/test';
-import { NS, expect, kubectl, snap, test, workloadKubeconfig } from '../fixtures';
+import type { Page, TestInfo } from '@playwright/test';
+import { NS, expect, expectChinese, kubectl, snap, test, workloadKubeconfig } from '../fixtures';
 
 /**
  * Issue 12: a Node's deletion, end to end. A targeted delete (O-SCALE-DOWN-TARGETED) of one
@@ -32,15 +32,58 @@ const run = promisify(execFile);
 const POOL = 'dev-west-full';
 const CLUSTER = 'dev-west';
 
+/** What the journey reads on screen, in each language (the console's catalogs, written out). */
+const TEXTS = {
+  en: {
+    heading: 'Nodes',
+    table: `Machines of ${CLUSTER}`,
+    select: (m: string) => `Select ${m}`,
+    deleteSelected: /^Delete selected machines/,
+    dialog: `Delete 1 machine of ${POOL}`,
+    preview: 'Preview plan',
+    plan: 'Plan',
+    mark: (m: string) => `Mark machine ${m} for deletion`,
+    apply: 'Delete selected machines',
+    notFound: (m: string) => `Machine ${m} does not exist in this cluster.`,
+    nodeSection: 'Node in the workload cluster',
+    yes: 'Yes',
+    no: 'No',
+    ready: 'Ready',
+  },
+  'zh-CN': {
+    heading: '节点',
+    table: `${CLUSTER} 的 machine`,
+    select: (m: string) => `选择 ${m}`,
+    deleteSelected: /^删除所选 machine/,
+    dialog: `删除 ${POOL} 的 1 台 machine`,
+    preview: '预览计划',
+    plan: '计划',
+    mark: (m: string) => `将 machine ${m} 标记为待删除`,
+    apply: '删除所选 machine',
+    notFound: (m: string) => `此集群中不存在 machine ${m}。`,
+    nodeSection: '工作负载集群中的节点',
+    yes: '是',
+    no: '否',
+    ready: '就绪',
+  },
+} as const;
+type Lang = keyof typeof TEXTS;
+type Texts = (typeof TEXTS)[Lang];
+
 /**
  * Starts recording, in the page, each new value of what one view shows of the victim (read on
  * every DOM change): `column`, the Node column of its row on the Nodes tab (its state, `+problem`
  * when the row carries a Node problem badge, `gone` without the row); `page`, the machine page's
  * Node section (state, cordoned or not, tainted unschedulable or not; `gone` without it).
  */
-async function record(page: Page, view: 'column' | 'page', machine: string): Promise<void> {
+async function record(
+  page: Page,
+  view: 'column' | 'page',
+  machine: string,
+  texts: Texts,
+): Promise<void> {
   await page.evaluate(
-    ({ view: which, machine: name }) => {
+    ({ view: which, machine: name, section, yes }) => {
       const read = (): string => {
         if (which === 'column') {
           const link = [...document.querySelectorAll('table a')].find(
@@ -52,11 +95,11 @@ async function record(page: Page, view: 'column' | 'page', machine: string): Pro
           const problem = row.querySelector('[data-row-problem="node"]') ? '+problem' : '';
           return `${state ?? 'none'}${problem}`;
         }
-        const s = document.querySelector('section[aria-label="Node in the workload cluster"]');
+        const s = document.querySelector(`section[aria-label="${section}"]`);
         if (!s) return 'gone';
         const state =
           s.querySelector('[data-node-state]')?.getAttribute('data-node-state') ?? 'no-state';
-        const cordoned = [...s.querySelectorAll('dd')].some((d) => d.textContent === 'Yes');
+        const cordoned = [...s.querySelectorAll('dd')].some((d) => d.textContent === yes);
         const tainted = s.textContent.includes('node.kubernetes.io/unschedulable');
         return [
           state,
@@ -78,7 +121,7 @@ async function record(page: Page, view: 'column' | 'page', machine: string): Pro
         characterData: true,
       });
     },
-    { view, machine },
+    { view, machine, section: texts.nodeSection, yes: texts.yes },
   );
 }
 
@@ -91,26 +134,46 @@ const recorded = (page: Page, view: 'column' | 'page'): Promise<string[]> =>
 /** Removes consecutive repeats. */
 const steps = (values: readonly string[]) => values.filter((v, i) => v !== values[i - 1]);
 
-test('a targeted delete: the machine’s Node is cordoned and drained, then deleted with its machine, in the Node column, on the machine page and in kubectl', async ({
-  page,
-  context,
-  signIn,
-  nodes,
-  stack,
-}, testInfo) => {
-  test.setTimeout(300_000);
+/**
+ * The journey in `lang` (the page's locale). Run in English, then in Chinese on the same stack:
+ * each deletes one machine of the pool, so the rows are counted from the pool's replicas.
+ */
+async function journey(
+  lang: Lang,
+  { page, context, signIn, stack }: Pick<Args, 'page' | 'context' | 'signIn' | 'stack'>,
+  testInfo: TestInfo,
+): Promise<void> {
+  const T = TEXTS[lang];
+  const zh = lang === 'zh-CN';
   const dir = mkdtempSync(join(tmpdir(), 'dcs-e2e-workload-'));
   const workload = join(dir, 'kubeconfig');
   const kubectlWorkload = async (...args: string[]) =>
     (await run('kubectl', ['--kubeconfig', workload, ...args])).stdout;
   try {
     await signIn('operator');
-    const tab = nodes(CLUSTER);
-    await tab.goto();
-    const rows = tab.rowsOfPool(POOL);
+    await page.goto(`/clusters/${NS}/${CLUSTER}/nodes`);
+    await expect(page.getByRole('heading', { name: T.heading, level: 2 })).toBeVisible();
+    const table = page.getByRole('table', { name: T.table });
+    const rowOf = (name: string) =>
+      table.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
+    const rows = rowOf(POOL);
+    const replicas = Number(
+      await kubectl(
+        stack.kubeconfig,
+        'get',
+        'machinedeployment',
+        POOL,
+        '-o',
+        'jsonpath={.spec.replicas}',
+      ),
+    );
+    expect(replicas, 'the pool’s replicas').toBeGreaterThanOrEqual(2);
     // Every machine of the pool has joined: each row's Node is Ready.
-    await expect(rows).toHaveCount(4, { timeout: 120_000 });
-    await expect(rows.locator('[data-node-state="Ready"]')).toHaveCount(4, { timeout: 120_000 });
+    await expect(rows).toHaveCount(replicas, { timeout: 120_000 });
+    await expect(rows.locator('[data-node-state="Ready"]')).toHaveCount(replicas, {
+      timeout: 120_000,
+    });
+    await expect(rows.locator('[data-node-state="Ready"]').first()).toHaveText(T.ready);
     const victim = (await rows.nth(1).getByRole('link').first().textContent()) ?? '';
     expect(victim).toMatch(new RegExp(`^${POOL}-`));
     const node = (
@@ -137,25 +200,27 @@ test('a targeted delete: the machine’s Node is cordoned and drained, then dele
     // The machine page, open beside the Nodes tab: both follow the deletion live.
     const machinePage = await context.newPage();
     await machinePage.goto(`/clusters/${NS}/${CLUSTER}/nodes/${victim}`);
-    const section = machinePage.getByRole('region', { name: 'Node in the workload cluster' });
-    await expect(section.locator('[data-node-state]')).toHaveText('Ready', { timeout: 30_000 });
-    await expect(section.getByRole('definition').filter({ hasText: /^No$/ })).toHaveCount(1);
+    const section = machinePage.getByRole('region', { name: T.nodeSection });
+    await expect(section.locator('[data-node-state]')).toHaveText(T.ready, { timeout: 30_000 });
+    await expect(
+      section.getByRole('definition').filter({ hasText: new RegExp(`^${T.no}$`) }),
+    ).toHaveCount(1);
+    if (zh) await expectChinese(machinePage, 'the machine page');
     // The Node column of the victim's row; the machine page's state, cordon and taints.
-    await record(page, 'column', victim);
-    await record(machinePage, 'page', victim);
+    await record(page, 'column', victim, T);
+    await record(machinePage, 'page', victim, T);
 
     // Hold the drain, as a PodDisruptionBudget would (until nodeDrainTimeout).
     await kubectl(stack.kubeconfig, 'annotate', 'machine', victim, 'sim.dcs.io/fail=drain-stuck');
 
     // O-SCALE-DOWN-TARGETED: exactly this machine.
-    await tab.select(victim).check();
-    await tab.deleteSelected().click();
-    const dialog = page.getByRole('dialog', { name: `Delete 1 machine of ${POOL}` });
-    await dialog.getByRole('button', { name: 'Preview plan' }).click();
-    await expect(dialog.getByRole('region', { name: 'Plan' })).toContainText(
-      `Mark machine ${victim} for deletion`,
-    );
-    await dialog.getByRole('button', { name: 'Delete selected machines' }).click();
+    await page.getByRole('checkbox', { name: T.select(victim) }).check();
+    await page.getByRole('button', { name: T.deleteSelected }).click();
+    const dialog = page.getByRole('dialog', { name: T.dialog });
+    await dialog.getByRole('button', { name: T.preview }).click();
+    await expect(dialog.getByRole('region', { name: T.plan })).toContainText(T.mark(victim));
+    if (zh) await expectChinese(page, 'the delete dialog’s plan');
+    await dialog.getByRole('button', { name: T.apply }).click();
     await expect(dialog).toBeHidden();
 
     // kubectl in the workload cluster: the Node cordoned (unschedulable, tainted) for the drain.
@@ -165,27 +230,29 @@ test('a targeted delete: the machine’s Node is cordoned and drained, then dele
     expect((await nodeSpec())?.taints?.map((t) => t.key)).toContain(
       'node.kubernetes.io/unschedulable',
     );
-    await expect(tab.row(victim).locator('[data-node-state]')).toHaveAttribute(
+    await expect(rowOf(victim).locator('[data-node-state]')).toHaveAttribute(
       'data-node-state',
       /Draining|Cordoned|Deleted/,
       { timeout: 60_000 },
     );
-    await snap(page, testInfo, 'node-deletion-column');
-    await snap(machinePage, testInfo, 'node-deletion-machine');
+    await snap(page, testInfo, `node-deletion-column-${lang}`);
+    await snap(machinePage, testInfo, `node-deletion-machine-${lang}`);
+    if (zh) {
+      await expectChinese(page, 'the Nodes tab while the Node drains');
+      await expectChinese(machinePage, 'the machine page while the Node drains');
+    }
 
     // Cluster API gives up the held drain at nodeDrainTimeout, deletes the VM, then the Node,
     // then lets the machine go: gone from both views and from kubectl.
-    await expect(
-      machinePage.getByText(`Machine ${victim} does not exist in this cluster.`),
-    ).toBeVisible({ timeout: 120_000 });
-    await expect(tab.row(victim)).toHaveCount(0, { timeout: 30_000 });
+    await expect(machinePage.getByText(T.notFound(victim))).toBeVisible({ timeout: 120_000 });
+    await expect(rowOf(victim)).toHaveCount(0, { timeout: 30_000 });
     await expect
       .poll(async () => (await kubectlWorkload('get', 'nodes', '-o', 'name')).split('\n'), {
         timeout: 30_000,
       })
       .not.toContain(`node/${node}`);
-    await expect(rows).toHaveCount(3);
-    await expect(rows.locator('[data-node-state="Ready"]')).toHaveCount(3);
+    await expect(rows).toHaveCount(replicas - 1);
+    await expect(rows.locator('[data-node-state="Ready"]')).toHaveCount(replicas - 1);
     // What each view showed, in order. The Node column: Ready, then Draining (the row is never
     // flagged as a problem: Cluster API cordons and drains on purpose), then the row is gone.
     const column = steps(await recorded(page, 'column'));
@@ -212,4 +279,29 @@ test('a targeted delete: the machine’s Node is cordoned and drained, then dele
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+type Args = Parameters<Parameters<typeof test>[2]>[0];
+
+test('a targeted delete: the machine’s Node is cordoned and drained, then deleted with its machine, in the Node column, on the machine page and in kubectl', async ({
+  page,
+  context,
+  signIn,
+  stack,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  await journey('en', { page, context, signIn, stack }, testInfo);
+});
+
+test.describe('in Chinese', () => {
+  test.use({ locale: 'zh-CN' });
+  test('定向删除：machine 的节点被封锁、排空，随 machine 一起删除（节点列、machine 页面与 kubectl）', async ({
+    page,
+    context,
+    signIn,
+    stack,
+  }, testInfo) => {
+    test.setTimeout(300_000);
+    await journey('zh-CN', { page, context, signIn, stack }, testInfo);
+  });
 });

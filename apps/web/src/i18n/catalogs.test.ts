@@ -27,6 +27,9 @@ describe('the Chinese catalogs (issue: Chinese, complete)', () => {
   it('the check finds an untranslated word and lets values through', () => {
     expect(englishOutsideGlossary('Scale {name}')).toEqual(['Scale']);
     expect(englishOutsideGlossary('扩缩容 {name}：5m，/var/cpaas（R-MD-3），machine')).toEqual([]);
+    // An operation id is a value, as a rule id: a plan's heading names its operation.
+    expect(englishOutsideGlossary('计划 O-SCALE-DOWN-TARGETED')).toEqual([]);
+    expect(englishOutsideGlossary('O-Scale')).toEqual(['O-Scale']);
   });
 
   it('ages are compact in both languages: 45s / 45秒, 12m / 12分钟', () => {

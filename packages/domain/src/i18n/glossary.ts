@@ -147,7 +147,8 @@ const glossaryWords = new RegExp(
 
 /**
  * The Latin words of a Chinese text that are not in the glossary. Values rather than words are
- * left out: placeholders and ICU plural syntax, rule ids (R-POOL-4), label keys
+ * left out: placeholders and ICU plural syntax, rule and operation ids (R-POOL-4,
+ * O-SCALE-DOWN-TARGETED: a plan's heading names its operation), label keys
  * (cluster.x-k8s.io/delete-machine), paths (/var/cpaas), dotted field paths
  * (bootstrap.configRef.name), object names (dcs-kubernetes-versions), versions (v1.33.4), Go
  * durations and sizes (5m, 1h30m), quoted literals ("30s"), and the ns/us/ms/s/m/h unit list.
@@ -158,6 +159,7 @@ export function englishOutsideGlossary(text: string): string[] {
     .replace(/\b(?:zero|one|two|few|many|other)\s*\{/g, ' ')
     .replace(/\{\w+\}/g, ' ')
     .replace(/\bR-[A-Z]+-\d+(?:\.\.\d+)?\b/g, ' ')
+    .replace(/\bO-[A-Z]+(?:-[A-Z]+)*\b/g, ' ')
     .replace(/[\w.-]+\.(?:io|com)\/[\w.-]+/g, ' ')
     .replace(/\/[\w/.-]+/g, ' ')
     .replace(/\.?\b\w+(?:\.\w+)+/g, ' ')
