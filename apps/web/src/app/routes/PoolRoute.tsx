@@ -1,6 +1,6 @@
 import { conditionGroup, sortConditionGroups, type MachineView } from '@dcs/domain';
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
-import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useMemo } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useClusterContext, type Permission } from '../../api/get-cluster-context';
 import { FreshnessIndicator } from '../../components/FreshnessIndicator';
@@ -10,7 +10,8 @@ import { usePoolMachines } from '../../features/machines/api/get-pool-machines';
 import { DiagnosisPanel } from '../../features/machines/components/DiagnosisPanel';
 import { NodesTable } from '../../features/machines/components/NodesTable';
 import { useMachineRows } from '../../features/machines/components/use-machine-rows';
-import { guardSelection, hasProblem } from '../../features/machines/components/machine-filter';
+import { useMachineSelection } from '../../features/machines/components/use-machine-selection';
+import { hasProblem } from '../../features/machines/components/machine-filter';
 import { useNodePools } from '../../features/node-pools/api/get-node-pools';
 import { PoolCard } from '../../features/node-pools/components/PoolCard';
 import { PoolEvents } from '../../features/node-pools/components/PoolEvents';
@@ -69,8 +70,6 @@ export function PoolRoute() {
   );
 }
 
-const NONE: readonly MachineView[] = [];
-
 /**
  * The pool's machines (issue 14: a pool of 5,000 machines under 200 events/s). Its own component,
  * memoized on plain props, and the only one of the page that reads the machine list: a stream
@@ -100,28 +99,10 @@ const PoolMachines = memo(function PoolMachines({
   const machines = usePoolMachines(namespace, cluster, poolId);
   // Issue 12: the cluster's Nodes (one query per cluster, shared with the Nodes tab), joined per row.
   const { list, nodes, nodesError } = useMachineRows(namespace, cluster, machines.data);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  // Per batch over every machine of the pool: nothing at all while nothing is selected.
-  const selectedMachines = useMemo(
-    () => (selected.size === 0 ? NONE : (list ?? []).filter((m) => selected.has(m.id))),
-    [list, selected],
+  const { selected, selectedMachines, guard, onToggle, onToggleAll } = useMachineSelection(
+    list,
+    list,
   );
-  const guard = useMemo(() => guardSelection(selectedMachines), [selectedMachines]);
-  const onToggle = useCallback((id: string) => {
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  }, []);
-  // The list when the header's checkbox is clicked, read then: a callback that changed with the
-  // list (every stream batch) would re-render the table's header on every batch.
-  const listNow = useRef(list);
-  listNow.current = list;
-  const onToggleAll = useCallback((all: boolean) => {
-    setSelected(all ? new Set((listNow.current ?? []).map((m) => m.id)) : new Set());
-  }, []);
   const onDelete = useCallback(() => {
     onDeleteMachines(poolId, guard.deletable);
   }, [onDeleteMachines, poolId, guard]);

@@ -28,12 +28,11 @@ import { PageLoading } from '../../../components/PageLoading';
 import { useI18n } from '../../../i18n/context';
 import { providerGates } from '../../../lib/provider-gates';
 import { useMachines } from '../api/get-machines';
-import { emptyFilter, filterMachines, guardSelection, type MachineFilter } from './machine-filter';
+import { emptyFilter, filterMachines, type MachineFilter } from './machine-filter';
 import { NodesTable } from './NodesTable';
 import { useMachineRows } from './use-machine-rows';
+import { useMachineSelection } from './use-machine-selection';
 import { ErrorAlert } from '../../../components/ErrorAlert';
-
-const NONE: readonly MachineView[] = [];
 
 /** U-1 Nodes: every machine of the cluster; select machines of one pool to delete exactly them. */
 export function NodesTab({
@@ -55,7 +54,6 @@ export function NodesTab({
     ...(setParam ? { machineSet: setParam } : {}),
   }));
   const deferred = useDeferredValue(filter);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   // The list and the Nodes the rows show, deferred together: a batch's rows render in the
   // background, each joined with its Node as of the same moment (issue 14).
   const {
@@ -84,28 +82,12 @@ export function NodesTab({
     return [...ids].sort();
   }, [all]);
   const pools = useSameArray(poolIds);
-  const selectedMachines = useMemo(
-    () => (selected.size === 0 ? NONE : (all ?? []).filter((m) => selected.has(m.id))),
-    [all, selected],
+  const { selected, selectedMachines, guard, onToggle, onToggleAll } = useMachineSelection(
+    all,
+    shown,
   );
-  const guard = useMemo(() => guardSelection(selectedMachines), [selectedMachines]);
   const gates = providerGates(context.data?.validation.providerVersion);
 
-  const onToggle = useCallback((id: string) => {
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  }, []);
-  // The rows shown when the header's checkbox is clicked, read then: a callback that changed
-  // with `shown` (every stream batch) would re-render the table's header on every batch.
-  const shownNow = useRef(shown);
-  shownNow.current = shown;
-  const onToggleAll = useCallback((select: boolean) => {
-    setSelected(select ? new Set(shownNow.current.map((m) => m.id)) : new Set());
-  }, []);
   const onDelete = useCallback(() => {
     if (guard.poolId) onDeleteSelected(guard.poolId, guard.deletable);
   }, [guard, onDeleteSelected]);
