@@ -9,6 +9,7 @@ import {
   record,
   type BenchRow,
 } from '../../../bench/results';
+import type { Parts } from './load';
 import { child, cpuSeconds, rssMb, stop, type Child } from './procs';
 
 /**
@@ -155,14 +156,6 @@ interface SideResult {
   loaderCpu: number;
   /** BFF side only: where the p99's time went, and the BFF's first-to-last write per batch. */
   decomposition?: Decomposition;
-}
-
-interface Parts {
-  watch: number;
-  window: number;
-  refresh: number;
-  writes: number;
-  after: number;
 }
 
 interface Decomposition {

@@ -110,7 +110,7 @@ function stampsIn(buf: Buffer, found: (seq: number, at: number) => void): void {
 type EventTiming = [cachedAt: number, startedAt: number, firstWriteAt: number, lastWriteAt: number];
 
 /** Where one delivery's delay went, ms; the parts add up to arrival − stamp. */
-interface Parts {
+export interface Parts {
   /** API server's write → the BFF's cache (watch delivery, decoding). */
   watch: number;
   /** In the cache → the first batch carrying it began: the batch window (SSE_BATCH_MS). */
