@@ -1,4 +1,4 @@
-import { expect, snap, test } from '../fixtures';
+import { expect, expectUncovered, snap, test } from '../fixtures';
 
 test('O-SCALE-DOWN-TARGETED (R-MD-6): delete exactly the selected machines, with the guards explained', async ({
   page,
@@ -12,6 +12,9 @@ test('O-SCALE-DOWN-TARGETED (R-MD-6): delete exactly the selected machines, with
   await tab.goto();
   const batch = tab.rowsOfPool('dev-west-full');
   await expect(batch).toHaveCount(4);
+  // Every box is whole: the checkbox column is as wide as its boxes, in the sticky header too.
+  await expectUncovered(page.getByRole('checkbox', { name: 'Select all shown machines' }));
+  await expectUncovered(tab.select(await batch.first().getByRole('link').first().innerText()));
   // Nothing selected: the action says why it is off.
   await expect(tab.deleteSelected()).toBeDisabled();
   await expect(tab.deleteSelected()).toHaveAccessibleDescription(

@@ -53,6 +53,14 @@ export const theme = createTheme({
         }),
       },
     },
-    MuiTableCell: { styleOverrides: { root: { paddingTop: 6, paddingBottom: 6 } } },
+    MuiTableCell: {
+      styleOverrides: {
+        root: { paddingTop: 6, paddingBottom: 6 },
+        // MUI sizes a small table's checkbox column for content-box (24 px inside 28 px of
+        // padding); CssBaseline makes every box border-box, which left the column 28 px wide and
+        // its checkbox overflowing it, cut off under the sticky header's next cell.
+        paddingCheckbox: { boxSizing: 'content-box' },
+      },
+    },
   },
 });

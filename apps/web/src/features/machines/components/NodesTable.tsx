@@ -162,7 +162,7 @@ const NodesTableHead = memo(function NodesTableHead({
   return (
     <TableHead>
       <TableRow aria-rowindex={1}>
-        <TableCell padding="checkbox" sx={{ width: 48 }}>
+        <TableCell padding="checkbox">
           <Checkbox
             size="small"
             checked={allSelected}
