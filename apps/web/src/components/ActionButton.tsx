@@ -30,10 +30,10 @@ export function ActionButton({
   onClick,
   ...rest
 }: ActionButtonProps) {
-  const { t } = useI18n();
+  const i18n = useI18n();
   const reasonId = useId();
   const reason =
-    blockedReason ?? (permission === undefined ? undefined : refusalText(permission, t));
+    blockedReason ?? (permission === undefined ? undefined : refusalText(permission, i18n));
   const disabled = reason !== undefined || permission === undefined;
   const common = {
     'aria-disabled': disabled ? ('true' as const) : undefined,

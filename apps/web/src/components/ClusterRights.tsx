@@ -24,7 +24,8 @@ export function ClusterRights() {
 }
 
 function Rights({ namespace, cluster }: { namespace: string; cluster: string }) {
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
   const context = useClusterContext(namespace, cluster);
   const p = context.data?.permissions;
   if (!p) return null;
@@ -34,7 +35,7 @@ function Rights({ namespace, cluster }: { namespace: string; cluster: string }) 
       <Box component="ul" sx={{ m: 0, pl: 2, fontSize: 13 }}>
         {SHOWN.map((a) => {
           const right = p[a];
-          const why = right ? refusalText(right, t) : undefined;
+          const why = right ? refusalText(right, i18n) : undefined;
           return (
             <li key={a}>
               {t(`right.${a}`)}: {right?.allowed ? t('session.allowed') : t('session.denied')}

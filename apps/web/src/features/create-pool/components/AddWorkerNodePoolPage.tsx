@@ -60,7 +60,8 @@ function AddPoolForm({
   cluster: string;
   context: ClusterContext;
 }) {
-  const { t, localize } = useI18n();
+  const i18n = useI18n();
+  const { t, localize } = i18n;
   const navigate = useNavigate();
   const ctx = context.validation;
   const ctxRef = useRef(ctx);
@@ -120,7 +121,7 @@ function AddPoolForm({
       <ProviderGateNotice gates={gates} />
       {!allowed && (
         <Alert severity="warning" sx={{ mb: 2 }}>
-          {context.permissions.createPool && refusalText(context.permissions.createPool, t)}
+          {context.permissions.createPool && refusalText(context.permissions.createPool, i18n)}
         </Alert>
       )}
       {reviewing && flow.plan ? (

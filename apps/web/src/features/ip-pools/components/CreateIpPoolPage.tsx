@@ -23,7 +23,8 @@ import { useCreateIpPool } from '../api/create-ip-pool';
  * as they are edited, previewed as a plan, then created. Worker pools pick it later.
  */
 export function CreateIpPoolPage({ namespace, cluster }: { namespace: string; cluster: string }) {
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
   const navigate = useNavigate();
   const context = useClusterContext(namespace, cluster);
   const [name, setName] = useState('');
@@ -42,7 +43,7 @@ export function CreateIpPoolPage({ namespace, cluster }: { namespace: string; cl
   if (context.isError) return <ErrorAlert error={context.error} />;
   const gates = providerGates(ctx?.providerVersion);
   const refused = context.data.permissions.createIpPool
-    ? refusalText(context.data.permissions.createIpPool, t)
+    ? refusalText(context.data.permissions.createIpPool, i18n)
     : undefined;
   const reviewing = flow.stage === 'review' || flow.stage === 'applying';
   const cancel = () => {
