@@ -1,7 +1,9 @@
 /**
  * Watch streams: newline-delimited JSON events on a 200 response, as kube-apiserver sends them.
  * Events come from the store synchronously and in order. The line of an event is encoded once,
- * from the stored version's serialized JSON, and the same bytes go to every watcher it reaches.
+ * from the stored version's serialized JSON, and the same bytes go to every watcher it reaches;
+ * the watches without a selector of one kind and namespace share a feed that takes each event
+ * once for all of them (`WatchFeed`).
  * Writes are coalesced: a watcher's lines are queued and flushed together, at the end of the
  * current I/O turn, or — when the previous flush was less than `flushIntervalMs` ago — at that
  * interval, so a busy kind costs one socket write per watcher per interval instead of one per
@@ -152,6 +154,7 @@ let framedLines: readonly Buffer[] = [];
 let framed: Buffer | undefined;
 
 function sameLines(a: readonly Buffer[], b: readonly Buffer[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -164,6 +167,129 @@ function chunkOf(lines: readonly Buffer[], bytes: number): Buffer {
   framed = Buffer.concat([head, ...lines, CRLF], head.length + bytes + CRLF.length);
   framedLines = lines;
   return framed;
+}
+
+/** A watch stream as a shared feed hands it the live events it gathered for a flush. */
+interface FeedMember {
+  /** `lines[from..]` are this member's: appended to what it has pending (the array is shared). */
+  take(lines: Buffer[], from: number, bytes: number): void;
+  /** Writes what it has pending, as its own flush would (the feed's flush is its flush). */
+  flush(): void;
+}
+
+/**
+ * The live events of one kind and namespace (or every namespace) for all its plain watches — no
+ * label or field selector, no Table — gathered once per event instead of once per watcher: the
+ * store hands the feed an event, the feed appends its line to one list, and at the flush hands
+ * that list to every member, which writes it as its own (one framed chunk for all, see
+ * `chunkOf`). Before, each of 100 watches took each event itself (a selector check, a line
+ * lookup, a push and a flush registration per watcher per event, in the turn of the write that
+ * made it). A member remembers how far into the list it had come when it wrote a line of its
+ * own (a bookmark) or joined, so that what it sends keeps the store's order.
+ */
+class WatchFeed {
+  private lines: Buffer[] = [];
+  private bytes = 0;
+  /** Each member with its position in `lines` (where it joined, or last wrote a line of its own). */
+  private readonly members = new Map<FeedMember, number>();
+  private scheduled = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    store: Store,
+    rt: ResourceType,
+    namespace: string | undefined,
+    private readonly flusher: WatchFlusher,
+    private readonly onEmpty: () => void,
+  ) {
+    // No selector: the store hands the feed only the events of its namespace, every one of which
+    // a member sends as it is (a namespace does not change, so no MODIFIED turns into ADDED or
+    // DELETED).
+    this.unsubscribe = store.watch(rt, {
+      namespace,
+      name: undefined,
+      streams: () => this.members.size,
+      deliver: (ev) => {
+        const line = sharedLine(ev, ev.type);
+        this.lines.push(line);
+        this.bytes += line.length;
+        if (!this.scheduled) {
+          this.scheduled = true;
+          this.flusher.schedule(this.flush);
+        }
+      },
+    });
+  }
+
+  join(m: FeedMember): void {
+    this.members.set(m, this.lines.length);
+  }
+
+  leave(m: FeedMember): void {
+    if (!this.members.delete(m) || this.members.size > 0) return;
+    this.unsubscribe();
+    this.onEmpty();
+  }
+
+  /** A member about to write a line of its own first takes the feed's lines before it. */
+  catchUp(m: FeedMember): void {
+    const from = this.members.get(m);
+    if (from === undefined || from === this.lines.length) return;
+    m.take(this.lines, from, bytesFrom(this.lines, from, this.bytes));
+    this.members.set(m, this.lines.length);
+  }
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    const lines = this.lines;
+    const bytes = this.bytes;
+    this.lines = [];
+    this.bytes = 0;
+    for (const [m, from] of this.members) {
+      if (from < lines.length) m.take(lines, from, bytesFrom(lines, from, bytes));
+      if (from !== 0) this.members.set(m, 0);
+      m.flush();
+    }
+  };
+}
+
+/** The bytes of `lines[from..]`, whose total is `total`. */
+function bytesFrom(lines: readonly Buffer[], from: number, total: number): number {
+  if (from === 0) return total;
+  let n = 0;
+  for (let i = from; i < lines.length; i++) n += lines[i]?.length ?? 0;
+  return n;
+}
+
+/** The feeds of each store, by kind and namespace (`*` for a watch of every namespace). */
+const feeds = new WeakMap<Store, Map<ResourceType, Map<string, WatchFeed>>>();
+
+function feedFor(
+  store: Store,
+  rt: ResourceType,
+  namespace: string | undefined,
+  flusher: WatchFlusher,
+): WatchFeed {
+  let byKind = feeds.get(store);
+  if (!byKind) {
+    byKind = new Map();
+    feeds.set(store, byKind);
+  }
+  let byNs = byKind.get(rt);
+  if (!byNs) {
+    byNs = new Map();
+    byKind.set(rt, byNs);
+  }
+  const key = namespace ?? '*';
+  let feed = byNs.get(key);
+  if (!feed) {
+    const owner = byNs;
+    feed = new WatchFeed(store, rt, namespace, flusher, () => {
+      owner.delete(key);
+    });
+    byNs.set(key, feed);
+  }
+  return feed;
 }
 
 export function serveWatch(
@@ -193,6 +319,8 @@ export function serveWatch(
   const limits = o.backlog ?? DEFAULT_WATCH_BACKLOG;
   let closed = false;
   let pending: Buffer[] = [];
+  /** `pending` is a feed's list, shared with the other members: copied before anything is added. */
+  let pendingShared = false;
   let pendingBytes = 0;
   /** Of the pending lines, the live events (not the initial state) and their bytes. */
   let pendingLive = 0;
@@ -284,6 +412,7 @@ export function serveWatch(
     }
     written += bytes;
     pending = [];
+    pendingShared = false;
     pendingBytes = 0;
     pendingLive = 0;
     pendingLiveBytes = 0;
@@ -315,6 +444,8 @@ export function serveWatch(
   const flush = () => {
     flushQueued = false;
     if (closed) return;
+    // A flush of its own (a drained socket, a grace's end, a bookmark) sends the feed's lines too.
+    feed?.catchUp(member);
     // Held while over a bound, until the socket drains or the grace ends.
     if (overSince !== undefined && !checkBacklog()) return;
     writeOut();
@@ -326,9 +457,15 @@ export function serveWatch(
   /** `live`: an event after the initial state (counts toward the backlog bounds). */
   const write = (line: Buffer, live = true) => {
     if (closed) return;
+    // After the feed's lines that came before this one.
+    feed?.catchUp(member);
     if (!flushQueued) {
       flushQueued = true;
       flusher.schedule(flush);
+    }
+    if (pendingShared) {
+      pending = pending.slice();
+      pendingShared = false;
     }
     pending.push(line);
     pendingBytes += line.length;
@@ -337,6 +474,33 @@ export function serveWatch(
       pendingLiveBytes += line.length;
     }
   };
+
+  /** What a feed hands this watch: live events, in the store's order. */
+  const member: FeedMember = {
+    take: (lines, from, bytes) => {
+      if (closed) return;
+      if (pending.length === 0 && from === 0) {
+        pending = lines;
+        pendingShared = true;
+      } else {
+        if (pendingShared) {
+          pending = pending.slice();
+          pendingShared = false;
+        }
+        for (let i = from; i < lines.length; i++) {
+          const line = lines[i];
+          if (line) pending.push(line);
+        }
+      }
+      pendingBytes += bytes;
+      pendingLive += lines.length - from;
+      pendingLiveBytes += bytes;
+    },
+    flush: () => {
+      flush();
+    },
+  };
+  let feed: WatchFeed | undefined;
 
   const lineFor = (type: EventType, s: Stored, ev?: StoreEvent): Buffer => {
     if (o.table) {
@@ -384,6 +548,7 @@ export function serveWatch(
   let timers: NodeJS.Timeout[] = [];
   function finish(): void {
     if (closed) return;
+    feed?.catchUp(member);
     if (!res.destroyed) writeOut();
     stop();
     res.end();
@@ -391,6 +556,7 @@ export function serveWatch(
   function stop(): void {
     closed = true;
     pending = [];
+    pendingShared = false;
     subscription.unsubscribe?.();
     for (const t of timers) clearTimeout(t);
     timers = [];
@@ -434,15 +600,26 @@ export function serveWatch(
     }
     for (const ev of since) deliver(ev, false);
   }
-  // Subscribing in the same tick as the replay: no event can fall between them.
-  const watcher: Watcher = {
-    namespace: o.namespace,
-    name: exactName(o.fields),
-    deliver: (ev) => {
-      deliver(ev);
-    },
-  };
-  subscription.unsubscribe = store.watch(rt, watcher);
+  // Subscribing in the same tick as the replay: no event can fall between them. A plain watch
+  // joins its kind and namespace's feed; one with a selector or as a Table takes each event itself.
+  if (!selective && !o.table) {
+    const f = feedFor(store, rt, o.namespace, flusher);
+    f.join(member);
+    feed = f;
+    subscription.unsubscribe = () => {
+      feed = undefined;
+      f.leave(member);
+    };
+  } else {
+    const watcher: Watcher = {
+      namespace: o.namespace,
+      name: exactName(o.fields),
+      deliver: (ev) => {
+        deliver(ev);
+      },
+    };
+    subscription.unsubscribe = store.watch(rt, watcher);
+  }
 
   timers.push(setTimeout(finish, o.timeoutMs));
   if (o.allowBookmarks) {

@@ -41,6 +41,8 @@ export interface Watcher {
   readonly namespace: string | undefined;
   readonly name: string | undefined;
   deliver(event: StoreEvent): void;
+  /** The watch streams it delivers to, when more than one (a shared feed): 1 if absent. */
+  streams?(): number;
 }
 
 /** The watchers of one kind, indexed by what they are narrowed to. */
@@ -69,6 +71,18 @@ class WatcherIndex {
     if (!set.delete(w)) return;
     if (map && set.size === 0) map.delete(key);
     this.size--;
+  }
+
+  /** The watch streams behind these watchers. */
+  streams(): number {
+    let n = 0;
+    const count = (set: Set<Watcher>) => {
+      for (const w of set) n += w.streams ? w.streams() : 1;
+    };
+    count(this.everywhere);
+    for (const set of this.byNamespace.values()) count(set);
+    for (const set of this.byName.values()) count(set);
+    return n;
   }
 
   deliver(ev: StoreEvent): void {
@@ -350,6 +364,7 @@ export class Store {
           deliver: (ev) => {
             w.deliver(eventAs(ev, rt));
           },
+          ...(w.streams ? { streams: () => w.streams?.() ?? 1 } : {}),
         }
       : w;
     k.watchers.add(watcher);
@@ -360,7 +375,7 @@ export class Store {
 
   watcherCount(): number {
     let n = 0;
-    for (const k of this.kinds.values()) n += k.watchers.size;
+    for (const k of this.kinds.values()) n += k.watchers.streams();
     return n;
   }
 
