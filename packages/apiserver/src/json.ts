@@ -29,20 +29,31 @@ function copyTree(v: unknown): unknown {
   return out;
 }
 
+/**
+ * Whether two JSON trees are equal, a key holding undefined counting as absent. Plain loops
+ * without intermediate arrays or closures: every update compares whole objects two or three
+ * times (no-op detection, generation), so this is on the write path of every request.
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((v, i) => deepEqual(v, b[i]));
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
   }
-  if (isObject(a)) {
-    if (!isObject(b)) return false;
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    if (ka.length !== kb.length) return false;
-    return ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+  if (Array.isArray(b)) return false;
+  const oa = a as JsonObject;
+  const ob = b as JsonObject;
+  let defined = 0;
+  for (const k of Object.keys(oa)) {
+    const v = oa[k];
+    if (v === undefined) continue;
+    defined++;
+    if (!Object.hasOwn(ob, k) || !deepEqual(v, ob[k])) return false;
   }
-  return false;
+  for (const k of Object.keys(ob)) if (ob[k] !== undefined) defined--;
+  return defined === 0;
 }
 
 /*

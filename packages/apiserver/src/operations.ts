@@ -7,7 +7,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Admission } from './admission';
 import { timestampNow } from './clock';
-import { clone, deepEqual, getPath, isObject, removeKey, setPath, type JsonObject } from './json';
+import {
+  clone,
+  deepEqual,
+  getPath,
+  isObject,
+  put,
+  removeKey,
+  setPath,
+  type JsonObject,
+} from './json';
 import { checkObjectBounds } from './limits';
 import { serverSideApply, trackUpdate } from './patch/apply';
 import { applyJsonPatch, parseJsonPatch } from './patch/json-patch';
@@ -121,6 +130,21 @@ function generateSuffix(): string {
 }
 
 const timestamp = timestampNow;
+
+/**
+ * A copy of `old` with `status` in place of its status (absent when undefined), in the same key
+ * order a copy of `old` with its status replaced has. What a status write starts from: the old
+ * status is not copied only to be thrown away.
+ */
+function withStatus(old: KubeObject, status: unknown): KubeObject {
+  const out: JsonObject = {};
+  for (const k of Object.keys(old)) {
+    if (k !== 'status') put(out, k, clone(old[k]));
+    else if (status !== undefined) out.status = status;
+  }
+  if (status !== undefined && !Object.hasOwn(out, 'status')) out.status = status;
+  return out as KubeObject;
+}
 
 function nameRule(rt: ResourceType): NameRule {
   if (rt.kind === 'Namespace') return 'label';
@@ -426,9 +450,7 @@ export class Operations {
     let obj: KubeObject;
     if (subresource === 'status') {
       // A status write changes status only (and nothing of metadata), as the real status strategy.
-      obj = clone(old);
-      if (incoming.status === undefined) removeKey(obj, 'status');
-      else obj.status = incoming.status;
+      obj = withStatus(old, incoming.status);
     } else {
       obj = incoming;
       if (rt.statusSubresource) {

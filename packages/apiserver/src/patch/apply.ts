@@ -8,10 +8,11 @@
  * handling of atomic maps and nested list reordering.
  */
 import { timestampNow } from '../clock';
-import { deepEqual, isObject, type JsonObject } from '../json';
+import { clone, deepEqual, isObject, type JsonObject } from '../json';
 import { ApiError } from '../status';
 import type { JSONSchemaProps, KubeObject } from '../types';
 import {
+  addPaths,
   applyMerge,
   changedPaths,
   fieldSet,
@@ -200,6 +201,21 @@ export function trackUpdate(
   const oldCopy = { ...old, metadata: { ...old.metadata, managedFields: undefined } };
   const changed = changedPaths(oldCopy, newCopy, o.schema);
   if (changed.length > 0 && rewritesOwnFields(old, next, changed, o)) return;
+  if (changed.length > 0 && addsOwnFields(old, next, changed, o)) return;
+  trackUpdateByPathSets(old, next, changed, o);
+}
+
+/**
+ * The general case of {@link trackUpdate}: every entry read into a set of paths, the changed
+ * paths taken from whoever owned them and given to the writer's entry, every entry written back.
+ * Exported for the test that checks the two shortcuts above against it.
+ */
+export function trackUpdateByPathSets(
+  old: KubeObject,
+  next: KubeObject,
+  changed: FieldPath[],
+  o: { manager: string; apiVersion: string; subresource?: string },
+): void {
   const owned = readEntries(old);
   if (changed.length === 0) {
     writeEntries(next, owned);
@@ -258,6 +274,58 @@ function rewritesOwnFields(
   if (!entry) return false;
   const updated = [...entries];
   updated[mine] = { ...entry, time: now() };
+  next.metadata.managedFields = updated;
+  return true;
+}
+
+/**
+ * The next most common update: a manager changes fields nobody else owns, some of them new to it
+ * (a status write that adds a condition or a nodeRef). Only that manager's entry changes (its
+ * fields gain the changed paths, its time is now, or it is added at the end), so the other
+ * entries are kept instead of being read into path sets and written back, which is what most of
+ * the general case costs. Anything the general case would also rewrite elsewhere (another owner
+ * of a changed path, an entry it would drop or normalize) falls through to it.
+ */
+function addsOwnFields(
+  old: KubeObject,
+  next: KubeObject,
+  changed: FieldPath[],
+  o: { manager: string; apiVersion: string; subresource?: string },
+): boolean {
+  const entries = old.metadata.managedFields ?? [];
+  let mine = -1;
+  for (const [i, e] of entries.entries()) {
+    if (!isObject(e) || typeof e.manager !== 'string' || !isObject(e.fieldsV1)) return false;
+    if (e.manager === o.manager && e.operation === 'Update' && e.subresource === o.subresource) {
+      if (mine >= 0) return false;
+      mine = i;
+    } else if (
+      Object.keys(e.fieldsV1).length === 0 ||
+      changed.some((p) => isLeafIn(e.fieldsV1, p))
+    ) {
+      return false;
+    }
+  }
+  const updated = [...entries];
+  const entry = entries[mine];
+  if (entry) {
+    updated[mine] = {
+      ...entry,
+      time: now(),
+      fieldsV1: addPaths(clone(entry.fieldsV1 as JsonObject), changed),
+    };
+  } else {
+    const added: Entry = {
+      manager: o.manager,
+      operation: 'Update',
+      apiVersion: o.apiVersion,
+      time: now(),
+      fieldsType: 'FieldsV1',
+      fieldsV1: toFieldsV1(changed),
+    };
+    if (o.subresource) added.subresource = o.subresource;
+    updated.push({ ...added });
+  }
   next.metadata.managedFields = updated;
   return true;
 }

@@ -246,7 +246,11 @@ export function applyMerge(
 
 /** FieldsV1 JSON of a set of leaf paths. */
 export function toFieldsV1(paths: Iterable<FieldPath>): JsonObject {
-  const root: JsonObject = {};
+  return addPaths({}, paths);
+}
+
+/** Adds paths to a FieldsV1 tree in place (a leaf that gains children becomes their parent). */
+export function addPaths(root: JsonObject, paths: Iterable<FieldPath>): JsonObject {
   for (const p of paths) {
     let node = root;
     for (const seg of p) {
@@ -301,19 +305,21 @@ export function changedPaths(
   if (!(isObject(before) && isObject(after)) && deepEqual(before, after)) return [];
   if (isObject(before) && isObject(after)) {
     const out: FieldPath[] = [];
-    for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
-      if (prefix.length === 0 && (k === 'apiVersion' || k === 'kind')) continue;
-      if (
-        prefix.length === 1 &&
-        prefix[0] === 'f:metadata' &&
-        !['labels', 'annotations', 'finalizers', 'ownerReferences'].includes(k)
-      ) {
-        continue;
-      }
+    // The keys of `before` that `after` still has, then the keys only `after` has: the order of
+    // the paths is the order fields are added to a manager's set, so it is kept as it is. A field
+    // whose value is the same (the same primitive, or the same subtree) changed nothing.
+    const visit = (k: string) => {
+      if (prefix.length === 0 && (k === 'apiVersion' || k === 'kind')) return;
+      if (prefix.length === 1 && prefix[0] === 'f:metadata' && !OWNED_METADATA.has(k)) return;
       const next = own(after, k);
-      if (next === undefined) continue;
-      out.push(...changedPaths(own(before, k), next, itemSchema(schema, k), [...prefix, `f:${k}`]));
-    }
+      if (next === undefined) return;
+      const prev = own(before, k);
+      if (prev === next) return;
+      for (const p of changedPaths(prev, next, itemSchema(schema, k), [...prefix, `f:${k}`]))
+        out.push(p);
+    };
+    for (const k of Object.keys(before)) visit(k);
+    for (const k of Object.keys(after)) if (!Object.hasOwn(before, k)) visit(k);
     return out;
   }
   if (isObject(after)) return leafPaths(after, schema, prefix);
