@@ -5,8 +5,8 @@ import type { KubeObject } from './kube-object';
  * 5,000 copies of the same bootstrap scripts, 15,000 copies of `cluster.x-k8s.io/v1beta1`, of
  * the namespace, of each condition type (V8 shares property names, never values). A cache of
  * objects made from a few templates spends a third of its strings on such copies.
- * `internStrings()` returns a `transform` that replaces each string value (up to `maxLength`
- * characters) by the first equal one it has seen, so the cache keeps one copy.
+ * `internStrings()` returns a `transform` that replaces each string value (longer than 10 and up
+ * to `maxLength` characters) by the first equal one it has seen, so the cache keeps one copy.
  *
  * The table is bounded without an LRU's bookkeeping: two generations of `generationSize`
  * entries; a string seen in the older one moves to the current one, and when the current one is
@@ -19,6 +19,14 @@ import type { KubeObject } from './kube-object';
  * other but never assigned to (JSON.parse makes it an own property; assigning would go to the
  * prototype setter).
  */
+
+/**
+ * V8's JSON.parse already returns one shared copy of a string value of up to 10 characters (it
+ * internalizes them, as it does property names): `True`, `Ready`, `Normal`, most condition
+ * reasons, kinds and IP addresses. Looking them up again would cost a table lookup per value
+ * and save nothing (test/intern.test.ts checks that V8 still does so).
+ */
+const SHARED_BY_JSON_PARSE = 10;
 
 export interface InternOptions {
   /** Longer strings are left alone (default 4,096 characters). */
@@ -40,7 +48,7 @@ export function internStrings(options: InternOptions = {}): StringInterner {
   let previous = new Map<string, string>();
 
   const intern = (s: string): string => {
-    if (s.length > maxLength) return s;
+    if (s.length <= SHARED_BY_JSON_PARSE || s.length > maxLength) return s;
     const hit = current.get(s);
     if (hit !== undefined) return hit;
     const kept = previous.get(s) ?? s;

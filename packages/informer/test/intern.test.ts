@@ -69,8 +69,30 @@ describe('internStrings', () => {
   });
 
   it('leaves strings longer than maxLength alone', () => {
-    const intern = internStrings({ maxLength: 10, generationSize: 100 });
-    intern({ metadata: { name: 'x'.repeat(11), namespace: 'short' } });
+    const intern = internStrings({ maxLength: 20, generationSize: 100 });
+    intern({ metadata: { name: 'x'.repeat(21), namespace: 'cpaas-system' } });
     expect(intern.tableSize()).toBe(1);
+  });
+
+  it('leaves strings of up to 10 characters alone: JSON.parse shares them already', () => {
+    const intern = internStrings({ generationSize: 100 });
+    const source =
+      '{"metadata":{"name":"worker-1","namespace":"default"},"status":{"c":["True","Ready"]}}';
+    intern(JSON.parse(source) as KubeObject);
+    expect(intern.tableSize()).toBe(0);
+    // Why: V8 decodes a short string value as one shared copy (an array slot each, no string),
+    // a longer one as a string of its own per occurrence.
+    const perItem = (value: string) => {
+      const list = JSON.stringify(Array.from({ length: 100_000 }, () => value));
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      const decoded = JSON.parse(list) as string[];
+      gc();
+      const bytes = (process.memoryUsage().heapUsed - before) / decoded.length;
+      expect(decoded).toHaveLength(100_000);
+      return bytes;
+    };
+    expect(perItem('x'.repeat(10))).toBeLessThan(12);
+    expect(perItem('x'.repeat(11))).toBeGreaterThan(24);
   });
 });
