@@ -291,6 +291,12 @@ export function formatBenchmark(r: BenchResult, o: BenchOptions & { maxCpu: numb
       `${String(m.requests)} (${(m.requests / r.total).toFixed(1)} per machine)`,
     ],
     [
+      // The figure to compare runs by on a shared machine: what the two processes spend per
+      // write does not depend on how much of the cores they got (the totals above do).
+      'CPU per request (controllers / server)',
+      `${((r.controllerCores * r.wallS * 1000) / Math.max(1, m.requests)).toFixed(3)} / ${((r.serverCores * r.wallS * 1000) / Math.max(1, m.requests)).toFixed(3)} ms`,
+    ],
+    [
       'request latency (average / max)',
       `${(m.latencyMs / Math.max(1, m.requests)).toFixed(1)} / ${m.maxLatencyMs.toFixed(0)} ms`,
     ],
