@@ -545,7 +545,9 @@ export function serveWatch(
   };
 
   const subscription: { unsubscribe?: () => void } = {};
-  let timers: NodeJS.Timeout[] = [];
+  let timeoutTimer: NodeJS.Timeout | undefined = undefined;
+  /** One timer for all of a watch's bookmarks, re-armed after each. */
+  let bookmarkTimer: NodeJS.Timeout | undefined;
   function finish(): void {
     if (closed) return;
     feed?.catchUp(member);
@@ -558,8 +560,8 @@ export function serveWatch(
     pending = [];
     pendingShared = false;
     subscription.unsubscribe?.();
-    for (const t of timers) clearTimeout(t);
-    timers = [];
+    clearTimeout(timeoutTimer);
+    clearTimeout(bookmarkTimer);
     if (graceTimer !== undefined) clearTimeout(graceTimer);
     graceTimer = undefined;
   }
@@ -621,13 +623,14 @@ export function serveWatch(
     subscription.unsubscribe = store.watch(rt, watcher);
   }
 
-  timers.push(setTimeout(finish, o.timeoutMs));
+  timeoutTimer = setTimeout(finish, o.timeoutMs);
   if (o.allowBookmarks) {
-    const tick = () => {
+    // Before, each bookmark armed a new timer kept in a list until the watch ended: 360–720
+    // spent Timeout objects per watch over its 30–60 minutes.
+    bookmarkTimer = setTimeout(() => {
       if (closed) return;
       bookmark();
-      timers.push(setTimeout(tick, o.bookmarkIntervalMs));
-    };
-    timers.push(setTimeout(tick, o.bookmarkIntervalMs));
+      bookmarkTimer?.refresh();
+    }, o.bookmarkIntervalMs);
   }
 }
