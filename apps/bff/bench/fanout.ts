@@ -99,7 +99,8 @@ async function stats(): Promise<{ watches: number; resourceVersion: number }> {
 }
 
 const watchesWithoutBff = (await stats()).watches;
-// BENCH_PROFILE=DIR writes a CPU profile of the BFF there (node --cpu-prof), as `bench` does.
+// BENCH_PROFILE=DIR writes a CPU profile of the BFF there (node --cpu-prof), as `bench` does, and
+// one of each load process under DIR/load (their CPU shares the machine with the BFF's).
 const profile = process.env.BENCH_PROFILE;
 const bff = child(
   'bff.ts',
@@ -154,6 +155,8 @@ interface SideResult {
   /** The load processes' own event-loop delay p99 (the worst of them) and CPU (all, cores). */
   loaderLoopDelayP99: number;
   loaderCpu: number;
+  /** The load processes' CPU per socket read (µs): their cost, whatever the read rate. */
+  loaderCpuPerReadUs: number;
   /** BFF side only: where the p99's time went, and the BFF's first-to-last write per batch. */
   decomposition?: Decomposition;
 }
@@ -167,6 +170,12 @@ interface Decomposition {
   writeSpanP50: number;
   writeSpanP99: number;
   batchesPerSecond: number;
+  /**
+   * The BFF's CPU per client write (µs): all of its CPU while the events ran (watch, views,
+   * encoding, writes) over its socket writes of events then. Unlike the CPU per event, it does
+   * not move with how many writes a busy machine let it make.
+   */
+  cpuPerWriteUs: number;
 }
 
 const pct = (xs: readonly number[], p: number): number => {
@@ -186,7 +195,11 @@ async function measure(
   const sizes: number[] = [];
   for (let left = n; left > 0; left -= perLoader) sizes.push(Math.min(perLoader, left));
   const loaders: Child[] = sizes.map((k) =>
-    child('load.ts', ['--mode', 'sse', '--url', url, '--accept', accept, '--clients', String(k)]),
+    child(
+      'load.ts',
+      ['--mode', 'sse', '--url', url, '--accept', accept, '--clients', String(k)],
+      profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}/load`] : [],
+    ),
   );
   all.push(...loaders.map((l) => l.proc));
   const connected = await Promise.all(loaders.map((l) => l.next((o) => 'connected' in o)));
@@ -229,7 +242,8 @@ async function measure(
   ).catch(() => undefined);
   clearInterval(sampler);
   // CPU time is the side's own whatever else runs on the machine: the figure least moved by load.
-  const sideCpuMsPerEvent = ((cpuSeconds(sidePid) - sideCpu0) * 1000) / Math.max(1, expected);
+  const sideCpuSeconds = cpuSeconds(sidePid) - sideCpu0;
+  const sideCpuMsPerEvent = (sideCpuSeconds * 1000) / Math.max(1, expected);
   // Through the BFF: its timing of each event, for the loaders to split each delivery's delay.
   let timings: Record<string, unknown> | undefined;
   let batches: [number, number, number, number][] = [];
@@ -247,6 +261,8 @@ async function measure(
         p50: number;
         p99: number;
         cpu: number;
+        reads: number;
+        cpuPerReadUs: number;
         loopDelayP99: number;
         parts?: { p99: number; tail: Parts; p50Of: Parts; p99Of: Parts };
       },
@@ -263,6 +279,13 @@ async function measure(
         writeSpanP50: round1(pct(spans, 0.5)),
         writeSpanP99: round1(pct(spans, 0.99)),
         batchesPerSecond: round1(batches.length / Math.max(0.001, busyFor / 1000)),
+        cpuPerWriteUs: round1(
+          (sideCpuSeconds * 1e6) /
+            Math.max(
+              1,
+              batches.filter((b) => b[0] >= at0).reduce((a, b) => a + b[3], 0),
+            ),
+        ),
       }
     : undefined;
   // Percentiles over processes merged conservatively: the worst of them.
@@ -278,6 +301,13 @@ async function measure(
     sideCpuMsPerEvent,
     loaderLoopDelayP99: round1(Math.max(...reports.map((r) => r.loopDelayP99))),
     loaderCpu: Math.round(reports.reduce((a, r) => a + r.cpu, 0) * 100) / 100,
+    loaderCpuPerReadUs: round1(
+      reports.reduce((a, r) => a + r.cpuPerReadUs * r.reads, 0) /
+        Math.max(
+          1,
+          reports.reduce((a, r) => a + r.reads, 0),
+        ),
+    ),
     ...(decomposition ? { decomposition } : {}),
   };
 }
@@ -327,6 +357,7 @@ function decompositionRows(at: string, d: Decomposition | undefined): BenchRow[]
       unit: 'ms',
     },
     { figure: `${at}: BFF batches per second`, value: d.batchesPerSecond, unit: '' },
+    { figure: `${at}: BFF CPU per client write`, value: d.cpuPerWriteUs, unit: 'µs' },
   ];
 }
 
@@ -425,12 +456,18 @@ for (const n of clientCounts) {
       unit: 'cores',
       ...peerOf((r) => r.loaderCpu),
     },
+    {
+      figure: `${at}: load processes' CPU per socket read (peer: with the proxy)`,
+      value: viaBff.loaderCpuPerReadUs,
+      unit: 'µs',
+      ...peerOf((r) => r.loaderCpuPerReadUs),
+    },
     ...decompositionRows(at, viaBff.decomposition),
   );
   log(
-    `${at}: BFF p99 ${String(viaBff.p99)} ms, ${String(viaBff.watches)} watches, ${viaBff.sideCpuMsPerEvent.toFixed(2)} ms CPU/event, ${String(viaBff.refused)} refused; loaders ${String(viaBff.loaderCpu)} cores, loop delay p99 ${String(viaBff.loaderLoopDelayP99)} ms` +
+    `${at}: BFF p99 ${String(viaBff.p99)} ms, ${String(viaBff.watches)} watches, ${viaBff.sideCpuMsPerEvent.toFixed(2)} ms CPU/event, ${String(viaBff.refused)} refused; loaders ${String(viaBff.loaderCpu)} cores, ${String(viaBff.loaderCpuPerReadUs)} µs/read, loop delay p99 ${String(viaBff.loaderLoopDelayP99)} ms` +
       (viaBff.decomposition
-        ? `; p99 split ${JSON.stringify(viaBff.decomposition.tail)} (each part's p50 ${JSON.stringify(viaBff.decomposition.p50Of)}, p99 ${JSON.stringify(viaBff.decomposition.p99Of)}), write span p50/p99 ${String(viaBff.decomposition.writeSpanP50)}/${String(viaBff.decomposition.writeSpanP99)} ms at ${String(viaBff.decomposition.batchesPerSecond)} batches/s`
+        ? `; p99 split ${JSON.stringify(viaBff.decomposition.tail)} (each part's p50 ${JSON.stringify(viaBff.decomposition.p50Of)}, p99 ${JSON.stringify(viaBff.decomposition.p99Of)}), write span p50/p99 ${String(viaBff.decomposition.writeSpanP50)}/${String(viaBff.decomposition.writeSpanP99)} ms at ${String(viaBff.decomposition.batchesPerSecond)} batches/s, ${String(viaBff.decomposition.cpuPerWriteUs)} µs CPU/write`
         : '') +
       (viaProxy
         ? `; proxy p99 ${String(viaProxy.p99)} ms, ${String(viaProxy.watches)} watches`
