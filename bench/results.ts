@@ -36,8 +36,42 @@ export interface BenchSection {
   /** The machine's load average (1, 5, 15 min) when the section started and when it ended. */
   loadAverage: { start: string; end: string };
   measuredAt: string;
+  /** The machine's speed just before the part ran (`bench/calibrate.mjs`, through `pnpm bench`). */
+  machine?: Calibration;
   rows: BenchRow[];
 }
+
+/** What `bench/calibrate.mjs` prints: the same code is slower on a slower day of a shared machine. */
+export interface Calibration {
+  cpu: string;
+  cores: number;
+  node: string;
+  /** µs to parse and serialize a Machine's JSON. */
+  jsonMicros: number;
+  /** µs per loopback TCP round trip of 1 KiB within one process. */
+  tcpMicros: number;
+  /** Percent of the CPU time the host took from this machine meanwhile. */
+  stealPercent?: number;
+}
+
+/** The calibration `pnpm bench` measured before this part (`BENCH_CALIBRATION`), if any. */
+export function calibrationFromEnv(): Calibration | undefined {
+  const raw = process.env.BENCH_CALIBRATION;
+  if (!raw) return undefined;
+  try {
+    const c = JSON.parse(raw) as Partial<Calibration>;
+    return typeof c.jsonMicros === 'number' && typeof c.tcpMicros === 'number'
+      ? (c as Calibration)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const machineLine = (m: Calibration | undefined): string =>
+  m === undefined
+    ? 'Machine speed not measured (the part ran on its own, not through `pnpm bench`).'
+    : `Machine just before: ${m.cpu}, ${m.cores} cores, Node ${m.node}; JSON round trip of a Machine ${m.jsonMicros} µs, loopback TCP round trip of 1 KiB ${m.tcpMicros} µs${m.stealPercent === undefined ? '' : `, ${m.stealPercent} % of the CPU taken by the host`} (\`bench/calibrate.mjs\`: larger is a slower machine).`;
 
 export const RESULTS_DIR = resolve(dirname(fileURLToPath(import.meta.url)));
 
@@ -83,6 +117,8 @@ export function renderMarkdown(sections: readonly BenchSection[]): string {
       '',
       `Measured ${s.measuredAt}; machine load average ${s.loadAverage.start} at the start, ${s.loadAverage.end} at the end.`,
       '',
+      machineLine(s.machine),
+      '',
     );
     out.push('| figure | value | target | met | peer | ratio to peer |');
     out.push('| --- | --- | --- | --- | --- | --- |');
@@ -115,7 +151,9 @@ export function readSections(dir = resultsDir()): BenchSection[] {
 }
 
 /** Replaces (or adds) `section` in results.json and rewrites results.md. */
-export function record(section: BenchSection, dir = resultsDir()): BenchSection[] {
+export function record(given: BenchSection, dir = resultsDir()): BenchSection[] {
+  const machine = given.machine ?? calibrationFromEnv();
+  const section = machine ? { ...given, machine } : given;
   const sections = readSections(dir);
   const at = sections.findIndex((s) => s.section === section.section);
   if (at >= 0) sections[at] = section;
@@ -129,6 +167,7 @@ export function record(section: BenchSection, dir = resultsDir()): BenchSection[
 /** Prints a section's rows to stdout, as each benchmark does when it is done. */
 export function printSection(s: BenchSection): void {
   process.stdout.write(`\n${s.section} (${s.scale}; load average ${s.loadAverage.end})\n`);
+  if (s.machine) process.stdout.write(`  ${machineLine(s.machine)}\n`);
   for (const r of s.rows) {
     const met = meets(r, s.scale);
     process.stdout.write(

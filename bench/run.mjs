@@ -6,6 +6,8 @@
 // --scale small runs everything at reduced scale as a correctness check (what the test in
 // apps/bff/test/bench.test.ts runs, into a temporary --out); only correctness targets are judged
 // there. --only runs some parts (names below), keeping the other sections of the table.
+// Before each part, bench/calibrate.mjs measures the machine's speed (BENCH_CALIBRATION): its
+// section names it beside the load average (bench/results.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,10 +95,24 @@ if (parts.some((p) => p.name === 'transfer' || p.name === 'web')) {
     if (b.status !== 0) failures.push('web build');
   } else if (run(['--filter', '@dcs/web', 'build']).status !== 0) failures.push('web build');
 }
+/** The machine's speed now (bench/calibrate.mjs): each section names it beside its load average. */
+const calibrate = () => {
+  const c = spawnSync(process.execPath, [join(root, 'bench', 'calibrate.mjs')], {
+    encoding: 'utf8',
+  });
+  const line = c.status === 0 ? c.stdout.trim() : '';
+  if (!line) console.error(`bench: calibration failed: ${c.stderr}`);
+  return line;
+};
 const times = [];
 for (const p of parts) {
   console.log(`\n=== bench: ${p.name} (${p.pkg} ${p.script}, scale ${values.scale})`);
-  const r = run(['--filter', p.pkg, p.script], staticDir ? { STATIC_DIR: staticDir } : {});
+  const calibration = calibrate();
+  console.log(`machine: ${calibration}`);
+  const r = run(['--filter', p.pkg, p.script], {
+    ...(staticDir ? { STATIC_DIR: staticDir } : {}),
+    BENCH_CALIBRATION: calibration,
+  });
   times.push(`${p.name} ${r.seconds.toFixed(0)} s`);
   if (r.status !== 0) failures.push(`${p.name} exited ${r.status}`);
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { record, type BenchSection } from '../../../bench/results';
 
 const section = (name: string, value: number, scale: 'full' | 'small' = 'full'): BenchSection => ({
@@ -55,6 +55,29 @@ describe('the one bench table (issue 14)', () => {
       expect(md).toContain('| p99 | 300 ms | ≤ 250 ms | — |');
       expect(md).toContain('| delivered | 0 | ≥ 1 | **no** |');
     } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names the machine's speed measured before the part, or says it was not measured", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bench-results-'));
+    try {
+      record(section('alone', 10), dir);
+      vi.stubEnv(
+        'BENCH_CALIBRATION',
+        JSON.stringify({ cpu: 'Xeon', cores: 2, node: 'v20', jsonMicros: 8.5, tcpMicros: 12.5 }),
+      );
+      const [, calibrated] = record(section('calibrated', 10), dir);
+      expect(calibrated?.machine?.tcpMicros).toBe(12.5);
+      const md = await readFile(join(dir, 'results.md'), 'utf8');
+      expect(md).toContain('Machine speed not measured');
+      expect(md).toContain(
+        'Machine just before: Xeon, 2 cores, Node v20; JSON round trip of a Machine 8.5 µs, loopback TCP round trip of 1 KiB 12.5 µs',
+      );
+      vi.stubEnv('BENCH_CALIBRATION', 'not json');
+      expect(record(section('garbled', 10), dir)[2]?.machine).toBeUndefined();
+    } finally {
+      vi.unstubAllEnvs();
       await rm(dir, { recursive: true, force: true });
     }
   });

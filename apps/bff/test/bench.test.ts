@@ -10,7 +10,8 @@ import { meets, type BenchSection } from '../../../bench/results';
  * `pnpm bench --scale small` as CI's correctness check (issue 14): every package's benchmark runs
  * at reduced scale and writes its section of the one table, into a temporary directory (the
  * committed bench/results.* stay as the last full run left them). Asserts the table is complete —
- * every section, every figure a number, every peer column filled where the section has a peer —
+ * every section, every figure a number, every peer column filled where the section has a peer,
+ * the machine's calibration beside each —
  * and that the correctness figures (every event delivered, every machine Running, upstream
  * watches constant) meet their targets. Timings are not asserted: the machine is shared.
  */
@@ -89,6 +90,9 @@ describe('pnpm bench --scale small', () => {
       for (const s of sections) {
         expect(s.scale).toBe('small');
         expect(s.loadAverage.start).toMatch(/\d/);
+        // The machine's speed before the part ran, so that a slow day is told from slow code.
+        expect(s.machine?.jsonMicros, s.section).toBeGreaterThan(0);
+        expect(s.machine?.tcpMicros, s.section).toBeGreaterThan(0);
         for (const figure of expected[s.section] ?? [])
           expect(s.rows.map((r) => r.figure).some((f) => f.startsWith(figure))).toBe(true);
         for (const r of s.rows) {

@@ -332,6 +332,17 @@ const MENTIONS: Record<string, Check> = {
     expect(readFileSync(join(ROOT, '.ci/run'), 'utf8')).toMatch(/apt-get install -y .*chromium/);
     return { verdict: 'static', as: t, note: '.ci/run installs Chromium this way' };
   },
+  // What `pnpm bench` runs before each part (root README, "Benchmarks"): run here, as it is cheap.
+  'node bench/calibrate.mjs': (t) => {
+    const r = spawnSync(process.execPath, [join(ROOT, 'bench', 'calibrate.mjs')], {
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const c = JSON.parse(r.stdout) as { jsonMicros: number; tcpMicros: number };
+    expect(c.jsonMicros).toBeGreaterThan(0);
+    expect(c.tcpMicros).toBeGreaterThan(0);
+    return { verdict: 'ran', as: t, note: firstLine(r.stdout).slice(0, 60) };
+  },
   // The fan-out benchmark's peer (root README, "Benchmarks"): the package puts kubectl on PATH.
   'apt-get install kubernetes-client': (t) => {
     const r = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
