@@ -522,6 +522,8 @@ export const en = {
   'create.ipPoolName': 'IP pool name',
   'create.entriesHelp':
     'One entry per machine: at least {replicas}, plus maxSurge for rolling updates (R-POOL-1).',
+  'create.entriesHelpAnyCount':
+    'One entry per machine, plus maxSurge for rolling updates (R-POOL-1).',
   'create.entries': 'Entries',
   'create.suggestEntries':
     "Suggest {n, plural, one {# entry} other {# entries}} like this cluster's pools, on free addresses",

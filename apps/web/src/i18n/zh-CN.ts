@@ -490,6 +490,7 @@ export const zhCN: Messages = {
   'create.ipPoolName': 'IP 池名称',
   'create.entriesHelp':
     '每台 machine 一个条目：至少 {replicas} 个，滚动更新还需加上 maxSurge（R-POOL-1）。',
+  'create.entriesHelpAnyCount': '每台 machine 一个条目，滚动更新还需加上 maxSurge（R-POOL-1）。',
   'create.entries': '条目',
   'create.suggestEntries': '按本集群节点池的布局，在空闲地址上建议 {n} 个条目',
   'create.strategy': '滚动更新与超时',

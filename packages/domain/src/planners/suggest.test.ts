@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validatePoolEntries } from '../rules/pool';
 import { anIpEntry, aValidationContext } from '../testing';
-import { nextFreeIp, suggestEntries } from './suggest';
+import { MAX_SUGGESTED_ENTRIES, nextFreeIp, suggestEntries, suggestionCount } from './suggest';
 
 const withNic = (n: number) =>
   anIpEntry(n, {
@@ -68,5 +68,31 @@ describe('suggested IP pool entries follow this pool’s own pattern (O-SCALE-UP
     expect(nextFreeIp(['10.0.1.11', '10.0.1.13', '10.0.1.12'])).toBe('10.0.1.14');
     expect(nextFreeIp([])).toBeUndefined();
     expect(nextFreeIp(['10.0.1.254'])).toBeUndefined();
+    expect(nextFreeIp(['10.0.1.253', '10.0.1.251'])).toBe('10.0.1.254');
+    expect(nextFreeIp(['10.0.1.255'])).toBeUndefined();
+  });
+
+  it('an extra NIC on the primary network never takes the address just suggested for the entry', () => {
+    const sameNet = anIpEntry(1, { additionNic: [{ ip: '10.0.1.50', mask: '24' }] });
+    const suggested = suggestEntries([sameNet], 3);
+    const addresses = suggested.flatMap((e) => [e.ip, ...(e.additionNic ?? []).map((n) => n.ip)]);
+    expect(new Set(addresses).size).toBe(6);
+    expect(addresses).not.toContain(sameNet.ip);
+    expect(addresses).not.toContain('10.0.1.50');
+  });
+
+  it('a count typed by the user is bounded: at most MAX_SUGGESTED_ENTRIES, none for nonsense', () => {
+    // 20,000 looked through every address again for each entry: the page froze for minutes.
+    const many = suggestEntries([withNic(1)], 20_000);
+    expect(many).toHaveLength(MAX_SUGGESTED_ENTRIES);
+    expect(new Set(many.map((e) => e.hostname)).size).toBe(MAX_SUGGESTED_ENTRIES);
+    // The /24 ends: the rest come without an address for the user to give, never a wrong one.
+    expect(many.filter((e) => e.ip !== '')).toHaveLength(254 - 11);
+    expect(many.at(-1)?.ip).toBe('');
+    for (const n of [-1, Number.NaN, Number.POSITIVE_INFINITY, 2.7])
+      expect(suggestEntries([withNic(1)], n)).toHaveLength(suggestionCount(n));
+    expect([-1, Number.NaN, Number.POSITIVE_INFINITY, 2.7].map(suggestionCount)).toEqual([
+      0, 0, 0, 2,
+    ]);
   });
 });

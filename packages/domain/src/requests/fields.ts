@@ -56,6 +56,13 @@ export function durationField(field: string) {
 }
 
 /**
+ * A replica count (R-MD-1): a whole number from 0 to 2,147,483,647, as the Cluster API CRDs' own
+ * `format: int32` for `spec.replicas` (a larger one is not a count a cluster can hold, and
+ * would reach the page as the suggestion of billions of IP pool entries).
+ */
+export const replicasField = () => z.number().int().min(0).max(2_147_483_647);
+
+/**
  * maxSurge / maxUnavailable (R-MD-2): a non-negative integer or a percentage string. Any number
  * or string reaches the check, so that `-1`, `1.5` and `"1"` each get the message that names
  * their real problem.

@@ -3,7 +3,7 @@ import { DeletePolicySchema } from '../schemas/capi';
 import { AdditionNicSchema, DCSMachineSpecSchema, IpPoolEntrySchema } from '../schemas/dcs';
 import { controlPlaneConfigSchemasFor } from './control-plane-config';
 import { DOMAIN_FIELD_TREES, planOwnedFieldsOf, type RequestFieldTrees } from './field-trees';
-import { bounded, durationField, intOrPercentField, refuse } from './fields';
+import { bounded, durationField, intOrPercentField, refuse, replicasField } from './fields';
 import type { FieldTree } from './known-fields';
 import { knownFieldsOnly } from './known-fields';
 
@@ -166,7 +166,7 @@ function buildRequestSchemas(trees: RequestFieldTrees) {
   const CreatePoolRequestSchema = bounded(
     z.strictObject({
       name,
-      replicas: z.number().int().min(0),
+      replicas: replicasField(),
       version: z.string().min(1),
       machineTemplate: z.discriminatedUnion('mode', [
         z.strictObject({ mode: z.literal('existing'), name }),
@@ -200,7 +200,7 @@ function buildRequestSchemas(trees: RequestFieldTrees) {
   /** O-SCALE-UP / O-SCALE-DOWN-RANDOM: a new replica count, optionally extending the IP pool first. */
   const ScaleReplicasRequestSchema = bounded(
     z.strictObject({
-      replicas: z.number().int().min(0),
+      replicas: replicasField(),
       resourceVersion,
       ipPoolAppend: z
         .strictObject({ name, resourceVersion, entries: z.array(IpPoolEntryInputSchema).min(1) })

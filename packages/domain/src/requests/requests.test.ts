@@ -256,6 +256,24 @@ describe('R-REQUEST: messages of the request’s shape name the field and the pr
     );
   });
 
+  it("R-MD-1: replicas beyond int32 (the CRDs' format) name the limit, for a new pool and a scale", () => {
+    const [i] = refusal(aCreatePoolRequest({ replicas: 3_000_000_000 }));
+    expect(i).toMatchObject({
+      path: 'replicas',
+      rule: 'R-MD-1',
+      messageKey: 'request.tooBigNumber',
+    });
+    expect(i?.message).toBe(
+      'replicas 3000000000 is more than 2147483647: enter 2147483647 or less.',
+    );
+    expect(
+      ScaleReplicasRequestSchema.safeParse({ replicas: 2 ** 31, resourceVersion: '1' }).success,
+    ).toBe(false);
+    expect(
+      ScaleReplicasRequestSchema.safeParse({ replicas: 2 ** 31 - 1, resourceVersion: '1' }).success,
+    ).toBe(true);
+  });
+
   it('replicas 1.5 is not a whole number; a missing name is required', () => {
     expect(refusal(aCreatePoolRequest({ replicas: 1.5 }))[0]?.message).toBe(
       'replicas 1.5 is not a whole number: enter an integer.',

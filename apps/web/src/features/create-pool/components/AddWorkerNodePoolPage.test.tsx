@@ -88,4 +88,21 @@ describe('Add Worker Node Pool (U-4)', () => {
     });
     expect(screen.queryByText('entries needs at least 1 item: add one.')).toBeNull();
   });
+
+  it('R-POOL-1: the entries help and the suggestion follow a typed replica count only as far as it makes sense', async () => {
+    renderPage('en');
+    const replicas = await screen.findByRole('spinbutton', { name: /^Replicas/ });
+    fireEvent.change(replicas, { target: { value: '-1' } });
+    expect(
+      await screen.findByText(
+        'One entry per machine, plus maxSurge for rolling updates (R-POOL-1).',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText(/at least -1/)).toBeNull();
+    expect(screen.getByRole('button', { name: /^Suggest 1 entry/ })).toBeTruthy();
+    // 20,000 suggested entries froze the page for minutes: a suggestion makes at most 1,000.
+    fireEvent.change(replicas, { target: { value: '20000' } });
+    expect(await screen.findByRole('button', { name: /^Suggest 1000 entries/ })).toBeTruthy();
+    expect(screen.getByText(/at least 20000, plus maxSurge/)).toBeTruthy();
+  });
 });

@@ -3,7 +3,7 @@ import { Alert, Typography } from '@mui/material';
 import { Controller, useWatch } from 'react-hook-form';
 import { IpEntriesEditor } from '../../../components/IpEntriesEditor';
 import { useI18n } from '../../../i18n/context';
-import { suggestNewPoolEntries } from '@dcs/domain';
+import { suggestNewPoolEntries, suggestionCount } from '@dcs/domain';
 import { useFieldIssues } from '../../../components/FieldIssues';
 import { PickOrDefineSection, type PickMode } from './PickOrDefineSection';
 import type { SectionProps } from './section';
@@ -19,6 +19,8 @@ export function IpPoolSection({
   const field = useFieldIssues(issues);
   const ip = useWatch({ control: form.control, name: 'ipPool' });
   const replicas = useWatch({ control: form.control, name: 'replicas' });
+  // What the replicas field holds is whatever was typed: the suggestion is bounded (domain).
+  const suggested = Math.max(1, suggestionCount(replicas));
   const free = (name: string) => {
     const p = ctx.ipPools.find((x) => x.name === name);
     if (!p) return 0;
@@ -106,7 +108,9 @@ export function IpPoolSection({
       }
     >
       <Typography variant="body2" color="text.secondary">
-        {t('create.entriesHelp', { replicas })}
+        {Number.isInteger(replicas) && replicas >= 0
+          ? t('create.entriesHelp', { replicas })
+          : t('create.entriesHelpAnyCount')}
       </Typography>
       <Controller
         control={form.control}
@@ -129,9 +133,7 @@ export function IpPoolSection({
                   className="link-button"
                   onClick={() => {
                     // The cluster's layout (NICs, disks, network), on free addresses, for review.
-                    f.onChange(
-                      suggestNewPoolEntries(ctx, form.getValues('name'), Math.max(1, replicas)),
-                    );
+                    f.onChange(suggestNewPoolEntries(ctx, form.getValues('name'), suggested));
                   }}
                   style={{
                     background: 'none',
@@ -142,7 +144,7 @@ export function IpPoolSection({
                     cursor: 'pointer',
                   }}
                 >
-                  {t('create.suggestEntries', { n: Math.max(1, replicas) })}
+                  {t('create.suggestEntries', { n: suggested })}
                 </button>
               </Typography>
             )}

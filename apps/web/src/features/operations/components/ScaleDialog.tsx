@@ -2,6 +2,7 @@ import {
   replicaRoom,
   scaleUpProgress,
   suggestEntries,
+  suggestionCount,
   validateScale,
   type IpPoolEntry,
   type MachineView,
@@ -245,7 +246,7 @@ function ScaleDialogBody({
                 setExtend(suggestEntries(ipCtx?.entries ?? [], missing, { takenIps }));
               }}
             >
-              {t('scale.extendIpPool', { n: missing })}
+              {t('scale.extendIpPool', { n: suggestionCount(missing) })}
             </Button>
           )}
         </Box>
