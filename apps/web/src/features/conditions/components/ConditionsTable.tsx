@@ -173,7 +173,8 @@ export function ConditionsTable({
                     <TableCell>{c.severity ?? '—'}</TableCell>
                     <TableCell>{c.reason ?? '—'}</TableCell>
                     <TableCell sx={{ overflowWrap: 'anywhere' }}>{c.message ?? '—'}</TableCell>
-                    <TableCell>
+                    {/* One line each for "1 minute ago" and the date: wrapped, a row was four lines tall. */}
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
                       <time
                         dateTime={c.lastTransitionTime}
                         title={formatAbsolute(c.lastTransitionTime, locale)}
