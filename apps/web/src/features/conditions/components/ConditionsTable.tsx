@@ -91,7 +91,8 @@ export function ConditionsTable({
       ) : (
         <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
           <Table size="small" aria-label={title}>
-            <TableHead>
+            {/* Short headings stay on one line ("严重程度" broke into a character per line at 1024 px). */}
+            <TableHead sx={{ '& th': { whiteSpace: 'nowrap' } }}>
               <TableRow>
                 <TableCell>{t('conditions.type')}</TableCell>
                 <TableCell>{t('conditions.status')}</TableCell>
