@@ -48,7 +48,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   #kc: KubeConfigLike;
   readonly #options: ResolvedOptions;
   /** InformerOptions.transform, or identity. */
-  readonly #transform: (object: T) => T;
+  readonly #transform: (object: T, cached?: T) => T;
   readonly #hooks: InformerHooks;
   readonly #store: Store<T>;
   readonly #handlers = new HandlerRegistry<T>();
@@ -82,7 +82,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.#options = resolveOptions(options);
     this.#hooks = options;
     const transform = options.transform;
-    this.#transform = transform ? (o) => transform(o) as T : (o) => o;
+    this.#transform = transform ? (o, cached) => transform(o, cached) as T : (o) => o;
     this.#backoff = new Backoff(options.backoff, this.#options.random);
     this.#store = new Store<T>((error) => {
       this.#report(error, { phase: 'index' });
@@ -291,7 +291,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     const fresh = new Map<string, T>();
     for (const item of result.items) {
       const key = objectKey(item);
-      if (key !== undefined) fresh.set(key, this.#transform(item as T));
+      if (key !== undefined) fresh.set(key, this.#transform(item as T, this.#store.getByKey(key)));
     }
     const deltas = diffRelist(this.#store.entries(), fresh);
     // The whole cache is brought up to date first: handlers then see the new list, not a mix.
@@ -398,7 +398,11 @@ export class Informer<T extends KubeObject = KubeObject> {
       return true;
     }
     if (!isKubeObject(object)) return false;
-    const item = this.#transform(object as T);
+    const key = type === 'MODIFIED' ? objectKey(object) : undefined;
+    const item = this.#transform(
+      object as T,
+      key === undefined ? undefined : this.#store.getByKey(key),
+    );
     if (type === 'ADDED' || type === 'MODIFIED') this.#upsert(item);
     else if (type === 'DELETED') this.#delete(item);
     else return false;

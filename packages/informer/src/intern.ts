@@ -36,7 +36,8 @@ export interface InternOptions {
 }
 
 export interface StringInterner {
-  (object: KubeObject): KubeObject;
+  /** `cached`: the version the cache holds of the same object, if any (read, never changed). */
+  (object: KubeObject, cached?: KubeObject): KubeObject;
   /** Strings in the table now (at most twice the generation size). */
   readonly tableSize: () => number;
 }
@@ -79,8 +80,53 @@ export function internStrings(options: InternOptions = {}): StringInterner {
     }
   };
 
-  const transform = (object: KubeObject): KubeObject => {
-    walk(object);
+  /**
+   * `walk` beside the cached version of the same object: a string equal to the one at the same
+   * place there (most of an update: only a few fields change) takes that copy, already interned,
+   * with one comparison instead of a hash and a table lookup (which were 4 % of the simulated
+   * controllers' CPU at 5,000 machines).
+   */
+  const walkBeside = (value: object, cached: unknown): void => {
+    if (Array.isArray(value)) {
+      const list = value as unknown[];
+      const was = Array.isArray(cached) ? (cached as unknown[]) : undefined;
+      if (!was) {
+        walk(value);
+        return;
+      }
+      for (let i = 0; i < list.length; i++) {
+        const v = list[i];
+        if (typeof v === 'string') {
+          const w = was[i];
+          list[i] = w === v ? w : intern(v);
+        } else if (typeof v === 'object' && v !== null) walkBeside(v, was[i]);
+      }
+      return;
+    }
+    if (typeof cached !== 'object' || cached === null || Array.isArray(cached)) {
+      walk(value);
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    const was = cached as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (key === '__proto__') {
+        const v = record[key];
+        if (typeof v === 'object' && v !== null) walk(v);
+        continue;
+      }
+      const v = record[key];
+      if (typeof v === 'string') {
+        const w = Object.hasOwn(was, key) ? was[key] : undefined;
+        record[key] = w === v ? w : intern(v);
+      } else if (typeof v === 'object' && v !== null)
+        walkBeside(v, Object.hasOwn(was, key) ? was[key] : undefined);
+    }
+  };
+
+  const transform = (object: KubeObject, cached?: KubeObject): KubeObject => {
+    if (cached) walkBeside(object, cached);
+    else walk(object);
     return object;
   };
   return Object.assign(transform, { tableSize: () => current.size + previous.size });

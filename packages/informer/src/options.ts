@@ -88,9 +88,11 @@ export interface InformerOptions extends InformerHooks {
    * handlers (client-go's `SetTransform`): e.g. `stripManagedFields` for a cache that never
    * reads them, which is what controller-runtime's caches commonly do to halve their memory.
    * It must keep `metadata.name`, `namespace` and `resourceVersion`; it may mutate its argument
-   * (each object is decoded for this informer alone).
+   * (each object is decoded for this informer alone). `cached` is the version of the same
+   * object the cache holds when one does (an update), already transformed: read it, never
+   * change it (`internStrings` takes its strings where they are equal).
    */
-  readonly transform?: (object: KubeObject) => KubeObject;
+  readonly transform?: (object: KubeObject, cached?: KubeObject) => KubeObject;
 }
 
 /** A `transform` that drops `metadata.managedFields` (controller-runtime's TransformStripManagedFields). */

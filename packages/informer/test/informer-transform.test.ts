@@ -40,6 +40,33 @@ describe('Informer: transform', () => {
     );
   });
 
+  it('is given the cached version of the object with an update, and nothing with an add', async () => {
+    const server = await startServer();
+    server.add('a', { spec: { n: 1 } });
+    const calls: { rv: string | undefined; cachedRv: string | undefined }[] = [];
+    const informer = startInformer(server, {
+      transform: (o, cached) => {
+        calls.push({
+          rv: o.metadata?.resourceVersion,
+          cachedRv: cached?.metadata?.resourceVersion,
+        });
+        return o;
+      },
+    });
+    await informer.synced;
+    await expect.poll(() => server.openWatches).toBe(1);
+    const listed = informer.get('default', 'a')?.metadata?.resourceVersion;
+    server.update('a', { replicas: 2 });
+    server.add('b', { spec: { n: 2 } });
+    await expect.poll(() => informer.list().length).toBe(2);
+    const updated = server.get('a')?.metadata.resourceVersion;
+    expect(calls).toContainEqual({ rv: updated, cachedRv: listed });
+    expect(calls).toContainEqual({
+      rv: server.get('b')?.metadata.resourceVersion,
+      cachedRv: undefined,
+    });
+  });
+
   it('stripManagedFields drops metadata.managedFields and keeps everything else', () => {
     const o = {
       apiVersion: 'v1',

@@ -60,6 +60,51 @@ describe('internStrings', () => {
     }
   });
 
+  it('takes the equal strings of the cached version of the object, not the table', () => {
+    // Longer than maxLength: the table never holds it, so one copy for all versions can only
+    // come from the cached version beside which each update is walked.
+    const big = 'k'.repeat(5000);
+    const version = (i: number) =>
+      JSON.parse(
+        JSON.stringify({
+          metadata: { name: 'm', namespace: 'cpaas-system', resourceVersion: String(i) },
+          spec: { files: [{ content: big }] },
+          status: { phase: i % 2 ? 'Provisioning' : 'Running', message: `step ${String(i)}` },
+        }),
+      ) as KubeObject;
+    const n = 500;
+    const decode = (beside: boolean) => {
+      const intern = internStrings();
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      const kept: KubeObject[] = [];
+      for (let i = 0; i < n; i++) kept.push(intern(version(i), beside ? kept.at(-1) : undefined));
+      gc();
+      const bytes = process.memoryUsage().heapUsed - before;
+      // Every value is the new version's.
+      for (let i = 0; i < n; i++) expect(kept[i]).toEqual(version(i));
+      return bytes;
+    };
+    expect(decode(false)).toBeGreaterThan(n * 5000);
+    expect(decode(true)).toBeLessThan((n * 5000) / 4);
+  });
+
+  it('walks an update beside its cached version without taking a changed string or touching __proto__', () => {
+    const intern = internStrings({ generationSize: 4 });
+    const source = (i: number) =>
+      `{"metadata":{"name":"a","labels":{"__proto__":"x${String(i)}","k":"value-${String(i % 3)}"}},"list":["pppppppppppp${String(i)}",["qqqqqqqqqqqqq",{"__proto__":{"polluted":"yes"}}]],"n":${String(i)}}`;
+    let cached: KubeObject | undefined;
+    for (let i = 0; i < 20; i++) {
+      const out = intern(JSON.parse(source(i)) as KubeObject, cached);
+      expect(out).toEqual(JSON.parse(source(i)));
+      const labels = (out.metadata as { labels: object }).labels;
+      expect(Object.getPrototypeOf(labels)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(labels, '__proto__')?.value).toBe(`x${String(i)}`);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      cached = out;
+    }
+  });
+
   it('holds at most two generations of strings, whatever the stream', () => {
     const intern = internStrings({ generationSize: 1000 });
     for (let i = 0; i < 50_000; i++)
