@@ -1,5 +1,10 @@
 import { InformerFactory, internStrings, stripManagedFields } from '@dcs/informer';
-import { DEFAULT_NAMESPACE, LABEL_CONTROL_PLANE_NAME, LABEL_DEPLOYMENT_NAME } from '@dcs/domain';
+import {
+  DEFAULT_NAMESPACE,
+  LABEL_CONTROL_PLANE_NAME,
+  LABEL_DEPLOYMENT_NAME,
+  type Machine,
+} from '@dcs/domain';
 import type { SimClock } from '../logic/clock';
 import type { FailureRule } from '../logic/failures';
 import { Timeline } from '../logic/timeline';
@@ -79,18 +84,42 @@ export interface RunningControllers {
   stop(): Promise<void>;
 }
 
-function machinePhases(caches: Caches): Record<string, Record<string, number>> {
-  const out: Record<string, Record<string, number>> = {};
-  for (const m of caches.get('Machine').informer.list()) {
+/**
+ * Machines per MachineDeployment (or KubeadmControlPlane) and phase, kept up to date from the
+ * informer's events: the benchmark asks for them five times a second, and counting 5,000 cached
+ * Machines each time was 0.8 % of the controllers' CPU.
+ */
+function machinePhases(caches: Caches): () => Record<string, Record<string, number>> {
+  const counts = new Map<string, Map<string, number>>();
+  const bump = (m: Machine, by: number) => {
     const pool =
       m.metadata.labels?.[LABEL_DEPLOYMENT_NAME] ??
       m.metadata.labels?.[LABEL_CONTROL_PLANE_NAME] ??
       '';
     const phase = m.status?.phase ?? 'Pending';
-    const counts = (out[pool] ??= {});
-    counts[phase] = (counts[phase] ?? 0) + 1;
-  }
-  return out;
+    let byPhase = counts.get(pool);
+    if (!byPhase) counts.set(pool, (byPhase = new Map<string, number>()));
+    const n = (byPhase.get(phase) ?? 0) + by;
+    if (n !== 0) byPhase.set(phase, n);
+    else {
+      byPhase.delete(phase);
+      if (byPhase.size === 0) counts.delete(pool);
+    }
+  };
+  caches.get('Machine').informer.addEventHandler({
+    add: (m) => {
+      bump(m, 1);
+    },
+    update: (m, old) => {
+      bump(old, -1);
+      bump(m, 1);
+    },
+    delete: (m) => {
+      bump(m, -1);
+    },
+  });
+  return () =>
+    Object.fromEntries([...counts].map(([pool, byPhase]) => [pool, Object.fromEntries(byPhase)]));
 }
 
 export async function startControllers(input: StartControllersInput): Promise<RunningControllers> {
@@ -112,10 +141,11 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
     // as controller-runtime's TransformStripManagedFields. They were a third or more of every
     // cached Machine, DCSMachine and KubeadmConfig. The rest is mostly copies of the same
     // strings (a pool's machines come from one template): one copy each (internStrings).
-    transform: (o) => intern(stripManagedFields(o)),
+    transform: (o, cached) => intern(stripManagedFields(o), cached),
   });
   const caches = new Caches(factory, o.namespace);
   for (const kind of WATCHED_KINDS) caches.get(kind);
+  const phases = machinePhases(caches);
   const events = new EventRecorder(client, input.clock, { enabled: o.events ?? true });
   const clock = input.clock;
   const timeline = new Timeline(
@@ -174,7 +204,7 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
       wakes: Object.fromEntries(manager.wakes),
       ...client.counters,
       events: { ...events.counters },
-      phases: machinePhases(caches),
+      phases: phases(),
       caches: Object.fromEntries(
         WATCHED_KINDS.map((k) => [
           k,

@@ -1,7 +1,6 @@
 import { LABEL_CONTROL_PLANE, type Condition, type OwnerReference } from '@dcs/domain';
 import { sameJson } from '../logic/names';
 import { keyOf } from '../runtime/cache';
-import { splitKey } from '../runtime/context';
 
 /** Small helpers shared by the controllers. */
 
@@ -45,15 +44,12 @@ export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** Work-queue priority for the control plane's objects (they carry the control-plane label). */
+/**
+ * Work-queue priority for the control plane's objects (they carry the control-plane label).
+ * Asked at every enqueue, by the queue's own key: no split and rebuilt key per call.
+ */
 export function controlPlaneFirst(cache: {
-  get(
-    namespace: string | undefined,
-    name: string,
-  ): { metadata: { labels?: Record<string, string> | undefined } } | undefined;
+  getByKey(key: string): { metadata: { labels?: Record<string, string> | undefined } } | undefined;
 }): (key: string) => boolean {
-  return (key) => {
-    const { namespace, name } = splitKey(key);
-    return cache.get(namespace, name)?.metadata.labels?.[LABEL_CONTROL_PLANE] !== undefined;
-  };
+  return (key) => cache.getByKey(key)?.metadata.labels?.[LABEL_CONTROL_PLANE] !== undefined;
 }

@@ -91,8 +91,20 @@ class TimerHeap {
 /** Real timers cannot wait longer than this (Node's setTimeout limit). */
 const MAX_REAL_DELAY = 2 ** 31 - 1;
 
+/**
+ * The last second formatted, and its text: every reconcile stamps the time (a Date, its ISO text
+ * and a replace, 0.7 % of the controllers' CPU at 5,000 machines), thousands of times per second.
+ */
+let lastSecond = Number.NaN;
+let lastText = '';
+
 export function toISO(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastText = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 class ScaledClock implements SimClock {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { Condition } from '@dcs/domain';
 import {
   aggregate,
   falseCondition,
   mirror,
   setCondition,
+  setConditions,
   summary,
   trueCondition,
   unknownCondition,
@@ -100,5 +102,29 @@ describe('v1beta1 conditions', () => {
         '0 of 2 completed',
       ),
     );
+  });
+
+  it('setConditions gives what setCondition one after the other gives (one copy, one sort)', () => {
+    const types = ['Ready', 'BootstrapReady', 'InfrastructureReady', 'NodeHealthy', 'A'];
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const random = (): Condition => {
+      const type = types[next(types.length)] ?? 'Ready';
+      return next(2)
+        ? trueCondition(type)
+        : falseCondition(type, ['R1', 'R2'][next(2)] ?? 'R1', 'Info', next(2) ? 'm' : '');
+    };
+    for (let run = 0; run < 500; run++) {
+      const start = Array.from({ length: next(4) }, random).reduce<Condition[]>(
+        (acc, c) => setCondition(acc, c, t0),
+        [],
+      );
+      const updates = Array.from({ length: next(5) }, () => (next(6) ? random() : undefined));
+      const oneByOne = updates.reduce<Condition[]>((acc, c) => setCondition(acc, c, t1), start);
+      expect(setConditions(start, updates, t1)).toEqual(oneByOne);
+    }
   });
 });

@@ -79,16 +79,32 @@ export function setCondition(
   return list.sort(lexicographicLess);
 }
 
-/** Several conditions at once, in order. */
+/**
+ * Several conditions at once, in order: what `setCondition` one after the other gives, with one
+ * copy of the list and one sort (types are unique, so the order is the same) instead of one per
+ * condition, at every reconcile.
+ */
 export function setConditions(
   conditions: readonly Condition[] | undefined,
   updates: readonly (Condition | undefined)[],
   nowISO: string,
 ): Condition[] {
-  return updates.reduce<Condition[]>(
-    (acc, c) => setCondition(acc, c, nowISO),
-    [...(conditions ?? [])],
-  );
+  const list = [...(conditions ?? [])];
+  let changed = false;
+  for (const condition of updates) {
+    if (!condition) continue;
+    const i = list.findIndex((c) => c.type === condition.type);
+    const existing = i >= 0 ? list[i] : undefined;
+    if (existing && sameState(existing, condition)) continue;
+    const next: Condition = {
+      ...condition,
+      lastTransitionTime: existing ? nowISO : (condition.lastTransitionTime ?? nowISO),
+    };
+    if (i >= 0) list[i] = next;
+    else list.push(next);
+    changed = true;
+  }
+  return changed ? list.sort(lexicographicLess) : list;
 }
 
 export function deleteCondition(

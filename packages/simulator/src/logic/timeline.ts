@@ -32,9 +32,31 @@ export const DRAIN_START_PATH = 'deletion/nodeDrainStartTime';
 
 /** Paths whose stamp `after` sets or changes relative to `before`. */
 export function changedStamps(before: unknown, after: unknown): [string, string][] {
-  const old = stampsOf(before);
-  return [...stampsOf(after)].filter(([path, stamp]) => old.get(path) !== stamp);
+  // What `stampsOf` of both would say, without building two maps and a path per condition for
+  // every status write (a conditions list has one entry per type: the server refuses two).
+  const out: [string, string][] = [];
+  const a = asStamped(after);
+  if (!a) return out;
+  const b = asStamped(before);
+  for (const c of a.conditions ?? []) {
+    if (!c.lastTransitionTime) continue;
+    const old = b?.conditions?.find((x) => x.type === c.type)?.lastTransitionTime;
+    if (old !== c.lastTransitionTime) out.push([conditionPath(c.type), c.lastTransitionTime]);
+  }
+  if (a.deletion) {
+    for (const [k, v] of Object.entries(a.deletion))
+      if (typeof v === 'string' && b?.deletion?.[k] !== v) out.push([`deletion/${k}`, v]);
+  }
+  return out;
 }
+
+interface Stamped {
+  conditions?: readonly Condition[];
+  deletion?: Record<string, unknown>;
+}
+
+const asStamped = (status: unknown): Stamped | undefined =>
+  typeof status === 'object' && status !== null ? status : undefined;
 
 interface Mark {
   stamp: string;

@@ -57,9 +57,16 @@ export class Cache<T extends KubeObject> {
   }
 
   get(namespace: string | undefined, name: string): T | undefined {
-    const p = this.live(keyOf(namespace, name));
+    // One key for both lookups: building it and hashing it again for the informer cost as much
+    // as the lookups themselves (thousands of reads per second).
+    return this.getByKey(keyOf(namespace, name));
+  }
+
+  /** By its `namespace/name` key (a work queue's key). */
+  getByKey(key: string): T | undefined {
+    const p = this.pending.size === 0 ? undefined : this.live(key);
     if (p) return p.obj;
-    return this.informer.get(namespace, name);
+    return this.informer.getByKey(key);
   }
 
   list(): T[] {
@@ -70,16 +77,36 @@ export class Cache<T extends KubeObject> {
   }
 
   byIndex(name: string, value: string): T[] {
-    const out = new Map<string, T>();
-    for (const o of this.informer.byIndex(name, value)) out.set(keyOfObject(o), o);
-    if (this.pending.size === 0) return [...out.values()];
+    const cached = this.informer.byIndex(name, value);
+    if (this.pending.size === 0) return cached;
+    // The overlay's entries under `value` now or in the informer's version: the object this
+    // process wrote, or undefined (deleted, or no longer under `value`). Most calls find none
+    // (the overlay holds a few objects, the index thousands): they return the informer's list
+    // as it is, without a key built per object.
     const fn = this.indexers.get(name);
+    const under = (o: T | undefined): o is T => o !== undefined && fn?.(o).includes(value) === true;
+    let writes: Map<string, T | undefined> | undefined;
     for (const [key, p] of this.pending) {
       if (!this.fresh(key, p)) continue;
-      if (!p.obj || !fn?.(p.obj).includes(value)) out.delete(key);
-      else out.set(key, p.obj);
+      const mine = under(p.obj);
+      if (!mine && !under(this.informer.getByKey(key))) continue;
+      writes ??= new Map();
+      writes.set(key, mine ? p.obj : undefined);
     }
-    return [...out.values()];
+    if (!writes) return cached;
+    const out: T[] = [];
+    for (const o of cached) {
+      const key = keyOfObject(o);
+      if (!writes.has(key)) {
+        out.push(o);
+        continue;
+      }
+      const written = writes.get(key);
+      writes.delete(key);
+      if (written) out.push(written);
+    }
+    for (const written of writes.values()) if (written) out.push(written);
+    return out;
   }
 
   /**

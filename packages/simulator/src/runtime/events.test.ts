@@ -7,9 +7,9 @@ import { EventRecorder, SPAM_BURST, SPAM_REFILL_MS } from './events';
 function recorder() {
   const writes: { verb: string; object: string }[] = [];
   const client = {
-    create: (_: unknown, e: { involvedObject: { name: string } }) => {
+    createAndForget: (_: unknown, e: { involvedObject: { name: string } }) => {
       writes.push({ verb: 'POST', object: e.involvedObject.name });
-      return Promise.resolve(e);
+      return Promise.resolve();
     },
     patch: (_: unknown, _ns: string, name: string) => {
       writes.push({ verb: 'PATCH', object: name });

@@ -133,7 +133,7 @@ export class EventRecorder {
       reportingComponent: component,
       reportingInstance: `${component}-sim`,
     };
-    this.enqueue(() => this.client.create(kindTable.Event, event).then(() => undefined));
+    this.enqueue(() => this.client.createAndForget(kindTable.Event, event));
   }
 
   /** EventSourceObjectSpamFilter: takes a token of the source's bucket for the object, if it has one. */
