@@ -2,10 +2,11 @@
 // The machine's speed just before a part of `pnpm bench` runs (bench/run.mjs), printed as one line
 // of JSON: what the part's section of the table names beside its load average, so that two runs
 // can be told apart as a slower machine or slower code. This machine is a shared virtual one: the
-// same code measured 60.7 s for the simulator's 5,000 machines one day and 45.8 s the next, with
-// the load average near 1 both times. Two figures stand for the two costs the benchmarks spend
-// most on, each the median of 9 rounds (one process, one core, about a second in all):
-// - JSON: µs to parse and serialize a Machine of ~1.7 KB (the API server's and the informers' work);
+// same code measured 60.7 s for the simulator's 5,000 machines in one session and 45.8 s in the
+// next, on another virtual machine of the same kind, the load average near 1 both times. Two
+// figures stand for the two costs the benchmarks spend most on, each the median of 9 rounds (one
+// process, one core, about a second in all):
+// - JSON: µs to parse and serialize a Machine of ~1.4 KB (the API server's and the informers' work);
 // - loopback TCP: µs per round trip of 1 KiB between two sockets of this process (two writes, two
 //   reads and their wake-ups: the fan-out's and the watch's cost per client).
 // And the CPU time the host took from this machine meanwhile (`steal` in /proc/stat), in percent.
@@ -18,7 +19,7 @@ const ROUNDS = 9;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** A Machine as the simulator writes one: spec, labels, conditions (~1.7 KB of JSON). */
+/** A Machine as the simulator writes one: spec, labels, conditions (~1.4 KB of JSON). */
 function machine(i) {
   const time = new Date(Date.UTC(2026, 0, 1, 0, 0, i % 60)).toISOString();
   return {
