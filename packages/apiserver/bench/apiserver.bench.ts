@@ -254,11 +254,18 @@ export async function runBenchmark(
     if (end.profile) log(`cpu profile of the server (${name}): ${end.profile}`);
     return { out, cpuMs: end.cpuMs, seconds, machineBusy, loopDelay: end.loopDelay };
   };
-  /** What the rest of the machine used meanwhile: the contention the figures were taken under. */
+  /**
+   * What the rest of the machine used meanwhile: the contention the figures were taken under.
+   * The machine's busy time comes from /proc/stat's ticks, ours from the processes' own clocks,
+   * which count loopback network work 4–7 % higher (a process doing only loopback round trips
+   * for 4 s: 4.3 s by its clock, 4.15 s by /proc/stat). Near 0 the difference reads as a negative
+   * share of the machine (-0.1 to -0.2 cores in the watch phase of a quiet machine): that is 0.
+   */
   const others = (p: { cpuMs: number; seconds: number; machineBusy: number }, clientMs: number) => {
     if (Number.isNaN(p.machineBusy)) return;
     const ours = (p.cpuMs + clientMs) / 1000;
-    row('  CPU used by other processes meanwhile', (p.machineBusy - ours) / p.seconds, 'cores');
+    const rest = Math.max(0, (p.machineBusy - ours) / p.seconds);
+    row('  CPU used by other processes meanwhile', rest, 'cores');
   };
   try {
     const idle = await server.ask({ type: 'memory' }, 'memory');
