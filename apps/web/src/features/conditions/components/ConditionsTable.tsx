@@ -78,7 +78,7 @@ export function ConditionsTable({
     if (hasFocus && row && 'scrollIntoView' in row) row.scrollIntoView({ block: 'center' });
   }, [hasFocus]);
   return (
-    <Box component="section" aria-label={title} sx={{ mb: 3 }}>
+    <Box component="section" aria-label={title} sx={{ mt: 3, mb: 3 }}>
       <Typography
         variant={headingLevel === 'h2' ? 'h2' : 'h3'}
         component={headingLevel}
