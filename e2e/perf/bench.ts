@@ -207,10 +207,10 @@ try {
 
   // The Nodes tab holds every machine; the burst updates them live.
   await page.getByRole('tab', { name: 'Nodes' }).click();
-  // The count as the app prints it ("20003 of 20003 machines, 0 selected").
+  // The count as the app prints it, grouped ("20,003 of 20,003 machines, 0 selected").
   await page
     .getByRole('status')
-    .filter({ hasText: `of ${String(MACHINES)} machines` })
+    .filter({ hasText: `of ${MACHINES.toLocaleString('en-US')} machines` })
     .waitFor({ timeout: 120_000 });
   const { burstTasks, burstLongest, burstBlocking, mainThread } = await burst(
     page,

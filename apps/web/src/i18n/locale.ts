@@ -29,14 +29,31 @@ export function saveLocale(locale: Locale): void {
   }
 }
 
+const grouping = new Map<Locale, Intl.NumberFormat>();
+
+/**
+ * A whole number as the page writes counts: grouped by the locale (20,003 machines, not 20003);
+ * other numbers as they are (their callers format them: sizes, durations).
+ */
+export function formatCount(n: number, locale: Locale): string {
+  if (!Number.isInteger(n)) return String(n);
+  let f = grouping.get(locale);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+    grouping.set(locale, f);
+  }
+  return f.format(n);
+}
+
 /**
  * Fills `{name}` placeholders and plural forms (`{count, plural, one {# entry} other {# entries}}`,
  * chosen by the locale's Intl.PluralRules, as domain's catalogs do); an unknown one stays as written.
+ * Number params are written as counts (`formatCount`).
  */
 export function fill(
   text: string,
   params: Record<string, string | number> = {},
   locale: Locale = 'en',
 ): string {
-  return fillMessage(text, params, locale);
+  return fillMessage(text, params, locale, (n) => formatCount(n, locale));
 }

@@ -20,6 +20,21 @@ describe('count-bearing texts (Intl.PluralRules)', () => {
     );
   });
 
+  it('writes counts grouped by the locale, in the plural and out of it (20,003 machines)', () => {
+    const counts = { shown: 20003, total: 20003, selected: 1500 };
+    expect(fill(en['nodes.count'], counts, 'en')).toBe('20,003 of 20,003 machines, 1,500 selected');
+    expect(fill(zhCN['nodes.count'], counts, 'zh-CN')).toBe(
+      '共 20,003 台 machine，显示 20,003 台，已选 1,500 台',
+    );
+    expect(fill(en['scale.extendIpPool'], { n: 1000 }, 'en')).toBe(
+      'Extend IP pool by 1,000 entries',
+    );
+    // Text params stay as given (a name, a version, a size already written by its caller).
+    expect(fill(en['pool.ipUsage'], { name: 'p-1000', used: 1000, total: 1024 }, 'en')).toBe(
+      'p-1000: 1,000/1,024 used',
+    );
+  });
+
   it('leaves Chinese, which has no plural forms, as written', () => {
     expect(fill(zhCN['scale.extendIpPool'], { n: 1 }, 'zh-CN')).not.toMatch(/plural|#/);
   });

@@ -28,6 +28,17 @@ describe('fillMessage: placeholders and plurals by Intl.PluralRules', () => {
     expect(placeholdersOf(entries)).toEqual(['n', 'pool']);
   });
 
+  it("writes numbers as they are, or through the caller's formatter (`#` and placeholders)", () => {
+    // A rule's message quotes the value as typed: 3000000000, not 3,000,000,000.
+    expect(fillMessage(entries, { n: 3000, pool: 1200 }, 'en')).toBe('Add 3000 entries to 1200');
+    const grouped = (n: number) => n.toLocaleString('en-US');
+    expect(fillMessage(entries, { n: 3000, pool: 'p-1200' }, 'en', grouped)).toBe(
+      'Add 3,000 entries to p-1200',
+    );
+    // The plural form is chosen by the number, not by its written form.
+    expect(fillMessage(entries, { n: 1, pool: 1200 }, 'en', grouped)).toBe('Add 1 entry to 1,200');
+  });
+
   it('gives the rules’ and views’ catalogs English in number (R-TPL-1, T-1)', () => {
     expect(formatMessage('tpl.systemDiskMultiple', { count: 2 }, 'en')).toMatch(/^2 disks have/);
     expect(formatViewMessage('view.problem.vmFailed', { count: 1, machines: 'm-1' }, 'en')).toBe(

@@ -3,12 +3,17 @@
  * `{count, plural, one {# entry} other {# entries}}`, the form chosen by `Intl.PluralRules` of
  * the locale (an exact `=0` form wins; `#` is the number; `other` is the fallback). Languages
  * without plural forms (zh-CN) simply write `{count}`. An unknown param stays as written.
+ * `formatNumber`, when given, writes each number param (and `#`) — a page's counts in the
+ * locale's digits grouping, say; without it numbers are written as they are (a rule's message
+ * quotes the value the user typed).
  */
 export function fillMessage(
   text: string,
   params: Record<string, string | number>,
   locale: string,
+  formatNumber: (n: number) => string = String,
 ): string {
+  const written = (v: string | number) => (typeof v === 'number' ? formatNumber(v) : v);
   let out = '';
   let i = 0;
   while (i < text.length) {
@@ -28,13 +33,18 @@ export function fillMessage(
     else {
       const form =
         forms.get(`=${n}`) ?? forms.get(pluralRules(locale).select(n)) ?? forms.get('other');
-      out += fillMessage((form ?? '').replaceAll('#', String(value)), params, locale);
+      out += fillMessage(
+        (form ?? '').replaceAll('#', written(value)),
+        params,
+        locale,
+        formatNumber,
+      );
     }
     i = end + 1;
   }
   return out.replace(/\{(\w+)\}/g, (whole, key: string) => {
     const v = params[key];
-    return v === undefined ? whole : String(v);
+    return v === undefined ? whole : written(v);
   });
 }
 

@@ -102,7 +102,7 @@ describe('Add Worker Node Pool (U-4)', () => {
     expect(screen.getByRole('button', { name: /^Suggest 1 entry/ })).toBeTruthy();
     // 20,000 suggested entries froze the page for minutes: a suggestion makes at most 1,000.
     fireEvent.change(replicas, { target: { value: '20000' } });
-    expect(await screen.findByRole('button', { name: /^Suggest 1000 entries/ })).toBeTruthy();
-    expect(screen.getByText(/at least 20000, plus maxSurge/)).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /^Suggest 1,000 entries/ })).toBeTruthy();
+    expect(screen.getByText(/at least 20,000, plus maxSurge/)).toBeTruthy();
   });
 });

@@ -58,11 +58,11 @@ describe('Upgrade dialog', () => {
     });
     expect(memory.value).toBe('8192');
     const hint = () => document.getElementById(memory.getAttribute('aria-describedby') ?? '');
-    expect(hint()?.textContent).toBe('8192 MB = 8 GiB');
+    expect(hint()?.textContent).toBe('8,192 MB = 8 GiB');
     fireEvent.change(memory, { target: { value: '16384' } });
-    expect(hint()?.textContent).toBe('16384 MB = 16 GiB');
+    expect(hint()?.textContent).toBe('16,384 MB = 16 GiB');
     fireEvent.change(memory, { target: { value: '3000' } });
-    expect(hint()?.textContent).toBe('3000 MB ≈ 2.93 GiB');
+    expect(hint()?.textContent).toBe('3,000 MB ≈ 2.93 GiB');
   });
 
   it('R-MD-4: with the control plane older, says the control plane holds the pool back', () => {
