@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validatePoolEntries } from '../rules/pool';
 import { anIpEntry, aValidationContext } from '../testing';
-import { MAX_SUGGESTED_ENTRIES, nextFreeIp, suggestEntries, suggestionCount } from './suggest';
+import { MAX_SUGGESTED_ENTRIES, suggestEntries, suggestionCount } from './suggest';
 
 const withNic = (n: number) =>
   anIpEntry(n, {
@@ -64,12 +64,14 @@ describe('suggested IP pool entries follow this pool’s own pattern (O-SCALE-UP
     ]);
   });
 
-  it('nextFreeIp stays in the /24 and skips what is held', () => {
-    expect(nextFreeIp(['10.0.1.11', '10.0.1.13', '10.0.1.12'])).toBe('10.0.1.14');
-    expect(nextFreeIp([])).toBeUndefined();
-    expect(nextFreeIp(['10.0.1.254'])).toBeUndefined();
-    expect(nextFreeIp(['10.0.1.253', '10.0.1.251'])).toBe('10.0.1.254');
-    expect(nextFreeIp(['10.0.1.255'])).toBeUndefined();
+  it('addresses continue after the highest of the network in use, and stop at .254', () => {
+    // The pool's last entry is not its highest address; another pool holds one above both.
+    const pool = [anIpEntry(1), anIpEntry(3), anIpEntry(2)];
+    expect(suggestEntries(pool, 1)[0]?.ip).toBe('10.0.1.14');
+    const high = [anIpEntry(1, { ip: '10.0.1.251' })];
+    const ips = suggestEntries(high, 3, { takenIps: ['10.0.1.253', '10.0.2.40'] }).map((e) => e.ip);
+    expect(ips).toEqual(['10.0.1.254', '', '']);
+    expect(suggestEntries([anIpEntry(1, { ip: '10.0.1.255' })], 1)[0]?.ip).toBe('');
   });
 
   it('an extra NIC on the primary network never takes the address just suggested for the entry', () => {

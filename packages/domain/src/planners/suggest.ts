@@ -10,24 +10,10 @@ import type { AdditionNic, IpPoolEntry } from '../schemas/dcs';
 
 const fromNumber = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 
-/** The first address after the highest of `ips` that none of them holds, within the same /24. */
-export function nextFreeIp(ips: readonly string[]): string | undefined {
-  const taken = new Set<number>();
-  let max: number | undefined;
-  for (const ip of ips) {
-    const n = parseIPv4(ip);
-    if (n === undefined) continue;
-    taken.add(n);
-    max = max === undefined ? n : Math.max(max, n);
-  }
-  return max === undefined ? undefined : freeAfter(max, taken);
-}
-
-/** The first address after `max` that `taken` does not hold, while it stays in max's /24. */
-function freeAfter(max: number, taken: ReadonlySet<number>): string | undefined {
-  let n = max + 1;
-  while (taken.has(n)) n++;
-  return n >>> 8 !== max >>> 8 || (n & 255) === 255 || (n & 255) === 0 ? undefined : fromNumber(n);
+/** The address after `highest` (the highest in use in its /24), while it stays in that /24. */
+function after(highest: number): string | undefined {
+  const n = highest + 1;
+  return n >>> 8 !== highest >>> 8 || (n & 255) === 255 ? undefined : fromNumber(n);
 }
 
 const NUMBERED = /^(.*?)-?(\d+)$/;
@@ -39,8 +25,10 @@ const NUMBERED = /^(.*?)-?(\d+)$/;
  * 1,000 entries, minutes for 20,000).
  */
 class InUse {
-  readonly #ips = new Set<number>();
-  /** The highest address in use per /24 (key: the address without its last byte). */
+  /**
+   * The highest address in use per /24 (key: the address without its last byte): suggestions
+   * continue after it, so no address in use can come next.
+   */
   readonly #highest = new Map<number, number>();
   readonly #names = new Set<string>();
   /** The highest number in use per name stem (`pool-3` → `pool`: 3). */
@@ -49,7 +37,6 @@ class InUse {
   ip(ip: string | undefined): void {
     const n = ip === undefined ? undefined : parseIPv4(ip);
     if (n === undefined) return;
-    this.#ips.add(n);
     const net = n >>> 8;
     this.#highest.set(net, Math.max(this.#highest.get(net) ?? n, n));
   }
@@ -67,7 +54,7 @@ class InUse {
   nextIp(like: string | undefined): string | undefined {
     const l = like === undefined ? undefined : parseIPv4(like);
     const highest = l === undefined ? undefined : this.#highest.get(l >>> 8);
-    const ip = highest === undefined ? undefined : freeAfter(highest, this.#ips);
+    const ip = highest === undefined ? undefined : after(highest);
     this.ip(ip);
     return ip;
   }
