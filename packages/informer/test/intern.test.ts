@@ -85,8 +85,12 @@ describe('internStrings', () => {
       for (let i = 0; i < n; i++) expect(kept[i]).toEqual(version(i));
       return bytes;
     };
-    expect(decode(false)).toBeGreaterThan(n * 5000);
-    expect(decode(true)).toBeLessThan((n * 5000) / 4);
+    // heapUsed moves by more than V8's other garbage between two gc() calls only roughly: the
+    // copies' 2.5 MB measured 2.38–2.6 MB. Half of it is enough to show one copy per version.
+    const apart = decode(false);
+    const shared = decode(true);
+    expect(apart).toBeGreaterThan((n * 5000) / 2);
+    expect(shared).toBeLessThan(apart / 4);
   });
 
   it('walks an update beside its cached version without taking a changed string or touching __proto__', () => {
