@@ -57,32 +57,35 @@ function lexicographicLess(a: Condition, b: Condition): number {
 }
 
 /**
- * conditions.Set: the last transition time changes only when status, reason, severity or message
- * change; a condition of the same state keeps its time.
+ * conditions.Set on `list`, in place: the last transition time changes only when status, reason,
+ * severity or message change; a condition of the same state keeps its time. Whether it changed.
  */
-export function setCondition(
-  conditions: readonly Condition[] | undefined,
-  condition: Condition | undefined,
-  nowISO: string,
-): Condition[] {
-  const list = [...(conditions ?? [])];
-  if (!condition) return list;
+function upsert(list: Condition[], condition: Condition | undefined, nowISO: string): boolean {
+  if (!condition) return false;
   const i = list.findIndex((c) => c.type === condition.type);
   const existing = i >= 0 ? list[i] : undefined;
-  if (existing && sameState(existing, condition)) return list;
+  if (existing && sameState(existing, condition)) return false;
   const next: Condition = {
     ...condition,
     lastTransitionTime: existing ? nowISO : (condition.lastTransitionTime ?? nowISO),
   };
   if (i >= 0) list[i] = next;
   else list.push(next);
-  return list.sort(lexicographicLess);
+  return true;
+}
+
+/** conditions.Set: a copy of the list with `condition` set (see `upsert`), in Cluster API's order. */
+export function setCondition(
+  conditions: readonly Condition[] | undefined,
+  condition: Condition | undefined,
+  nowISO: string,
+): Condition[] {
+  return setConditions(conditions, [condition], nowISO);
 }
 
 /**
  * Several conditions at once, in order: what `setCondition` one after the other gives, with one
- * copy of the list and one sort (types are unique, so the order is the same) instead of one per
- * condition, at every reconcile.
+ * copy of the list and one sort (types are unique, so the order is the same), at every reconcile.
  */
 export function setConditions(
   conditions: readonly Condition[] | undefined,
@@ -91,19 +94,7 @@ export function setConditions(
 ): Condition[] {
   const list = [...(conditions ?? [])];
   let changed = false;
-  for (const condition of updates) {
-    if (!condition) continue;
-    const i = list.findIndex((c) => c.type === condition.type);
-    const existing = i >= 0 ? list[i] : undefined;
-    if (existing && sameState(existing, condition)) continue;
-    const next: Condition = {
-      ...condition,
-      lastTransitionTime: existing ? nowISO : (condition.lastTransitionTime ?? nowISO),
-    };
-    if (i >= 0) list[i] = next;
-    else list.push(next);
-    changed = true;
-  }
+  for (const condition of updates) if (upsert(list, condition, nowISO)) changed = true;
   return changed ? list.sort(lexicographicLess) : list;
 }
 

@@ -11,29 +11,16 @@ import type { Condition } from '@dcs/domain';
  * so a step is never cut short, at worst one written second late.
  */
 
-/** The stamps of a status, by path: `conditions/<type>` and `deletion/<field>`. */
-export function stampsOf(status: unknown): Map<string, string> {
-  const out = new Map<string, string>();
-  if (typeof status !== 'object' || status === null) return out;
-  const s = status as {
-    conditions?: readonly Condition[];
-    deletion?: Record<string, unknown>;
-  };
-  for (const c of s.conditions ?? [])
-    if (c.lastTransitionTime) out.set(conditionPath(c.type), c.lastTransitionTime);
-  for (const [k, v] of Object.entries(s.deletion ?? {}))
-    if (typeof v === 'string') out.set(`deletion/${k}`, v);
-  return out;
-}
-
 export const conditionPath = (type: string) => `conditions/${type}`;
 /** The Machine's status.deletion.nodeDrainStartTime. */
 export const DRAIN_START_PATH = 'deletion/nodeDrainStartTime';
 
-/** Paths whose stamp `after` sets or changes relative to `before`. */
+/**
+ * Paths whose stamp `after` sets or changes relative to `before`: `conditions/<type>` (a
+ * condition's lastTransitionTime; a list has one entry per type, the server refuses two) and
+ * `deletion/<field>`. At every status write: no map or path is built for an unchanged stamp.
+ */
 export function changedStamps(before: unknown, after: unknown): [string, string][] {
-  // What `stampsOf` of both would say, without building two maps and a path per condition for
-  // every status write (a conditions list has one entry per type: the server refuses two).
   const out: [string, string][] = [];
   const a = asStamped(after);
   if (!a) return out;
