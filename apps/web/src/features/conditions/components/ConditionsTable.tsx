@@ -73,9 +73,28 @@ export function ConditionsTable({
     object ? conditionAnchor(object.kind, object.name, c.type) : undefined;
   const hasFocus = object !== undefined && conditions.some((c) => anchorOf(c) === focused);
   useEffect(() => {
-    // Once, when the focused condition is on screen. Some test DOMs lack scrollIntoView.
+    // When the focused condition is on screen. Some test DOMs lack scrollIntoView.
     const row = focusedRow.current;
-    if (hasFocus && row && 'scrollIntoView' in row) row.scrollIntoView({ block: 'center' });
+    if (!hasFocus || !row || !('scrollIntoView' in row)) return;
+    const center = () => {
+      row.scrollIntoView({ block: 'center' });
+    };
+    center();
+    // What is above it may still be loading (a cluster's pool cards under its own conditions): a
+    // row centred on a short page was pushed out of view as the page grew. It is centred again
+    // whenever the page's size changes, until the user scrolls, types or clicks, or 10 s pass.
+    if (typeof ResizeObserver === 'undefined') return;
+    const grown = new ResizeObserver(center);
+    grown.observe(document.body);
+    const userEvents = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+    const stop = () => {
+      grown.disconnect();
+      clearTimeout(timer);
+      for (const e of userEvents) window.removeEventListener(e, stop);
+    };
+    const timer = setTimeout(stop, 10_000);
+    for (const e of userEvents) window.addEventListener(e, stop, { passive: true });
+    return stop;
   }, [hasFocus]);
   return (
     <Box component="section" aria-label={title} sx={{ mt: 3, mb: 3 }}>
