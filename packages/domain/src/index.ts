@@ -5,6 +5,7 @@ export * from './schemas';
 export * from './rules/issue';
 export * from './rules/context';
 export * from './versions';
+export * from './api-versions';
 export * from './intstr';
 export * from './requests';
 export * from './views';

@@ -4,7 +4,7 @@
  */
 
 export interface Meta {
-  metadata: { name?: string; namespace?: string; resourceVersion?: string };
+  metadata: { name?: string; namespace?: string; resourceVersion?: string; uid?: string };
 }
 
 export type Indexer<T> = (obj: T) => readonly string[];

@@ -61,3 +61,65 @@ describe('ObjectCache', () => {
     expect(cache.stores.Machine.size).toBe(0);
   });
 });
+
+describe('ObjectCache.useVersions (issue 23: Cluster API upgraded under a running console)', () => {
+  const CAPI = 'cluster.x-k8s.io';
+
+  it('moves each watch of the group to the new version without a change event, then follows the new watch only', async () => {
+    const fake = new FakeCluster();
+    const cache = new ObjectCache(fake.factory, [], {}, { [CAPI]: 'v1beta1' });
+    cache.start();
+    const [machine] = fake.put(aMachine());
+    const changes: string[] = [];
+    cache.subscribe((c) => changes.push(`${c.type} ${c.kind}`));
+
+    await cache.useVersions({ [CAPI]: 'v1beta2' });
+
+    const machines = cache.watchedVersions().filter((w) => w.kind === 'Machine');
+    expect(machines.map((w) => w.version)).toEqual(['v1beta2']);
+    // The DCS kinds keep their own group's version.
+    expect(cache.watchedVersions().find((w) => w.kind === 'DCSMachine')?.version).toBe('v1beta1');
+    const old = fake.sources.find(
+      (s) => s.spec.plural === 'machines' && s.spec.version === 'v1beta1',
+    );
+    expect(old?.stopped).toBe(true);
+    expect(changes).toEqual([]);
+    expect(
+      cache.stores.Machine.get(machine?.metadata.namespace ?? '', machine?.metadata.name ?? ''),
+    ).toBeDefined();
+    expect(cache.watchCount).toBe(fake.sources.filter((s) => !s.stopped).length);
+
+    fake.put({ ...aMachine(), metadata: { ...aMachine().metadata } });
+    expect(changes).toEqual(['update Machine']);
+  });
+
+  it('deletes what the list in the new version no longer has', async () => {
+    const fake = new FakeCluster();
+    const cache = new ObjectCache(fake.factory, [], {}, { [CAPI]: 'v1beta1' });
+    cache.start();
+    const [gone] = fake.put(aMachine({ metadata: { name: 'gone' } }));
+    fake.put(aMachine({ metadata: { name: 'kept' } }));
+    const changes: string[] = [];
+    cache.subscribe((c) => changes.push(`${c.type} ${c.object.metadata.name ?? ''}`));
+    // Deleted while no watch saw it (between the old watch's last event and the new list).
+    const old = fake.sources.find((s) => s.spec.plural === 'machines');
+    old?.items.delete(`${gone?.metadata.namespace ?? ''}/gone`);
+
+    await cache.useVersions({ [CAPI]: 'v1beta2' });
+
+    expect(changes).toEqual(['delete gone']);
+    expect(cache.stores.Machine.list().map((m) => m.metadata.name)).toEqual(['kept']);
+  });
+
+  it('does nothing for a version it already speaks, and keeps the same watch count', async () => {
+    const fake = new FakeCluster();
+    const cache = new ObjectCache(fake.factory, ['a', 'b'], {}, { [CAPI]: 'v1beta1' });
+    cache.start();
+    const before = fake.sources.length;
+    await cache.useVersions({ [CAPI]: 'v1beta1' });
+    expect(fake.sources.length).toBe(before);
+    await cache.useVersions({ [CAPI]: 'v1beta2' });
+    expect(cache.watchCount).toBe(before);
+    expect(fake.sources.filter((s) => !s.stopped).length).toBe(before);
+  });
+});

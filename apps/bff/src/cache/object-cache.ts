@@ -1,7 +1,7 @@
-import { safeParseObject } from '@dcs/domain';
+import { safeParseObject, type ApiVersionChoice } from '@dcs/domain';
 import { VersionHistory } from './history';
 import { KindStore, objectKeyOf, type Indexer, type Meta } from './kind-store';
-import type { ObjectSource, SourceFactory, SourceHealth } from './source';
+import type { ObjectSource, SourceFactory, SourceHealth, WatchSpec } from './source';
 import { EDITED_KINDS, indexes, watchSpecs, type Cached, type CachedKind } from './watched-kinds';
 
 /**
@@ -57,31 +57,120 @@ function makeStores(): Stores {
   return stores;
 }
 
+/** One list+watch of the cache, and the one replacing it while the version it speaks changes. */
+interface Watched {
+  kind: CachedKind;
+  spec: WatchSpec;
+  source: ObjectSource;
+  unsubscribe: () => void;
+  moving?: Promise<void>;
+}
+
 export class ObjectCache {
   readonly stores: Stores = makeStores();
   readonly history = new VersionHistory();
-  readonly #sources: { kind: CachedKind; source: ObjectSource }[] = [];
+  readonly #sources: Watched[] = [];
   readonly #listeners = new Set<ChangeListener>();
   readonly #observer: CacheObserver;
+  readonly #factory: SourceFactory;
   #started = false;
+  #stopped = false;
 
-  constructor(factory: SourceFactory, namespaces: readonly string[], observer: CacheObserver = {}) {
+  constructor(
+    factory: SourceFactory,
+    namespaces: readonly string[],
+    observer: CacheObserver = {},
+    versions: ApiVersionChoice = {},
+  ) {
     this.#observer = observer;
-    for (const { kind, spec } of watchSpecs(namespaces)) {
+    this.#factory = factory;
+    for (const { kind, spec } of watchSpecs(namespaces, versions)) {
       const source = factory(spec);
-      this.#sources.push({ kind, source });
-      source.addHandlers({
-        add: (o) => {
-          this.#apply(kind, 'add', o, source);
-        },
-        update: (o) => {
-          this.#apply(kind, 'update', o, source);
-        },
-        delete: (o) => {
-          this.#apply(kind, 'delete', o, source);
-        },
-      });
+      this.#sources.push({ kind, spec, source, unsubscribe: this.#feedFrom(kind, source) });
     }
+  }
+
+  #feedFrom(kind: CachedKind, source: ObjectSource, seen?: Set<string>): () => void {
+    const key = (o: unknown) => {
+      const meta = (o as { metadata?: { namespace?: string; name?: string } }).metadata;
+      return objectKeyOf(meta?.namespace, meta?.name);
+    };
+    return source.addHandlers({
+      add: (o) => {
+        seen?.add(key(o));
+        this.#apply(kind, 'add', o, source);
+      },
+      update: (o) => {
+        seen?.add(key(o));
+        this.#apply(kind, 'update', o, source);
+      },
+      delete: (o) => {
+        seen?.delete(key(o));
+        this.#apply(kind, 'delete', o, source);
+      },
+    });
+  }
+
+  /**
+   * Speaks to the management cluster in these versions from now on (issue 23: its Cluster API was
+   * upgraded under the console). Each watch of a group whose version changed is replaced without a
+   * gap: the new one lists while the old one keeps the cache current, then the old one stops and
+   * what the new list no longer has is deleted. The same object read in another version has the
+   * same resourceVersion and converts to the same model, so listeners hear of nothing but real
+   * changes, and no stream is cut. Resolves once every move is done.
+   */
+  async useVersions(versions: ApiVersionChoice): Promise<void> {
+    const moves: Promise<void>[] = [];
+    for (const watched of this.#sources) {
+      const version = Object.hasOwn(versions, watched.spec.group)
+        ? versions[watched.spec.group]
+        : undefined;
+      if (version === undefined || version === watched.spec.version) continue;
+      moves.push(this.#move(watched, { ...watched.spec, version }));
+    }
+    await Promise.all(moves);
+  }
+
+  async #move(watched: Watched, spec: WatchSpec): Promise<void> {
+    // One move at a time per watch: a second change waits for the first, then moves again.
+    await watched.moving;
+    if (this.#stopped || watched.spec.version === spec.version) return;
+    const run = (async () => {
+      const seen = new Set<string>();
+      const source = this.#factory(spec);
+      const unsubscribe = this.#feedFrom(watched.kind, source, seen);
+      if (this.#started) source.start();
+      while (!source.hasSynced() && !this.#stopped) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const previous = watched.source;
+      watched.unsubscribe();
+      Object.assign(watched, { spec, source, unsubscribe });
+      await previous.stop();
+      if (this.#stopped) return;
+      const store = this.store(watched.kind);
+      const inScope =
+        spec.namespace === undefined ? store.list() : store.inNamespace(spec.namespace);
+      for (const o of inScope) {
+        const { namespace, name } = o.metadata;
+        if (!seen.has(objectKeyOf(namespace, name))) this.#remove(watched.kind, namespace, name);
+      }
+    })();
+    watched.moving = run;
+    try {
+      await run;
+    } finally {
+      if (watched.moving === run) delete watched.moving;
+    }
+  }
+
+  /** The version each watch speaks now, for tests and metrics. */
+  watchedVersions(): { kind: CachedKind; group: string; version: string }[] {
+    return this.#sources.map((w) => ({
+      kind: w.kind,
+      group: w.spec.group,
+      version: w.spec.version,
+    }));
   }
 
   /** The number of upstream watches: one per (kind, namespace), whatever the number of users. */
@@ -96,6 +185,7 @@ export class ObjectCache {
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true;
     await Promise.all(this.#sources.map(({ source }) => source.stop()));
   }
 
@@ -155,6 +245,15 @@ export class ObjectCache {
       return;
     }
     const old = store.upsert(object);
+    // The same version again, from the watch that replaces another in a new API version: the
+    // model is the same, so nothing changed for the listeners.
+    if (
+      old &&
+      old.metadata.resourceVersion === resourceVersion &&
+      old.metadata.uid === object.metadata.uid
+    ) {
+      return;
+    }
     if (EDITED_KINDS.includes(kind)) {
       // The relist count marks where the history may have a gap (history.ts, `since`).
       this.history.record(`${kind}/${key}`, resourceVersion, object, source.health().relists);

@@ -1,13 +1,14 @@
 import {
+  kindAtVersion,
   CONTROL_PLANE_POOL_ID,
   DEFAULT_NAMESPACE,
-  kindTable,
   LABEL_CLUSTER_NAME,
   LABEL_CONTROL_PLANE,
   LABEL_DEPLOYMENT_NAME,
   LABEL_PROVIDER,
   PROVIDER_DCS,
   VERSIONS_CATALOG_NAME,
+  type ApiVersionChoice,
   type KindName,
   type ObjectOf,
 } from '@dcs/domain';
@@ -45,12 +46,19 @@ export const EDITED_KINDS: readonly CachedKind[] = [
   'Machine',
 ];
 
-/** One watch per (kind, namespace); none of the namespaces = one cluster-wide watch per kind. */
-export function watchSpecs(namespaces: readonly string[]): { kind: CachedKind; spec: WatchSpec }[] {
+/**
+ * One watch per (kind, namespace); none of the namespaces = one cluster-wide watch per kind. The
+ * Cluster API kinds are watched in the version `versions` names for their group (issue 23: what the
+ * management cluster serves), the others in their own.
+ */
+export function watchSpecs(
+  namespaces: readonly string[],
+  versions: ApiVersionChoice = {},
+): { kind: CachedKind; spec: WatchSpec }[] {
   const scopes = namespaces.length ? namespaces : [''];
   const specs: { kind: CachedKind; spec: WatchSpec }[] = [];
   for (const kind of NAMESPACED_KINDS) {
-    const info = kindTable[kind];
+    const info = kindAtVersion(kind, versions);
     for (const ns of scopes) {
       specs.push({
         kind,

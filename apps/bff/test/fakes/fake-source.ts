@@ -40,6 +40,7 @@ class FakeSource implements ObjectSource {
   readonly items = new Map<string, Obj>();
   readonly #handlers = new Set<SourceHandlers>();
   started = false;
+  stopped = false;
   /** Set by a test to play an outage of this watch: when its failures began, and why. */
   failing: { since: number; error: string } | undefined;
   constructor(readonly spec: WatchSpec) {
@@ -50,6 +51,7 @@ class FakeSource implements ObjectSource {
     for (const o of this.items.values()) for (const h of this.#handlers) h.add?.(o);
   }
   stop(): Promise<void> {
+    this.stopped = true;
     return Promise.resolve();
   }
   hasSynced(): boolean {
@@ -96,33 +98,40 @@ class FakeSource implements ObjectSource {
 export class FakeCluster {
   readonly sources: FakeSource[] = [];
   #rv = 1000;
+  /** Versions of the served API, as a test plays an upgrade: a source in another starts with what its kind holds. */
   readonly factory: SourceFactory = (spec) => {
     const s = new FakeSource(spec);
+    const sibling = this.sources.find(
+      (x) => !x.stopped && x.spec.plural === spec.plural && x.spec.namespace === spec.namespace,
+    );
+    for (const [key, o] of sibling?.items ?? []) s.items.set(key, o);
     this.sources.push(s);
     return s;
   };
 
-  #sourceFor(o: Obj): FakeSource {
+  /** Every source of the object's kind: one, or two while the cache moves it to another version. */
+  #sourcesFor(o: Obj): FakeSource[] {
     const plural = PLURAL[o.kind ?? ''];
-    const s = this.sources.find(
+    const found = this.sources.filter(
       (x) =>
+        !x.stopped &&
         x.spec.plural === plural &&
         (x.spec.namespace === undefined || x.spec.namespace === o.metadata.namespace),
     );
-    if (!s) throw new Error(`no source for ${o.kind ?? '?'}`);
-    return s;
+    if (!found.length) throw new Error(`no source for ${o.kind ?? '?'}`);
+    return found;
   }
 
   /** Adds or updates objects, giving each a fresh resourceVersion. */
   put(...objects: Obj[]): Obj[] {
     return objects.map((o) => {
       const stored = { ...o, metadata: { ...o.metadata, resourceVersion: String(++this.#rv) } };
-      this.#sourceFor(stored).put(stored);
+      for (const source of this.#sourcesFor(stored)) source.put(stored);
       return stored;
     });
   }
 
   remove(...objects: Obj[]): void {
-    for (const o of objects) this.#sourceFor(o).remove(o);
+    for (const o of objects) for (const source of this.#sourcesFor(o)) source.remove(o);
   }
 }

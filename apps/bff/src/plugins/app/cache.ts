@@ -1,4 +1,4 @@
-import { InformerFactory } from '@dcs/informer';
+import { ApiError, InformerFactory } from '@dcs/informer';
 import type { KubeConfig } from '@kubernetes/client-node';
 import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
@@ -7,6 +7,7 @@ import { cacheNotSynced } from '../../http/errors';
 import { ObjectCache } from '../../cache/object-cache';
 import type { SourceFactory } from '../../cache/source';
 import { UpstreamMonitor } from '../../cache/upstream';
+import { ServedVersions } from '../../kube/api-versions';
 import { readGlobals, type Globals } from '../../views/globals';
 import { ModelRegistry } from '../../views/model-registry';
 
@@ -22,6 +23,8 @@ declare module 'fastify' {
     sources: SourceFactory;
     /** Whether the management cluster is reachable, as the watches see it (issue 10 item 4). */
     upstream: UpstreamMonitor;
+    /** The version of each Cluster API group the console speaks, from discovery (issue 23). */
+    apiVersions: ServedVersions;
     /**
      * Every watch continues with this kubeconfig and relists now: it changed, so the server may
      * not be the one whose resourceVersions the cache holds (a cluster re-created without state).
@@ -36,8 +39,25 @@ declare module 'fastify' {
   }
 }
 
-export default fp<{ sources?: SourceFactory }>(
-  (app, opts, done) => {
+/** How long the first discovery may delay the start; after it, the hub's versions are spoken. */
+const FIRST_DISCOVERY_WAIT_MS = 5_000;
+
+export default fp<{ sources?: SourceFactory; versions?: ServedVersions }>(
+  async (app, opts) => {
+    const apiVersions =
+      opts.versions ??
+      new ServedVersions(app.kube.own, {
+        onError: (error, group) => {
+          app.log.warn({ err: error, group }, 'cannot read the served versions of an API group');
+        },
+      });
+    // An unreachable server must not keep the console from starting (it reports the outage):
+    // discovery goes on in the background and moves the watches when it answers.
+    const firstDiscovery = apiVersions.start();
+    await Promise.race([
+      firstDiscovery,
+      new Promise((r) => setTimeout(r, FIRST_DISCOVERY_WAIT_MS).unref()),
+    ]);
     let factory: InformerFactory | undefined;
     let sources = opts.sources;
     if (!sources) {
@@ -45,6 +65,8 @@ export default fp<{ sources?: SourceFactory }>(
         staleAfterMs: app.config.informerStaleAfterMs,
         onError: (error, info) => {
           app.log.warn({ err: error, ...info }, 'informer error');
+          // 404 on a watch of a served kind: its version may no longer be served (an upgrade).
+          if (error instanceof ApiError && error.statusCode === 404) apiVersions.recheckSoon();
         },
         // A server that sends no bookmarks makes a healthy watch on a quiet kind silent, and
         // the informer restarts it from the same resourceVersion: routine, counted in
@@ -58,17 +80,28 @@ export default fp<{ sources?: SourceFactory }>(
       });
       sources = informerSources(factory);
     }
-    const cache = new ObjectCache(sources, app.config.namespaces, {
-      onInvalid: (kind, key, message) => {
-        app.metrics.invalidObjects.inc({ kind });
-        app.log.warn(
-          { kind, key, problem: message.slice(0, 500) },
-          'object failed its schema; left out',
-        );
+    const cache = new ObjectCache(
+      sources,
+      app.config.namespaces,
+      {
+        onInvalid: (kind, key, message) => {
+          app.metrics.invalidObjects.inc({ kind });
+          app.log.warn(
+            { kind, key, problem: message.slice(0, 500) },
+            'object failed its schema; left out',
+          );
+        },
+        onListenerError: (error) => {
+          app.log.error({ err: error }, 'cache listener failed');
+        },
       },
-      onListenerError: (error) => {
-        app.log.error({ err: error }, 'cache listener failed');
-      },
+      apiVersions.choice,
+    );
+    apiVersions.onChange((choice, previous) => {
+      app.log.info({ versions: choice, previous }, 'served API versions changed; moving watches');
+      cache.useVersions(choice).catch((error: unknown) => {
+        app.log.error({ err: error }, 'could not move the watches to the served versions');
+      });
     });
     // Read once per version of the catalog and provider objects, not once per view or request.
     let memo: { key: string; value: Globals } | undefined;
@@ -94,6 +127,7 @@ export default fp<{ sources?: SourceFactory }>(
     app.decorate('views', views);
     app.decorate('globals', globals);
     app.decorate('sources', sources);
+    app.decorate('apiVersions', apiVersions);
     app.decorate('whenSynced', async () => {
       if (cache.hasSynced()) return;
       try {
@@ -214,12 +248,12 @@ export default fp<{ sources?: SourceFactory }>(
     });
 
     app.addHook('onClose', async () => {
+      apiVersions.stop();
       upstream.stop();
       views.close();
       await cache.stop();
       await factory?.stop();
     });
-    done();
   },
   { name: 'cache', dependencies: ['config', 'metrics', 'kube'] },
 );
