@@ -1,7 +1,11 @@
-import { kindTable, resourcePath, type KindName } from '@dcs/domain';
+import { kindAtVersion, resourcePath, type KindName } from '@dcs/domain';
 import type { KubeClient } from './rest';
 
-/** Generic object verbs over the kinds table: the one place that builds write URLs. */
+/**
+ * Generic object verbs over the kinds table: the one place that builds object URLs. A Cluster API
+ * kind is addressed in the version its client speaks (`client.apiVersions`, issue 23: what the
+ * management cluster serves), every other kind in its own.
+ */
 
 export interface KubeObjectLike {
   apiVersion?: string;
@@ -29,8 +33,8 @@ const writeQuery = (o: WriteOptions) => ({
   fieldManager: o.fieldManager ?? FIELD_MANAGER,
 });
 
-const pathOf = (kind: KindName, namespace: string, name?: string) =>
-  resourcePath(kindTable[kind], namespace, name);
+const pathOf = (client: KubeClient, kind: KindName, namespace: string, name?: string) =>
+  resourcePath(kindAtVersion(kind, client.apiVersions ?? {}), namespace, name);
 
 function asObject(body: unknown): KubeObjectLike {
   if (typeof body === 'object' && body !== null && 'metadata' in body)
@@ -44,7 +48,7 @@ export async function getObject(
   namespace: string,
   name: string,
 ): Promise<KubeObjectLike> {
-  return asObject((await client.request('GET', pathOf(kind, namespace, name))).body);
+  return asObject((await client.request('GET', pathOf(client, kind, namespace, name))).body);
 }
 
 export async function createObject(
@@ -54,7 +58,7 @@ export async function createObject(
   body: unknown,
   options: WriteOptions = {},
 ): Promise<KubeObjectLike> {
-  const res = await client.request('POST', pathOf(kind, namespace), {
+  const res = await client.request('POST', pathOf(client, kind, namespace), {
     body,
     query: writeQuery(options),
   });
@@ -69,7 +73,7 @@ export async function replaceObject(
   body: unknown,
   options: WriteOptions = {},
 ): Promise<KubeObjectLike> {
-  const res = await client.request('PUT', pathOf(kind, namespace, name), {
+  const res = await client.request('PUT', pathOf(client, kind, namespace, name), {
     body,
     query: writeQuery(options),
   });
@@ -92,7 +96,7 @@ export async function patchObject(
   patch: unknown,
   options: WriteOptions = {},
 ): Promise<KubeObjectLike> {
-  const res = await client.request('PATCH', pathOf(kind, namespace, name), {
+  const res = await client.request('PATCH', pathOf(client, kind, namespace, name), {
     body: patch,
     contentType: PATCH_CONTENT_TYPE[type],
     query: writeQuery(options),
@@ -108,7 +112,7 @@ export async function deleteObject(
   deleteOptions: Record<string, unknown>,
   options: WriteOptions = {},
 ): Promise<unknown> {
-  const res = await client.request('DELETE', pathOf(kind, namespace, name), {
+  const res = await client.request('DELETE', pathOf(client, kind, namespace, name), {
     body: { ...deleteOptions, ...(options.dryRun ? { dryRun: ['All'] } : {}) },
     query: options.dryRun ? { dryRun: 'All' } : {},
   });

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { ApiVersionChoice } from '@dcs/domain';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { BadBearerToken, isToken68 } from '../auth/bearer';
 import type { Connection } from './connection';
@@ -35,6 +36,20 @@ export interface KubeClient {
   request(method: string, path: string, options?: RequestOptions): Promise<KubeResponse>;
   /** The bearer token of a token-mode client (to name its user when no review can). */
   readonly bearerToken?: string;
+  /** The version each Cluster API group is spoken in (`kube/objects.ts`); absent: the hub's. */
+  readonly apiVersions?: ApiVersionChoice;
+}
+
+/**
+ * The same client, speaking these versions: one choice for the whole of a request, so that a
+ * plan converted for them is sent in them even if discovery changes its mind meanwhile.
+ */
+export function speaking(client: KubeClient, apiVersions: ApiVersionChoice): KubeClient {
+  return {
+    request: (method, path, options) => client.request(method, path, options),
+    ...(client.bearerToken !== undefined ? { bearerToken: client.bearerToken } : {}),
+    apiVersions,
+  };
 }
 
 /** Called after every request, for metrics: method, HTTP status (0 = no response), seconds. */

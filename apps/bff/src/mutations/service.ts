@@ -7,6 +7,7 @@ import {
   type PlanVerdict,
   type PoolMerge,
   type RuleIssue,
+  type ApiVersionChoice,
   type UpstreamStatus,
   type ValidationContext,
 } from '@dcs/domain';
@@ -19,6 +20,7 @@ import type { ObjectCache } from '../cache/object-cache';
 import { HttpError, issue, issuesOfApiError } from '../http/errors';
 import { KubeApiError } from '../kube/errors';
 import { getObject } from '../kube/objects';
+import { speaking, type KubeClient } from '../kube/rest';
 import type { Metrics } from '../metrics/metrics';
 import {
   dryRunPlan,
@@ -91,6 +93,8 @@ export interface MutationDeps {
   executor?: ExecutorOptions;
   /** How long to wait for the cache to catch up with a version read from the server. */
   catchUpMs?: number;
+  /** The version each Cluster API group is spoken in now (issue 23); default: the hub's. */
+  apiVersions?: () => ApiVersionChoice;
   /** The management cluster's reachability (issue 10 item 4); default: always reachable. */
   upstream?: () => UpstreamStatus;
   /**
@@ -278,6 +282,8 @@ export class MutationService {
     audit: (result: string, plan: Plan | undefined, extra?: Record<string, unknown>) => void,
   ): Promise<MutationOutcome> {
     const ctx = await this.context(principal, spec.namespace, spec.cluster);
+    // One choice of versions for the whole request: the plan is sent in the versions it was made for.
+    const client = this.#clientOf(principal);
     const rebased: Rebase[] = [];
     let request = spec.request;
     let plan = await this.#settle(principal, spec, ctx, request, rebased);
@@ -299,11 +305,11 @@ export class MutationService {
       await this.#authorizePlan(principal, p);
       if (dryRun) {
         // Preview asks the server: every step dry-run, as Apply's first phase does.
-        const verdict = await this.#dryRun(p, principal);
+        const verdict = await this.#dryRun(p, client);
         audit(verdict.ok ? 'dry-run' : 'dry-run-refused', p);
         return { dryRun: true, plan: { ...p, verdict }, rebased };
       }
-      const execution = await executePlan(p, principal.client, this.#d.executor ?? {});
+      const execution = await executePlan(p, client, this.#d.executor ?? {});
       if (execution.ok) {
         audit('applied', p, rebased.length ? { rebased } : {});
         const verification = spec.verify ? await spec.verify(p, principal) : undefined;
@@ -397,9 +403,14 @@ export class MutationService {
     return issues.some((x, k) => x !== plan.issues[k]) ? { ...plan, issues } : plan;
   }
 
-  async #dryRun(p: Plan, principal: Principal): Promise<PlanVerdict> {
+  /** The user's client, speaking the versions the management cluster serves now (issue 23). */
+  #clientOf(principal: Principal): KubeClient {
+    return speaking(principal.client, this.#d.apiVersions?.() ?? {});
+  }
+
+  async #dryRun(p: Plan, client: KubeClient): Promise<PlanVerdict> {
     try {
-      return await dryRunPlan(p, principal.client, this.#d.executor ?? {});
+      return await dryRunPlan(p, client, this.#d.executor ?? {});
     } catch (error) {
       // Not the server's verdict but no answer at all (network, TLS): the upstream failed.
       const message = `the API server could not be asked to dry-run the plan: ${error instanceof Error ? error.message : String(error)}`;
@@ -497,7 +508,7 @@ export class MutationService {
   async #awaitSeen(principal: Principal, namespace: string, r: StaleRef): Promise<boolean> {
     if (this.#d.cache.history.at(`${r.kind}/${namespace}/${r.name}`, r.seen)) return false;
     try {
-      const live = await getObject(principal.client, r.kind, namespace, r.name);
+      const live = await getObject(this.#clientOf(principal), r.kind, namespace, r.name);
       if (live.metadata.resourceVersion !== r.seen) return false;
     } catch {
       return false;
@@ -512,7 +523,7 @@ export class MutationService {
     name: string,
   ): Promise<void> {
     try {
-      const live = await getObject(principal.client, kind, namespace, name);
+      const live = await getObject(this.#clientOf(principal), kind, namespace, name);
       const rv = live.metadata.resourceVersion;
       if (rv !== undefined) await this.#waitForVersion(kind, namespace, name, rv);
     } catch {

@@ -21,6 +21,7 @@ export default fp<{ executor?: ExecutorOptions }>(
         log: app.log,
         metrics: app.metrics,
         upstream: () => app.upstream.status(),
+        apiVersions: () => app.apiVersions.choice,
         synced: () => app.whenSynced(),
         // Issue 12: every operation also recorded in the management cluster, as the console.
         recorder: new AuditRecorder({
