@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { fieldTreeOf, type FieldTree, type JsonSchemaLike } from '@dcs/domain';
+import { fieldTreeOf, type FieldTree } from '@dcs/domain';
 import { readReferenceTexts, referenceSource } from './reference';
 
 /**
@@ -132,7 +132,7 @@ export function fieldTreesV114(
   schemas: readonly VersionedReferenceSchema[],
 ): Record<string, FieldTree> {
   const out: Record<string, FieldTree> = {};
-  for (const s of schemas) out[`${s.kind}/${s.version}`] = fieldTreeOf(s.schema as JsonSchemaLike);
+  for (const s of schemas) out[`${s.kind}/${s.version}`] = fieldTreeOf(s.schema);
   return out;
 }
 
