@@ -7,6 +7,8 @@
  */
 
 const MAX_INT64 = (1n << 63n) - 1n;
+/** Go counts in a uint64 and allows 1<<63 until the sign is known (-1<<63 is a Duration). */
+const LIMIT = 1n << 63n;
 const MAX_INT32 = 2 ** 31 - 1;
 const NS_PER_S = 1_000_000_000n;
 
@@ -55,16 +57,20 @@ export function parseGoDurationExact(text: string): bigint {
     if (!(s.startsWith('.') || isDigit(s[0]))) {
       throw new GoDurationError(`time: invalid duration ${quote(orig)}`);
     }
-    // The integer part.
+    // The integer part (Go's leadingInt).
     let i = 0;
-    while (isDigit(s[i])) i++;
+    let v = 0n;
+    while (isDigit(s[i])) {
+      if (v > LIMIT / 10n) throw new GoDurationError(`time: invalid duration ${quote(orig)}`);
+      v = v * 10n + BigInt(s.charCodeAt(i) - 48);
+      if (v > LIMIT) throw new GoDurationError(`time: invalid duration ${quote(orig)}`);
+      i++;
+    }
     const pre = i > 0;
-    let v = pre ? BigInt(s.slice(0, i)) : 0n;
-    if (v > MAX_INT64) throw new GoDurationError(`time: invalid duration ${quote(orig)}`);
     s = s.slice(i);
-    // The fraction: Go keeps its digits while they still fit, and scales by their count.
+    // The fraction (Go's leadingFraction): digits are kept while they fit, scaled by their count.
     let f = 0n;
-    let scale = 1n;
+    let scale = 1;
     let post = false;
     if (s.startsWith('.')) {
       s = s.slice(1);
@@ -72,11 +78,12 @@ export function parseGoDurationExact(text: string): bigint {
       let overflow = false;
       while (isDigit(s[j])) {
         if (!overflow) {
-          if (f > MAX_INT64 / 10n) {
+          const y = f * 10n + BigInt(s.charCodeAt(j) - 48);
+          if (f > MAX_INT64 / 10n || y > LIMIT) {
             overflow = true;
           } else {
-            f = f * 10n + BigInt(s.charCodeAt(j) - 48);
-            scale *= 10n;
+            f = y;
+            scale *= 10;
           }
         }
         j++;
@@ -95,17 +102,19 @@ export function parseGoDurationExact(text: string): bigint {
     if (unit === undefined) {
       throw new GoDurationError(`time: unknown unit ${quote(u)} in duration ${quote(orig)}`);
     }
-    if (v > MAX_INT64 / unit) throw new GoDurationError(`time: invalid duration ${quote(orig)}`);
+    if (v > LIMIT / unit) throw new GoDurationError(`time: invalid duration ${quote(orig)}`);
     v *= unit;
     if (f > 0n) {
-      // Go: v += int64(float64(f) * (float64(unit) / scale)); a double, as Go computes it.
-      v += BigInt(Math.trunc(Number(f) * (Number(unit) / Number(scale))));
-      if (v > MAX_INT64) throw new GoDurationError(`time: invalid duration ${quote(orig)}`);
+      // Go: v += uint64(float64(f) * (float64(unit) / scale)), in doubles as Go computes it.
+      v += BigInt(Math.trunc(Number(f) * (Number(unit) / scale)));
+      if (v > LIMIT) throw new GoDurationError(`time: invalid duration ${quote(orig)}`);
     }
     d += v;
-    if (d > MAX_INT64) throw new GoDurationError(`time: invalid duration ${quote(orig)}`);
+    if (d > LIMIT) throw new GoDurationError(`time: invalid duration ${quote(orig)}`);
   }
-  return neg ? -d : d;
+  if (neg) return -d;
+  if (d > MAX_INT64) throw new GoDurationError(`time: invalid duration ${quote(orig)}`);
+  return d;
 }
 
 /** Go's `time.Duration.String()`: `"1h30m0s"`, `"1.5s"`, `"500ms"`, `"0s"`. */

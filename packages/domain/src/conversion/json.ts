@@ -15,6 +15,9 @@ export interface JsonObject {
 
 const INERT = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** `__proto__`, `constructor`, `prototype`: keys no Cluster API field has, never written. */
+export const isInertKey = (key: string): boolean => INERT.has(key);
+
 export const isObject = (v: unknown): v is JsonObject =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -2,6 +2,7 @@ import { boolIntent, restoredAt, setOrDelete, type ConversionContext } from './c
 import { conditionsOnlyDown, conditionsOnlyUp, type KindConversion } from './core';
 import {
   cloneJson,
+  isInertKey,
   dropIfEmpty,
   ensure,
   fromSeconds,
@@ -44,13 +45,9 @@ function argsDown(value: Json | undefined): JsonObject | undefined {
   const out: JsonObject = {};
   for (const arg of value) {
     if (!isObject(arg) || typeof arg.name !== 'string') continue;
-    // Inert keys cannot become prototypes: a plain record, written with defineProperty.
-    Object.defineProperty(out, arg.name, {
-      value: typeof arg.value === 'string' ? arg.value : '',
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    // `__proto__`, `constructor`, `prototype` are inert: dropped, as every clone drops them.
+    if (isInertKey(arg.name)) continue;
+    out[arg.name] = typeof arg.value === 'string' ? arg.value : '';
   }
   return out;
 }
@@ -101,6 +98,10 @@ export function kubeadmSpecUp(
     }
   }
   const discoveryTimeout = take(obj(join, 'discovery'), 'timeout');
+  // v1beta2's structs are omitzero: what only held the moved timeouts is left out.
+  dropIfEmpty(join, 'discovery');
+  dropIfEmpty(cc, 'apiServer');
+  dropIfEmpty(spec, 'clusterConfiguration');
 
   // RestoreBoolIntentKubeadmConfigSpec.
   const discovery = obj(join, 'discovery');

@@ -1,6 +1,6 @@
 import { CAPI_FIELD_TREES_V1_14 } from '../generated/capi-fields-v1.14';
 import type { FieldTree } from '../requests/known-fields';
-import { isObject, type Json, type JsonObject } from './json';
+import { isInertKey, isObject, type Json, type JsonObject } from './json';
 
 /**
  * What upstream's decoding keeps. A conversion webhook decodes the object into Cluster API's Go
@@ -34,7 +34,9 @@ function prune(value: Json, tree: FieldTree): Json {
   if (tree.values) {
     if (!isObject(value)) return value;
     const out: JsonObject = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = prune(v, tree.values);
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== undefined && !isInertKey(k)) out[k] = prune(v, tree.values);
+    }
     return out;
   }
   if (tree.items) {
