@@ -495,6 +495,98 @@ describe('Cluster', () => {
   });
 });
 
+describe('Cluster topology', () => {
+  it('class ⇄ classRef; control plane and MachineDeployment topologies: timeouts, machineHealthCheck ⇄ healthCheck, strategy ⇄ rollout/deletion/healthCheck.remediation', () => {
+    const v1 = {
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind: 'Cluster',
+      metadata: META,
+      spec: {
+        topology: {
+          class: 'dcs',
+          classNamespace: 'classes',
+          version: 'v1.33.4',
+          rolloutAfter: '2026-01-01T00:00:00Z',
+          controlPlane: {
+            replicas: 3,
+            nodeDrainTimeout: '30s',
+            machineHealthCheck: {
+              enable: true,
+              maxUnhealthy: 1,
+              nodeStartupTimeout: '10m',
+              unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: '5m' }],
+            },
+          },
+          workers: {
+            machineDeployments: [
+              {
+                class: 'worker',
+                name: 'md-0',
+                failureDomain: 'fd',
+                nodeDeletionTimeout: '1m',
+                strategy: {
+                  type: 'RollingUpdate',
+                  rollingUpdate: { maxSurge: 0, deletePolicy: 'Oldest' },
+                  remediation: { maxInFlight: 1 },
+                },
+              },
+            ],
+          },
+        },
+      },
+    };
+    const v2 = up(v1) as { spec: { topology: unknown } };
+    expect(v2.spec.topology).toEqual({
+      classRef: { name: 'dcs', namespace: 'classes' },
+      version: 'v1.33.4',
+      controlPlane: {
+        replicas: 3,
+        deletion: { nodeDrainTimeoutSeconds: 30 },
+        healthCheck: {
+          enabled: true,
+          checks: {
+            unhealthyNodeConditions: [{ type: 'Ready', status: 'False', timeoutSeconds: 300 }],
+            nodeStartupTimeoutSeconds: 600,
+          },
+          remediation: { triggerIf: { unhealthyLessThanOrEqualTo: 1 } },
+        },
+      },
+      workers: {
+        machineDeployments: [
+          {
+            class: 'worker',
+            name: 'md-0',
+            failureDomain: 'fd',
+            deletion: { nodeDeletionTimeoutSeconds: 60, order: 'Oldest' },
+            rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0 } } },
+            healthCheck: { remediation: { maxInFlight: 1 } },
+          },
+        ],
+      },
+    });
+    const back = down(v2) as typeof v1;
+    // rolloutAfter was unused and is gone in v1beta2 (upstream's fuzzer drops it too).
+    const { rolloutAfter: _r, ...topology } = v1.spec.topology;
+    expect(back.spec.topology).toEqual({
+      ...topology,
+      controlPlane: {
+        ...topology.controlPlane,
+        nodeDrainTimeout: '30s',
+        machineHealthCheck: {
+          ...topology.controlPlane.machineHealthCheck,
+          nodeStartupTimeout: '10m0s',
+          unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: '5m0s' }],
+        },
+      },
+      workers: {
+        machineDeployments: [
+          { ...topology.workers.machineDeployments[0], nodeDeletionTimeout: '1m0s' },
+        ],
+      },
+    });
+  });
+});
+
 describe('MachineHealthCheck', () => {
   it('unhealthyConditions/maxUnhealthy/nodeStartupTimeout/remediationTemplate ⇄ checks and remediation', () => {
     const v1 = {

@@ -443,12 +443,7 @@ const cluster: KindConversion = {
       }
       setOrDelete(spec, 'paused', boolIntent(spec.paused, ok, restoredAt(ctx, ['spec', 'paused'])));
       const topology = obj(spec, 'topology');
-      if (topology) {
-        const classRef: JsonObject = {};
-        put(classRef, 'name', take(topology, 'class'));
-        put(classRef, 'namespace', take(topology, 'classNamespace'));
-        if (!isEmptyObject(classRef)) topology.classRef = classRef;
-      }
+      if (topology) topologyUp(topology);
     }
     const status = obj(o, 'status');
     if (!status) return;
@@ -509,12 +504,7 @@ const cluster: KindConversion = {
       if (network?.apiServerPort === 0) delete network.apiServerPort;
       dropIfEmpty(spec, 'clusterNetwork');
       const topology = obj(spec, 'topology');
-      if (topology) {
-        const classRef = obj(topology, 'classRef');
-        delete topology.classRef;
-        put(topology, 'class', classRef?.name);
-        put(topology, 'classNamespace', classRef?.namespace);
-      }
+      if (topology) topologyDown(topology, ctx.namespace);
       dropIfEmpty(spec, 'topology');
       if (spec.paused !== true) delete spec.paused;
     }
@@ -547,6 +537,220 @@ const cluster: KindConversion = {
     }
   },
 };
+
+// --- Cluster topology ----------------------------------------------------------------------
+
+/**
+ * A topology's `machineHealthCheck` (v1beta1 MachineHealthCheckTopology) ⇄ `healthCheck`
+ * (v1beta2): `Convert_v1beta1_ControlPlaneTopology_To_v1beta2_ControlPlaneTopology` and its
+ * MachineDeployment twin.
+ */
+function healthCheckUp(mhc: JsonObject | undefined, path: string): JsonObject | undefined {
+  if (!mhc) return undefined;
+  const out: JsonObject = {};
+  put(out, 'enabled', mhc.enable);
+  const checks: JsonObject = {};
+  put(
+    checks,
+    'unhealthyNodeConditions',
+    unhealthyUp(mhc.unhealthyConditions, `${path}.unhealthyConditions`),
+  );
+  put(
+    checks,
+    'unhealthyMachineConditions',
+    unhealthyUp(mhc.unhealthyMachineConditions, `${path}.unhealthyMachineConditions`),
+  );
+  put(
+    checks,
+    'nodeStartupTimeoutSeconds',
+    toSeconds(mhc.nodeStartupTimeout, `${path}.nodeStartupTimeout`),
+  );
+  if (!isEmptyObject(checks)) out.checks = checks;
+  const triggerIf: JsonObject = {};
+  put(triggerIf, 'unhealthyLessThanOrEqualTo', mhc.maxUnhealthy);
+  if (typeof mhc.unhealthyRange === 'string' && mhc.unhealthyRange !== '') {
+    triggerIf.unhealthyInRange = mhc.unhealthyRange;
+  }
+  const remediation: JsonObject = {};
+  if (!isEmptyObject(triggerIf)) remediation.triggerIf = triggerIf;
+  const template = obj(mhc, 'remediationTemplate');
+  if (template) {
+    const ref: JsonObject = {};
+    put(ref, 'name', template.name);
+    put(ref, 'kind', template.kind);
+    put(ref, 'apiVersion', template.apiVersion);
+    remediation.templateRef = ref;
+  }
+  if (!isEmptyObject(remediation)) out.remediation = remediation;
+  return out;
+}
+
+/** `healthCheck` → `machineHealthCheck`, when it holds anything but `remediation.maxInFlight`. */
+function healthCheckDown(
+  hc: JsonObject | undefined,
+  namespace: string,
+  path: string,
+): JsonObject | undefined {
+  if (!hc) return undefined;
+  const checks = obj(hc, 'checks');
+  const remediation = obj(hc, 'remediation');
+  const triggerIf = obj(remediation, 'triggerIf');
+  const templateRef = obj(remediation, 'templateRef');
+  const onlyMaxInFlight =
+    hc.enabled === undefined &&
+    (!checks || isEmptyObject(checks)) &&
+    (!triggerIf || isEmptyObject(triggerIf)) &&
+    (!templateRef || isEmptyObject(templateRef));
+  if (onlyMaxInFlight) return undefined;
+  const out: JsonObject = {};
+  put(out, 'enable', hc.enabled);
+  put(
+    out,
+    'unhealthyConditions',
+    unhealthyDown(checks?.unhealthyNodeConditions, `${path}.checks.unhealthyNodeConditions`),
+  );
+  put(
+    out,
+    'unhealthyMachineConditions',
+    unhealthyDown(checks?.unhealthyMachineConditions, `${path}.checks.unhealthyMachineConditions`),
+  );
+  put(
+    out,
+    'nodeStartupTimeout',
+    fromSeconds(checks?.nodeStartupTimeoutSeconds, `${path}.checks.nodeStartupTimeoutSeconds`),
+  );
+  put(out, 'maxUnhealthy', triggerIf?.unhealthyLessThanOrEqualTo);
+  if (typeof triggerIf?.unhealthyInRange === 'string' && triggerIf.unhealthyInRange !== '') {
+    out.unhealthyRange = triggerIf.unhealthyInRange;
+  }
+  if (templateRef && !isEmptyObject(templateRef)) {
+    const ref: JsonObject = {};
+    put(ref, 'apiVersion', templateRef.apiVersion);
+    put(ref, 'kind', templateRef.kind);
+    put(ref, 'name', templateRef.name);
+    if (namespace !== '') ref.namespace = namespace;
+    out.remediationTemplate = ref;
+  }
+  return out;
+}
+
+function topologyUp(t: JsonObject): void {
+  const classRef: JsonObject = {};
+  put(classRef, 'name', take(t, 'class'));
+  put(classRef, 'namespace', take(t, 'classNamespace'));
+  if (!isEmptyObject(classRef)) t.classRef = classRef;
+  const cp = obj(t, 'controlPlane');
+  if (cp) {
+    timeoutsUp(cp, cp, 'spec.topology.controlPlane');
+    setOrDelete(
+      cp,
+      'healthCheck',
+      healthCheckUp(obj(cp, 'machineHealthCheck'), 'spec.topology.controlPlane.machineHealthCheck'),
+    );
+    delete cp.machineHealthCheck;
+  }
+  const workers = obj(t, 'workers');
+  const mds = workers?.machineDeployments;
+  if (Array.isArray(mds)) {
+    mds.forEach((md, i) => {
+      if (!isObject(md)) return;
+      const path = `spec.topology.workers.machineDeployments[${String(i)}]`;
+      const strategy = obj(md, 'strategy');
+      delete md.strategy;
+      timeoutsUp(md, md, path);
+      const hc = healthCheckUp(obj(md, 'machineHealthCheck'), `${path}.machineHealthCheck`) ?? {};
+      delete md.machineHealthCheck;
+      if (strategy) {
+        const s: JsonObject = {};
+        put(s, 'type', strategy.type);
+        const rolling = obj(strategy, 'rollingUpdate');
+        if (rolling) {
+          const r: JsonObject = {};
+          put(r, 'maxUnavailable', rolling.maxUnavailable);
+          put(r, 'maxSurge', rolling.maxSurge);
+          if (!isEmptyObject(r)) s.rollingUpdate = r;
+          if (typeof rolling.deletePolicy === 'string' && rolling.deletePolicy !== '') {
+            ensure(md, 'deletion').order = rolling.deletePolicy;
+          }
+        }
+        if (!isEmptyObject(s)) md.rollout = { strategy: s };
+        const maxInFlight = obj(strategy, 'remediation')?.maxInFlight;
+        if (maxInFlight !== undefined) ensure(hc, 'remediation').maxInFlight = maxInFlight;
+      }
+      if (!isEmptyObject(hc)) md.healthCheck = hc;
+    });
+  }
+  const mps = workers?.machinePools;
+  if (Array.isArray(mps)) {
+    mps.forEach((mp, i) => {
+      if (isObject(mp)) timeoutsUp(mp, mp, `spec.topology.workers.machinePools[${String(i)}]`);
+    });
+  }
+}
+
+function topologyDown(t: JsonObject, namespace: string): void {
+  const classRef = obj(t, 'classRef');
+  delete t.classRef;
+  put(t, 'class', classRef?.name);
+  put(t, 'classNamespace', classRef?.namespace);
+  const cp = obj(t, 'controlPlane');
+  if (cp) {
+    timeoutsDown(cp, cp, 'spec.topology.controlPlane');
+    setOrDelete(
+      cp,
+      'machineHealthCheck',
+      healthCheckDown(obj(cp, 'healthCheck'), namespace, 'spec.topology.controlPlane.healthCheck'),
+    );
+    delete cp.healthCheck;
+  }
+  const workers = obj(t, 'workers');
+  const mds = workers?.machineDeployments;
+  if (Array.isArray(mds)) {
+    mds.forEach((md, i) => {
+      if (!isObject(md)) return;
+      const path = `spec.topology.workers.machineDeployments[${String(i)}]`;
+      const order = obj(md, 'deletion')?.order;
+      const deletion = obj(md, 'deletion');
+      if (deletion) delete deletion.order;
+      timeoutsDown(md, md, path);
+      const rollout = obj(md, 'rollout');
+      delete md.rollout;
+      const hc = obj(md, 'healthCheck');
+      delete md.healthCheck;
+      let strategy: JsonObject | undefined;
+      const s = obj(rollout, 'strategy');
+      if (s && !isEmptyObject(s)) {
+        strategy = {};
+        if (typeof s.type === 'string' && s.type !== '') strategy.type = s.type;
+        const r = obj(s, 'rollingUpdate');
+        if (r && !isEmptyObject(r)) {
+          const rolling: JsonObject = {};
+          put(rolling, 'maxUnavailable', r.maxUnavailable);
+          put(rolling, 'maxSurge', r.maxSurge);
+          strategy.rollingUpdate = rolling;
+        }
+      }
+      if (typeof order === 'string' && order !== '') {
+        strategy ??= {};
+        ensure(strategy, 'rollingUpdate').deletePolicy = order;
+      }
+      const maxInFlight = obj(hc, 'remediation')?.maxInFlight;
+      if (maxInFlight !== undefined) {
+        strategy ??= {};
+        ensure(strategy, 'remediation').maxInFlight = maxInFlight;
+      }
+      put(md, 'strategy', strategy);
+      put(md, 'machineHealthCheck', healthCheckDown(hc, namespace, `${path}.healthCheck`));
+      if (md.failureDomain === '') delete md.failureDomain;
+    });
+  }
+  const mps = workers?.machinePools;
+  if (Array.isArray(mps)) {
+    mps.forEach((mp, i) => {
+      if (isObject(mp)) timeoutsDown(mp, mp, `spec.topology.workers.machinePools[${String(i)}]`);
+    });
+  }
+}
 
 // --- MachineHealthCheck ------------------------------------------------------------------
 

@@ -50,7 +50,7 @@ function asServed<T>(built: T): T {
     }
     if (typeof v !== 'object' || v === null) return v;
     const o = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
-    if (key.endsWith("Ref") && typeof o.apiVersion === 'string' && o.kind !== 'Node') {
+    if (key.endsWith('Ref') && typeof o.apiVersion === 'string' && o.kind !== 'Node') {
       const group = o.apiVersion.split('/')[0] ?? '';
       const version = group === 'infrastructure.cluster.x-k8s.io' ? 'v1beta1' : 'v1beta2';
       return { apiVersion: `${group}/${version}`, kind: o.kind, namespace: ns, name: o.name };

@@ -296,6 +296,40 @@ const spokeCluster = fc.record({
       controlPlaneRef: spokeRef('controlplane.cluster.x-k8s.io', 'KubeadmControlPlane'),
       infrastructureRef: spokeRef('infrastructure.cluster.x-k8s.io', 'DCSCluster'),
       paused: fc.constant(true),
+      topology: fc.record(
+        {
+          class: name,
+          classNamespace: name,
+          version: fc.constantFrom('v1.33.4', 'v1.34.1'),
+          controlPlane: some({
+            replicas: fc.constantFrom(1, 3),
+            nodeDrainTimeout: duration,
+            machineHealthCheck: some({
+              enable: fc.boolean(),
+              maxUnhealthy: intOrPercent,
+              nodeStartupTimeout: duration,
+              unhealthyConditions: fc.array(
+                fc.record({
+                  type: fc.constant('Ready'),
+                  status: fc.constant('False'),
+                  timeout: duration,
+                }),
+                { minLength: 1, maxLength: 2 },
+              ),
+            }),
+          }),
+          workers: fc.record({
+            machineDeployments: fc.array(
+              fc.record(
+                { class: name, name, strategy: spokeStrategy, nodeDrainTimeout: duration },
+                { requiredKeys: ['class', 'name'] },
+              ),
+              { minLength: 1, maxLength: 2 },
+            ),
+          }),
+        },
+        { requiredKeys: ['class', 'version'] },
+      ),
     },
     { requiredKeys: [] },
   ),
