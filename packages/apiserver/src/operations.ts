@@ -5,7 +5,7 @@
  * `dryRun` runs all of it and stops before the commit.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Admission } from './admission';
+import type { Admission, AdmissionConverter } from './admission';
 import { timestampNow } from './clock';
 import {
   clone,
@@ -22,7 +22,7 @@ import { serverSideApply, trackUpdate } from './patch/apply';
 import { applyJsonPatch, parseJsonPatch } from './patch/json-patch';
 import { mergePatch } from './patch/merge-patch';
 import { strategicMergePatch } from './patch/strategic';
-import type { Registry, ResourceType } from './registry';
+import { convertOne, type Registry, type ResourceType } from './registry';
 import { formatLabelSelector } from './selectors';
 import {
   ApiError,
@@ -333,9 +333,10 @@ export class Operations {
     subresource: Subresource,
   ): Promise<void> {
     const req = this.admissionRequest(rt, op, obj, old, ctx, subresource);
-    await this.admission.mutate(req);
+    const conv = admissionConverter(rt);
+    await this.admission.mutate(req, conv);
     this.validate(rt, obj, old);
-    ctx.warnings.push(...(await this.admission.validate(req)));
+    ctx.warnings.push(...(await this.admission.validate(req, conv)));
   }
 
   private manager(ctx: WriteContext): string {
@@ -508,8 +509,10 @@ export class Operations {
       if (expectedRv !== undefined) throw conflict(gr(rt), m.name);
       throw new RetryableConflict();
     }
-    // A no-op write stores nothing and sends no event, as the real server skips it.
-    if (unchanged) return WriteResult.of(current);
+    // A no-op write stores nothing and sends no event, as the real server skips it; unless the
+    // object is stored in an older storage version: then the write stores it in the current
+    // one, as etcd's bytes differ (what kube-storage-version-migrator relies on).
+    if (unchanged && !inOlderStorageVersion(rt, current)) return WriteResult.of(current);
     if (m.deletionTimestamp && (m.finalizers ?? []).length === 0) {
       const gone = this.store.remove(rt, now);
       await this.durable();
@@ -773,8 +776,9 @@ export class Operations {
     }
     const old = current.object();
     const req = this.admissionRequest(rt, 'DELETE', undefined, old, ctx, '');
-    await this.admission.mutate(req);
-    ctx.warnings.push(...(await this.admission.validate(req)));
+    const conv = admissionConverter(rt);
+    await this.admission.mutate(req, conv);
+    ctx.warnings.push(...(await this.admission.validate(req, conv)));
 
     const policy = options.propagationPolicy ?? 'Background';
     const gcFinalizer =
@@ -845,6 +849,33 @@ export class Operations {
   registryRef(): Registry {
     return this.registry;
   }
+}
+
+/** The object is stored in another version than its kind's storage version (moved since). */
+function inOlderStorageVersion(rt: ResourceType, s: Stored): boolean {
+  const set = rt.versions;
+  return set?.keepsStoredVersion === true && s.base.rt.apiVersion !== set.storage.apiVersion;
+}
+
+/**
+ * Admission of a kind with several versions: each hook sees the request in the version it takes
+ * (the first of `hook.versions` the kind has, else the storage version). The two Event APIs are
+ * admitted as requested.
+ */
+function admissionConverter(rt: ResourceType): AdmissionConverter | undefined {
+  const set = rt.versions;
+  if (!set?.admitInStorageVersion) return undefined;
+  const member = (version: string): ResourceType => {
+    const m = set.members.find((x) => x.version === version);
+    if (!m) throw new Error(`${set.key} has no version ${version}`);
+    return m;
+  };
+  return {
+    versionFor: (hook) =>
+      hook.versions?.find((v) => set.members.some((m) => m.version === v)) ?? set.storage.version,
+    to: (obj, version) => convertOne(set, obj, rt, member(version)),
+    from: (obj, version) => convertOne(set, obj, member(version), rt),
+  };
 }
 
 /** A patch raced with another write: retry against the newer version. */
