@@ -36,7 +36,7 @@ import { Registry, resolveKind, type ResourceType } from './registry';
 import { ApiError, badRequest, forbidden, toApiError, unauthorized } from './status';
 import { Store } from './store/store';
 import type { AdmissionHook, AnyKindRegistration, KubeObject, TokenEntry, UserInfo } from './types';
-import { isMultiVersion, resolveVersions, updateKind } from './versions';
+import { ConversionError, isMultiVersion, resolveVersions, updateKind } from './versions';
 
 export interface ApiServerOptions {
   /** Default 127.0.0.1. */
@@ -411,7 +411,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       }
     } catch (e) {
       const err = toApiError(e);
-      if (err.code === 500) console.error('apiserver: internal error', e);
+      if (e instanceof ConversionError) console.error(`apiserver: ${e.message}`);
+      else if (err.code === 500) console.error('apiserver: internal error', e);
       // After a 413 the rest of an oversized body is not worth keeping the connection for.
       if (err.code === 413 && !res.headersSent) res.setHeader('connection', 'close');
       sendStatus(res, err);

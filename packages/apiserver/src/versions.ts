@@ -67,6 +67,16 @@ export function asMultiVersion(reg: AnyKindRegistration): MultiVersionKindRegist
   return one;
 }
 
+/**
+ * A conversion failed: the 500 kube-apiserver answers when a conversion webhook fails. The
+ * callback's fault, not the server's: logged as one line, without a stack.
+ */
+export class ConversionError extends ApiError {
+  constructor(message: string) {
+    super(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
+  }
+}
+
 /** Refuses what the CRD validation refuses of `spec.versions`. */
 function checkVersions(reg: MultiVersionKindRegistration): void {
   const what = `${reg.plural}.${reg.group}`;
@@ -100,10 +110,7 @@ function webhookConvert(
   to: ResourceType,
 ): KubeObject[] {
   const gvk = `${reg.group}/${from.version}, Kind=${reg.kind}`;
-  const fail = (message: string) =>
-    new ApiError(500, 'InternalError', `Internal error occurred: ${message}`, {
-      causes: [{ message }],
-    });
+  const fail = (message: string) => new ConversionError(message);
   const out: KubeObject[] = [];
   const send: { at: number; obj: KubeObject }[] = [];
   objects.forEach((o, i) => {

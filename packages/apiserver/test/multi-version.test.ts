@@ -1,0 +1,629 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return -- responses are arbitrary JSON from the wire */
+/**
+ * A kind served in two versions with a conversion callback, over real HTTP, as
+ * apiextensions-apiserver serves a CRD with `spec.versions` and a conversion webhook
+ * (`customresource_handler.go`, `pkg/apiserver/conversion`). The cases follow upstream's
+ * integration tests of CR conversion (`test/integration/conversion/conversion_test.go`: create
+ * in one version, read/list/watch/patch/status/scale in the other, a failing webhook) and of
+ * versioning (`test/integration/versioning_test.go`: storage version moved, served flag off);
+ * the expected texts are upstream's.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AdmissionHook, AdmissionRequest } from '../src/index';
+import { ADMIN, startTestServer, type TestServer } from './support/server';
+import {
+  openWatch,
+  toyConversion,
+  toyKind,
+  v1,
+  v2,
+  type ToyConversion,
+} from './support/multi-version';
+
+const V1 = '/apis/example.com/v1/namespaces/default/widgets';
+const V2 = '/apis/example.com/v2/namespaces/default/widgets';
+const DEPRECATED = '299 - "example.com/v1 Widget is deprecated; use example.com/v2 Widget"';
+
+let t: TestServer | undefined;
+afterEach(async () => {
+  await t?.server.close();
+  t = undefined;
+});
+
+async function start(
+  conv: ToyConversion,
+  opts: Parameters<typeof startTestServer>[0] = {},
+): Promise<TestServer> {
+  t = await startTestServer({ kinds: [toyKind(conv)], admission: [], ...opts });
+  return t;
+}
+
+function w1(name: string, size = 3) {
+  return {
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name },
+    spec: { color: 'red', size },
+  };
+}
+
+describe('a kind served in two versions', () => {
+  it('stores in the storage version and answers every read in the version asked for', async () => {
+    const conv = toyConversion();
+    const { api } = await start(conv);
+    const created = await api('POST', V1, { body: w1('a') });
+    expect(created.status).toBe(201);
+    expect(created.body.apiVersion).toBe('example.com/v1');
+    expect(created.body.spec).toEqual({ color: 'red', size: 3 });
+    // The request was decoded and defaulted in v1, then stored in v2.
+    expect(
+      conv.calls.some((c) => c.to === 'example.com/v2' && c.from[0] === 'example.com/v1'),
+    ).toBe(true);
+
+    const got2 = await api('GET', `${V2}/a`);
+    expect(got2.body.apiVersion).toBe('example.com/v2');
+    expect(got2.body.spec).toEqual({ color: 'red', replicas: 3 });
+    const got1 = await api('GET', `${V1}/a`);
+    expect(got1.body.spec).toEqual({ color: 'red', size: 3 });
+    for (const k of ['uid', 'resourceVersion', 'generation', 'creationTimestamp'])
+      expect(got1.body.metadata[k]).toEqual(got2.body.metadata[k]);
+
+    // A second read of the same stored version converts nothing more.
+    const before = conv.calls.length;
+    await api('GET', `${V1}/a`);
+    expect(conv.calls.length).toBe(before);
+
+    // Defaults and validation are the request version's.
+    const bad = await api('POST', V1, {
+      body: { ...w1('b'), spec: { color: 'red', replicas: 2 } },
+      accept: 'application/json',
+    });
+    expect(bad.status).toBe(201);
+    expect(bad.body.spec).toEqual({ color: 'red', size: 1 });
+    const strict = await api('POST', `${V1}?fieldValidation=Strict`, {
+      body: { ...w1('c'), spec: { color: 'red', replicas: 2 } },
+    });
+    expect(strict.status).toBe(400);
+    expect(strict.body.message).toContain('unknown field "spec.replicas"');
+    const invalid = await api('POST', V2, {
+      body: {
+        apiVersion: 'example.com/v2',
+        kind: 'Widget',
+        metadata: { name: 'd' },
+        spec: { color: 'red', replicas: -1 },
+      },
+    });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.details.causes[0].field).toBe('spec.replicas');
+    // A body of the other version is refused, as the real handler refuses it.
+    const wrong = await api('POST', V2, { body: w1('e') });
+    expect(wrong.status).toBe(400);
+  });
+
+  it('sends the deprecation warning on every request to the deprecated version, and only there', async () => {
+    const { api } = await start(toyConversion());
+    const post = await api('POST', V1, { body: w1('a') });
+    expect(post.headers.get('warning')).toBe(DEPRECATED);
+    expect((await api('GET', `${V1}/a`)).headers.get('warning')).toBe(DEPRECATED);
+    expect((await api('GET', V1)).headers.get('warning')).toBe(DEPRECATED);
+    expect((await api('GET', `${V1}/missing`)).headers.get('warning')).toBe(DEPRECATED);
+    expect((await api('GET', `${V2}/a`)).headers.get('warning')).toBeNull();
+    // Warnings of the write come after it.
+    const warned = await api('POST', V1, {
+      body: { ...w1('b'), spec: { color: 'red', size: 1, extra: true } },
+    });
+    expect(warned.headers.get('warning')).toBe(
+      `${DEPRECATED}, 299 - "unknown field \\"spec.extra\\""`,
+    );
+    // A text of its own, when the version says one.
+    await t?.server.close();
+    const conv = toyConversion();
+    t = await startTestServer({
+      kinds: [toyKind(conv, [v1({ deprecationWarning: 'v1 goes away in 2027' }), v2()])],
+      admission: [],
+    });
+    expect((await t.api('GET', V1)).headers.get('warning')).toBe('299 - "v1 goes away in 2027"');
+  });
+
+  it('lists in each version, with its own list kind, field selectors and items', async () => {
+    const { api } = await start(toyConversion());
+    for (const [n, size] of [
+      ['a', 1],
+      ['b', 2],
+      ['c', 2],
+    ] as const)
+      await api('POST', V1, { body: w1(n, size) });
+    const l1 = await api('GET', V1);
+    expect(l1.body.apiVersion).toBe('example.com/v1');
+    expect(l1.body.kind).toBe('WidgetList');
+    expect(l1.body.items.map((i: any) => [i.apiVersion, i.spec.size])).toEqual([
+      ['example.com/v1', 1],
+      ['example.com/v1', 2],
+      ['example.com/v1', 2],
+    ]);
+    const l2 = await api('GET', `${V2}?fieldSelector=spec.replicas=2&limit=1`);
+    expect(l2.body.items.map((i: any) => [i.metadata.name, i.spec.replicas])).toEqual([['b', 2]]);
+    expect(l2.body.metadata.continue).toBeTruthy();
+    const next = await api(
+      'GET',
+      `${V2}?fieldSelector=spec.replicas=2&continue=${String(l2.body.metadata.continue)}`,
+    );
+    expect(next.body.items.map((i: any) => i.metadata.name)).toEqual(['c']);
+    expect((await api('GET', `${V1}?fieldSelector=spec.size=1`)).body.items).toHaveLength(1);
+    // Each version's selectable fields are its own.
+    const refused = await api('GET', `${V1}?fieldSelector=spec.replicas=1`);
+    expect(refused.status).toBe(400);
+  });
+
+  it('sends a watch in each version the same events, each in its own version', async () => {
+    const { api } = await start(toyConversion());
+    await api('POST', V1, { body: w1('a') });
+    const wa = await openWatch(`${t?.server.url}${V1}?watch=true&allowWatchBookmarks=true`, ADMIN);
+    const wb = await openWatch(`${t?.server.url}${V2}?watch=true`, ADMIN);
+    const wc = await openWatch(
+      `${t?.server.url}${V2}?watch=true&fieldSelector=spec.replicas=5`,
+      ADMIN,
+    );
+    try {
+      const got = (await api('GET', `${V2}/a`)).body;
+      const put = await api('PUT', `${V2}/a`, {
+        body: { ...got, spec: { color: 'green', replicas: 5 } },
+      });
+      expect(put.status).toBe(200);
+      expect(put.body.apiVersion).toBe('example.com/v2');
+      const patched = await api('PATCH', `${V1}/a`, {
+        body: { spec: { color: 'blue' } },
+        contentType: 'application/merge-patch+json',
+      });
+      expect(patched.body.apiVersion).toBe('example.com/v1');
+      expect(patched.body.spec).toEqual({ color: 'blue', size: 5 });
+      await api('DELETE', `${V1}/a`);
+      const done = (evs: any[]) => evs.filter((e) => e.type !== 'BOOKMARK').length >= 4;
+      await wa.until(done);
+      await wb.until(done);
+      await wc.until((evs) => evs.length >= 3);
+      const plain = (evs: any[]) =>
+        evs
+          .filter((e) => e.type !== 'BOOKMARK')
+          .map((e) => [e.type, e.object.apiVersion, e.object.metadata.resourceVersion]);
+      const a = plain(wa.events);
+      const b = plain(wb.events);
+      expect(a.map((e) => e[0])).toEqual(['ADDED', 'MODIFIED', 'MODIFIED', 'DELETED']);
+      expect(a.map((e) => e[1])).toEqual(Array(4).fill('example.com/v1'));
+      expect(b.map((e) => e[1])).toEqual(Array(4).fill('example.com/v2'));
+      expect(a.map((e) => e[2])).toEqual(b.map((e) => e[2]));
+      expect(wa.events[1].object.spec).toEqual({ color: 'green', size: 5 });
+      expect(wb.events[1].object.spec).toEqual({ color: 'green', replicas: 5 });
+      // A filtered watch in v2 sees the object enter and leave its selector by v2's fields.
+      expect(wc.events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
+      // A resumed watch in v1 replays the history in v1.
+      const rv = String(a[0]?.[2]);
+      const resumed = await openWatch(
+        `${t?.server.url}${V1}?watch=true&resourceVersion=${rv}`,
+        ADMIN,
+      );
+      await resumed.until((evs) => evs.length >= 3);
+      expect(resumed.events.map((e) => e.object.apiVersion)).toEqual(
+        Array(3).fill('example.com/v1'),
+      );
+      resumed.close();
+    } finally {
+      wa.close();
+      wb.close();
+      wc.close();
+    }
+  });
+
+  it('patches (merge, JSON, apply) in each version, with managed fields in each manager’s version', async () => {
+    const { api } = await start(toyConversion());
+    await api('POST', `${V1}?fieldManager=creator`, { body: w1('a') });
+    const json = await api('PATCH', `${V2}/a?fieldManager=jsonpatcher`, {
+      body: [{ op: 'replace', path: '/spec/replicas', value: 7 }],
+      contentType: 'application/json-patch+json',
+    });
+    expect(json.status).toBe(200);
+    expect(json.body.spec.replicas).toBe(7);
+    const badPath = await api('PATCH', `${V1}/a`, {
+      body: [{ op: 'replace', path: '/spec/replicas', value: 7 }],
+      contentType: 'application/json-patch+json',
+    });
+    expect(badPath.status).toBe(422);
+    const apply1 = await api('PATCH', `${V1}/a?fieldManager=applier1`, {
+      body: {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'a', labels: { x: '1' } },
+      },
+      contentType: 'application/apply-patch+yaml',
+    });
+    expect(apply1.status).toBe(200);
+    const apply2 = await api('PATCH', `${V2}/a?fieldManager=applier2`, {
+      body: {
+        apiVersion: 'example.com/v2',
+        kind: 'Widget',
+        metadata: { name: 'a' },
+        spec: { color: 'red', tags: ['t'] },
+      },
+      contentType: 'application/apply-patch+yaml',
+    });
+    expect(apply2.status).toBe(200);
+    expect(apply2.body.spec).toEqual({ color: 'red', replicas: 7, tags: ['t'] });
+    const managers = Object.fromEntries(
+      apply2.body.metadata.managedFields.map((e: any) => [e.manager, e.apiVersion]),
+    );
+    expect(managers).toEqual({
+      creator: 'example.com/v1',
+      jsonpatcher: 'example.com/v2',
+      applier1: 'example.com/v1',
+      applier2: 'example.com/v2',
+    });
+    // The same entries through either version: managed fields are not converted.
+    const mf1 = (await api('GET', `${V1}/a`)).body.metadata.managedFields;
+    expect(mf1).toEqual(apply2.body.metadata.managedFields);
+    // Apply creates in a non-storage version too.
+    const created = await api('PATCH', `${V1}/n?fieldManager=applier1`, {
+      body: w1('n', 4),
+      contentType: 'application/apply-patch+yaml',
+    });
+    expect(created.status).toBe(201);
+    expect((await api('GET', `${V2}/n`)).body.spec.replicas).toBe(4);
+  });
+
+  it('serves status and scale in each version, at each version’s paths', async () => {
+    const { api } = await start(toyConversion());
+    await api('POST', V1, { body: w1('a') });
+    const cur = (await api('GET', `${V1}/a`)).body;
+    const st = await api('PUT', `${V1}/a/status`, {
+      body: { ...cur, status: { phase: 'Running', readyCount: 2 } },
+    });
+    expect(st.status).toBe(200);
+    expect(st.body.status).toEqual({ phase: 'Running', readyCount: 2 });
+    expect((await api('GET', `${V2}/a`)).body.status).toEqual({ phase: 'Running', ready: 2 });
+    const sp = await api('PATCH', `${V2}/a/status`, {
+      body: { status: { ready: 3 } },
+      contentType: 'application/merge-patch+json',
+    });
+    expect(sp.body.status).toEqual({ phase: 'Running', ready: 3 });
+
+    const s1 = await api('GET', `${V1}/a/scale`);
+    const s2 = await api('GET', `${V2}/a/scale`);
+    expect([s1.body.spec.replicas, s1.body.status.replicas]).toEqual([3, 3]);
+    expect([s2.body.spec.replicas, s2.body.status.replicas]).toEqual([3, 3]);
+    expect(s1.headers.get('warning')).toBe(DEPRECATED);
+    const scaled = await api('PATCH', `${V1}/a/scale`, {
+      body: { spec: { replicas: 6 } },
+      contentType: 'application/merge-patch+json',
+    });
+    expect(scaled.body.spec.replicas).toBe(6);
+    expect((await api('GET', `${V2}/a`)).body.spec.replicas).toBe(6);
+    const put = await api('PUT', `${V2}/a/scale`, {
+      body: {
+        apiVersion: 'autoscaling/v1',
+        kind: 'Scale',
+        metadata: { name: 'a', namespace: 'default' },
+        spec: { replicas: 2 },
+      },
+    });
+    expect(put.status).toBe(200);
+    expect((await api('GET', `${V1}/a`)).body.spec.size).toBe(2);
+  });
+
+  it('answers Tables with each version’s printer columns, and dry runs in the version asked', async () => {
+    const { api, server } = await start(toyConversion());
+    await api('POST', V1, { body: w1('a', 4) });
+    const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+    const t1 = await api('GET', V1, { accept: TABLE });
+    const t2 = await api('GET', `${V2}/a`, { accept: TABLE });
+    expect(t1.body.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Color', 'Size']);
+    expect(t2.body.columnDefinitions.map((c: any) => c.name)).toEqual([
+      'Name',
+      'Color',
+      'Replicas',
+    ]);
+    expect(t1.body.rows[0].cells).toEqual(['a', 'red', 4]);
+    expect(t2.body.rows[0].cells).toEqual(['a', 'red', 4]);
+    expect(t1.body.rows[0].object.apiVersion).toBe('meta.k8s.io/v1');
+
+    const rv = server.resourceVersion;
+    const dry = await api('POST', `${V1}?dryRun=All`, { body: w1('dry', 2) });
+    expect(dry.status).toBe(201);
+    expect(dry.body.apiVersion).toBe('example.com/v1');
+    expect(dry.body.spec.size).toBe(2);
+    const dryPatch = await api('PATCH', `${V2}/a?dryRun=All`, {
+      body: { spec: { replicas: 9 } },
+      contentType: 'application/merge-patch+json',
+    });
+    expect(dryPatch.body.spec.replicas).toBe(9);
+    expect((await api('GET', `${V2}/dry`)).status).toBe(404);
+    expect((await api('GET', `${V1}/a`)).body.spec.size).toBe(4);
+    expect(server.resourceVersion).toBe(rv);
+  });
+
+  it('lists every served version in discovery and OpenAPI, the preferred (v2) first', async () => {
+    const { api } = await start(toyConversion());
+    const group = (await api('GET', '/apis/example.com')).body;
+    expect(group.versions.map((v: any) => v.version)).toEqual(['v2', 'v1']);
+    expect(group.preferredVersion.version).toBe('v2');
+    const all = (await api('GET', '/apis')).body.groups.find((g: any) => g.name === 'example.com');
+    expect(all.versions.map((v: any) => v.groupVersion)).toEqual([
+      'example.com/v2',
+      'example.com/v1',
+    ]);
+    const agg = await api('GET', '/apis', {
+      accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+    });
+    const aggGroup = agg.body.items.find((g: any) => g.metadata.name === 'example.com');
+    expect(aggGroup.versions.map((v: any) => v.version)).toEqual(['v2', 'v1']);
+    expect(aggGroup.versions[1].resources[0].responseKind).toEqual({
+      group: 'example.com',
+      version: 'v1',
+      kind: 'Widget',
+    });
+    for (const v of ['v1', 'v2']) {
+      const list = (await api('GET', `/apis/example.com/${v}`)).body;
+      expect(list.resources.map((r: any) => r.name)).toEqual([
+        'widgets',
+        'widgets/scale',
+        'widgets/status',
+      ]);
+    }
+    const index = (await api('GET', '/openapi/v3')).body;
+    expect(Object.keys(index.paths)).toEqual(
+      expect.arrayContaining(['apis/example.com/v1', 'apis/example.com/v2']),
+    );
+    const doc1 = (await api('GET', '/openapi/v3/apis/example.com/v1')).body;
+    expect(Object.keys(doc1.components.schemas.v1 ?? {})).toEqual([]);
+    expect(
+      doc1.components.schemas['com.example.v1.Widget'].properties.spec.properties.size,
+    ).toBeDefined();
+    const doc2 = (await api('GET', '/openapi/v3/apis/example.com/v2')).body;
+    expect(
+      doc2.components.schemas['com.example.v2.Widget'].properties.spec.properties.replicas,
+    ).toBeDefined();
+    const v2doc = (await api('GET', '/openapi/v2')).body;
+    expect(Object.keys(v2doc.definitions)).toEqual(
+      expect.arrayContaining(['com.example.v1.Widget', 'com.example.v2.Widget']),
+    );
+  });
+
+  it('answers as for a failing conversion webhook, and stores nothing it could not convert', async () => {
+    const conv = toyConversion();
+    const { api } = await start(conv);
+    await api('POST', V2, {
+      body: {
+        apiVersion: 'example.com/v2',
+        kind: 'Widget',
+        metadata: { name: 'a' },
+        spec: { color: 'red' },
+      },
+    });
+    const watch = await openWatch(`${t?.server.url}${V1}?watch=true`, ADMIN);
+    await watch.until((evs) => evs.length === 1);
+    conv.failWith = 'connection refused';
+    // The storage version needs no conversion: writes and reads in it go on.
+    const b = await api('POST', V2, {
+      body: {
+        apiVersion: 'example.com/v2',
+        kind: 'Widget',
+        metadata: { name: 'b' },
+        spec: { color: 'red' },
+      },
+    });
+    expect(b.status).toBe(201);
+    expect((await api('GET', `${V2}/a`)).status).toBe(200);
+    // The v1 watch cannot be sent that event: its stream ends, as an encoding failure ends it.
+    await watch.ended;
+    expect(watch.endedByServer()).toBe(true);
+    expect(watch.events).toHaveLength(1);
+    const get = await api('GET', `${V1}/b`);
+    expect(get.status).toBe(500);
+    expect(get.body.reason).toBe('InternalError');
+    expect(get.body.message).toBe(
+      'Internal error occurred: conversion webhook for example.com/v2, Kind=Widget failed: connection refused',
+    );
+    expect((await api('GET', V1)).status).toBe(500);
+    const rv = t?.server.resourceVersion;
+    const post = await api('POST', V1, { body: w1('c') });
+    expect(post.status).toBe(500);
+    expect(post.body.message).toContain(
+      'conversion webhook for example.com/v1, Kind=Widget failed',
+    );
+    expect(t?.server.resourceVersion).toBe(rv);
+    expect((await api('GET', `${V2}/c`)).status).toBe(404);
+    // A new watch in v1 cannot start.
+    expect((await api('GET', `${V1}?watch=true`)).status).toBe(500);
+
+    conv.failWith = undefined;
+    for (const [corrupt, text] of [
+      [
+        'apiVersion',
+        'returned invalid converted object at index 0: expected apiVersion "example.com/v1", got "example.com/v9"',
+      ],
+      ['count', 'returned 2 objects, expected 1'],
+    ] as const) {
+      conv.corrupt = corrupt;
+      const bad = await api('GET', `${V1}/b`);
+      expect(bad.status).toBe(500);
+      expect(bad.body.message).toContain(text);
+    }
+    // Metadata other than labels and annotations is the original's, whatever the webhook says.
+    conv.corrupt = 'uid';
+    const forged = await api('GET', `${V1}/b`);
+    expect(forged.status).toBe(200);
+    expect(forged.body.metadata.uid).not.toBe('forged');
+  });
+
+  it('admits in the storage version unless a hook names the versions it takes', async () => {
+    const seen: Record<string, string[]> = { storage: [], v1: [] };
+    const hooks: AdmissionHook[] = [
+      {
+        name: 'defaulter.example.com',
+        match: { kinds: [{ group: 'example.com', kind: 'Widget' }], operations: ['CREATE'] },
+        mutate: (req: AdmissionRequest) => {
+          seen.storage?.push(`${req.kind.version}:${String(req.object?.apiVersion)}`);
+          const spec = req.object?.spec as Record<string, unknown>;
+          spec.replicas = 8;
+          req.object?.metadata.finalizers?.push('example.com/hold');
+          if (req.object) req.object.metadata.finalizers ??= ['example.com/hold'];
+        },
+      },
+      {
+        name: 'v1-validator.example.com',
+        versions: ['v1beta9', 'v1'],
+        match: { kinds: [{ group: 'example.com', kind: 'Widget' }] },
+        validate: (req: AdmissionRequest) => {
+          seen.v1?.push(`${req.kind.version}:${String((req.object?.spec as any)?.size)}`);
+          return { allowed: true };
+        },
+      },
+    ];
+    const { api } = await start(toyConversion(), { admission: hooks });
+    const created = await api('POST', V1, { body: w1('a', 1) });
+    expect(created.status).toBe(201);
+    expect(created.body.spec.size).toBe(8);
+    expect(created.body.metadata.finalizers).toEqual(['example.com/hold']);
+    expect(seen.storage).toEqual(['v2:example.com/v2']);
+    expect(seen.v1).toEqual(['v1:8']);
+  });
+});
+
+describe('a kind redefined at run time (a CRD update)', () => {
+  it('moves the storage version: old objects stay as stored until written, and are read in both', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'apiserver-multiver-'));
+    const statePath = join(dir, 'state.jsonl');
+    const conv = toyConversion();
+    t = await startTestServer({
+      kinds: [toyKind(conv, [v1({ storage: true, deprecated: false }), v2({ storage: false })])],
+      admission: [],
+      statePath,
+    });
+    const { api, server } = t;
+    await api('POST', V1, { body: w1('old', 2) });
+    server.updateKind(toyKind(conv, [v1(), v2()]));
+    await api('POST', V1, { body: w1('new', 3) });
+    expect((await api('GET', `${V2}/old`)).body.spec.replicas).toBe(2);
+    expect((await api('GET', `${V1}/old`)).body.spec.size).toBe(2);
+    const stored = () =>
+      Object.fromEntries(
+        readFileSync(statePath, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+          .filter((r) => r.t === 'P' && r.r === 'example.com/widgets')
+          .map((r) => [r.o.metadata.name, r.o.apiVersion]),
+      );
+    expect(stored()).toEqual({ old: 'example.com/v1', new: 'example.com/v2' });
+    // A no-op update rewrites an object in the new storage version (storage migration).
+    const cur = (await api('GET', `${V2}/old`)).body;
+    const put = await api('PUT', `${V2}/old`, { body: cur });
+    expect(Number(put.body.metadata.resourceVersion)).toBeGreaterThan(
+      Number(cur.metadata.resourceVersion),
+    );
+    expect(stored()).toEqual({ old: 'example.com/v2', new: 'example.com/v2' });
+    // ...and once it is, a no-op stores nothing.
+    const again = await api('PUT', `${V2}/old`, { body: put.body });
+    expect(again.body.metadata.resourceVersion).toBe(put.body.metadata.resourceVersion);
+
+    // A version that still holds objects cannot be dropped.
+    await api('POST', V1, { body: w1('x') });
+    server.updateKind(toyKind(conv, [v1({ storage: true }), v2({ storage: false })]));
+    await api('POST', V1, { body: w1('in-v1') });
+    expect(() => {
+      server.updateKind(toyKind(conv, [v2()]));
+    }).toThrow('objects are stored in example.com/v1, which must appear in spec.versions');
+    expect(() => {
+      server.updateKind(toyKind(conv, [v1({ storage: true }), v2({ storage: true })]));
+    }).toThrow('exactly one version marked as storage version');
+    expect((await api('GET', `${V1}/in-v1`)).status).toBe(200);
+  });
+
+  it('stops serving a version: 404, discovery without it, and every watch of the kind ends', async () => {
+    const conv = toyConversion();
+    const { api, server } = await start(conv);
+    await api('POST', V1, { body: w1('a') });
+    const w1watch = await openWatch(`${server.url}${V1}?watch=true`, ADMIN);
+    const w2watch = await openWatch(`${server.url}${V2}?watch=true&labelSelector=x!=y`, ADMIN);
+    await w1watch.until((evs) => evs.length === 1);
+    await w2watch.until((evs) => evs.length === 1);
+    server.updateKind(toyKind(conv, [v1({ served: false }), v2()]));
+    await w1watch.ended;
+    await w2watch.ended;
+    expect(w1watch.endedByServer()).toBe(true);
+    expect(w2watch.endedByServer()).toBe(true);
+    const gone = await api('GET', `${V1}/a`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.message).toBe('the server could not find the requested resource');
+    expect(
+      (await api('GET', '/apis/example.com')).body.versions.map((v: any) => v.version),
+    ).toEqual(['v2']);
+    expect((await api('GET', '/apis/example.com/v1')).status).toBe(404);
+    expect(Object.keys((await api('GET', '/openapi/v3')).body.paths)).not.toContain(
+      'apis/example.com/v1',
+    );
+    // A re-watch in the served version resumes from where it was, and misses nothing.
+    const rv = String(w2watch.events[0]?.object.metadata.resourceVersion);
+    await api('PATCH', `${V2}/a`, {
+      body: { spec: { replicas: 4 } },
+      contentType: 'application/merge-patch+json',
+    });
+    const resumed = await openWatch(`${server.url}${V2}?watch=true&resourceVersion=${rv}`, ADMIN);
+    await resumed.until((evs) => evs.length === 1);
+    expect(resumed.events[0].object.spec.replicas).toBe(4);
+    resumed.close();
+    // Serving it again brings it back, with the objects.
+    server.updateKind(toyKind(conv, [v1(), v2()]));
+    expect((await api('GET', `${V1}/a`)).body.spec.size).toBe(4);
+  });
+
+  it('gives a kind registered with one version more versions', async () => {
+    const conv = toyConversion();
+    const single = {
+      group: 'example.com',
+      version: 'v1',
+      kind: 'Widget',
+      plural: 'widgets',
+      scope: 'Namespaced' as const,
+      ...(({ name: _n, served: _s, storage: _st, deprecated: _d, ...rest }) => rest)(v1()),
+    };
+    t = await startTestServer({ kinds: [single], admission: [] });
+    await t.api('POST', V1, { body: w1('a', 5) });
+    expect((await t.api('GET', V2)).status).toBe(404);
+    t.server.updateKind(toyKind(conv));
+    expect((await t.api('GET', `${V2}/a`)).body.spec.replicas).toBe(5);
+    expect((await t.api('GET', `${V1}/a`)).headers.get('warning')).toBe(DEPRECATED);
+  });
+});
+
+describe('persistence of a kind with several versions', () => {
+  it('keeps each object in the version it was stored in across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'apiserver-multiver-'));
+    const statePath = join(dir, 'state.jsonl');
+    const conv = toyConversion();
+    const storedInV1 = [v1({ storage: true }), v2({ storage: false })];
+    t = await startTestServer({ kinds: [toyKind(conv, storedInV1)], admission: [], statePath });
+    await t.api('POST', V1, { body: w1('one', 1) });
+    t.server.updateKind(toyKind(conv));
+    await t.api('POST', V1, { body: w1('two', 2) });
+    await t.server.close();
+    t = await startTestServer({ kinds: [toyKind(conv)], admission: [], statePath });
+    const before = conv.calls.length;
+    const one = await t.api('GET', `${V1}/one`);
+    expect(one.body.spec.size).toBe(1);
+    // Stored in v1 since before the restart: read in v1 without a conversion.
+    expect(conv.calls.length).toBe(before);
+    expect((await t.api('GET', `${V2}/one`)).body.spec.replicas).toBe(1);
+    expect((await t.api('GET', `${V2}/two`)).body.spec.replicas).toBe(2);
+    const lines = readFileSync(statePath, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((r) => r.t === 'P' && r.r === 'example.com/widgets');
+    expect(lines.map((r) => [r.o.metadata.name, r.o.apiVersion])).toEqual([
+      ['one', 'example.com/v1'],
+      ['two', 'example.com/v2'],
+    ]);
+  });
+});
