@@ -19,6 +19,7 @@ import {
 } from './json';
 import { checkObjectBounds } from './limits';
 import { serverSideApply, trackUpdate } from './patch/apply';
+import { applyInVersions, trackUpdateInVersions, type VersionView } from './versioned-fields';
 import { applyJsonPatch, parseJsonPatch } from './patch/json-patch';
 import { mergePatch } from './patch/merge-patch';
 import { strategicMergePatch } from './patch/strategic';
@@ -479,15 +480,19 @@ export class Operations {
     rt.normalize?.(obj);
     if (managed) m.managedFields = managed;
     else {
-      m.managedFields = om.managedFields ?? [];
-      trackUpdate(old, obj, {
-        manager: this.manager(ctx),
-        apiVersion: rt.apiVersion,
-        schema: rt.schema,
-        ...(subresource ? { subresource } : {}),
-      });
+      trackUpdateInVersions(
+        old,
+        obj,
+        {
+          manager: this.manager(ctx),
+          apiVersion: rt.apiVersion,
+          schema: rt.schema,
+          ...(subresource ? { subresource } : {}),
+        },
+        versionView(rt),
+      );
     }
-    if (m.managedFields.length === 0) removeKey(m, 'managedFields');
+    if ((m.managedFields ?? []).length === 0) removeKey(m, 'managedFields');
     await this.admit(rt, 'UPDATE', obj, old, ctx, subresource);
     const unchanged = deepEqual(
       {
@@ -732,7 +737,7 @@ export class Operations {
       const created = serverSideApply(undefined, applied, opts);
       return this.create(rt, ns, created, ctx, created.metadata.managedFields ?? []);
     }
-    const merged = serverSideApply(current.object(), applied, opts);
+    const merged = applyInVersions(current.object(), applied, opts, versionView(rt));
     checkObjectBounds(merged);
     pruneAndDefault(merged, rt.schema);
     return this.commitUpdate(
@@ -855,6 +860,17 @@ export class Operations {
 function inOlderStorageVersion(rt: ResourceType, s: Stored): boolean {
   const set = rt.versions;
   return set?.keepsStoredVersion === true && s.base.rt.apiVersion !== set.storage.apiVersion;
+}
+
+/** Objects of `rt` seen in another version of its kind, for the managed fields of its managers. */
+function versionView(rt: ResourceType): VersionView | undefined {
+  const set = rt.versions;
+  if (!set?.keepsStoredVersion) return undefined;
+  return (obj, apiVersion) => {
+    const to = set.members.find((m) => m.apiVersion === apiVersion);
+    if (!to) return undefined;
+    return { obj: convertOne(set, obj, rt, to), schema: to.schema };
+  };
 }
 
 /**

@@ -272,6 +272,61 @@ describe('a kind served in two versions', () => {
     expect((await api('GET', `${V2}/n`)).body.spec.replicas).toBe(4);
   });
 
+  // After structured-merge-diff's multiple-appliers tests with a renaming converter
+  // (merge/multiple_appliers_test.go, TestMultipleAppliersRealConversion): field sets stay in
+  // their manager's version and a change is compared in each manager's own version.
+  it('server-side apply in one version conflicts with fields another version’s manager owns', async () => {
+    const { api } = await start(toyConversion());
+    const APPLY = 'application/apply-patch+yaml';
+    const mine = await api('PATCH', `${V1}/a?fieldManager=sizer`, {
+      body: w1('a', 3),
+      contentType: APPLY,
+    });
+    expect(mine.status).toBe(201);
+    const scale = (replicas: number, force = false) =>
+      api('PATCH', `${V2}/a?fieldManager=scaler${force ? '&force=true' : ''}`, {
+        body: {
+          apiVersion: 'example.com/v2',
+          kind: 'Widget',
+          metadata: { name: 'a' },
+          spec: { color: 'red', replicas },
+        },
+        contentType: APPLY,
+      });
+    // The same values: no conflict, both own them.
+    expect((await scale(3)).status).toBe(200);
+    const conflict = await scale(5);
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.message).toBe(
+      'Apply failed with 1 conflict: conflict with "sizer" using example.com/v1: .spec.size',
+    );
+    expect(conflict.body.details.causes[0]).toMatchObject({
+      reason: 'FieldManagerConflict',
+      field: '.spec.size',
+    });
+    const forced = await scale(5, true);
+    expect(forced.status).toBe(200);
+    const fields = (body: any) =>
+      Object.fromEntries(
+        body.metadata.managedFields.map((e: any) => [
+          e.manager,
+          Object.keys(e.fieldsV1['f:spec'] ?? {}).sort(),
+        ]),
+      );
+    expect(fields(forced.body)).toEqual({ sizer: ['f:color'], scaler: ['f:color', 'f:replicas'] });
+    // An update in v1 takes the field from the v2 manager, compared in v2.
+    const upd = await api('PATCH', `${V1}/a?fieldManager=patcher`, {
+      body: { spec: { size: 6 } },
+      contentType: 'application/merge-patch+json',
+    });
+    expect(fields(upd.body)).toEqual({
+      sizer: ['f:color'],
+      scaler: ['f:color'],
+      patcher: ['f:size'],
+    });
+    expect((await api('GET', `${V2}/a`)).body.spec.replicas).toBe(6);
+  });
+
   it('serves status and scale in each version, at each version’s paths', async () => {
     const { api } = await start(toyConversion());
     await api('POST', V1, { body: w1('a') });
