@@ -377,7 +377,7 @@ export class Operations {
         fieldError.required('metadata.name', 'name or generateName is required'),
       ]);
     this.checkNamespaceLive(rt, obj);
-    if (this.store.get(rt, m.namespace, m.name)) throw alreadyExists(gr(rt), m.name);
+    if (this.store.has(rt, m.namespace, m.name)) throw alreadyExists(gr(rt), m.name);
     m.uid = randomUUID();
     m.creationTimestamp = timestamp();
     if (rt.generation) m.generation = 1;
@@ -393,7 +393,7 @@ export class Operations {
     await this.admit(rt, 'CREATE', obj, undefined, ctx, '');
     if (ctx.dryRun) return WriteResult.plain(obj);
     // Admission may have awaited: check again in the commit's tick.
-    if (this.store.get(rt, m.namespace, m.name)) throw alreadyExists(gr(rt), m.name);
+    if (this.store.has(rt, m.namespace, m.name)) throw alreadyExists(gr(rt), m.name);
     this.checkNamespaceLive(rt, obj);
     const stored = this.store.put(rt, obj);
     await this.durable();

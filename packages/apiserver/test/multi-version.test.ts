@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AdmissionHook, AdmissionRequest } from '../src/index';
-import { ADMIN, startTestServer, type TestServer } from './support/server';
+import { ADMIN, NOBODY, startTestServer, type TestServer } from './support/server';
 import {
   openWatch,
   toyConversion,
@@ -542,6 +542,68 @@ describe('a kind served in two versions', () => {
     expect(created.body.metadata.finalizers).toEqual(['example.com/hold']);
     expect(seen.storage).toEqual(['v2:example.com/v2']);
     expect(seen.v1).toEqual(['v1:8']);
+  });
+});
+
+describe('owner references, garbage collection and RBAC across versions', () => {
+  it('collects dependents of an owner deleted through the other version; a Role on the resource grants every version', async () => {
+    const { api, server } = await start(toyConversion());
+    const owner = (await api('POST', V1, { body: w1('owner') })).body;
+    const cm = await api('POST', '/api/v1/namespaces/default/configmaps', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name: 'dep',
+          ownerReferences: [
+            {
+              apiVersion: 'example.com/v1',
+              kind: 'Widget',
+              name: 'owner',
+              uid: owner.metadata.uid,
+            },
+          ],
+        },
+      },
+    });
+    expect(cm.status).toBe(201);
+    const del = await api('DELETE', `${V2}/owner`, { body: { propagationPolicy: 'Foreground' } });
+    expect(del.status).toBe(200);
+    expect(del.body.apiVersion).toBe('example.com/v2');
+    await server.settled();
+    for (let i = 0; i < 50 && (await api('GET', `${V2}/owner`)).status !== 404; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect((await api('GET', '/api/v1/namespaces/default/configmaps/dep')).status).toBe(404);
+    expect((await api('GET', `${V1}/owner`)).status).toBe(404);
+
+    await server.client.create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'widget-reader', namespace: 'default' },
+      rules: [{ apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get', 'list'] }],
+    });
+    await server.client.create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'nobody-reads', namespace: 'default' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'widget-reader' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'nobody' }],
+    });
+    await api('POST', V2, {
+      body: {
+        apiVersion: 'example.com/v2',
+        kind: 'Widget',
+        metadata: { name: 'r' },
+        spec: { color: 'red' },
+      },
+    });
+    expect((await api('GET', `${V1}/r`, { token: NOBODY })).status).toBe(200);
+    expect((await api('GET', `${V2}/r`, { token: NOBODY })).status).toBe(200);
+    const refused = await api('DELETE', `${V1}/r`, { token: NOBODY });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe(
+      'widgets.example.com "r" is forbidden: User "nobody" cannot delete resource "widgets" in API group "example.com" in the namespace "default"',
+    );
   });
 });
 

@@ -322,6 +322,11 @@ export class Store {
     return this.kind(rt).objects.get(objectKey(namespace, name))?.as(rt);
   }
 
+  /** Whether the object exists, without converting it (a create's AlreadyExists check). */
+  has(rt: ResourceType, namespace: string | undefined, name: string): boolean {
+    return this.kind(rt).objects.has(objectKey(namespace, name));
+  }
+
   getByUid(uid: string): Stored | undefined {
     return this.byUid.get(uid);
   }
