@@ -36,7 +36,13 @@ import { Registry, resolveKind, type ResourceType } from './registry';
 import { ApiError, badRequest, forbidden, toApiError, unauthorized } from './status';
 import { Store } from './store/store';
 import type { AdmissionHook, AnyKindRegistration, KubeObject, TokenEntry, UserInfo } from './types';
-import { ConversionError, isMultiVersion, resolveVersions, updateKind } from './versions';
+import {
+  ConversionError,
+  isMultiVersion,
+  migrateStorageVersion,
+  resolveVersions,
+  updateKind,
+} from './versions';
 
 export interface ApiServerOptions {
   /** Default 127.0.0.1. */
@@ -133,6 +139,19 @@ export interface ApiServer {
    * the registration is invalid or drops a version objects are still stored in.
    */
   updateKind(registration: AnyKindRegistration): void;
+  /**
+   * The apiVersions objects of a kind are stored in now (a CRD's `status.storedVersions`, but
+   * exact: only versions that hold objects), sorted.
+   */
+  storedVersions(group: string, plural: string): string[];
+  /**
+   * Rewrites every object of a kind stored in an older version in the storage version, as
+   * kube-storage-version-migrator (and clusterctl's CRD migration on upgrade) does: an update
+   * that changes nothing, through admission, with a new resourceVersion and a MODIFIED event.
+   * Retried on conflict. Resolves with how many objects were rewritten; afterwards the older
+   * versions can be dropped by `updateKind`.
+   */
+  migrateStorageVersion(group: string, plural: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -465,6 +484,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       updateKind(registry, store, registration);
       openapi.invalidate();
     },
+    storedVersions: (group, plural) => [...store.storedVersions(`${group}/${plural}`)].sort(),
+    migrateStorageVersion: (group, plural) =>
+      migrateStorageVersion(registry, store, ops, `${group}/${plural}`, {
+        user: SYSTEM,
+        dryRun: false,
+        fieldValidation: 'Ignore',
+        warnings: [],
+        fieldManager: 'storage-version-migrator',
+      }),
     close: async () => {
       for (const f of watches) f();
       watches.clear();

@@ -6,6 +6,7 @@
  */
 import { clone, isObject, removeKey, type JsonObject } from './json';
 import { resolveKind, type Registry, type ResourceType, type VersionSet } from './registry';
+import type { Operations, WriteContext } from './operations';
 import type { Store } from './store/store';
 import { ApiError } from './status';
 import { compareVersionPriority } from './version-priority';
@@ -270,4 +271,36 @@ export function updateKind(registry: Registry, store: Store, reg: AnyKindRegistr
   current.versions ??= set;
   registry.replaceVersions(key, set.storage, served);
   store.endWatches(key);
+}
+
+/** See `ApiServer.migrateStorageVersion`. */
+export async function migrateStorageVersion(
+  registry: Registry,
+  store: Store,
+  ops: Operations,
+  key: string,
+  ctx: WriteContext,
+): Promise<number> {
+  const storage = registry.byStorageKey(key);
+  if (!storage) throw new Error(`no kind ${key} is registered`);
+  let rewritten = 0;
+  for (const s of store.list(storage)) {
+    for (let attempt = 0; ; attempt++) {
+      const current = store.get(storage, s.namespace || undefined, s.name);
+      if (!current || current.base.rt.apiVersion === storage.apiVersion) break;
+      try {
+        await ops.update(storage, current.namespace || undefined, current.name, current.object(), {
+          ...ctx,
+          warnings: [],
+        });
+        rewritten++;
+        break;
+      } catch (e) {
+        // Written meanwhile (then it is in the storage version) or gone: look again.
+        if (e instanceof ApiError && (e.code === 409 || e.code === 404) && attempt < 5) continue;
+        throw e;
+      }
+    }
+  }
+  return rewritten;
 }

@@ -714,6 +714,122 @@ describe('a kind redefined at run time (a CRD update)', () => {
   });
 });
 
+describe('an upgrade of the kind’s versions under an open watch (Cluster API v1.10 → v1.14 → v1.16)', () => {
+  it('serves v1, then v2 stored with v1 deprecated, then v2 alone: the watcher re-watches and misses no event', async () => {
+    const conv = toyConversion();
+    const { name: _n, served: _s, storage: _st, deprecated: _d, ...v1Only } = v1();
+    t = await startTestServer({
+      kinds: [
+        {
+          group: 'example.com',
+          version: 'v1',
+          kind: 'Widget',
+          plural: 'widgets',
+          scope: 'Namespaced',
+          ...v1Only,
+        },
+      ],
+      admission: [],
+    });
+    const { api, server } = t;
+    await api('POST', V1, { body: w1('a', 1) });
+    await api('POST', V1, { body: w1('b', 1) });
+    const listed = await api('GET', V1);
+    expect(listed.headers.get('warning')).toBeNull();
+    /** What the watcher saw: [name, resourceVersion, replicas], across its watches. */
+    const seen: [string, string, number][] = [];
+    let lastRv = String(listed.body.metadata.resourceVersion);
+    const watchFrom = async (path: string) => {
+      const w = await openWatch(`${server.url}${path}?watch=true&resourceVersion=${lastRv}`, ADMIN);
+      return w;
+    };
+    const drain = (w: Awaited<ReturnType<typeof openWatch>>, from: number) => {
+      for (const e of w.events.slice(from)) {
+        const o = e.object;
+        seen.push([o.metadata.name, o.metadata.resourceVersion, o.spec.size ?? o.spec.replicas]);
+        lastRv = o.metadata.resourceVersion;
+      }
+      return w.events.length;
+    };
+    const writes: string[] = [];
+    const write = async (path: string, name: string, spec: Record<string, number>) => {
+      const r = await api('PATCH', `${path}/${name}`, {
+        body: { spec },
+        contentType: 'application/merge-patch+json',
+      });
+      expect(r.status).toBe(200);
+      writes.push(String(r.body.metadata.resourceVersion));
+    };
+
+    // v1.10: v1 only.
+    let w = await watchFrom(V1);
+    await write(V1, 'a', { size: 2 });
+    await w.until((evs) => evs.length === 1);
+    drain(w, 0);
+    // v1.14: v2 stored, v1 served and deprecated; the watch ends as the kind is redefined.
+    server.updateKind(toyKind(conv));
+    await w.ended;
+    await write(V2, 'b', { replicas: 3 });
+    w = await watchFrom(V1);
+    // The re-watch is in the deprecated version now: it says so.
+    expect(w.headers.get('warning')).toBe(DEPRECATED);
+    await w.until((evs) => evs.length === 1);
+    let n = drain(w, 0);
+    expect(server.storedVersions('example.com', 'widgets')).toEqual([
+      'example.com/v1',
+      'example.com/v2',
+    ]);
+    // The upgrade's storage migration rewrites `a`, still stored in v1, in v2: a MODIFIED event
+    // with the same content.
+    expect(await server.migrateStorageVersion('example.com', 'widgets')).toBe(1);
+    writes.push(String(server.resourceVersion));
+    expect(server.storedVersions('example.com', 'widgets')).toEqual(['example.com/v2']);
+    await write(V1, 'a', { size: 4 });
+    await w.until((evs) => evs.length === n + 2);
+    n = drain(w, n);
+    // v1.16: v2 alone; the v1 watch ends, a v1 re-watch is 404, the watcher moves to v2.
+    server.updateKind(toyKind(conv, [v2()]));
+    await w.ended;
+    n = drain(w, n);
+    await write(V2, 'b', { replicas: 5 });
+    expect((await api('GET', `${V1}?watch=true&resourceVersion=${lastRv}`)).status).toBe(404);
+    w = await watchFrom(V2);
+    await w.until((evs) => evs.length === 1);
+    drain(w, 0);
+    w.close();
+    expect(seen.map((e) => e[1])).toEqual(writes);
+    expect(seen.map((e) => [e[0], e[2]])).toEqual([
+      ['a', 2],
+      ['b', 3],
+      ['a', 2],
+      ['a', 4],
+      ['b', 5],
+    ]);
+  });
+
+  it('migrates objects stored in an older version so that the version can be dropped', async () => {
+    const conv = toyConversion();
+    const { api, server } = await start(conv, {
+      kinds: [toyKind(conv, [v1({ storage: true }), v2({ storage: false })])],
+    });
+    for (const n of ['a', 'b', 'c']) await api('POST', V1, { body: w1(n) });
+    server.updateKind(toyKind(conv));
+    const rv = server.resourceVersion;
+    const watch = await openWatch(
+      `${server.url}${V2}?watch=true&resourceVersion=${String(rv)}`,
+      ADMIN,
+    );
+    expect(await server.migrateStorageVersion('example.com', 'widgets')).toBe(3);
+    await watch.until((evs) => evs.length === 3);
+    expect(watch.events.map((e) => e.type)).toEqual(['MODIFIED', 'MODIFIED', 'MODIFIED']);
+    watch.close();
+    expect(server.storedVersions('example.com', 'widgets')).toEqual(['example.com/v2']);
+    expect(await server.migrateStorageVersion('example.com', 'widgets')).toBe(0);
+    server.updateKind(toyKind(conv, [v2()]));
+    expect((await api('GET', `${V2}/a`)).body.spec.replicas).toBe(3);
+  });
+});
+
 describe('persistence of a kind with several versions', () => {
   it('keeps each object in the version it was stored in across a restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'apiserver-multiver-'));

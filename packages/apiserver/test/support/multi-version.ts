@@ -134,6 +134,7 @@ export function toyKind(
 
 /** A watch stream read as it comes: its events so far, and whether the server ended it. */
 export interface OpenWatch {
+  headers: Headers;
   events: any[];
   /** Resolves when the stream ends (the server closed it, or `close`). */
   ended: Promise<void>;
@@ -191,6 +192,7 @@ export async function openWatch(url: string, token: string): Promise<OpenWatch> 
     }
   };
   return {
+    headers: res.headers,
     events,
     ended,
     endedByServer: () => byServer,
