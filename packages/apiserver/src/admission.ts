@@ -4,6 +4,7 @@
  * validating hook. A denial reads like a webhook's: `admission webhook "<name>" denied the
  * request: <rule>: <message>`, and carries the rule id as the reason of its cause.
  */
+import { put } from './json';
 import { ApiError, type StatusReason } from './status';
 import type { AdmissionHook, AdmissionRequest, KubeObject } from './types';
 
@@ -39,7 +40,8 @@ function viewIn(
 /** Replaces `target`'s fields with `source`'s (a mutated object converted back, in place). */
 function replaceContents(target: KubeObject, source: KubeObject): void {
   for (const k of Object.keys(target)) Reflect.deleteProperty(target, k);
-  Object.assign(target, source);
+  // `put`, not Object.assign: a `__proto__` key of the object is a key, not its prototype.
+  for (const k of Object.keys(source)) put(target, k, source[k]);
 }
 
 function matches(hook: AdmissionHook, req: AdmissionRequest): boolean {

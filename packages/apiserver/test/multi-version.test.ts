@@ -545,6 +545,30 @@ describe('a kind served in two versions', () => {
   });
 });
 
+describe('user keys through conversion', () => {
+  it('keeps `__proto__` a key through a conversion for a hook and back', async () => {
+    const conv = toyConversion();
+    const hook: AdmissionHook = {
+      name: 'labeler.example.com',
+      match: { kinds: [{ group: 'example.com', kind: 'Widget' }] },
+      mutate: (req) => {
+        if (req.object) req.object.metadata.labels = { touched: 'yes' };
+      },
+    };
+    const schemaless = [v1({ openAPIV3Schema: undefined }), v2({ openAPIV3Schema: undefined })];
+    const { api } = await start(conv, { kinds: [toyKind(conv, schemaless)], admission: [hook] });
+    const created = await api('POST', V1, {
+      body: '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"p"},"spec":{"color":"red","size":1},"__proto__":{"polluted":true}}',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.metadata.labels).toEqual({ touched: 'yes' });
+    expect(created.text).toContain('"__proto__":{"polluted":true}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const got = await api('GET', `${V2}/p`);
+    expect(Object.hasOwn(JSON.parse(got.text) as object, '__proto__')).toBe(true);
+  });
+});
+
 describe('owner references, garbage collection and RBAC across versions', () => {
   it('collects dependents of an owner deleted through the other version; a Role on the resource grants every version', async () => {
     const { api, server } = await start(toyConversion());
