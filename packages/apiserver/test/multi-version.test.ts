@@ -272,6 +272,43 @@ describe('a kind served in two versions', () => {
     expect((await api('GET', `${V2}/n`)).body.spec.replicas).toBe(4);
   });
 
+  it('sends each version’s bookmarks, Table watch rows and 410 from the shared history', async () => {
+    const { api, server } = await start(toyConversion(), { watchHistorySize: 2 });
+    const first = await api('POST', V1, { body: w1('a', 1) });
+    for (const size of [2, 3, 4])
+      await api('PATCH', `${V1}/a`, {
+        body: { spec: { size } },
+        contentType: 'application/merge-patch+json',
+      });
+    const rv = String(first.body.metadata.resourceVersion);
+    const gone = await openWatch(`${server.url}${V1}?watch=true&resourceVersion=${rv}`, ADMIN);
+    await gone.ended;
+    expect(gone.events.map((e) => [e.type, e.object.code])).toEqual([['ERROR', 410]]);
+    const bm = await openWatch(
+      `${server.url}${V1}?watch=true&allowWatchBookmarks=true&resourceVersion=${String(server.resourceVersion)}`,
+      ADMIN,
+    );
+    await bm.until((evs) => evs.some((e) => e.type === 'BOOKMARK'));
+    expect(bm.events[0].object.apiVersion).toBe('example.com/v1');
+    bm.close();
+    const res = await fetch(`${server.url}${V1}?watch=true`, {
+      headers: {
+        authorization: `Bearer ${ADMIN}`,
+        accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+      },
+    });
+    const reader = res.body?.getReader();
+    const chunk = await reader?.read();
+    await reader?.cancel();
+    const line = JSON.parse(new TextDecoder().decode(chunk?.value).split('\n')[0] ?? '');
+    expect(line.object.columnDefinitions.map((c: any) => c.name)).toEqual([
+      'Name',
+      'Color',
+      'Size',
+    ]);
+    expect(line.object.rows[0].cells).toEqual(['a', 'red', 4]);
+  });
+
   // After structured-merge-diff's multiple-appliers tests with a renaming converter
   // (merge/multiple_appliers_test.go, TestMultipleAppliersRealConversion): field sets stay in
   // their manager's version and a change is compared in each manager's own version.
