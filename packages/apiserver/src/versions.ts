@@ -257,6 +257,9 @@ export function updateKind(registry: Registry, store: Store, reg: AnyKindRegistr
     throw new Error(
       `${multi.plural}.${multi.group}: spec.scope: Invalid value: field is immutable`,
     );
+  // Upstream allows renaming the kind; the objects stored here keep theirs, so it is refused.
+  if (current.kind !== multi.kind)
+    throw new Error(`${multi.plural}.${multi.group}: spec.names.kind cannot change here`);
   checkVersions(multi);
   const listed = new Set(multi.versions.map((v) => `${multi.group}/${v.name}`));
   for (const apiVersion of store.storedVersions(key)) {

@@ -715,6 +715,15 @@ describe('a kind redefined at run time (a CRD update)', () => {
     expect(() => {
       server.updateKind(toyKind(conv, [v1({ storage: true }), v2({ storage: true })]));
     }).toThrow('exactly one version marked as storage version');
+    expect(() => {
+      server.updateKind({ ...toyKind(conv), scope: 'Cluster' });
+    }).toThrow('spec.scope: Invalid value: field is immutable');
+    expect(() => {
+      server.updateKind({ ...toyKind(conv), kind: 'Gadget' });
+    }).toThrow('spec.names.kind cannot change here');
+    expect(() => {
+      server.updateKind({ ...toyKind(conv), plural: 'gadgets' });
+    }).toThrow('no kind example.com/gadgets is registered');
     expect((await api('GET', `${V1}/in-v1`)).status).toBe(200);
   });
 
