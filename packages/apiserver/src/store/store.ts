@@ -12,6 +12,9 @@ export interface StoreEvent {
   prev?: Stored;
 }
 
+/** How many objects of a list are converted in one call. */
+const CONVERSION_BATCH = 500;
+
 /** The events converted for the watchers of each other member: one conversion per event, not per watcher. */
 const views = new WeakMap<StoreEvent, Map<ResourceType, StoreEvent>>();
 
@@ -345,7 +348,23 @@ export class Store {
   ordered(rt: ResourceType, namespace?: string): Ordered {
     const ordered = this.kind(rt).ordered(namespace);
     if (!rt.versions) return ordered;
-    return { ...ordered, at: (i) => ordered.at(i)?.as(rt) };
+    return {
+      ...ordered,
+      at: (i) => {
+        const s = ordered.at(i);
+        if (s?.needsConversion(rt)) {
+          // The objects a list reads next are converted together (upstream converts a list's
+          // items in one review); a page reads at most a batch more than it sends.
+          const batch: Stored[] = [];
+          for (let j = i; j < Math.min(ordered.length, i + CONVERSION_BATCH); j++) {
+            const next = ordered.at(j);
+            if (next) batch.push(next);
+          }
+          Stored.convertAll(batch, rt);
+        }
+        return s?.as(rt);
+      },
+    };
   }
 
   count(rt: ResourceType, namespace?: string): number {

@@ -78,6 +78,41 @@ export class Stored {
     return view;
   }
 
+  /** Whether reading this version as `rt` needs a conversion not made yet. */
+  needsConversion(rt: ResourceType): boolean {
+    const b = this.base;
+    return b.rt !== rt && rt.versions?.key === storageKey(b.rt) && !b.views?.has(rt);
+  }
+
+  /**
+   * Converts the stored versions of `items` that `rt` has not read yet together, one call per
+   * version they are stored in, as kube-apiserver sends a list's items to a conversion webhook
+   * in one ConversionReview; each result is kept as `as(rt)` keeps it.
+   */
+  static convertAll(items: readonly Stored[], rt: ResourceType): void {
+    const set = rt.versions;
+    if (!set) return;
+    const bySource = new Map<ResourceType, Stored[]>();
+    for (const s of items) {
+      if (!s.needsConversion(rt)) continue;
+      const b = s.base;
+      const group = bySource.get(b.rt) ?? [];
+      group.push(b);
+      bySource.set(b.rt, group);
+    }
+    for (const [from, group] of bySource) {
+      const out = set.convert(
+        group.map((b) => b.object()),
+        from,
+        rt,
+      );
+      group.forEach((b, i) => {
+        const obj = out[i];
+        if (obj) (b.views ??= new Map()).set(rt, new Stored(rt, b.rv, JSON.stringify(obj), obj, b));
+      });
+    }
+  }
+
   get key(): string {
     return `${this.namespace}/${this.name}`;
   }
