@@ -194,14 +194,6 @@ export function resolveVersions(
   existing?: VersionSet,
 ): { set: VersionSet; served: ResourceType[] } {
   checkVersions(reg);
-  const set: VersionSet = existing ?? {
-    key: `${reg.group}/${reg.plural}`,
-    storage: undefined as unknown as ResourceType,
-    members: [],
-    keepsStoredVersion: true,
-    admitInStorageVersion: true,
-    convert: () => [],
-  };
   const members: ResourceType[] = [];
   let storage: ResourceType | undefined;
   for (const v of reg.versions) {
@@ -222,22 +214,33 @@ export function resolveVersions(
       ...(v.scale ? { scale: v.scale } : {}),
     };
     const rt = resolveKind(single);
-    rt.versions = set;
     if (v.deprecated)
       rt.deprecationWarning = v.deprecationWarning ?? defaultDeprecationWarning(reg, v.name);
     members.push(rt);
     if (v.storage) storage = rt;
   }
+  // checkVersions saw exactly one.
+  if (!storage) throw new Error(`${reg.plural}.${reg.group}: no storage version`);
+  const callback = reg.convert;
+  const convert: VersionSet['convert'] = (objects, from, to) =>
+    webhookConvert(reg, callback, objects, from, to);
   // Members of before that this update no longer lists stay known (objects may be stored in
   // them; the update refuses dropping a version that still holds objects), after the new ones.
   const kept = (existing?.members ?? []).filter(
     (old) => !members.some((m) => m.apiVersion === old.apiVersion),
   );
+  const set: VersionSet = existing ?? {
+    key: `${reg.group}/${reg.plural}`,
+    storage,
+    members: [],
+    keepsStoredVersion: true,
+    admitInStorageVersion: true,
+    convert,
+  };
   set.members = [...members, ...kept];
-  if (!storage) throw new Error(`${set.key}: no storage version`);
   set.storage = storage;
-  const callback = reg.convert;
-  set.convert = (objects, from, to) => webhookConvert(reg, callback, objects, from, to);
+  set.convert = convert;
+  for (const rt of members) rt.versions = set;
   const served = members.filter((_, i) => reg.versions[i]?.served === true);
   return { set, served };
 }
