@@ -30,3 +30,4 @@ export type { StatusBody, StatusCause, StatusDetails } from './status';
 export { StateLockedError } from './persistence';
 export { writePrivateFile } from './identity';
 export { compareVersionPriority } from './version-priority';
+export { kindFromCrd } from './crd';
