@@ -4,8 +4,8 @@ import { compareVersionPriority } from './version-priority';
 import { defaultDeprecationWarning } from './versions';
 
 describe('compareVersionPriority', () => {
-  // The order k8s.io/apimachinery/pkg/version's CompareKubeAwareVersionStrings documents and its
-  // helpers_test.go checks.
+  // The example order in the doc comment of k8s.io/apimachinery/pkg/version's
+  // CompareKubeAwareVersionStrings.
   it('orders versions as kube-apiserver lists them', () => {
     const expected = [
       'v10',
@@ -41,7 +41,7 @@ describe('defaultDeprecationWarning', () => {
     storage: false,
     ...(extra.deprecated ? { deprecated: true } : {}),
   });
-  // After apiextensions-apiserver's customresource_handler_test.go TestDefaultDeprecationWarning.
+  // The rule of apiextensions-apiserver's defaultDeprecationWarning (customresource_handler.go).
   it('names the newest served, non-deprecated version after the deprecated one', () => {
     expect(
       defaultDeprecationWarning(reg([v('v1beta1', { deprecated: true }), v('v1beta2')]), 'v1beta1'),
