@@ -325,8 +325,10 @@ describe('a kind served in two versions', () => {
   });
 
   // After structured-merge-diff's multiple-appliers tests with a renaming converter
-  // (merge/multiple_appliers_test.go, TestMultipleAppliersRealConversion): field sets stay in
-  // their manager's version and a change is compared in each manager's own version.
+  // (merge/multiple_appliers_test.go, TestMultipleAppliersFieldRenameConversions'
+  // "updater_claims_field": an update in one version takes a renamed field from an applier of
+  // another): field sets stay in their manager's version and a change is compared in each
+  // manager's own version.
   it('server-side apply in one version conflicts with fields another version’s manager owns', async () => {
     const { api } = await start(toyConversion());
     const APPLY = 'application/apply-patch+yaml';
