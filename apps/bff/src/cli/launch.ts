@@ -79,8 +79,8 @@ function startSimulator(
 const isRunning = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
 async function launch(argv: readonly string[]): Promise<void> {
-  const args = optionArgs(argv);
-  const settings = launcherSettings(args);
+  const settings = launcherSettings(optionArgs(argv));
+  const args = settings.bffArgs;
   if (settings.kubeconfig !== undefined) {
     await serveMain(args);
     return;

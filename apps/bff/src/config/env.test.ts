@@ -50,6 +50,15 @@ describe('T-1 threshold: --stuck-after / STUCK_AFTER', () => {
 });
 
 describe('launcher settings', () => {
+  it('passes --capi-release to the simulator, not to the BFF (issue 23)', () => {
+    const s = launcherSettings(['--port', '9000', '--capi-release', 'v1.16'], {
+      SIM_ARGS: '--seed demo',
+    });
+    expect(s.simArgs).toEqual(['--seed', 'demo', '--capi-release', 'v1.16']);
+    expect(s.bffArgs).toEqual(['--port', '9000']);
+    expect(launcherSettings(['--capi-release=v1.10'], {}).bffArgs).toEqual([]);
+  });
+
   it('passes 10 simulated minutes for the embedded simulator’s --time-scale X (10m / X)', () => {
     expect(launcherSettings([], { SIM_ARGS: '--time-scale 30' }).stuckAfter).toBe('20s');
     expect(launcherSettings([], { SIM_ARGS: '--seed demo --time-scale=20' }).stuckAfter).toBe(

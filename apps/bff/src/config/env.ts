@@ -397,8 +397,13 @@ export function loadConfig(options: LoadOptions = {}): Config {
 export interface LauncherSettings {
   /** A kubeconfig was given: serve that cluster and start no simulator. */
   kubeconfig: string | undefined;
-  /** Extra arguments for the embedded simulator, e.g. `--seed empty --time-scale 10`. */
+  /**
+   * Extra arguments for the embedded simulator, e.g. `--seed empty --time-scale 10`; the
+   * launcher's own `--capi-release V` (issue 23) is passed on to it.
+   */
   simArgs: string[];
+  /** The launcher's arguments for the BFF: all but the ones that are the simulator's. */
+  bffArgs: string[];
   /** How long to wait for the simulator's `sim: ready` line. */
   simReadyTimeoutMs: number;
   /**
@@ -430,13 +435,24 @@ export function launcherSettings(
 ): LauncherSettings {
   const fromArgs = flagValue(argv, 'kubeconfig');
   const timeout = Number(env.SIM_READY_TIMEOUT_MS ?? '120000');
-  const simArgs = (env.SIM_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
+  const release = flagValue(argv, 'capi-release');
+  const simArgs = [
+    ...(env.SIM_ARGS ?? '').split(/\s+/).filter((a) => a !== ''),
+    ...(release !== undefined ? ['--capi-release', release] : []),
+  ];
+  const bffArgs = argv.filter(
+    (a, i) =>
+      a !== '--capi-release' &&
+      argv[i - 1] !== '--capi-release' &&
+      !a.startsWith('--capi-release='),
+  );
   const timeScale = Number(flagValue(simArgs, 'time-scale') ?? '1');
   const userGaveOne =
     flagValue(argv, 'stuck-after') !== undefined || (env.STUCK_AFTER ?? '') !== '';
   return {
     kubeconfig: fromArgs ?? (env.KUBECONFIG === '' ? undefined : env.KUBECONFIG),
     simArgs,
+    bffArgs,
     simReadyTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 120_000,
     stuckAfter:
       userGaveOne || !(timeScale > 0) || timeScale === 1

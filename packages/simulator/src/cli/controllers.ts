@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { CAPI_RELEASES, capiVersionsOf, isCapiRelease } from '../capi/releases';
 import { startControllers } from '../controllers/start';
 import { createClock } from '../logic/clock';
 import { parseFailureRule, type FailureRule } from '../logic/failures';
@@ -12,7 +13,8 @@ import { loadKubeConfig } from '../runtime/kubeconfig';
  * `pnpm sim:controllers --kubeconfig FILE`: the simulated Cluster API, kubeadm and DCS controllers
  * alone, against any API server that has the Cluster API CRDs and the DCS CRDs (`pnpm sim:crds`).
  * They watch all namespaces (or `--namespace`) and need rights to read and write those kinds,
- * Secrets, Events and the provider's Deployment in cpaas-system.
+ * Secrets, Events and the provider's Deployment in cpaas-system. They speak the Cluster API
+ * version discovery finds served (v1beta2 where there is one), or `--capi-release`'s.
  */
 
 const { values } = parseArgs({
@@ -27,6 +29,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: 'none' },
     'no-events': { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
+    'capi-release': { type: 'string' },
   },
   strict: true,
 });
@@ -35,6 +38,10 @@ function fail(message: string): never {
   process.stderr.write(`sim:controllers: ${message}\n`);
   process.exit(2);
 }
+
+const capiRelease = values['capi-release'];
+if (capiRelease !== undefined && !isCapiRelease(capiRelease))
+  fail(`--capi-release must be one of ${CAPI_RELEASES.join(', ')}, got ${capiRelease}`);
 
 const userDir = process.env.INIT_CWD ?? process.cwd();
 const kubeconfigPath = values.kubeconfig ?? process.env.KUBECONFIG;
@@ -88,6 +95,8 @@ const controllers = await orExit('cannot start', () =>
       log,
       events: !values['no-events'],
       ...(values.namespace ? { namespace: values.namespace } : {}),
+      // Without the flag, the versions discovery says are served.
+      ...(capiRelease ? { capiVersions: capiVersionsOf(capiRelease) } : {}),
       ...(providerVersion ? { providerVersion: providerVersion.replace(/^v/, '') } : {}),
     },
   }),

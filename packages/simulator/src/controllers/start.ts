@@ -2,6 +2,7 @@ import { InformerFactory, internStrings, stripManagedFields } from '@dcs/informe
 import {
   asHub,
   DEFAULT_NAMESPACE,
+  type ApiVersionChoice,
   LABEL_CONTROL_PLANE_NAME,
   LABEL_DEPLOYMENT_NAME,
   type Machine,
@@ -36,6 +37,11 @@ import { DEFAULT_PROVIDER_VERSION, ensureProviderDeployment } from './provider';
  */
 
 export interface ControllerOptions {
+  /**
+   * The version of each Cluster API group to speak (issue 23), as the controllers of one release
+   * do (`capiVersionsOf`); by default the best one discovery says is served.
+   */
+  capiVersions?: ApiVersionChoice;
   /** The DCS provider version its Deployment reports (default 1.0.16). */
   providerVersion?: string;
   /** Seeds every random choice (names, durations, failure shares); default 1. */
@@ -135,7 +141,8 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
 
   // Issue 23: the Cluster API kinds are spoken in the version the cluster serves (discovery),
   // the controllers' caches and logic keep the hub.
-  await client.discoverVersions();
+  if (o.capiVersions) client.versions = o.capiVersions;
+  else await client.discoverVersions();
   const intern = internStrings();
   const factory = new InformerFactory(input.kubeconfig, {
     onError: (error, info) => {
