@@ -737,6 +737,50 @@ describe('KubeadmConfigTemplate and the KubeadmConfigSpec', () => {
   });
 });
 
+describe('KubeadmConfig', () => {
+  it('status: ready ⇄ initialization.dataSecretCreated, legacy conditions and failures ⇄ deprecated.v1beta1; the spec as a KubeadmConfigSpec', () => {
+    const v1 = {
+      apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta1',
+      kind: 'KubeadmConfig',
+      metadata: META,
+      spec: { joinConfiguration: { nodeRegistration: { kubeletExtraArgs: { a: '1' } } } },
+      status: {
+        ready: true,
+        dataSecretName: 'pool-a-bootstrap',
+        observedGeneration: 2,
+        failureReason: 'x',
+        conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+        v1beta2: {
+          conditions: [
+            {
+              type: 'Ready',
+              status: 'True',
+              reason: 'Ready',
+              observedGeneration: 2,
+              lastTransitionTime: '2026-01-01T00:00:00Z',
+            },
+          ],
+        },
+      },
+    };
+    const v2 = up(v1) as Record<string, Record<string, unknown>>;
+    expect(v2.spec).toEqual({
+      joinConfiguration: { nodeRegistration: { kubeletExtraArgs: [{ name: 'a', value: '1' }] } },
+    });
+    expect(v2.status).toEqual({
+      dataSecretName: 'pool-a-bootstrap',
+      observedGeneration: 2,
+      initialization: { dataSecretCreated: true },
+      conditions: v1.status.v1beta2.conditions,
+      deprecated: { v1beta1: { conditions: v1.status.conditions, failureReason: 'x' } },
+    });
+    expect(withoutData(down(v2))).toEqual(v1);
+    // A KubeadmConfig not ready yet: v1beta1 writes ready: false (no omitempty).
+    const fresh = down({ ...v2, status: { dataSecretName: '' } }) as typeof v1;
+    expect(fresh.status).toEqual({ ready: false });
+  });
+});
+
 describe('KubeadmControlPlane', () => {
   const v1 = {
     apiVersion: 'controlplane.cluster.x-k8s.io/v1beta1',
