@@ -1,5 +1,7 @@
 export * from './crds';
 export * from './embedded';
+export { CAPI_RELEASES, DEFAULT_CAPI_RELEASE, capiVersionsOf, isCapiRelease } from './capi/releases';
+export type { CapiRelease } from './capi/releases';
 export * from './admission';
 export { startControllers } from './controllers/start';
 export type {

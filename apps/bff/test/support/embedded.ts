@@ -1,7 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedCluster, type EmbeddedCluster, type kindRegistrations } from '@dcs/simulator';
+import {
+  startEmbeddedCluster,
+  type CapiRelease,
+  type EmbeddedCluster,
+  type kindRegistrations,
+} from '@dcs/simulator';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app';
 import { loadConfig } from '../../src/config/env';
@@ -23,13 +28,14 @@ export interface TestCluster {
 export async function startTestCluster(
   seed: SeedOptions | false = {},
   /** Kinds served instead of the simulator's (another provider's CRD: served-fields.test). */
-  o: { kinds?: ReturnType<typeof kindRegistrations> } = {},
+  o: { kinds?: ReturnType<typeof kindRegistrations>; capiRelease?: CapiRelease } = {},
 ): Promise<TestCluster> {
   const cluster = await startEmbeddedCluster({
     host: '127.0.0.1',
     port: 0,
     bookmarkIntervalMs: 1000,
     ...(o.kinds ? { kinds: o.kinds } : {}),
+    ...(o.capiRelease ? { capiRelease: o.capiRelease } : {}),
   });
   const dir = await mkdtemp(join(tmpdir(), 'bff-test-'));
   const kubeconfig = join(dir, 'kubeconfig');
