@@ -524,7 +524,9 @@ export class Operations {
         ...(subresource ? { subresource } : {}),
       });
     }
-    if (m.managedFields.length === 0) removeKey(m, 'managedFields');
+    // trackUpdate leaves no managedFields at all when nobody manages a field (a no-op write).
+    const managedNow: unknown = m.managedFields;
+    if (!Array.isArray(managedNow) || managedNow.length === 0) removeKey(m, 'managedFields');
     await this.admit(rt, 'UPDATE', obj, old, ctx, subresource);
     const unchanged = deepEqual(
       {

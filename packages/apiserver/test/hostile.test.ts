@@ -576,3 +576,20 @@ describe('metadata types (issue 25, item 9)', () => {
     expect((await t.api('GET', '/api/v1/namespaces/kube-system/configmaps/stay')).status).toBe(404);
   });
 });
+
+describe('a no-op write of an object nobody manages a field of (found with issue 25, item 10)', () => {
+  it('is a 200, not a 500', async () => {
+    const CMS = '/api/v1/namespaces/default/configmaps';
+    const created = await t.api('POST', CMS, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'unmanaged' } },
+    });
+    expect(created.body.metadata.managedFields).toBeUndefined();
+    for (const dryRun of ['?dryRun=All', '']) {
+      const res = await t.api('PATCH', `${CMS}/unmanaged${dryRun}`, {
+        contentType: 'application/merge-patch+json',
+        body: { pruned: true },
+      });
+      expect(res.status).toBe(200);
+    }
+  });
+});
