@@ -13,6 +13,7 @@
  *   github.com/evanphx/json-patch's AccumulatedCopySizeLimit does for CVE-2019-1002100); the
  *   document stays within the object limit after every operation, and its array shifts and the
  *   walks of moved values are bounded too (json-patch.ts' Budget).
+ * - A YAML body: 100 aliases.
  */
 import { isObject } from './json';
 import { ApiError } from './status';
@@ -29,6 +30,11 @@ export const MAX_PATCH_COPY_BYTES = MAX_BODY_BYTES;
  * 400-element list.
  */
 export const MAX_PATCH_SHIFTED_ELEMENTS = 1 << 22;
+/**
+ * Aliases in one YAML body. A real object uses a handful, if any; what they expand to is bounded
+ * apart (http/body.ts, as go-yaml v2 bounds it).
+ */
+export const MAX_YAML_ALIASES = 100;
 
 export interface Measure {
   /** Nesting depth: 0 for a scalar, 1 for `{}` or `[1]`, 2 for `{"a":{}}`. */
