@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
+import { BODIES, PARAMS } from './support/route-bodies';
 import { TestSession } from './support/session';
 import { settledStored, storedExceptAudit } from './support/stored';
 
@@ -24,72 +25,6 @@ interface Route {
   method: Method;
   path: string;
 }
-
-const PARAMS: Record<string, string> = {
-  namespace: 'cpaas-system',
-  cluster: 'demo',
-  pool: 'demo-md-0',
-  name: 'demo-worker-pool',
-  kind: 'MachineDeployment',
-};
-
-/** Bodies each route accepts; the fuzzer replaces one field of them, or sends anything at all. */
-const BODIES: Record<string, unknown> = {
-  'POST /api/v1/session': { token: 'abc' },
-  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/scale': {
-    replicas: 3,
-    resourceVersion: '1',
-    deleteMachines: ['demo-md-0-abc12-m0'],
-  },
-  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/upgrade': {
-    operation: 'bootstrap',
-    resourceVersion: '1',
-    version: 'v1.33.4',
-    machineTemplate: { name: 't', spec: { template: { spec: { cpu: 4 } } } },
-    bootstrap: {
-      name: 'x-kct',
-      spec: { format: 'ignition', files: [{ path: '/a', content: 'b' }] },
-    },
-  },
-  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/strategy': {
-    resourceVersion: '1',
-    maxSurge: 0,
-    maxUnavailable: '25%',
-    nodeDrainTimeout: '5m',
-    nodeDeletionTimeout: '10s',
-    nodeVolumeDetachTimeout: '0',
-  },
-  'POST /api/v1/clusters/{namespace}/{cluster}/control-plane/kubeadm-config': {
-    resourceVersion: '1',
-    kubeadmConfigSpec: {
-      format: 'ignition',
-      files: [
-        { path: '/etc/kubernetes/patches/kubeletconfiguration0+strategic.json', content: '{}' },
-      ],
-      preKubeadmCommands: ['echo fuzz'],
-      joinConfiguration: { nodeRegistration: { kubeletExtraArgs: { 'node-ip': 'NODE_IP' } } },
-    },
-  },
-  'DELETE /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}': { resourceVersion: '1' },
-  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools': {
-    name: 'demo-md-9',
-    replicas: 0,
-    version: 'v1.33.4',
-    machineTemplate: { mode: 'existing', name: 'demo-md-0-template' },
-    bootstrap: { mode: 'existing', name: 'demo-md-0-kct' },
-    ipPool: { mode: 'existing', name: 'demo-worker-pool', resourceVersion: '1' },
-    strategy: { maxSurge: 0, maxUnavailable: 1 },
-  },
-  'POST /api/v1/namespaces/{namespace}/ippools': {
-    name: 'p9',
-    entries: [{ ip: '10.0.9.1', mask: '24', gateway: '10.0.9.254', dns: '10.0.0.53' }],
-  },
-  'PATCH /api/v1/namespaces/{namespace}/ippools/{name}': {
-    resourceVersion: '1',
-    append: [{ ip: '10.0.9.2', mask: '24', gateway: '10.0.9.254' }],
-    remove: ['10.0.0.1'],
-  },
-};
 
 /** Every path to a value in `v`, as key lists (array indexes included). */
 function leafPaths(v: unknown, prefix: (string | number)[] = []): (string | number)[][] {
