@@ -330,7 +330,7 @@ function addsOwnFields(
   return true;
 }
 
-function conflictError(
+export function conflictError(
   conflicts: { manager: string; apiVersion: string; path: FieldPath }[],
 ): ApiError {
   const lines = conflicts.map(

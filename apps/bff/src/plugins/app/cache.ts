@@ -8,6 +8,7 @@ import { ObjectCache } from '../../cache/object-cache';
 import type { SourceFactory } from '../../cache/source';
 import { UpstreamMonitor } from '../../cache/upstream';
 import { ServedVersions } from '../../kube/api-versions';
+import { asHub } from '../../kube/hub';
 import { readGlobals, type Globals } from '../../views/globals';
 import { ModelRegistry } from '../../views/model-registry';
 
@@ -63,6 +64,8 @@ export default fp<{ sources?: SourceFactory; versions?: ServedVersions }>(
     if (!sources) {
       factory = new InformerFactory(app.kube.connection.kubeConfig, {
         staleAfterMs: app.config.informerStaleAfterMs,
+        // Issue 23: the cache holds the console's one model, whatever version a watch speaks.
+        transform: (o) => asHub(o),
         onError: (error, info) => {
           app.log.warn({ err: error, ...info }, 'informer error');
           // 404 on a watch of a served kind: its version may no longer be served (an upgrade).
