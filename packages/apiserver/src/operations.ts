@@ -533,16 +533,20 @@ export class Operations {
     // trackUpdate leaves no managedFields at all when nobody manages a field (a no-op write).
     if ((m.managedFields ?? []).length === 0) removeKey(m, 'managedFields');
     await this.admit(rt, 'UPDATE', obj, old, ctx, subresource);
-    const unchanged = deepEqual(
-      {
-        ...obj,
-        metadata: { ...obj.metadata, resourceVersion: undefined, managedFields: undefined },
-      },
-      {
-        ...old,
-        metadata: { ...old.metadata, resourceVersion: undefined, managedFields: undefined },
-      },
-    );
+    // Managed fields count but for their timestamps, as kube-apiserver's
+    // IgnoreManagedFieldsTimestampsTransformer: an apply of values that are already there by a
+    // new manager is a write (it now shares them), the same apply again is not.
+    const unchanged =
+      deepEqual(
+        {
+          ...obj,
+          metadata: { ...obj.metadata, resourceVersion: undefined, managedFields: undefined },
+        },
+        {
+          ...old,
+          metadata: { ...old.metadata, resourceVersion: undefined, managedFields: undefined },
+        },
+      ) && deepEqual(untimed(m.managedFields), untimed(om.managedFields));
     if (ctx.dryRun) {
       m.resourceVersion = String(current.rv);
       return WriteResult.plain(obj);
@@ -897,6 +901,11 @@ export class Operations {
   }
 }
 
+/** Managed-fields entries without their timestamps. */
+function untimed(entries: readonly JsonObject[] | undefined): JsonObject[] {
+  return (entries ?? []).map((e) => ({ ...e, time: undefined }));
+}
+
 /** The object is stored in another version than its kind's storage version (moved since). */
 function inOlderStorageVersion(rt: ResourceType, s: Stored): boolean {
   const set = rt.versions;
@@ -907,10 +916,18 @@ function inOlderStorageVersion(rt: ResourceType, s: Stored): boolean {
 function versionView(rt: ResourceType): VersionView | undefined {
   const set = rt.versions;
   if (!set?.keepsStoredVersion) return undefined;
-  return (obj, apiVersion) => {
-    const to = set.members.find((m) => m.apiVersion === apiVersion);
-    if (!to) return undefined;
-    return { obj: convertOne(set, obj, rt, to), schema: to.schema };
+  const member = (apiVersion: string) => set.members.find((m) => m.apiVersion === apiVersion);
+  return {
+    to: (obj, apiVersion) => {
+      const to = member(apiVersion);
+      if (!to) return undefined;
+      return { obj: convertOne(set, obj, rt, to), schema: to.schema };
+    },
+    from: (obj, apiVersion) => {
+      const from = member(apiVersion);
+      if (!from) throw new Error(`${set.key} has no version ${apiVersion}`);
+      return convertOne(set, obj, from, rt);
+    },
   };
 }
 

@@ -7,7 +7,7 @@
  * version's manager owns is a conflict unless forced. Entries of the request's own version are
  * handled by `patch/apply.ts` as for a kind with one version.
  */
-import { clone, isObject, type JsonObject } from './json';
+import { clone, isObject, put, type JsonObject } from './json';
 import { conflictError, serverSideApply, trackUpdate, type ApplyOptions } from './patch/apply';
 import {
   changedPaths,
@@ -18,11 +18,16 @@ import {
 } from './patch/managed-fields';
 import type { JSONSchemaProps, KubeObject } from './types';
 
-/** How an object of the request's version is seen in another version of its kind. */
-export type VersionView = (
-  obj: KubeObject,
-  apiVersion: string,
-) => { obj: KubeObject; schema: JSONSchemaProps | undefined } | undefined;
+/** How an object of the request's version is seen in another version of its kind, and back. */
+export interface VersionView {
+  /** `obj` in `apiVersion`, with that version's schema; undefined: the kind has no such version. */
+  to(
+    obj: KubeObject,
+    apiVersion: string,
+  ): { obj: KubeObject; schema: JSONSchemaProps | undefined } | undefined;
+  /** `obj`, in `apiVersion`, in the request's version. */
+  from(obj: KubeObject, apiVersion: string): KubeObject;
+}
 
 interface UpdateOptions {
   manager: string;
@@ -55,6 +60,8 @@ interface Settled {
   /** Each other-version entry after the change (undefined: it owns nothing any more). */
   entries: Map<JsonObject, JsonObject | undefined>;
   conflicts: { manager: string; apiVersion: string; path: FieldPath }[];
+  /** Apply: fields the change removed that another version's manager owns, by version. */
+  owned: Map<string, FieldPath[]>;
 }
 
 /**
@@ -69,44 +76,57 @@ function settle(
   old: KubeObject,
   next: KubeObject,
   view: VersionView,
+  mode: 'update' | 'apply',
 ): Settled {
-  /** In each version: the changed paths, and whether each is still there (modified or added). */
-  const byVersion = new Map<string, { path: FieldPath; present: boolean }[] | undefined>();
-  const changesIn = (apiVersion: string) => {
+  /** In each version: the object before and after, and the paths modified or added. */
+  const byVersion = new Map<
+    string,
+    { before: KubeObject; after: KubeObject; changed: FieldPath[] } | undefined
+  >();
+  const compareIn = (apiVersion: string) => {
     if (byVersion.has(apiVersion)) return byVersion.get(apiVersion);
-    const before = view(bare(old), apiVersion);
-    const after = view(bare(next), apiVersion);
-    const changed =
+    const before = view.to(bare(old), apiVersion);
+    const after = view.to(bare(next), apiVersion);
+    const cmp =
       before && after
-        ? changedPaths(before.obj, after.obj, after.schema).map((path) => ({
-            path,
-            present: valueAt(after.obj, path) !== undefined,
-          }))
+        ? {
+            before: before.obj,
+            after: after.obj,
+            changed: changedPaths(before.obj, after.obj, after.schema),
+          }
         : undefined;
-    byVersion.set(apiVersion, changed);
-    return changed;
+    byVersion.set(apiVersion, cmp);
+    return cmp;
   };
-  const out: Settled = { entries: new Map(), conflicts: [] };
+  const out: Settled = { entries: new Map(), conflicts: [], owned: new Map() };
   for (const e of others) {
     const apiVersion = entryVersion(e);
-    const changed = changesIn(apiVersion);
-    if (!changed) {
+    const cmp = compareIn(apiVersion);
+    if (!cmp) {
       out.entries.set(e, undefined);
       continue;
     }
     const owned = fromFieldsV1(isObject(e.fieldsV1) ? e.fieldsV1 : {});
     const kept: FieldPath[] = [];
     for (const p of owned) {
-      const hits = changed.filter((c) => overlaps(c.path, p));
-      if (hits.length === 0) {
+      const removed = valueAt(cmp.before, p) !== undefined && valueAt(cmp.after, p) === undefined;
+      if (removed) {
+        // An update takes what it removed (upstream's `removed`). An apply removes only what
+        // its applier no longer applies, and upstream keeps what another manager owns
+        // (`addBackOwnedItems`): it stays, and stays theirs.
+        if (mode === 'apply') {
+          kept.push(p);
+          out.owned.set(apiVersion, [...(out.owned.get(apiVersion) ?? []), p]);
+        }
+        continue;
+      }
+      if (!cmp.changed.some((c) => overlaps(c, p))) {
         kept.push(p);
         continue;
       }
-      // Upstream's conflicts are what was modified or added; what was removed is only taken.
-      if (hits.some((c) => c.present)) {
-        const manager = typeof e.manager === 'string' ? e.manager : '';
-        out.conflicts.push({ manager, apiVersion, path: p });
-      }
+      // Modified or added: taken by an update, a conflict for an apply (unless forced).
+      const manager = typeof e.manager === 'string' ? e.manager : '';
+      out.conflicts.push({ manager, apiVersion, path: p });
     }
     out.entries.set(e, kept.length ? { ...e, fieldsV1: toFieldsV1(kept) } : undefined);
   }
@@ -173,7 +193,7 @@ export function trackUpdateInVersions(
   }
   next.metadata.managedFields = same;
   trackUpdate(withEntries(old, same), next, o);
-  const settled = settle(others, old, next, view);
+  const settled = settle(others, old, next, view, 'update');
   next.metadata.managedFields = merge(entries, next.metadata.managedFields ?? [], settled.entries);
 }
 
@@ -190,14 +210,55 @@ export function applyInVersions(
   // serverSideApply merges into the object it is given: the comparison needs it as it was.
   const before = clone(bare(live));
   const merged = serverSideApply(withEntries(live, same), applied, o);
-  const settled = settle(others, before, merged, view);
+  const settled = settle(others, before, merged, view, 'apply');
   // Upstream: a field applied over another version's manager conflicts unless forced; forced,
   // the applier takes it over.
   if (settled.conflicts.length > 0 && !o.force) throw conflictError(settled.conflicts);
-  merged.metadata.managedFields = merge(
+  const result = restoreOwned(merged, before, settled.owned, view);
+  result.metadata.managedFields = merge(
     entries,
     merged.metadata.managedFields ?? [],
     settled.entries,
   );
-  return merged;
+  return result;
+}
+
+/**
+ * `merged` with the fields of `owned` (paths in each version) put back as `before` had them:
+ * in that version, from the first missing level of each path down (a removed leaf exactly; a
+ * removed container whole, as it was).
+ */
+function restoreOwned(
+  merged: KubeObject,
+  before: KubeObject,
+  owned: Map<string, FieldPath[]>,
+  view: VersionView,
+): KubeObject {
+  let out = merged;
+  for (const [apiVersion, paths] of owned) {
+    const target = view.to(bare(out), apiVersion);
+    const source = view.to(before, apiVersion);
+    if (!target || !source) continue;
+    for (const p of paths) restoreAt(target.obj, source.obj, p);
+    out = { ...view.from(target.obj, apiVersion), metadata: { ...out.metadata } };
+  }
+  return out;
+}
+
+function restoreAt(target: unknown, source: unknown, path: FieldPath): void {
+  let t = target;
+  let s = source;
+  for (const seg of path) {
+    if (seg === '.') return;
+    const sv = valueAt(s, [seg]);
+    if (sv === undefined) return;
+    const tv = valueAt(t, [seg]);
+    if (tv === undefined) {
+      if (seg.startsWith('f:') && isObject(t)) put(t, seg.slice(2), clone(sv));
+      else if (Array.isArray(t)) t.push(clone(sv));
+      return;
+    }
+    t = tv;
+    s = sv;
+  }
 }

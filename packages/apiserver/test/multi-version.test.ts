@@ -381,6 +381,48 @@ describe('a kind served in two versions', () => {
     expect((await api('GET', `${V2}/a`)).body.spec.replicas).toBe(6);
   });
 
+  // After structured-merge-diff's "applier_updater_shared_ownership_real_conversion" (merge/
+  // multiple_appliers_test.go): what an applier stops applying stays when a manager of another
+  // version owns it too.
+  it('keeps a field an applier stops applying when another version’s manager owns it', async () => {
+    const { api } = await start(toyConversion());
+    const APPLY = 'application/apply-patch+yaml';
+    const byV2 = (spec: Record<string, unknown>) =>
+      api('PATCH', `${V2}/a?fieldManager=v2-applier`, {
+        body: { apiVersion: 'example.com/v2', kind: 'Widget', metadata: { name: 'a' }, spec },
+        contentType: APPLY,
+      });
+    expect((await byV2({ color: 'red', replicas: 3, tags: ['t'] })).status).toBe(201);
+    // The v1 applier applies the same size: both own it.
+    const v1 = await api('PATCH', `${V1}/a?fieldManager=v1-applier`, {
+      body: w1('a', 3),
+      contentType: APPLY,
+    });
+    expect(v1.status).toBe(200);
+    const dropped = await byV2({ color: 'red' });
+    expect(dropped.status).toBe(200);
+    // replicas stays (the v1 applier owns it as spec.size); tags, owned by nobody else, go.
+    expect(dropped.body.spec).toEqual({ color: 'red', replicas: 3 });
+    const owners = Object.fromEntries(
+      dropped.body.metadata.managedFields.map((e: any) => [
+        e.manager,
+        Object.keys(e.fieldsV1['f:spec'] ?? {}).sort(),
+      ]),
+    );
+    expect(owners).toEqual({ 'v2-applier': ['f:color'], 'v1-applier': ['f:color', 'f:size'] });
+    // When the v1 applier stops applying it too, it goes.
+    const gone = await api('PATCH', `${V1}/a?fieldManager=v1-applier`, {
+      body: {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'a' },
+        spec: { color: 'red' },
+      },
+      contentType: APPLY,
+    });
+    expect(gone.body.spec).toEqual({ color: 'red', size: 1 });
+  });
+
   it('serves status and scale in each version, at each version’s paths', async () => {
     const { api } = await start(toyConversion());
     await api('POST', V1, { body: w1('a') });

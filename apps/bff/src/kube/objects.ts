@@ -1,5 +1,4 @@
-import { kindAtVersion, resourcePath, type KindName } from '@dcs/domain';
-import { asHub } from './hub';
+import { asHub, kindAtVersion, resourcePath, type KindName } from '@dcs/domain';
 import type { KubeClient } from './rest';
 
 /**

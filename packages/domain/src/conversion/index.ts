@@ -7,6 +7,7 @@ import { pruneTo } from './prune';
 import { defaultRefApiVersionOf, type RefApiVersionOf } from './refs';
 
 export { CapiConversionError } from './json';
+export { asHub, asServed } from './edge';
 export { defaultRefApiVersionOf, type RefApiVersionOf } from './refs';
 export {
   durationToSeconds,

@@ -1,3 +1,4 @@
+import { asHub } from '@dcs/domain';
 import { ApiError, InformerFactory } from '@dcs/informer';
 import type { KubeConfig } from '@kubernetes/client-node';
 import fp from 'fastify-plugin';
@@ -8,7 +9,6 @@ import { ObjectCache } from '../../cache/object-cache';
 import type { SourceFactory } from '../../cache/source';
 import { UpstreamMonitor } from '../../cache/upstream';
 import { ServedVersions } from '../../kube/api-versions';
-import { asHub } from '../../kube/hub';
 import { readGlobals, type Globals } from '../../views/globals';
 import { ModelRegistry } from '../../views/model-registry';
 

@@ -1,11 +1,10 @@
-import { findKind, type KindName } from '@dcs/domain';
+import { asServed, findKind, type KindName } from '@dcs/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { CachedKind } from '../../cache/watched-kinds';
 import { notFound } from '../../http/errors';
 import { errorResponses, ObjectParams } from '../../http/schemas';
-import { asServed } from '../../kube/hub';
 import { getObject } from '../../kube/objects';
 import { speaking } from '../../kube/rest';
 

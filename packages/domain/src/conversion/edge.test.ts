@@ -1,9 +1,9 @@
-import { convertCapiObject } from '@dcs/domain';
-import { aMachineDeployment, anIpPool } from '@dcs/domain/testing';
+import { aMachineDeployment, anIpPool } from '../testing/builders';
 import { describe, expect, it } from 'vitest';
-import { asHub, asServed } from './hub';
+import { asHub, asServed } from './edge';
+import { convertCapiObject } from './index';
 
-describe('the BFF edge of the one model (issue 23)', () => {
+describe('the edge of the one model (issue 23)', () => {
   const md = aMachineDeployment({ spec: { strategy: { rollingUpdate: { maxSurge: 2 } } } });
   const v1beta2 = convertCapiObject(md, 'cluster.x-k8s.io/v1beta2');
 

@@ -1,18 +1,12 @@
-import {
-  CAPI_HUB_VERSION,
-  capiConvertible,
-  fromHub,
-  toHub,
-  type ApiVersionChoice,
-  type CapiObjectLike,
-} from '@dcs/domain';
+import type { ApiVersionChoice } from '../api-versions';
+import { CAPI_HUB_VERSION, capiConvertible, fromHub, toHub, type CapiObjectLike } from './index';
 
 /**
- * The BFF's edge of issue 23's one model: Cluster API objects the management cluster serves in
- * another version than the hub (v1beta2, on Cluster API ≥ v1.11) become hub objects as they arrive
- * — from a watch, a GET, a write's answer — and hub objects are shown as the cluster serves them
- * (the YAML view). Plans are re-expressed by the domain's `planForVersions` before they are sent.
- * Anything else passes as it is, uncopied.
+ * The edge of issue 23's one model, for the BFF and the simulated controllers alike: Cluster API
+ * objects the management cluster serves in another version than the hub (v1beta2, on Cluster API
+ * ≥ v1.11) become hub objects as they arrive — from a watch, a GET, a write's answer — and hub
+ * objects are sent or shown as the cluster serves them. (Plans are re-expressed by
+ * `planForVersions`.) Anything else passes as it is, uncopied: these run on every watch event.
  */
 
 function groupVersionOf(obj: CapiObjectLike): { group: string; version: string } | undefined {
@@ -34,7 +28,7 @@ export function asHub<T>(obj: T): T {
 export function asServed<T>(obj: T, versions: ApiVersionChoice): T {
   if (typeof obj !== 'object' || obj === null) return obj;
   const gv = groupVersionOf(obj as CapiObjectLike);
-  if (!gv || gv.version !== CAPI_HUB_VERSION) return obj;
+  if (gv?.version !== CAPI_HUB_VERSION) return obj;
   const served = Object.hasOwn(versions, gv.group) ? versions[gv.group] : undefined;
   if (served === undefined || served === CAPI_HUB_VERSION) return obj;
   return fromHub(obj as CapiObjectLike, served) as T;
