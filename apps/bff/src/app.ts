@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { SourceFactory } from './cache/source';
 import type { Config } from './config/env';
 import { HttpError, issue, issuesOfApiError } from './http/errors';
-import { KubeApiError, UpstreamUnreachableError } from './kube/errors';
+import { HEADERS_TOO_LARGE, KubeApiError, UpstreamUnreachableError } from './kube/errors';
 import type { ExecutorOptions } from './plan/executor';
 import authPlugin from './plugins/app/auth';
 import cachePlugin from './plugins/app/cache';
@@ -218,6 +218,13 @@ function errorHandler(
       code: 'UpstreamTimeout',
       message: error.message,
       details: [issue('R-API', '', 'bff.api.unavailable', error.message)],
+    });
+  }
+  if (error instanceof KubeApiError && error.status === HEADERS_TOO_LARGE) {
+    return reply.code(400).send({
+      code: 'CredentialTooLarge',
+      message: error.message,
+      details: [issue('R-AUTH', 'token', 'bff.auth.tokenTooLarge', error.message)],
     });
   }
   if (error instanceof KubeApiError) {

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
+import { BODIES, PARAMS } from './support/route-bodies';
 import { TestSession } from './support/session';
 import { settledStored, storedExceptAudit } from './support/stored';
 
@@ -11,7 +12,8 @@ import { settledStored, storedExceptAudit } from './support/stored';
  * Property-based fuzzing of every BFF route (from /api/openapi.json): path parameters, query and
  * body, as a signed-in operator (so that every guard lets the request through to validation and
  * the planners). For each request: no 5xx, an answer within 10 s, and nothing stored when it is
- * refused (the API server's resourceVersion does not move). The seed is fixed and printed:
+ * refused (the API server's resourceVersion does not move); one request in ten names a hostile
+ * Host (issue 25, item 12). The seed is fixed and printed:
  * `FUZZ_SEED=N FUZZ_RUNS=N pnpm --filter @dcs/bff exec vitest run test/fuzz.test.ts` replays it.
  */
 
@@ -24,72 +26,6 @@ interface Route {
   method: Method;
   path: string;
 }
-
-const PARAMS: Record<string, string> = {
-  namespace: 'cpaas-system',
-  cluster: 'demo',
-  pool: 'demo-md-0',
-  name: 'demo-worker-pool',
-  kind: 'MachineDeployment',
-};
-
-/** Bodies each route accepts; the fuzzer replaces one field of them, or sends anything at all. */
-const BODIES: Record<string, unknown> = {
-  'POST /api/v1/session': { token: 'abc' },
-  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/scale': {
-    replicas: 3,
-    resourceVersion: '1',
-    deleteMachines: ['demo-md-0-abc12-m0'],
-  },
-  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/upgrade': {
-    operation: 'bootstrap',
-    resourceVersion: '1',
-    version: 'v1.33.4',
-    machineTemplate: { name: 't', spec: { template: { spec: { cpu: 4 } } } },
-    bootstrap: {
-      name: 'x-kct',
-      spec: { format: 'ignition', files: [{ path: '/a', content: 'b' }] },
-    },
-  },
-  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/strategy': {
-    resourceVersion: '1',
-    maxSurge: 0,
-    maxUnavailable: '25%',
-    nodeDrainTimeout: '5m',
-    nodeDeletionTimeout: '10s',
-    nodeVolumeDetachTimeout: '0',
-  },
-  'POST /api/v1/clusters/{namespace}/{cluster}/control-plane/kubeadm-config': {
-    resourceVersion: '1',
-    kubeadmConfigSpec: {
-      format: 'ignition',
-      files: [
-        { path: '/etc/kubernetes/patches/kubeletconfiguration0+strategic.json', content: '{}' },
-      ],
-      preKubeadmCommands: ['echo fuzz'],
-      joinConfiguration: { nodeRegistration: { kubeletExtraArgs: { 'node-ip': 'NODE_IP' } } },
-    },
-  },
-  'DELETE /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}': { resourceVersion: '1' },
-  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools': {
-    name: 'demo-md-9',
-    replicas: 0,
-    version: 'v1.33.4',
-    machineTemplate: { mode: 'existing', name: 'demo-md-0-template' },
-    bootstrap: { mode: 'existing', name: 'demo-md-0-kct' },
-    ipPool: { mode: 'existing', name: 'demo-worker-pool', resourceVersion: '1' },
-    strategy: { maxSurge: 0, maxUnavailable: 1 },
-  },
-  'POST /api/v1/namespaces/{namespace}/ippools': {
-    name: 'p9',
-    entries: [{ ip: '10.0.9.1', mask: '24', gateway: '10.0.9.254', dns: '10.0.0.53' }],
-  },
-  'PATCH /api/v1/namespaces/{namespace}/ippools/{name}': {
-    resourceVersion: '1',
-    append: [{ ip: '10.0.9.2', mask: '24', gateway: '10.0.9.254' }],
-    remove: ['10.0.0.1'],
-  },
-};
 
 /** Every path to a value in `v`, as key lists (array indexes included). */
 function leafPaths(v: unknown, prefix: (string | number)[] = []): (string | number)[][] {
@@ -267,6 +203,25 @@ describe('fuzzing every route (fast-check)', () => {
       pathPick: fc.nat(),
       value: hostile,
       whole: fc.boolean(),
+      // Mostly the console's own name; sometimes one a rebinding page or a hostile client sends
+      // (issue 25, item 12): a 400 or 421, never a 5xx.
+      host: fc.oneof(
+        { weight: 9, arbitrary: fc.constant('localhost:80') },
+        {
+          weight: 1,
+          arbitrary: fc.oneof(
+            fc.constantFrom(
+              'localhost:80@evil.example',
+              '127.0.0.1:80/x',
+              '::1',
+              'evil.example',
+              'localhost:80 ',
+              '',
+            ),
+            fc.string({ unit: 'binary-ascii', maxLength: 24 }),
+          ),
+        },
+      ),
     });
 
     await fc.assert(
@@ -295,7 +250,7 @@ describe('fuzzing every route (fast-check)', () => {
             method: route.method,
             url,
             headers: {
-              host: 'localhost:80',
+              host: q.host,
               origin: 'http://localhost:80',
               'x-csrf-token': s.csrf,
               ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),

@@ -1,9 +1,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedCluster } from '@dcs/simulator';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_COOKIE_BYTES, MAX_SESSION_TOKEN_CHARS, SESSION_COOKIE } from '../src/auth/sessions';
 import { ConfigError } from '../src/config/env';
 import { loadKubeConfig, openConnection } from '../src/kube/connection';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
@@ -17,6 +19,25 @@ import { dataOf, openSse } from './support/sse';
  */
 
 const BASE = '/api/v1/clusters/cpaas-system/demo';
+
+/** One request as bytes on a socket (what no HTTP client library lets a test send). */
+function rawRequest(port: number, text: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(text));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const all = Buffer.concat(chunks).toString('utf8');
+      const [head = '', ...rest] = all.split('\r\n\r\n');
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
+      const body = rest.join('\r\n\r\n');
+      // Chunked answers: the JSON is the first chunk's data.
+      const chunked = /transfer-encoding: chunked/i.test(head);
+      resolve({ status, body: chunked ? (body.split('\r\n')[1] ?? '') : body });
+    });
+  });
+}
 const SCALE = `${BASE}/nodepools/demo-md-0/scale?dryRun=true`;
 
 describe('local mode: DNS rebinding and origins', () => {
@@ -69,6 +90,53 @@ describe('local mode: DNS rebinding and origins', () => {
     for (const url of ['/healthz', '/readyz']) {
       const res = await app.inject({ method: 'GET', url, headers: { host: '10.1.2.3:8080' } });
       expect(res.statusCode, url).toBe(200);
+    }
+  });
+
+  it('refuses a Host with more than a name and port, repeated Host lines and absolute-form targets (400), on the wire (issue 25, item 12)', async () => {
+    const listening = await buildTestApp(t, {});
+    await listening.listen({ host: '127.0.0.1', port: 0 });
+    const address = listening.server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    const own = `127.0.0.1:${String(port)}`;
+    try {
+      // What each request asks for, whole, as a rebound page or a hostile client sends it.
+      const refused: [string, string][] = [
+        [`GET /api/v1/session HTTP/1.1\r\nHost: ${own}@evil.example\r\n`, 'bff.auth.hostInvalid'],
+        [`GET /api/v1/session HTTP/1.1\r\nHost: ${own}/x\r\n`, 'bff.auth.hostInvalid'],
+        [`GET /api/v1/session HTTP/1.1\r\nHost: ::1\r\n`, 'bff.auth.hostInvalid'],
+        [
+          `GET /api/v1/session HTTP/1.1\r\nHost: ${own}\r\nHost: evil.example\r\n`,
+          'bff.auth.hostRepeated',
+        ],
+        [
+          `GET /api/v1/session HTTP/1.1\r\nHost: evil.example\r\nHost: ${own}\r\n`,
+          'bff.auth.hostRepeated',
+        ],
+        [
+          `GET http://evil.example/api/v1/session HTTP/1.1\r\nHost: ${own}\r\n`,
+          'bff.auth.hostAbsoluteForm',
+        ],
+        [
+          `GET http://${own}/api/v1/session HTTP/1.1\r\nHost: ${own}\r\n`,
+          'bff.auth.hostAbsoluteForm',
+        ],
+      ];
+      for (const [head, key] of refused) {
+        const res = await rawRequest(port, `${head}Connection: close\r\n\r\n`);
+        expect(res.status, head).toBe(400);
+        expect(JSON.parse(res.body)).toMatchObject({
+          code: 'BadRequest',
+          details: [{ rule: 'R-AUTH', path: 'Host', messageKey: key }],
+        });
+      }
+      const ok = await rawRequest(
+        port,
+        `GET /api/v1/session HTTP/1.1\r\nHost: ${own}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(ok.status).toBe(200);
+    } finally {
+      await listening.close();
     }
   });
 
@@ -168,7 +236,10 @@ describe('token mode: hostile credentials and origins', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
     t = await startTestCluster();
-    app = await buildTestApp(t, { mode: 'token', env: { TRUST_PROXY_AUTHORIZATION: 'true' } });
+    app = await buildTestApp(t, {
+      mode: 'token',
+      env: { TRUST_PROXY_AUTHORIZATION: 'true', SIGNIN_RATE_PER_MINUTE: '100' },
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -197,6 +268,60 @@ describe('token mode: hostile credentials and origins', () => {
     }
     const ok = await new TestSession(app).signIn(t.cluster.viewerToken);
     expect(ok.statusCode).toBe(200);
+  });
+
+  it('refuses a sign-in token longer than a session cookie can carry, before asking the API server (issue 25, item 11)', async () => {
+    // The reported token: 16,300 characters were accepted and became 502 UpstreamError HTTP 431.
+    for (const length of [16_300, MAX_SESSION_TOKEN_CHARS + 1]) {
+      const res = await new TestSession(app).signIn('a'.repeat(length));
+      expect(res.statusCode, String(length)).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'BadRequest',
+        details: [{ path: 'token' }],
+      });
+      expect(res.json<{ message: string }>().message).toBe(
+        `token is too long: at most ${String(MAX_SESSION_TOKEN_CHARS)} characters.`,
+      );
+    }
+    // At the limit the server is asked (and does not know it): 401, not a refusal for length.
+    const atLimit = await new TestSession(app).signIn('a'.repeat(MAX_SESSION_TOKEN_CHARS));
+    expect(atLimit.statusCode).toBe(401);
+  });
+
+  it('a token at the limit signs in, and its session cookie fits in a browser (4096 bytes)', async () => {
+    const token = 'b'.repeat(MAX_SESSION_TOKEN_CHARS);
+    t.cluster.server.addToken({ token, user: '' });
+    const res = await new TestSession(app).signIn(token);
+    expect(res.statusCode, res.body).toBe(200);
+    const cookie = res.cookies.find((c) => c.name === SESSION_COOKIE);
+    expect(cookie).toBeDefined();
+    expect(`${SESSION_COOKIE}=${cookie?.value ?? ''}`.length).toBeLessThanOrEqual(MAX_COOKIE_BYTES);
+  });
+
+  it('an identity too large for the cookie together with its token is a 400 naming the limit', async () => {
+    const token = 'c'.repeat(2000);
+    const groups = Array.from({ length: 60 }, (_, i) => `group-with-a-long-name-${String(i)}`);
+    t.cluster.server.addToken({ token, user: 'many-groups', groups });
+    const res = await new TestSession(app).signIn(token);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'SessionTooLarge',
+      details: [{ rule: 'R-AUTH', path: 'token', params: { limit: MAX_COOKIE_BYTES } }],
+    });
+    expect(res.cookies.find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+  });
+
+  it("maps the API server's 431 (headers too large) to a 400, never a 5xx (issue 25, item 11)", async () => {
+    // A proxy's Authorization is not bounded by a cookie: 16,300 characters pass the BFF and
+    // the embedded API server (Node: 16 KiB of headers) answers 431.
+    const s = new TestSession(app);
+    s.authorization = `Bearer ${'d'.repeat(16_300)}`;
+    const res = await s.request('GET', `${BASE}/nodepools`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'CredentialTooLarge',
+      details: [{ rule: 'R-AUTH', path: 'token', messageKey: 'bff.auth.tokenTooLarge' }],
+    });
   });
 
   it('treats a proxy Authorization that is no token68 as no credential (401), never a 500', async () => {

@@ -18,6 +18,7 @@ import {
   type JsonObject,
 } from './json';
 import { checkObjectBounds } from './limits';
+import { metadataDecodeError, normalizeNulls } from './metadata-validation';
 import { serverSideApply, trackUpdate } from './patch/apply';
 import { applyInVersions, trackUpdateInVersions, type VersionView } from './versioned-fields';
 import { applyJsonPatch, parseJsonPatch } from './patch/json-patch';
@@ -52,6 +53,9 @@ import {
   validateSchema,
   type NameRule,
 } from './validation';
+
+/** How much of a patched object a 422 for its undecodable metadata repeats. */
+const PATCHED_VALUE_SHOWN = 4096;
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -186,15 +190,30 @@ export class Operations {
       throw badRequest(
         `${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: the body must be a JSON object`,
       );
-    const meta = body.metadata;
-    if (meta !== undefined && !isObject(meta)) {
+    // A body whose metadata does not decode into an ObjectMeta is a 400, as the real decoder's.
+    const wrong = metadataDecodeError(body.metadata, rt.builtin ? rt.kind : undefined);
+    if (wrong)
       throw badRequest(
-        `${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: metadata must be an object`,
+        `${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: ${wrong}`,
       );
-    }
     const obj = body as KubeObject;
-    obj.metadata = isObject(meta) ? meta : {};
+    obj.metadata = isObject(body.metadata) ? body.metadata : {};
+    normalizeNulls(obj.metadata);
     return obj;
+  }
+
+  /**
+   * A patch's result whose metadata does not decode: 422 on the field `patch`, its value the
+   * patched object, as kube-apiserver's patcher answers when the patched JSON does not decode.
+   */
+  private checkPatchedMetadata(rt: ResourceType, patched: JsonObject): void {
+    const wrong = metadataDecodeError(patched.metadata, rt.builtin ? rt.kind : undefined);
+    if (!wrong) return;
+    let shown = JSON.stringify(patched);
+    // The real answer repeats the whole patched object (up to the 1.5 MiB object limit, twice:
+    // message and cause); a prefix says as much.
+    if (shown.length > PATCHED_VALUE_SHOWN) shown = `${shown.slice(0, PATCHED_VALUE_SHOWN)}...`;
+    throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', shown, wrong)]);
   }
 
   private checkTypeMeta(rt: ResourceType, obj: KubeObject): void {
@@ -245,6 +264,25 @@ export class Operations {
     ) {
       throw badRequest(
         'the namespace of the provided object does not match the namespace sent on the request',
+      );
+    }
+    obj.metadata.namespace = ns;
+  }
+
+  /**
+   * A patch may not move an object to another namespace: 400 as the real patcher's `checkName`
+   * answers (an empty namespace is the URL's). A cluster-scoped object has none
+   * (`rest.BeforeUpdate` clears it).
+   */
+  private checkPatchedNamespace(rt: ResourceType, ns: string | undefined, obj: KubeObject): void {
+    if (rt.scope === 'Cluster' || ns === undefined) {
+      removeKey(obj.metadata, 'namespace');
+      return;
+    }
+    const patched = obj.metadata.namespace;
+    if (patched !== undefined && patched !== '' && patched !== ns) {
+      throw badRequest(
+        `the namespace of the object (${patched}) does not match the namespace on the URL (${ns})`,
       );
     }
     obj.metadata.namespace = ns;
@@ -492,6 +530,7 @@ export class Operations {
         versionView(rt),
       );
     }
+    // trackUpdate leaves no managedFields at all when nobody manages a field (a no-op write).
     if ((m.managedFields ?? []).length === 0) removeKey(m, 'managedFields');
     await this.admit(rt, 'UPDATE', obj, old, ctx, subresource);
     // Managed fields count but for their timestamps, as kube-apiserver's
@@ -634,8 +673,10 @@ export class Operations {
         // What a patch builds is bounded like a body before anything walks it.
         checkObjectBounds(patched);
         if (!isObject(patched)) throw badRequest('the patch produced a non-object');
+        this.checkPatchedMetadata(rt, patched);
         const obj = patched as KubeObject;
         if (!isObject(obj.metadata)) obj.metadata = {};
+        normalizeNulls(obj.metadata);
         const rv = obj.metadata.resourceVersion;
         if (rv !== undefined && rv !== String(current.rv)) throw conflict(gr(rt), name);
         if (obj.metadata.name !== undefined && obj.metadata.name !== name) {
@@ -645,7 +686,7 @@ export class Operations {
         }
         this.checkTypeMeta(rt, obj);
         this.decode(rt, obj, ctx);
-        if (ns !== undefined) obj.metadata.namespace = ns;
+        this.checkPatchedNamespace(rt, ns, obj);
         const patchRv =
           isObject(patchBody) && isObject(patchBody.metadata)
             ? patchBody.metadata.resourceVersion

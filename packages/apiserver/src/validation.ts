@@ -5,26 +5,9 @@
  * validated (types, enum, required, formats, bounds, list types) into field errors.
  */
 import { clone, isObject, own, put, removeKey, type JsonObject } from './json';
+import { OBJECT_META_FIELDS, pruneUnknownMetadataFields } from './metadata-validation';
 import { fieldError, renderValue, type FieldError } from './status';
 import type { JSONSchemaProps, KubeObject } from './types';
-
-const META_FIELDS = new Set([
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-]);
 
 function joinPath(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
@@ -39,16 +22,9 @@ export function pruneAndDefault(
   schema: JSONSchemaProps | undefined,
   defaults = true,
 ): string[] {
-  const unknown: string[] = [];
   const meta: unknown = obj.metadata;
-  if (isObject(meta)) {
-    for (const k of Object.keys(meta)) {
-      if (!META_FIELDS.has(k)) {
-        unknown.push(`metadata.${k}`);
-        removeKey(meta, k);
-      }
-    }
-  }
+  // ObjectMeta's own unknown fields, ownerReferences[] and managedFields[] entries included.
+  const unknown = isObject(meta) ? pruneUnknownMetadataFields(meta) : [];
   if (!schema) return unknown;
   const root = obj as JsonObject;
   const props = schema.properties ?? {};
@@ -131,7 +107,7 @@ function walk(
   if (schema['x-kubernetes-embedded-resource']) {
     const meta = value.metadata;
     if (isObject(meta))
-      for (const k of Object.keys(meta)) if (!META_FIELDS.has(k)) removeKey(meta, k);
+      for (const k of Object.keys(meta)) if (!OBJECT_META_FIELDS.has(k)) removeKey(meta, k);
   }
   const props = schema.properties;
   const additional = schema.additionalProperties;

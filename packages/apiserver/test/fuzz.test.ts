@@ -9,6 +9,7 @@
  *    (no key is special), and no prototype changes.
  * 2. The HTTP API under random create/patch/list/watch requests by three users: no 5xx, no hang,
  *    nothing stored when a write is refused, and what the viewer and `nobody` may read unchanged.
+ *    Bodies include metadata of any shape (issue 25, item 9).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -339,6 +340,51 @@ const bodyText = fc.oneof(
       })
       .map(({ name, data }) =>
         JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data }),
+      ),
+  },
+  {
+    // metadata of any shape (issue 25, item 9): every ObjectMeta field, ownerReferences[] and
+    // their fields given random values; wrongly typed ones were 500s or were stored.
+    weight: 4,
+    arbitrary: fc
+      .record({
+        name: fc.oneof(fc.constantFrom(...NAMES), tree),
+        field: fc.constantFrom(
+          'generateName',
+          'namespace',
+          'uid',
+          'resourceVersion',
+          'generation',
+          'creationTimestamp',
+          'deletionTimestamp',
+          'deletionGracePeriodSeconds',
+          'labels',
+          'annotations',
+          'finalizers',
+          'managedFields',
+          'ownerReferences',
+        ),
+        value: tree,
+        owner: fc.record(
+          {
+            apiVersion: tree,
+            kind: tree,
+            name: tree,
+            uid: tree,
+            controller: tree,
+            blockOwnerDeletion: tree,
+            extra: tree,
+          },
+          { requiredKeys: [] },
+        ),
+        asOwner: fc.boolean(),
+      })
+      .map(({ name, field, value, owner, asOwner }) =>
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name, [field]: asOwner && field === 'ownerReferences' ? [owner] : value },
+        }),
       ),
   },
   {

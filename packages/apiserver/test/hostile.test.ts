@@ -354,3 +354,242 @@ describe('malformed requests (issue 10, item 5)', () => {
     }
   });
 });
+
+/**
+ * metadata of the wrong type (issue 25, item 9). Each case was a 500 (finalizers,
+ * ownerReferences) or was stored (name, labels, generateName). The texts are those of Go's
+ * `encoding/json` UnmarshalTypeError as kube-apiserver reports them: a built-in kind decodes the
+ * whole object (`ObjectMeta.metadata.name`), a custom resource its metadata alone
+ * (`ObjectMeta.name`, apiextensions' GetObjectMetaWithOptions); create/update answer 400 (the
+ * handlers' transformDecodeError), a patch whose result does not decode 422 on `patch`.
+ */
+describe('metadata types (issue 25, item 9)', () => {
+  // [metadata fields, the Go struct field path under the root, the Go type, the JSON kind]
+  const CASES: [Record<string, unknown>, string, string, string][] = [
+    [{ name: 123 }, 'ObjectMeta.name', 'string', 'number'],
+    [{ name: true }, 'ObjectMeta.name', 'string', 'bool'],
+    [{ name: ['a'] }, 'ObjectMeta.name', 'string', 'array'],
+    [{ name: 'ok', generateName: 5 }, 'ObjectMeta.generateName', 'string', 'number'],
+    [{ name: 'ok', labels: 'app=x' }, 'ObjectMeta.labels', 'map[string]string', 'string'],
+    [{ name: 'ok', labels: { app: 1 } }, 'ObjectMeta.labels', 'string', 'number'],
+    [{ name: 'ok', annotations: ['a'] }, 'ObjectMeta.annotations', 'map[string]string', 'array'],
+    [{ name: 'ok', finalizers: 'a/b' }, 'ObjectMeta.finalizers', '[]string', 'string'],
+    [{ name: 'ok', finalizers: [1] }, 'ObjectMeta.finalizers', 'string', 'number'],
+    [{ name: 'ok', finalizers: [{}] }, 'ObjectMeta.finalizers', 'string', 'object'],
+    [{ name: 'ok', generation: 1.5 }, 'ObjectMeta.generation', 'int64', 'number 1.5'],
+    [
+      { name: 'ok', ownerReferences: { uid: 'u' } },
+      'ObjectMeta.ownerReferences',
+      '[]v1.OwnerReference',
+      'object',
+    ],
+    [
+      { name: 'ok', ownerReferences: 'x' },
+      'ObjectMeta.ownerReferences',
+      '[]v1.OwnerReference',
+      'string',
+    ],
+    [
+      { name: 'ok', ownerReferences: [1] },
+      'ObjectMeta.ownerReferences',
+      'v1.OwnerReference',
+      'number',
+    ],
+    [
+      { name: 'ok', ownerReferences: [{ apiVersion: 'v1', kind: 'K', name: 'n', uid: 7 }] },
+      'OwnerReference.ownerReferences.uid',
+      'types.UID',
+      'number',
+    ],
+    [
+      {
+        name: 'ok',
+        ownerReferences: [{ apiVersion: 'v1', kind: 'K', name: 'n', uid: 'u', controller: 'yes' }],
+      },
+      'OwnerReference.ownerReferences.controller',
+      'bool',
+      'string',
+    ],
+  ];
+  const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
+  const CMS = '/api/v1/namespaces/default/configmaps';
+
+  it('a create with a wrongly typed metadata field is 400 with the decoder text, and nothing is stored', async () => {
+    for (const [meta, field, goType, jsonKind] of CASES) {
+      const cr = await t.api('POST', WIDGETS, {
+        body: {
+          apiVersion: 'example.com/v1',
+          kind: 'Widget',
+          metadata: meta,
+          spec: { color: 'red' },
+        },
+      });
+      expect(cr.status, JSON.stringify(meta)).toBe(400);
+      expect(cr.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
+      expect(cr.body.message).toBe(
+        `Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal ${jsonKind} into Go struct field ${field} of type ${goType}`,
+      );
+      // A built-in kind decodes the whole object: the path starts at the object.
+      const builtin = await t.api('POST', CMS, {
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta },
+      });
+      expect(builtin.status, JSON.stringify(meta)).toBe(400);
+      const [struct, ...path] = field.split('.');
+      expect(builtin.body.message).toBe(
+        `ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal ${jsonKind} into Go struct field ${struct}.metadata.${path.join('.')} of type ${goType}`,
+      );
+    }
+    const list = await t.api('GET', WIDGETS);
+    expect(
+      list.body.items.map((w: { metadata: { name: string } }) => w.metadata.name),
+    ).not.toContain('ok');
+    expect((await t.api('GET', `${CMS}/ok`)).status).toBe(404);
+  });
+
+  it('metadata that is not an object is refused at decode', async () => {
+    const cr = await t.api('POST', WIDGETS, {
+      body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: 'x', spec: { color: 'red' } },
+    });
+    expect(cr.status).toBe(400);
+    expect(cr.body.message).toBe(
+      'Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal string into Go value of type v1.ObjectMeta',
+    );
+    const cm = await t.api('POST', CMS, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: [] },
+    });
+    expect(cm.body.message).toBe(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal array into Go struct field ConfigMap.metadata of type v1.ObjectMeta',
+    );
+  });
+
+  it('an update (PUT) and a server-side apply are refused the same way', async () => {
+    await t.api('POST', CMS, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'typed' } },
+    });
+    const put = await t.api('PUT', `${CMS}/typed`, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'typed', finalizers: [1] } },
+    });
+    expect(put.status).toBe(400);
+    expect(put.body.message).toContain('into Go struct field ObjectMeta.metadata.finalizers');
+    const apply = await t.api('PATCH', `${CMS}/typed?fieldManager=t`, {
+      contentType: 'application/apply-patch+yaml',
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'typed', labels: 'x' } },
+    });
+    expect(apply.status).toBe(400);
+    expect(apply.body.message).toContain('of type map[string]string');
+  });
+
+  it('a patch whose result has a wrongly typed metadata field is 422 on the field patch', async () => {
+    await t.api('POST', CMS, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'patched' } },
+    });
+    const patches: [string, unknown][] = [
+      ['application/merge-patch+json', { metadata: { finalizers: 'x' } }],
+      [
+        'application/json-patch+json',
+        [{ op: 'add', path: '/metadata/ownerReferences', value: [1] }],
+      ],
+      ['application/strategic-merge-patch+json', { metadata: { labels: { a: 1 } } }],
+      ['application/merge-patch+json', { metadata: 'x' }],
+    ];
+    for (const [contentType, body] of patches) {
+      const res = await t.api('PATCH', `${CMS}/patched`, { contentType, body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.reason).toBe('Invalid');
+      expect(res.body.message).toMatch(
+        /^ "" is invalid: patch: Invalid value: ".*": json: cannot unmarshal /,
+      );
+      expect(res.body.details.causes).toEqual([
+        expect.objectContaining({ reason: 'FieldValueInvalid', field: 'patch' }),
+      ]);
+    }
+    const got = await t.api('GET', `${CMS}/patched`);
+    expect(got.body.metadata.finalizers).toBeUndefined();
+    expect(got.body.metadata.ownerReferences).toBeUndefined();
+  });
+
+  it('nulls decode to what Go keeps of them; nothing later meets a null', async () => {
+    const res = await t.api('POST', CMS, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name: 'nulls',
+          labels: null,
+          ownerReferences: null,
+          finalizers: null,
+          uid: null,
+        },
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.metadata).not.toHaveProperty('labels');
+    const owners = await t.api('POST', CMS, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'null-owner', ownerReferences: [null] },
+      },
+    });
+    // An empty OwnerReference: ValidateObjectMeta's 422s, not a 500.
+    expect(owners.status).toBe(422);
+    expect(owners.body.message).toContain('metadata.ownerReferences[0].uid');
+  });
+
+  it('unknown fields in ownerReferences[] are refused under Strict and reported under Warn', async () => {
+    const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'target', uid: 'u-1', bogus: 1 };
+    const body = (name: string) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, ownerReferences: [owner], extra: true },
+    });
+    const strict = await t.api('POST', `${CMS}?fieldValidation=Strict`, { body: body('strict') });
+    expect(strict.status).toBe(400);
+    expect(strict.body.message).toBe(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.ownerReferences[0].bogus", unknown field "metadata.extra"',
+    );
+    const warn = await t.api('POST', CMS, { body: body('warned') });
+    expect(warn.status).toBe(201);
+    expect(warn.headers.get('warning')).toContain(
+      'unknown field \\"metadata.ownerReferences[0].bogus\\"',
+    );
+    expect(warn.body.metadata.ownerReferences[0]).not.toHaveProperty('bogus');
+  });
+
+  it('a JSON patch of /metadata/namespace is refused (400), not ignored (issue 25, item 12)', async () => {
+    await t.api('POST', CMS, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stay' } },
+    });
+    const res = await t.api('PATCH', `${CMS}/stay`, {
+      contentType: 'application/json-patch+json',
+      body: [{ op: 'replace', path: '/metadata/namespace', value: 'kube-system' }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(
+      'the namespace of the object (kube-system) does not match the namespace on the URL (default)',
+    );
+    const merge = await t.api('PATCH', `${CMS}/stay`, {
+      contentType: 'application/merge-patch+json',
+      body: { metadata: { namespace: 'cpaas-system' } },
+    });
+    expect(merge.status).toBe(400);
+    expect((await t.api('GET', '/api/v1/namespaces/kube-system/configmaps/stay')).status).toBe(404);
+  });
+});
+
+describe('a no-op write of an object nobody manages a field of (found with issue 25, item 10)', () => {
+  it('is a 200, not a 500', async () => {
+    const CMS = '/api/v1/namespaces/default/configmaps';
+    const created = await t.api('POST', CMS, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'unmanaged' } },
+    });
+    expect(created.body.metadata.managedFields).toBeUndefined();
+    for (const dryRun of ['?dryRun=All', '']) {
+      const res = await t.api('PATCH', `${CMS}/unmanaged${dryRun}`, {
+        contentType: 'application/merge-patch+json',
+        body: { pruned: true },
+      });
+      expect(res.status).toBe(200);
+    }
+  });
+});

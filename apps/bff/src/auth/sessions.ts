@@ -28,6 +28,38 @@ export interface SessionPayload {
   exp: number;
 }
 
+/**
+ * The most a browser keeps of one cookie, name and value: 4096 bytes (RFC 6265 §6.1's minimum,
+ * which Chrome, Firefox and Safari implement as their maximum; a longer Set-Cookie is dropped
+ * silently). The session cookie carries the sealed token, so this, not a header limit, is what
+ * bounds a sign-in token (kube-apiserver takes 1 MiB of headers, Go's MaxHeaderBytes; the
+ * embedded one, Node's default, 16 KiB; issue 25, item 11).
+ */
+export const MAX_COOKIE_BYTES = 4096;
+
+/** The bytes of `name=value` for the session cookie whose value is `sealed`. */
+export const sessionCookieBytes = (sealed: string): number =>
+  SESSION_COOKIE.length + 1 + sealed.length;
+
+/**
+ * The longest token whose session cookie fits with the shortest identity (no name, and only the
+ * group every authenticated user is in, `system:authenticated`): a longer one can never make a
+ * session, and is refused before the API server is asked. The
+ * sealed value is base64url of 33 bytes of header and the payload's JSON (session/seal.ts).
+ */
+export const MAX_SESSION_TOKEN_CHARS = ((): number => {
+  const emptyJson = JSON.stringify({
+    v: 2,
+    sid: 'x'.repeat(22),
+    token: '',
+    username: '',
+    groups: ['system:authenticated'],
+    exp: 9_999_999_999_999,
+  }).length;
+  const sealedBytes = Math.floor(((MAX_COOKIE_BYTES - SESSION_COOKIE.length - 1) * 3) / 4);
+  return sealedBytes - 33 - emptyJson;
+})();
+
 export const credentialKey = (token: string): string =>
   createHash('sha256').update(token).digest('base64url').slice(0, 32);
 

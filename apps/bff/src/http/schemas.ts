@@ -11,6 +11,7 @@ import {
 } from '@dcs/domain';
 import { z } from 'zod';
 import { BearerToken } from '../auth/bearer';
+import { MAX_SESSION_TOKEN_CHARS } from '../auth/sessions';
 import type { Rebase } from '../mutations/service';
 import type { ExecutionResult } from '../plan/executor';
 
@@ -169,7 +170,11 @@ export const SessionSchema = z.object({
   epoch: z.string(),
 });
 
-export const SignInBody = z.object({ token: BearerToken });
+/**
+ * A token longer than a session cookie can carry (auth/sessions.ts: browsers keep cookies of at
+ * most MAX_COOKIE_BYTES) is refused, naming the limit, before the API server is asked.
+ */
+export const SignInBody = z.object({ token: BearerToken.max(MAX_SESSION_TOKEN_CHARS) });
 
 export const errorResponses = {
   400: ErrorSchema,

@@ -35,8 +35,21 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+/**
+ * 431 Request Header Fields Too Large: the API server would not read the request's headers (a
+ * bearer token longer than it takes: 16 KiB of headers for a Node server, 1 MiB for
+ * kube-apiserver). The credential is the client's, so it is a client fault (400
+ * `CredentialTooLarge`, issue 25, item 11), never a 5xx.
+ */
+export const HEADERS_TOO_LARGE = 431;
+
+export const headersTooLargeMessage =
+  "the API server refused this request's headers as too large (HTTP 431 Request Header Fields Too Large): the bearer token is longer than it accepts";
+
 /** The error of a non-2xx response, from its Status body when it has one. */
 export function errorFromResponse(status: number, body: unknown): KubeApiError {
+  if (status === HEADERS_TOO_LARGE)
+    return new KubeApiError(status, 'RequestHeaderFieldsTooLarge', headersTooLargeMessage);
   if (!isRecord(body)) return new KubeApiError(status, undefined, `HTTP ${status}`);
   const details = isRecord(body.details) ? body.details : {};
   const causes = Array.isArray(details.causes)

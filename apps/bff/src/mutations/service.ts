@@ -22,7 +22,7 @@ import type { Principal } from '../auth/principal';
 import { stripForHistory } from '../cache/history';
 import type { ObjectCache } from '../cache/object-cache';
 import { HttpError, issue, issuesOfApiError } from '../http/errors';
-import { KubeApiError } from '../kube/errors';
+import { HEADERS_TOO_LARGE, KubeApiError } from '../kube/errors';
 import { getObject } from '../kube/objects';
 import { speaking, type KubeClient } from '../kube/rest';
 import type { Metrics } from '../metrics/metrics';
@@ -670,24 +670,28 @@ export class MutationService {
           );
     const code = execution.conflict
       ? 'Conflict'
-      : status === 403
-        ? 'Forbidden'
-        : status === 422 || status === 400
-          ? 'Invalid'
-          : status === 503
-            ? (e?.reason ?? 'UpstreamUnavailable')
-            : status === 504
-              ? 'UpstreamTimeout'
-              : 'UpstreamError';
+      : status === HEADERS_TOO_LARGE
+        ? 'CredentialTooLarge'
+        : status === 403
+          ? 'Forbidden'
+          : status === 422 || status === 400
+            ? 'Invalid'
+            : status === 503
+              ? (e?.reason ?? 'UpstreamUnavailable')
+              : status === 504
+                ? 'UpstreamTimeout'
+                : 'UpstreamError';
     const http = execution.conflict
       ? 409
-      : status === 403
-        ? 403
-        : status === 422 || status === 400
-          ? 422
-          : status === 503 || status === 504
-            ? 503
-            : 502;
+      : status === HEADERS_TOO_LARGE
+        ? 400
+        : status === 403
+          ? 403
+          : status === 422 || status === 400
+            ? 422
+            : status === 503 || status === 504
+              ? 503
+              : 502;
     audit(execution.conflict ? 'conflict' : 'failed', plan, {
       status: http,
       rolledBack: execution.rolledBack,

@@ -322,6 +322,9 @@ export const en = {
   // Details the BFF gives by messageKey without specifics of their own: localize() finds them here.
   'bff.auth.unauthorized': 'This request carries no valid credentials.',
   'bff.auth.badToken': 'The API server did not accept this token.',
+  'bff.auth.tokenTooLarge': 'The API server refused this token as too long.',
+  'bff.auth.sessionTooLarge':
+    'This token and identity do not fit in a session cookie (at most {limit} bytes).',
   'bff.auth.crossSite': 'A request from another site was refused.',
   'bff.auth.origin': 'Requests from {origin} are not allowed.',
   'bff.auth.csrf': 'The page’s security token is missing or stale: reload the page.',

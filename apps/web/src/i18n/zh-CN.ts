@@ -299,6 +299,8 @@ export const zhCN: Messages = {
   'error.code.UpstreamTimeout': '管理集群未及时响应，请稍后重试。',
   'bff.auth.unauthorized': '此请求没有有效凭据。',
   'bff.auth.badToken': 'API 服务器不接受此令牌。',
+  'bff.auth.tokenTooLarge': 'API 服务器因令牌过长而拒绝了它。',
+  'bff.auth.sessionTooLarge': '此令牌与身份信息放不进会话 Cookie（最多 {limit} 字节）。',
   'bff.auth.crossSite': '已拒绝来自其他站点的请求。',
   'bff.auth.origin': '不允许来自 {origin} 的请求。',
   'bff.auth.csrf': '页面的安全令牌缺失或已过期：请刷新页面。',

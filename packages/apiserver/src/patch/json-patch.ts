@@ -4,7 +4,16 @@
  * path) is a 422 "the server rejected our request due to an error in our request".
  */
 import { clone, deepEqual, isObject, own, put, removeKey } from '../json';
-import { MAX_DEPTH, MAX_PATCH_COPY_BYTES, MAX_PATCH_OPERATIONS, measure, tooDeep } from '../limits';
+import {
+  MAX_BODY_BYTES,
+  MAX_DEPTH,
+  MAX_OBJECT_BYTES,
+  MAX_PATCH_COPY_BYTES,
+  MAX_PATCH_OPERATIONS,
+  MAX_PATCH_SHIFTED_ELEMENTS,
+  measure,
+  tooDeep,
+} from '../limits';
 import { ApiError, badRequest } from '../status';
 
 interface Op {
@@ -96,70 +105,202 @@ function getAt(doc: unknown, path: string): unknown {
 }
 
 /**
- * The document stays within MAX_DEPTH after every operation, so that nothing recursive (the
- * clones here, `test`'s comparison, what the server does with the result) meets a deeper one.
- * Checked before the value is copied in.
+ * What one patch may cost, counted as it is applied so that a patch refused for its cost is
+ * refused as soon as it is too costly (issue 25, item 10: a 1M-element array and 9,000 inserts at
+ * its head held the server 3-7 s and took 300 MB before the object-size 413). Upstream has only
+ * the operation count and the body limit: Go's slices shift as ours do, on more cores and behind
+ * priority and fairness. Here one request may hold the process for at most tens of milliseconds.
  */
-function checkDepthAt(parts: readonly string[], value: unknown, path: string): void {
-  if (parts.length + measure(value, Number.POSITIVE_INFINITY, MAX_DEPTH).depth > MAX_DEPTH) {
-    throw tooDeep(`the JSON patch result at ${JSON.stringify(path)}`);
+class Budget {
+  /** The document's size as JSON (limits.ts' measure), kept up to date by every operation. */
+  private size: number;
+  private copied = 0;
+  private shifted = 0;
+  private walked = 0;
+
+  constructor(doc: unknown) {
+    this.size = measure(doc, MAX_OBJECT_BYTES).bytes;
+    this.checkSize();
+  }
+
+  private checkSize(): void {
+    if (this.size > MAX_OBJECT_BYTES) throw objectTooLarge();
+  }
+
+  /** A value (or a key and its value) enters the document. */
+  grow(bytes: number): void {
+    this.size += bytes;
+    this.checkSize();
+  }
+
+  shrink(bytes: number): void {
+    this.size -= bytes;
+  }
+
+  /** `copy` operations duplicate at most MAX_PATCH_COPY_BYTES in total (CVE-2019-1002100). */
+  copy(value: unknown, path: string): number {
+    const size = measure(value, MAX_PATCH_COPY_BYTES - this.copied).bytes;
+    this.copied += size;
+    if (this.copied > MAX_PATCH_COPY_BYTES) {
+      throw new ApiError(
+        413,
+        'RequestEntityTooLarge',
+        `Request entity too large: the copy operations of a JSON patch may copy at most ${MAX_PATCH_COPY_BYTES} bytes in total; the copy to ${JSON.stringify(path)} would exceed it`,
+      );
+    }
+    return size;
+  }
+
+  /** An insert or removal inside an array moves the elements after it: O(length) each time. */
+  shift(elements: number, op: string, path: string): void {
+    this.shifted += elements;
+    if (this.shifted > MAX_PATCH_SHIFTED_ELEMENTS) {
+      throw new ApiError(
+        413,
+        'RequestEntityTooLarge',
+        `Request entity too large: the operations of a JSON patch may shift at most ${MAX_PATCH_SHIFTED_ELEMENTS} array elements in total; the ${op} at ${JSON.stringify(path)} would exceed it`,
+      );
+    }
+  }
+
+  /** Walks of values already in the document (a moved value's depth) cost at most a body. */
+  walk(value: unknown, maxDepth: number, path: string): number {
+    const left = MAX_BODY_BYTES - this.walked;
+    const m = measure(value, left, maxDepth);
+    this.walked += m.bytes;
+    if (this.walked > MAX_BODY_BYTES) {
+      throw new ApiError(
+        413,
+        'RequestEntityTooLarge',
+        `Request entity too large: the move operations of a JSON patch may move values of at most ${MAX_BODY_BYTES} bytes deeper in total; the move to ${JSON.stringify(path)} would exceed it`,
+      );
+    }
+    return m.depth;
   }
 }
 
-/** Inserts `value` as is: the caller passes a value nobody else holds (a clone, or a moved one). */
-function add(doc: unknown, path: string, value: unknown): unknown {
-  const parts = decodePointer(path);
-  checkDepthAt(parts, value, path);
-  if (parts.length === 0) return value;
+function objectTooLarge(): ApiError {
+  return new ApiError(
+    413,
+    'RequestEntityTooLarge',
+    `Request entity too large: the object is larger than the limit of ${MAX_OBJECT_BYTES} bytes`,
+  );
+}
+
+/** What a member adds to its container besides its value: a key and its quotes and colon, a comma. */
+function memberBytes(container: Container, key: string): number {
+  return Array.isArray(container) ? 1 : key.length + 4;
+}
+
+/**
+ * Inserts `value` (of `bytes` bytes) as is: the caller passes a value nobody else holds (a clone,
+ * or a moved one) and has checked its depth.
+ */
+function add(
+  doc: unknown,
+  parts: string[],
+  path: string,
+  value: unknown,
+  bytes: number,
+  b: Budget,
+): unknown {
+  if (parts.length === 0) {
+    b.shrink(measure(doc).bytes);
+    b.grow(bytes);
+    return value;
+  }
   const [parent, key] = parentOf(doc, parts, 'add', path);
-  if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, true), 0, value);
-  else put(parent, key, value);
+  if (Array.isArray(parent)) {
+    const idx = arrayIndex(parent, key, true);
+    b.shift(parent.length - idx, 'add', path);
+    b.grow(bytes + 1);
+    parent.splice(idx, 0, value);
+  } else {
+    const had = Object.hasOwn(parent, key);
+    if (had) b.shrink(measure(parent[key]).bytes);
+    b.grow(bytes + (had ? 0 : memberBytes(parent, key)));
+    put(parent, key, value);
+  }
   return doc;
 }
 
-function remove(doc: unknown, path: string, op = 'remove'): unknown {
+/** Removes the value at `path` and returns it. */
+function remove(doc: unknown, path: string, b: Budget, op = 'remove'): unknown {
   const parts = decodePointer(path);
   const [parent, key] = parentOf(doc, parts, op, path);
-  if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, false), 1);
-  else {
+  let removed: unknown;
+  if (Array.isArray(parent)) {
+    const idx = arrayIndex(parent, key, false);
+    b.shift(parent.length - idx - 1, op, path);
+    removed = parent[idx];
+    parent.splice(idx, 1);
+  } else {
     if (!Object.hasOwn(parent, key)) {
       throw new NotApplicable(`Unable to remove nonexistent key: ${key}: missing value`);
     }
+    removed = parent[key];
     removeKey(parent, key);
   }
-  return doc;
+  return removed;
+}
+
+/**
+ * The document stays within MAX_DEPTH after every operation, so that nothing recursive (the
+ * clones here, `test`'s comparison, what the server does with the result) meets a deeper one,
+ * and within the object limit. Checked before the value is copied in, by one walk that stops at
+ * whichever limit it passes first; returns the value's size. The value comes from the operation
+ * (or is a copy, bounded by the copy budget), so these walks together cost at most the body.
+ */
+function checkDepthAt(parts: readonly string[], value: unknown, path: string): number {
+  const m = measure(value, MAX_OBJECT_BYTES, MAX_DEPTH - parts.length);
+  if (parts.length + m.depth > MAX_DEPTH) {
+    throw tooDeep(`the JSON patch result at ${JSON.stringify(path)}`);
+  }
+  if (m.bytes > MAX_OBJECT_BYTES) throw objectTooLarge();
+  return m.bytes;
 }
 
 export function applyJsonPatch(target: unknown, ops: readonly Op[]): unknown {
   let doc = clone(target);
-  // What `copy` operations have duplicated so far: 23 copies of a document into itself double
-  // it 23 times from a 1 KB request (CVE-2019-1002100), so the total is bounded, not each copy.
-  let copied = 0;
+  const b = new Budget(doc);
   try {
     for (const o of ops) {
       switch (o.op) {
-        case 'add':
+        case 'add': {
           if (!o.hasValue) throw new NotApplicable('add operation does not apply: missing value');
-          doc = add(doc, o.path, clone(o.value));
+          const parts = decodePointer(o.path);
+          const bytes = checkDepthAt(parts, o.value, o.path);
+          doc = add(doc, parts, o.path, clone(o.value), bytes, b);
           break;
-        case 'remove':
-          doc = remove(doc, o.path);
+        }
+        case 'remove': {
+          const removed = remove(doc, o.path, b);
+          b.shrink(measure(removed).bytes);
           break;
+        }
         case 'replace': {
           const parts = decodePointer(o.path);
-          checkDepthAt(parts, o.value, o.path);
+          const bytes = checkDepthAt(parts, o.value, o.path);
           if (parts.length === 0) {
+            b.shrink(measure(doc).bytes);
+            b.grow(bytes);
             doc = clone(o.value);
             break;
           }
           const [parent, key] = parentOf(doc, parts, 'replace', o.path);
-          if (Array.isArray(parent)) parent[arrayIndex(parent, key, false)] = clone(o.value);
-          else {
+          if (Array.isArray(parent)) {
+            const idx = arrayIndex(parent, key, false);
+            b.shrink(measure(parent[idx]).bytes);
+            b.grow(bytes);
+            parent[idx] = clone(o.value);
+          } else {
             if (!Object.hasOwn(parent, key)) {
               throw new NotApplicable(
                 `replace operation does not apply: doc is missing key: ${o.path}: missing value`,
               );
             }
+            b.shrink(measure(parent[key]).bytes);
+            b.grow(bytes);
             put(parent, key, clone(o.value));
           }
           break;
@@ -173,23 +314,24 @@ export function applyJsonPatch(target: unknown, ops: readonly Op[]): unknown {
               `${o.op} operation does not apply: doc is missing from path: ${from}: missing value`,
             );
           }
+          const parts = decodePointer(o.path);
           if (o.op === 'move') {
-            // The moved value leaves its place: it is inserted as is, never copied.
-            doc = remove(doc, from, 'move');
-            doc = add(doc, o.path, v);
+            // The moved value leaves its place: it is inserted as is, never copied. Only a move
+            // deeper can make the document too deep, and only then is the value walked.
+            const fromParts = decodePointer(from);
+            if (parts.length > fromParts.length) {
+              const depth = b.walk(v, MAX_DEPTH - parts.length + 1, o.path);
+              if (parts.length + depth > MAX_DEPTH)
+                throw tooDeep(`the JSON patch result at ${JSON.stringify(o.path)}`);
+            }
+            remove(doc, from, b, 'move');
+            // Its size stays in the document: only the key around it changes.
+            doc = add(doc, parts, o.path, v, 0, b);
             break;
           }
-          const size = measure(v, MAX_PATCH_COPY_BYTES - copied).bytes;
-          copied += size;
-          if (copied > MAX_PATCH_COPY_BYTES) {
-            throw new ApiError(
-              413,
-              'RequestEntityTooLarge',
-              `Request entity too large: the copy operations of a JSON patch may copy at most ${MAX_PATCH_COPY_BYTES} bytes in total; the copy to ${JSON.stringify(o.path)} would exceed it`,
-            );
-          }
-          checkDepthAt(decodePointer(o.path), v, o.path);
-          doc = add(doc, o.path, clone(v));
+          const size = b.copy(v, o.path);
+          checkDepthAt(parts, v, o.path);
+          doc = add(doc, parts, o.path, clone(v), size, b);
           break;
         }
         case 'test': {

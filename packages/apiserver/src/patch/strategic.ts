@@ -5,11 +5,32 @@
  * (replace/delete/merge), `$retainKeys`, `$deleteFromPrimitiveList/<field>` and
  * `$setElementOrder/<field>` are honoured.
  */
-import { clone, deepEqual, isObject, own, put, removeKey, type JsonObject } from '../json';
+import { clone, isObject, own, put, removeKey, type JsonObject } from '../json';
 import { badRequest } from '../status';
 import type { JSONSchemaProps } from '../types';
 
 const DELETE_PRIMITIVE = '$deleteFromPrimitiveList/';
+
+/**
+ * A string equal for two JSON values exactly when `deepEqual` holds: lists are matched through
+ * maps of these, so that merging, deleting from and ordering a list are linear in its length
+ * (issue 25: every list walk inside a walk of the other list was quadratic, seconds for a body
+ * of 100,000 finalizers). Object keys are sorted; the cost is the value's size.
+ */
+function identity(v: unknown): string {
+  if (typeof v !== 'object' || v === null) return typeof v === 'string' ? `s${v}` : `p${String(v)}`;
+  return `j${canonical(v)}`;
+}
+
+function canonical(v: unknown): string {
+  if (typeof v !== 'object' || v === null) return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  const o = v as JsonObject;
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+}
 const ORDER = '$setElementOrder/';
 
 function sub(schema: JSONSchemaProps | undefined, key: string): JSONSchemaProps | undefined {
@@ -42,7 +63,8 @@ function mergeMap(
   if (directive === 'delete') return {};
   const retain = own(patch, '$retainKeys');
   if (Array.isArray(retain)) {
-    for (const k of Object.keys(original)) if (!retain.includes(k)) removeKey(original, k);
+    const kept = new Set(retain);
+    for (const k of Object.keys(original)) if (!kept.has(k)) removeKey(original, k);
   }
   for (const [key, value] of Object.entries(patch)) {
     if (key === '$patch' || key === '$retainKeys') continue;
@@ -50,10 +72,11 @@ function mergeMap(
       const field = key.slice(DELETE_PRIMITIVE.length);
       const cur = own(original, field);
       if (Array.isArray(cur) && Array.isArray(value)) {
+        const deleted = new Set(value.map(identity));
         put(
           original,
           field,
-          cur.filter((v) => !value.some((d) => deepEqual(d, v))),
+          cur.filter((v) => !deleted.has(identity(v))),
         );
       }
       continue;
@@ -104,24 +127,55 @@ function mergeList(
   if (!mergeKey) {
     // A set of primitives: union, keeping the original order.
     const out = [...original];
-    for (const v of patch) if (!out.some((o) => deepEqual(o, v))) out.push(clone(v));
+    const present = new Set(out.map(identity));
+    for (const v of patch) {
+      const id = identity(v);
+      if (present.has(id)) continue;
+      present.add(id);
+      out.push(clone(v));
+    }
     return sortByOrder(out, order, (v) => v);
   }
-  const out = original.map((o) => clone(o));
+  const out: unknown[] = original.map((o) => clone(o));
+  // Where the elements with each merge key are in `out`, in order; `next` is the first one not
+  // deleted (findIndex on the list as it then is found that one).
+  const at = new Map<string, { list: number[]; next: number }>();
+  out.forEach((o, i) => {
+    if (!isObject(o)) return;
+    const id = identity(own(o, mergeKey));
+    const slot = at.get(id);
+    if (slot) slot.list.push(i);
+    else at.set(id, { list: [i], next: 0 });
+  });
+  let removed = false;
   for (const item of patch) {
     if (!isObject(item)) continue;
-    const keyValue = own(item, mergeKey);
-    const idx = out.findIndex((o) => isObject(o) && deepEqual(own(o, mergeKey), keyValue));
+    const id = identity(own(item, mergeKey));
+    const slot = at.get(id);
+    const idx = slot?.list[slot.next];
     if (item.$patch === 'delete') {
-      if (idx >= 0) out.splice(idx, 1);
+      if (slot && idx !== undefined) {
+        // Marked, removed once at the end: a splice per deletion is quadratic too.
+        out[idx] = DELETED;
+        removed = true;
+        slot.next++;
+      }
       continue;
     }
-    const existing = idx >= 0 ? out[idx] : undefined;
-    if (isObject(existing)) out[idx] = mergeMap(existing, item, itemSchema);
-    else out.push(mergeMap({}, item, itemSchema));
+    const existing = idx !== undefined ? out[idx] : undefined;
+    if (idx !== undefined && isObject(existing)) out[idx] = mergeMap(existing, item, itemSchema);
+    else {
+      if (slot) slot.list.push(out.length);
+      else at.set(id, { list: [out.length], next: 0 });
+      out.push(mergeMap({}, item, itemSchema));
+    }
   }
-  return sortByOrder(out, order, (v) => (isObject(v) ? own(v, mergeKey) : v));
+  const kept = removed ? out.filter((o) => o !== DELETED) : out;
+  return sortByOrder(kept, order, (v) => (isObject(v) ? own(v, mergeKey) : v));
 }
+
+/** A list element deleted by `$patch: delete`, dropped when the list is done. */
+const DELETED: unique symbol = Symbol('deleted');
 
 /** `$setElementOrder`: listed elements in the given order, the rest after them as they were. */
 function sortByOrder(
@@ -130,11 +184,12 @@ function sortByOrder(
   keyOf: (v: unknown) => unknown,
 ): unknown[] {
   if (!order) return list;
-  const keys = order.map((o) => (isObject(o) ? Object.values(o)[0] : o));
-  const rank = (v: unknown): number => {
-    const i = keys.findIndex((k) => deepEqual(k, keyOf(v)));
-    return i < 0 ? keys.length : i;
-  };
+  const rankOf = new Map<string, number>();
+  order.forEach((o, i) => {
+    const id = identity(isObject(o) ? Object.values(o)[0] : o);
+    if (!rankOf.has(id)) rankOf.set(id, i);
+  });
+  const rank = (v: unknown): number => rankOf.get(identity(keyOf(v))) ?? order.length;
   return list
     .map((v, i) => ({ v, i, r: rank(v) }))
     .sort((a, b) => a.r - b.r || a.i - b.i)

@@ -22,6 +22,52 @@ export const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Probes reach the pod by its IP; they reveal nothing a rebound page could use. */
 const HOST_EXEMPT = new Set(['/healthz', '/readyz']);
 
+/**
+ * RFC 9110 §7.2 / RFC 9112 §3.2: `Host = uri-host [ ":" port ]`, the uri-host an IP literal in
+ * brackets, an IPv4 address or a reg-name (unreserved, %-escapes, sub-delims). No `@`, `/`, `?`,
+ * `#` or spaces: `127.0.0.1:8080@evil.example` is not a loopback name with a port, and Node's
+ * parser passes it as it is.
+ */
+const HOST_FIELD = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%!$&'()*+,;=]+)(?::[0-9]*)?$/;
+
+const badHost = (message: string, key: string) =>
+  new HttpError(400, 'BadRequest', message, [issue('R-AUTH', 'Host', key, message)]);
+
+/**
+ * The request names exactly one host, in its Host field, and that field is well-formed; else 400
+ * (RFC 9112 §3.2: a server MUST answer 400 to more than one Host line or an invalid one). An
+ * absolute-form target (`GET http://evil.example/ HTTP/1.1`) names its host in the target, where
+ * RFC 9112 §3.2.2 says it overrides Host: this console is no proxy and checks only Host, so such
+ * a request is refused rather than read two ways. Node keeps the first of repeated Host lines
+ * and says nothing, so they are counted in the raw headers.
+ */
+function checkHostFraming(request: FastifyRequest): void {
+  const raw = request.raw;
+  const target = raw.url ?? '';
+  if (!target.startsWith('/') && target !== '*') {
+    throw badHost(
+      'the request target must be a path (origin-form): this console is not a proxy',
+      'bff.auth.hostAbsoluteForm',
+    );
+  }
+  let hosts = 0;
+  const headers = raw.rawHeaders;
+  for (let i = 0; i < headers.length; i += 2) if (headers[i]?.toLowerCase() === 'host') hosts++;
+  if (hosts > 1) {
+    throw badHost(
+      `the request names ${String(hosts)} Host header lines; exactly one is allowed`,
+      'bff.auth.hostRepeated',
+    );
+  }
+  const host = raw.headers.host;
+  if (host !== undefined && host !== '' && !HOST_FIELD.test(host)) {
+    throw badHost(
+      'the Host header is not a host name or address with an optional port (RFC 9112 §3.2)',
+      'bff.auth.hostInvalid',
+    );
+  }
+}
+
 const originRefused = (message: string, path: string, key: string, params = {}) =>
   forbidden(message, [issue('R-AUTH', path, key, message, params)]);
 
@@ -38,6 +84,8 @@ export default fp(
       const path = request.url.split('?', 1)[0] ?? '';
       // API answers are per user and per moment: no browser or proxy may keep one (errors too).
       if (path.startsWith('/api/')) void reply.header('cache-control', 'no-store');
+      // What the Host check reads must be the one name the request has (issue 25, item 12).
+      checkHostFraming(request);
       if (HOST_EXEMPT.has(path)) return;
       const host = request.host;
       const name = typeof host === 'string' && host !== '' ? hostNameOf(host) : '';

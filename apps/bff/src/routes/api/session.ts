@@ -2,7 +2,12 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Principal } from '../../auth/principal';
-import { CSRF_COOKIE, SESSION_COOKIE } from '../../auth/sessions';
+import {
+  CSRF_COOKIE,
+  MAX_COOKIE_BYTES,
+  SESSION_COOKIE,
+  sessionCookieBytes,
+} from '../../auth/sessions';
 import { HttpError, issue } from '../../http/errors';
 import { errorResponses, SessionSchema, SignInBody } from '../../http/schemas';
 import { KubeApiError } from '../../kube/errors';
@@ -103,6 +108,18 @@ const session: FastifyPluginAsync = (base) => {
         throw error;
       }
       const { cookie, payload } = app.sessions.issue(token, identity);
+      // The token fitted (SignInBody), but the identity the server confirmed (its groups) may
+      // not: a cookie browsers would drop is a sign-in that silently does not happen.
+      const bytes = sessionCookieBytes(cookie);
+      if (bytes > MAX_COOKIE_BYTES) {
+        const message = `this session would need a cookie of ${String(bytes)} bytes, and browsers keep cookies of at most ${String(MAX_COOKIE_BYTES)} bytes: the token (${String(token.length)} characters) and the identity the API server confirmed (${String(identity.groups.length)} groups) are too long together`;
+        throw new HttpError(400, 'SessionTooLarge', message, [
+          issue('R-AUTH', 'token', 'bff.auth.sessionTooLarge', message, {
+            bytes,
+            limit: MAX_COOKIE_BYTES,
+          }),
+        ]);
+      }
       app.setCookie(
         request,
         reply,
