@@ -9,11 +9,8 @@ import type { RbacAuthorizer } from '../auth/rbac';
 import { isObject, own } from '../json';
 import {
   PATCH_CONTENT_TYPES,
-  type DeleteOptions,
-  type FieldValidation,
   type Operations,
   type Subresource,
-  type WriteContext,
   type WriteResult,
 } from '../operations';
 import type { Registry, ResourceType } from '../registry';
@@ -29,9 +26,10 @@ import {
 } from '../status';
 import type { Store } from '../store/store';
 import { joinJson, type Stored } from '../store/stored';
-import { table, toPartial, type IncludeObject } from '../table';
+import { table, toPartial } from '../table';
 import type { KubeObject, UserInfo } from '../types';
 import { decodeBody, mediaType, readRaw } from './body';
+import { boolParam, deleteOptions, includeObject, writeContext } from './query';
 import type { ResourceRequest } from './request-info';
 import { decodeProtobuf, hasProtobuf } from './protobuf';
 import { negotiate, sendJson, sendJsonBytes, sendObject, type Negotiated } from './respond';
@@ -66,56 +64,6 @@ function gr(rt: ResourceType) {
   return { group: rt.group, resource: rt.plural };
 }
 
-function boolParam(v: string | null): boolean | undefined {
-  if (v === null) return undefined;
-  return v === 'true' || v === '1' || v === '';
-}
-
-function writeContext(
-  user: UserInfo,
-  q: URLSearchParams,
-  req: IncomingMessage,
-  bodyDryRun?: unknown,
-): WriteContext {
-  const dryRun = q.getAll('dryRun');
-  const bodyDry = Array.isArray(bodyDryRun) ? (bodyDryRun as unknown[]) : [];
-  for (const d of [...dryRun, ...bodyDry]) {
-    if (d !== 'All')
-      throw badRequest(`dryRun: Unsupported value: "${String(d)}": supported values: "All"`);
-  }
-  const fv = q.get('fieldValidation') ?? 'Warn';
-  const map: Record<string, FieldValidation> = {
-    Strict: 'Strict',
-    Warn: 'Warn',
-    Ignore: 'Ignore',
-    strict: 'Strict',
-    warn: 'Warn',
-    ignore: 'Ignore',
-  };
-  const fieldValidation = own(map, fv);
-  if (!fieldValidation) {
-    throw badRequest(
-      `fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Strict", "Warn"`,
-    );
-  }
-  const ctx: WriteContext = {
-    user,
-    dryRun: dryRun.length > 0 || bodyDry.length > 0,
-    fieldValidation,
-    warnings: [],
-  };
-  const fm = q.get('fieldManager') ?? defaultManager(req);
-  if (fm) ctx.fieldManager = fm;
-  return ctx;
-}
-
-/** The real server names an unnamed manager after the client's user agent (`kubectl-edit`). */
-function defaultManager(req: IncomingMessage): string | undefined {
-  const ua = req.headers['user-agent'];
-  if (!ua) return undefined;
-  return ua.split('/')[0]?.slice(0, 128);
-}
-
 interface ContinueToken {
   rv: number;
   start: string;
@@ -138,13 +86,6 @@ function decodeContinue(s: string): ContinueToken {
   throw badRequest(
     `continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)`,
   );
-}
-
-function includeObject(q: URLSearchParams, fallback: IncludeObject): IncludeObject {
-  const v = q.get('includeObject');
-  if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
-  if (v !== null && v !== '') throw badRequest(`includeObject: Unsupported value: "${v}"`);
-  return fallback;
 }
 
 function selectorsOf(rt: ResourceType, q: URLSearchParams) {
@@ -261,33 +202,6 @@ function sendOne(
     return;
   }
   sendJson(res, code, result.json(), neg.encoding, warnings);
-}
-
-function deleteOptions(q: URLSearchParams, body: unknown): DeleteOptions {
-  const o: DeleteOptions = {};
-  const b = isObject(body) ? body : {};
-  const policy =
-    q.get('propagationPolicy') ??
-    (typeof b.propagationPolicy === 'string' ? b.propagationPolicy : undefined);
-  const orphan =
-    q.get('orphanDependents') ??
-    (typeof b.orphanDependents === 'boolean' ? String(b.orphanDependents) : undefined);
-  if (policy !== undefined) {
-    if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
-      throw badRequest(
-        `propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`,
-      );
-    }
-    o.propagationPolicy = policy;
-  } else if (orphan === 'true') o.propagationPolicy = 'Orphan';
-  const pre = isObject(b.preconditions) ? b.preconditions : undefined;
-  if (pre) {
-    o.preconditions = {};
-    if (typeof pre.uid === 'string') o.preconditions.uid = pre.uid;
-    if (typeof pre.resourceVersion === 'string')
-      o.preconditions.resourceVersion = pre.resourceVersion;
-  }
-  return o;
 }
 
 async function readDeleteBody(req: IncomingMessage): Promise<unknown> {
