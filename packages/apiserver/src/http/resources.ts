@@ -29,7 +29,7 @@ import { joinJson, type Stored } from '../store/stored';
 import { table, toPartial } from '../table';
 import type { KubeObject, UserInfo } from '../types';
 import { decodeBody, mediaType, readRaw } from './body';
-import { boolParam, deleteOptions, includeObject, writeContext } from './query';
+import { deleteOptions, includeObject, listOptions, writeContext, type ListOptions } from './query';
 import type { ResourceRequest } from './request-info';
 import { decodeProtobuf, hasProtobuf } from './protobuf';
 import { negotiate, sendJson, sendJsonBytes, sendObject, type Negotiated } from './respond';
@@ -96,14 +96,14 @@ function selectorsOf(rt: ResourceType, q: URLSearchParams) {
   };
 }
 
-function checkListRv(ctx: HandlerContext, rt: ResourceType, q: URLSearchParams): void {
-  const rv = q.get('resourceVersion');
+function checkListRv(ctx: HandlerContext, rt: ResourceType, o: ListOptions): void {
+  const rv = o.resourceVersion;
   if (!rv || rv === '0') return;
   if (!/^\d+$/.test(rv))
     throw badRequest(`resourceVersion: Invalid value: "${rv}": must be a non-negative integer`);
   const n = Number(rv);
   if (n > ctx.store.resourceVersion) throw tooLargeResourceVersion(rv, ctx.store.resourceVersion);
-  if (q.get('resourceVersionMatch') === 'Exact' && n !== ctx.store.resourceVersion) {
+  if (o.resourceVersionMatch === 'Exact' && n !== ctx.store.resourceVersion) {
     // Only the latest state is kept; an exact read of an older one is as gone as a compacted one.
     throw expired(rv, ctx.store.compactedRv(rt) + 1);
   }
@@ -117,14 +117,11 @@ function list(
   neg: Negotiated,
   res: ServerResponse,
 ): void {
+  const opts = listOptions(q, false);
   const { labels, fields } = selectorsOf(rt, q);
-  checkListRv(ctx, rt, q);
-  const limitParam = q.get('limit');
-  const limit = limitParam ? Number(limitParam) : 0;
-  if (!Number.isInteger(limit) || limit < 0)
-    throw badRequest(`limit: Invalid value: ${limitParam ?? ''}`);
-  const cont = q.get('continue');
-  const token = cont ? decodeContinue(cont) : undefined;
+  checkListRv(ctx, rt, opts);
+  const limit = opts.limit;
+  const token = opts.continue ? decodeContinue(opts.continue) : undefined;
   const listRv = token?.rv ?? ctx.store.resourceVersion;
   // Objects in key order, read lazily: a page costs its own objects, not the whole list.
   const all = ctx.store.ordered(rt, ns);
@@ -271,11 +268,12 @@ export async function handleResource(
       list(ctx, rt, ns, q, neg, res);
       return;
     case 'watch': {
+      const opts = listOptions(q, true);
       const { labels, fields } = selectorsOf(rt, q);
       const allFields = info.name
         ? [...fields, { field: 'metadata.name', op: '=' as const, value: info.name }]
         : fields;
-      const rv = q.get('resourceVersion') ?? undefined;
+      const rv = opts.resourceVersion;
       if (rv && rv !== '0') {
         if (!/^\d+$/.test(rv))
           throw badRequest(
@@ -284,9 +282,10 @@ export async function handleResource(
         if (Number(rv) > ctx.store.resourceVersion)
           throw tooLargeResourceVersion(rv, ctx.store.resourceVersion);
       }
-      const timeout = q.get('timeoutSeconds');
-      // Like kube-apiserver: without a timeout, a watch ends after 30–60 minutes.
-      const timeoutMs = timeout ? Number(timeout) * 1000 : (1800 + Math.random() * 1800) * 1000;
+      // Like kube-apiserver: without a timeout (or with 0), a watch ends after 30–60 minutes; a
+      // negative one ends it at once.
+      const timeout = opts.timeoutSeconds ?? 0;
+      const timeoutMs = timeout !== 0 ? timeout * 1000 : (1800 + Math.random() * 1800) * 1000;
       serveWatch(
         res,
         ctx.store,
@@ -296,8 +295,8 @@ export async function handleResource(
           labels,
           fields: allFields,
           resourceVersion: rv,
-          sendInitialEvents: boolParam(q.get('sendInitialEvents')),
-          allowBookmarks: boolParam(q.get('allowWatchBookmarks')) ?? false,
+          sendInitialEvents: opts.sendInitialEvents,
+          allowBookmarks: opts.allowWatchBookmarks,
           timeoutMs,
           bookmarkIntervalMs: ctx.bookmarkIntervalMs,
           table: neg.table ? includeObject(q, 'Metadata') : undefined,
@@ -310,15 +309,15 @@ export async function handleResource(
     }
     case 'create': {
       if (info.name) throw methodNotAllowed();
+      const wctx = writeContext(user, q, req, { kind: 'CreateOptions' });
       const body = await readObjectBody(req, rt);
-      const wctx = writeContext(user, q, req);
       const obj = await ctx.ops.create(rt, ns, body, wctx);
       sendOne(res, 201, rt, obj, neg, q, wctx.warnings);
       return;
     }
     case 'update': {
+      const wctx = writeContext(user, q, req, { kind: 'UpdateOptions' });
       const body = await readObjectBody(req, rt);
-      const wctx = writeContext(user, q, req);
       const obj = await ctx.ops.update(rt, ns, info.name, body, wctx, subresource);
       sendOne(res, 200, rt, obj, neg, q, wctx.warnings);
       return;
@@ -335,23 +334,21 @@ export async function handleResource(
           'UnsupportedMediaType',
           `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
         );
+      const wctx = writeContext(user, q, req, {
+        kind: 'PatchOptions',
+        apply: patchType === 'apply',
+      });
       const body = decodeBody(await readRaw(req), type, [type]);
-      const wctx = writeContext(user, q, req);
-      if (patchType === 'apply' && !q.get('fieldManager')) {
-        throw badRequest('PATCH /apply requests require a fieldManager query parameter');
-      }
       const existed = ctx.store.get(rt, ns, info.name) !== undefined;
-      const force = boolParam(q.get('force')) ?? false;
-      if (force && patchType !== 'apply')
-        throw badRequest('force: Forbidden: may not be specified for non-apply patch');
+      const force = wctx.force;
       const obj = await ctx.ops.patch(rt, ns, info.name, patchType, body, wctx, subresource, force);
       sendOne(res, existed || wctx.dryRun ? 200 : 201, rt, obj, neg, q, wctx.warnings);
       return;
     }
     case 'delete': {
-      const body = await readDeleteBody(req);
-      const wctx = writeContext(user, q, req, isObject(body) ? body.dryRun : undefined);
-      const result = await ctx.ops.delete(rt, ns, info.name, deleteOptions(q, body), wctx);
+      const opts = deleteOptions(q, await readDeleteBody(req));
+      const wctx = writeContext(user, q, req, { kind: 'DeleteOptions', dryRun: opts.dryRun });
+      const result = await ctx.ops.delete(rt, ns, info.name, opts, wctx);
       if (!result.deleted || rt.deleteReturnsObject) {
         sendObject(res, 200, result.obj, neg.encoding, wctx.warnings);
         return;
@@ -370,10 +367,9 @@ export async function handleResource(
       return;
     }
     case 'deletecollection': {
-      const body = await readDeleteBody(req);
-      const wctx = writeContext(user, q, req, isObject(body) ? body.dryRun : undefined);
+      const opts = deleteOptions(q, await readDeleteBody(req));
+      const wctx = writeContext(user, q, req, { kind: 'DeleteOptions', dryRun: opts.dryRun });
       const { labels, fields } = selectorsOf(rt, q);
-      const opts = deleteOptions(q, body);
       const deleted: string[] = [];
       for (const s of ctx.store.list(rt, ns)) {
         if (!matchesLabels(labels, s.labels) || !matchesFields(fields, (f) => s.field(f))) continue;
