@@ -488,16 +488,20 @@ export class Operations {
     }
     if (m.managedFields.length === 0) removeKey(m, 'managedFields');
     await this.admit(rt, 'UPDATE', obj, old, ctx, subresource);
-    const unchanged = deepEqual(
-      {
-        ...obj,
-        metadata: { ...obj.metadata, resourceVersion: undefined, managedFields: undefined },
+    // Unchanged but for managed fields' times is a no-op (upstream's
+    // IgnoreManagedFieldsTimestampsTransformer); a change of ownership alone (a second applier
+    // of the same value) is a write.
+    const untimed = (o: KubeObject) => ({
+      ...o,
+      metadata: {
+        ...o.metadata,
+        resourceVersion: undefined,
+        managedFields: (o.metadata.managedFields ?? []).map((e) =>
+          isObject(e) ? { ...e, time: undefined } : e,
+        ),
       },
-      {
-        ...old,
-        metadata: { ...old.metadata, resourceVersion: undefined, managedFields: undefined },
-      },
-    );
+    });
+    const unchanged = deepEqual(untimed(obj), untimed(old));
     if (ctx.dryRun) {
       m.resourceVersion = String(current.rv);
       return WriteResult.plain(obj);

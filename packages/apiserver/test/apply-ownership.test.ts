@@ -1,10 +1,11 @@
-/* eslint-disable @typescript-eslint/no-non-null-assertion -- fixtures are known to be set */
+/* eslint-disable @typescript-eslint/no-non-null-assertion, @typescript-eslint/no-unsafe-member-access -- fixtures are known to be set; responses are JSON from the wire */
 import { describe, expect, it } from 'vitest';
 import { serverSideApply, trackUpdate } from '../src/patch/apply';
 import { resolveKind } from '../src/registry';
 import { ApiError } from '../src/status';
 import type { KubeObject } from '../src/types';
 import { widgetKind } from './support/kinds';
+import { W, startTestServer } from './support/server';
 
 /**
  * Field ownership of server-side apply, case by case as structured-merge-diff's own tests have
@@ -130,5 +131,26 @@ describe('server-side apply ownership (structured-merge-diff)', () => {
     const c = apply(b, { tags: ['x'] }, 'alice');
     // alice's part "a" goes with her configuration; bob's item and value stay.
     expect(c.spec).toEqual({ parts: [{ name: 'b', count: 2 }], tags: ['x', 'y'] });
+  });
+});
+
+describe('server-side apply over HTTP', () => {
+  it('records a second applier of the same value (a change of ownership alone is a write), and skips a repeat', async () => {
+    const t = await startTestServer();
+    try {
+      const path = (m: string) => `${W}/shared?fieldManager=${m}`;
+      const body = { ...widget({ color: 'red' }), metadata: { name: 'shared' } };
+      const opts = { body, contentType: 'application/apply-patch+yaml' };
+      const first = await t.api('PATCH', path('alice'), opts);
+      const second = await t.api('PATCH', path('bob'), opts);
+      const managersOf = (o: { metadata: KubeObject['metadata'] }) =>
+        (o.metadata.managedFields ?? []).map((e) => e.manager);
+      expect(managersOf(second.body as KubeObject)).toEqual(['alice', 'bob']);
+      expect(second.body.metadata.resourceVersion).not.toBe(first.body.metadata.resourceVersion);
+      const again = await t.api('PATCH', path('bob'), opts);
+      expect(again.body.metadata.resourceVersion).toBe(second.body.metadata.resourceVersion);
+    } finally {
+      await t.server.close();
+    }
   });
 });
