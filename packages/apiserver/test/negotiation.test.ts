@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- tests assert on arbitrary JSON from the wire */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAccept } from '../src/http/respond';
-import { W, startTestServer, widget, type TestServer } from './support/server';
+import { ADMIN, W, startTestServer, widget, type TestServer } from './support/server';
 
 /**
  * Accept and Content-Type headers read as kube-apiserver reads them. The cases follow
@@ -94,5 +94,20 @@ describe('content negotiation over HTTP', () => {
       contentType,
     });
     expect(r.status).toBe(201);
+  });
+
+  it('a create without Content-Type is read as JSON (NegotiateInputSerializer), a patch without one is a 415', async () => {
+    const res = await fetch(`${t.server.url}${W}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}` },
+      body: JSON.stringify(widget('no-type')),
+    });
+    expect(res.status).toBe(201);
+    const patch = await fetch(`${t.server.url}${W}/no-type`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${ADMIN}` },
+      body: '{}',
+    });
+    expect(patch.status).toBe(415);
   });
 });

@@ -54,7 +54,9 @@ const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 /** A create/update body: JSON, YAML, or protobuf for the built-in kinds kubectl sends so. */
 async function readObjectBody(req: IncomingMessage, rt: ResourceType): Promise<unknown> {
   const raw = await readRaw(req);
-  const type = mediaType(req);
+  // No Content-Type is the first serializer's, JSON (NegotiateInputSerializer): kubectl 1.20's
+  // `create configmap` sends none.
+  const type = mediaType(req) || 'application/json';
   if (type === PROTOBUF && hasProtobuf(rt.apiVersion, rt.kind))
     return decodeProtobuf(raw, rt.apiVersion, rt.kind);
   return decodeBody(raw, type, BODY_TYPES);
