@@ -100,13 +100,14 @@ describe('content negotiation over HTTP', () => {
     const res = await fetch(`${t.server.url}${W}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN}` },
-      body: JSON.stringify(widget('no-type')),
+      // Bytes: fetch adds no Content-Type for them (a string would be text/plain).
+      body: new TextEncoder().encode(JSON.stringify(widget('no-type'))),
     });
     expect(res.status).toBe(201);
     const patch = await fetch(`${t.server.url}${W}/no-type`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${ADMIN}` },
-      body: '{}',
+      body: new TextEncoder().encode('{}'),
     });
     expect(patch.status).toBe(415);
   });
