@@ -267,4 +267,20 @@ describe('auth matrix (token mode, from /api/openapi.json)', () => {
     expect(failures).toEqual([]);
     expect(moved, 'refused requests stored something').toBe(0);
   }, 120_000);
+
+  it('a viewer is refused before the body is looked at: a body breaking the schema is a 403 too', async () => {
+    // Issue 25, item 6: the viewer's 403 came after 21 s of validating and planning the body.
+    const viewer = new TestSession(app);
+    await viewer.signIn(t.cluster.viewerToken);
+    viewer.origin = 'http://localhost:80';
+    const mutating = routes.filter((r) => r.method !== 'GET' && !isPublic(r));
+    expect(mutating.length).toBeGreaterThanOrEqual(7);
+    const wrong: string[] = [];
+    for (const r of mutating) {
+      const url = r.path.replace(/\{(\w+)\}/g, (_m, p: string) => PARAMS[p] ?? p);
+      const res = await viewer.request(r.method, url, { resourceVersion: 7, replicas: 'many' });
+      if (res.statusCode !== 403) wrong.push(`${r.method} ${r.path}: ${String(res.statusCode)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
 });

@@ -111,6 +111,7 @@ const PARSE_ONLY = new Set([
   '@dcs/apiserver:bench:slow-watchers',
   '@dcs/e2e:bench',
   '@dcs/simulator:gen:capi-schemas',
+  '@dcs/simulator:gen:capi-schemas-v1.14',
 ]);
 
 /** Scripts run for real (each case of `checkPnpm`'s switch). */

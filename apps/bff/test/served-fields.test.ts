@@ -26,7 +26,7 @@ const obj = (v: unknown): Json => v as Json;
 /** The simulator's kinds, its DCSMachineTemplate replaced by a real provider's richer CRD. */
 function providerKinds() {
   return kindRegistrations().map((k) => {
-    if (k.kind !== 'DCSMachineTemplate') return k;
+    if (k.kind !== 'DCSMachineTemplate' || !('openAPIV3Schema' in k)) return k;
     const schema = structuredClone(k.openAPIV3Schema) as Json;
     // A controller-gen CRD: below spec, only what it declares is kept.
     const strip = (node: unknown): void => {

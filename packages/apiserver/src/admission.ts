@@ -4,8 +4,45 @@
  * validating hook. A denial reads like a webhook's: `admission webhook "<name>" denied the
  * request: <rule>: <message>`, and carries the rule id as the reason of its cause.
  */
+import { put } from './json';
 import { ApiError, type StatusReason } from './status';
-import type { AdmissionHook, AdmissionRequest } from './types';
+import type { AdmissionHook, AdmissionRequest, KubeObject } from './types';
+
+/**
+ * How a request to a kind with several versions is shown to each hook: in the version it takes
+ * (`AdmissionHook.versions`, else the storage version), as kube-apiserver converts a webhook's
+ * request to the version its rules name.
+ */
+export interface AdmissionConverter {
+  versionFor(hook: AdmissionHook): string;
+  /** `obj`, in the request's version, converted to `version`. */
+  to(obj: KubeObject, version: string): KubeObject;
+  /** `obj`, in `version`, converted back to the request's version. */
+  from(obj: KubeObject, version: string): KubeObject;
+}
+
+/** The request as a hook taking `version` sees it. */
+function viewIn(
+  req: AdmissionRequest,
+  version: string,
+  conv: AdmissionConverter,
+): AdmissionRequest {
+  const view: AdmissionRequest = {
+    ...req,
+    kind: { ...req.kind, version },
+    resource: { ...req.resource, version },
+  };
+  if (req.object) view.object = conv.to(req.object, version);
+  if (req.oldObject) view.oldObject = conv.to(req.oldObject, version);
+  return view;
+}
+
+/** Replaces `target`'s fields with `source`'s (a mutated object converted back, in place). */
+function replaceContents(target: KubeObject, source: KubeObject): void {
+  for (const k of Object.keys(target)) Reflect.deleteProperty(target, k);
+  // `put`, not Object.assign: a `__proto__` key of the object is a key, not its prototype.
+  for (const k of Object.keys(source)) put(target, k, source[k]);
+}
 
 function matches(hook: AdmissionHook, req: AdmissionRequest): boolean {
   const m = hook.match;
@@ -45,18 +82,30 @@ export class Admission {
     this.hooks.push(hook);
   }
 
-  async mutate(req: AdmissionRequest): Promise<void> {
+  /** Runs every matching mutating hook; `conv` shows the request in each hook's version. */
+  async mutate(req: AdmissionRequest, conv?: AdmissionConverter): Promise<void> {
     for (const hook of this.hooks) {
-      if (hook.mutate && matches(hook, req)) await hook.mutate(req);
+      if (!hook.mutate || !matches(hook, req)) continue;
+      const version = conv?.versionFor(hook) ?? req.kind.version;
+      if (!conv || version === req.kind.version) {
+        await hook.mutate(req);
+        continue;
+      }
+      const view = viewIn(req, version, conv);
+      await hook.mutate(view);
+      if (req.object && view.object) replaceContents(req.object, conv.from(view.object, version));
     }
   }
 
   /** Runs every matching validating hook; returns their warnings, throws the first denial. */
-  async validate(req: AdmissionRequest): Promise<string[]> {
+  async validate(req: AdmissionRequest, conv?: AdmissionConverter): Promise<string[]> {
     const warnings: string[] = [];
     for (const hook of this.hooks) {
       if (!hook.validate || !matches(hook, req)) continue;
-      const res = await hook.validate(req);
+      const version = conv?.versionFor(hook) ?? req.kind.version;
+      const res = await hook.validate(
+        !conv || version === req.kind.version ? req : viewIn(req, version, conv),
+      );
       warnings.push(...(res.warnings ?? []));
       if (res.allowed) continue;
       const code = res.code ?? (res.field ? 422 : 403);

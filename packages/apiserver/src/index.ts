@@ -11,9 +11,13 @@ export type {
   AdmissionOperation,
   AdmissionRequest,
   AdmissionResult,
+  AnyKindRegistration,
+  ConversionCallback,
   JSONSchemaProps,
   KindRegistration,
+  KindVersion,
   KubeObject,
+  MultiVersionKindRegistration,
   ObjectMeta,
   OwnerReference,
   PrinterColumn,
@@ -25,3 +29,5 @@ export type {
 export type { StatusBody, StatusCause, StatusDetails } from './status';
 export { StateLockedError } from './persistence';
 export { writePrivateFile } from './identity';
+export { compareVersionPriority } from './version-priority';
+export { kindFromCrd } from './crd';

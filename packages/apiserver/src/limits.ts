@@ -11,6 +11,7 @@
  *   is well below that and far above any real object (a Deployment is about 12 deep).
  * - A JSON patch: 10,000 operations, and 3 MiB copied by `copy` operations in total (what
  *   github.com/evanphx/json-patch's AccumulatedCopySizeLimit does for CVE-2019-1002100).
+ * - A YAML body: 100 aliases.
  */
 import { isObject } from './json';
 import { ApiError } from './status';
@@ -20,6 +21,11 @@ export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
 export const MAX_DEPTH = 256;
 export const MAX_PATCH_OPERATIONS = 10_000;
 export const MAX_PATCH_COPY_BYTES = MAX_BODY_BYTES;
+/**
+ * Aliases in one YAML body. A real object uses a handful, if any; what they expand to is bounded
+ * apart (http/body.ts, as go-yaml v2 bounds it).
+ */
+export const MAX_YAML_ALIASES = 100;
 
 export interface Measure {
   /** Nesting depth: 0 for a scalar, 1 for `{}` or `[1]`, 2 for `{"a":{}}`. */

@@ -5,7 +5,7 @@
  * `dryRun` runs all of it and stops before the commit.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Admission } from './admission';
+import type { Admission, AdmissionConverter } from './admission';
 import { timestampNow } from './clock';
 import {
   clone,
@@ -19,10 +19,11 @@ import {
 } from './json';
 import { checkObjectBounds } from './limits';
 import { serverSideApply, trackUpdate } from './patch/apply';
+import { applyInVersions, trackUpdateInVersions, type VersionView } from './versioned-fields';
 import { applyJsonPatch, parseJsonPatch } from './patch/json-patch';
 import { mergePatch } from './patch/merge-patch';
 import { strategicMergePatch } from './patch/strategic';
-import type { Registry, ResourceType } from './registry';
+import { convertOne, type Registry, type ResourceType } from './registry';
 import { formatLabelSelector } from './selectors';
 import {
   ApiError,
@@ -333,9 +334,10 @@ export class Operations {
     subresource: Subresource,
   ): Promise<void> {
     const req = this.admissionRequest(rt, op, obj, old, ctx, subresource);
-    await this.admission.mutate(req);
+    const conv = admissionConverter(rt);
+    await this.admission.mutate(req, conv);
     this.validate(rt, obj, old);
-    ctx.warnings.push(...(await this.admission.validate(req)));
+    ctx.warnings.push(...(await this.admission.validate(req, conv)));
   }
 
   private manager(ctx: WriteContext): string {
@@ -375,7 +377,7 @@ export class Operations {
         fieldError.required('metadata.name', 'name or generateName is required'),
       ]);
     this.checkNamespaceLive(rt, obj);
-    if (this.store.get(rt, m.namespace, m.name)) throw alreadyExists(gr(rt), m.name);
+    if (this.store.has(rt, m.namespace, m.name)) throw alreadyExists(gr(rt), m.name);
     m.uid = randomUUID();
     m.creationTimestamp = timestamp();
     if (rt.generation) m.generation = 1;
@@ -391,7 +393,7 @@ export class Operations {
     await this.admit(rt, 'CREATE', obj, undefined, ctx, '');
     if (ctx.dryRun) return WriteResult.plain(obj);
     // Admission may have awaited: check again in the commit's tick.
-    if (this.store.get(rt, m.namespace, m.name)) throw alreadyExists(gr(rt), m.name);
+    if (this.store.has(rt, m.namespace, m.name)) throw alreadyExists(gr(rt), m.name);
     this.checkNamespaceLive(rt, obj);
     const stored = this.store.put(rt, obj);
     await this.durable();
@@ -478,30 +480,34 @@ export class Operations {
     rt.normalize?.(obj);
     if (managed) m.managedFields = managed;
     else {
-      m.managedFields = om.managedFields ?? [];
-      trackUpdate(old, obj, {
-        manager: this.manager(ctx),
-        apiVersion: rt.apiVersion,
-        schema: rt.schema,
-        ...(subresource ? { subresource } : {}),
-      });
+      trackUpdateInVersions(
+        old,
+        obj,
+        {
+          manager: this.manager(ctx),
+          apiVersion: rt.apiVersion,
+          schema: rt.schema,
+          ...(subresource ? { subresource } : {}),
+        },
+        versionView(rt),
+      );
     }
-    if (m.managedFields.length === 0) removeKey(m, 'managedFields');
+    if ((m.managedFields ?? []).length === 0) removeKey(m, 'managedFields');
     await this.admit(rt, 'UPDATE', obj, old, ctx, subresource);
-    // Unchanged but for managed fields' times is a no-op (upstream's
-    // IgnoreManagedFieldsTimestampsTransformer); a change of ownership alone (a second applier
-    // of the same value) is a write.
-    const untimed = (o: KubeObject) => ({
-      ...o,
-      metadata: {
-        ...o.metadata,
-        resourceVersion: undefined,
-        managedFields: (o.metadata.managedFields ?? []).map((e) =>
-          isObject(e) ? { ...e, time: undefined } : e,
-        ),
-      },
-    });
-    const unchanged = deepEqual(untimed(obj), untimed(old));
+    // Managed fields count but for their timestamps, as kube-apiserver's
+    // IgnoreManagedFieldsTimestampsTransformer: an apply of values that are already there by a
+    // new manager is a write (it now shares them), the same apply again is not.
+    const unchanged =
+      deepEqual(
+        {
+          ...obj,
+          metadata: { ...obj.metadata, resourceVersion: undefined, managedFields: undefined },
+        },
+        {
+          ...old,
+          metadata: { ...old.metadata, resourceVersion: undefined, managedFields: undefined },
+        },
+      ) && deepEqual(untimed(m.managedFields), untimed(om.managedFields));
     if (ctx.dryRun) {
       m.resourceVersion = String(current.rv);
       return WriteResult.plain(obj);
@@ -512,8 +518,10 @@ export class Operations {
       if (expectedRv !== undefined) throw conflict(gr(rt), m.name);
       throw new RetryableConflict();
     }
-    // A no-op write stores nothing and sends no event, as the real server skips it.
-    if (unchanged) return WriteResult.of(current);
+    // A no-op write stores nothing and sends no event, as the real server skips it; unless the
+    // object is stored in an older storage version: then the write stores it in the current
+    // one, as etcd's bytes differ (what kube-storage-version-migrator relies on).
+    if (unchanged && !inOlderStorageVersion(rt, current)) return WriteResult.of(current);
     if (m.deletionTimestamp && (m.finalizers ?? []).length === 0) {
       const gone = this.store.remove(rt, now);
       await this.durable();
@@ -733,7 +741,7 @@ export class Operations {
       const created = serverSideApply(undefined, applied, opts);
       return this.create(rt, ns, created, ctx, created.metadata.managedFields ?? []);
     }
-    const merged = serverSideApply(current.object(), applied, opts);
+    const merged = applyInVersions(current.object(), applied, opts, versionView(rt));
     checkObjectBounds(merged);
     pruneAndDefault(merged, rt.schema);
     return this.commitUpdate(
@@ -777,8 +785,9 @@ export class Operations {
     }
     const old = current.object();
     const req = this.admissionRequest(rt, 'DELETE', undefined, old, ctx, '');
-    await this.admission.mutate(req);
-    ctx.warnings.push(...(await this.admission.validate(req)));
+    const conv = admissionConverter(rt);
+    await this.admission.mutate(req, conv);
+    ctx.warnings.push(...(await this.admission.validate(req, conv)));
 
     const policy = options.propagationPolicy ?? 'Background';
     const gcFinalizer =
@@ -849,6 +858,57 @@ export class Operations {
   registryRef(): Registry {
     return this.registry;
   }
+}
+
+/** Managed-fields entries without their timestamps. */
+function untimed(entries: readonly JsonObject[] | undefined): JsonObject[] {
+  return (entries ?? []).map((e) => ({ ...e, time: undefined }));
+}
+
+/** The object is stored in another version than its kind's storage version (moved since). */
+function inOlderStorageVersion(rt: ResourceType, s: Stored): boolean {
+  const set = rt.versions;
+  return set?.keepsStoredVersion === true && s.base.rt.apiVersion !== set.storage.apiVersion;
+}
+
+/** Objects of `rt` seen in another version of its kind, for the managed fields of its managers. */
+function versionView(rt: ResourceType): VersionView | undefined {
+  const set = rt.versions;
+  if (!set?.keepsStoredVersion) return undefined;
+  const member = (apiVersion: string) => set.members.find((m) => m.apiVersion === apiVersion);
+  return {
+    to: (obj, apiVersion) => {
+      const to = member(apiVersion);
+      if (!to) return undefined;
+      return { obj: convertOne(set, obj, rt, to), schema: to.schema };
+    },
+    from: (obj, apiVersion) => {
+      const from = member(apiVersion);
+      if (!from) throw new Error(`${set.key} has no version ${apiVersion}`);
+      return convertOne(set, obj, from, rt);
+    },
+  };
+}
+
+/**
+ * Admission of a kind with several versions: each hook sees the request in the version it takes
+ * (the first of `hook.versions` the kind has, else the storage version). The two Event APIs are
+ * admitted as requested.
+ */
+function admissionConverter(rt: ResourceType): AdmissionConverter | undefined {
+  const set = rt.versions;
+  if (!set?.admitInStorageVersion) return undefined;
+  const member = (version: string): ResourceType => {
+    const m = set.members.find((x) => x.version === version);
+    if (!m) throw new Error(`${set.key} has no version ${version}`);
+    return m;
+  };
+  return {
+    versionFor: (hook) =>
+      hook.versions?.find((v) => set.members.some((m) => m.version === v)) ?? set.storage.version,
+    to: (obj, version) => convertOne(set, obj, rt, member(version)),
+    from: (obj, version) => convertOne(set, obj, member(version), rt),
+  };
 }
 
 /** A patch raced with another write: retry against the newer version. */

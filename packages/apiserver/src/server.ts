@@ -36,7 +36,14 @@ import { Persistence } from './persistence';
 import { Registry, resolveKind, type ResourceType } from './registry';
 import { ApiError, badRequest, forbidden, toApiError, unauthorized } from './status';
 import { Store } from './store/store';
-import type { AdmissionHook, KindRegistration, KubeObject, TokenEntry, UserInfo } from './types';
+import type { AdmissionHook, AnyKindRegistration, KubeObject, TokenEntry, UserInfo } from './types';
+import {
+  ConversionError,
+  isMultiVersion,
+  migrateStorageVersion,
+  resolveVersions,
+  updateKind,
+} from './versions';
 
 export interface ApiServerOptions {
   /** Default 127.0.0.1. */
@@ -45,7 +52,8 @@ export interface ApiServerOptions {
   port?: number;
   /** HTTPS with a generated CA (default), or with a given CA; `false` serves plain HTTP (loopback only). */
   tls?: boolean | { ca: CertificateAuthority };
-  kinds?: readonly KindRegistration[];
+  /** Kinds with one version (`version`) or several (`versions`, a CRD's `spec.versions`). */
+  kinds?: readonly AnyKindRegistration[];
   admission?: readonly AdmissionHook[];
   tokens?: readonly TokenEntry[];
   /** Serve requests without credentials as system:anonymous (off by default). */
@@ -122,6 +130,29 @@ export interface ApiServer {
   watchCount(): number;
   /** Resolves when the garbage collector has nothing queued. */
   settled(): Promise<void>;
+  /**
+   * Redefines a registered kind, as an update of its CRD does: versions added, removed or no
+   * longer served, the storage version moved, schemas, columns and conversion replaced.
+   * Requests to a version no longer served are 404 from now on; discovery and OpenAPI change at
+   * once; every open watch of the kind (in any version) ends, as kube-apiserver tears down a
+   * CRD's storage on update, and its clients re-watch from their last resourceVersion. Objects
+   * stay in the version they were stored in until written. Throws (and changes nothing) when
+   * the registration is invalid or drops a version objects are still stored in.
+   */
+  updateKind(registration: AnyKindRegistration): void;
+  /**
+   * The apiVersions objects of a kind are stored in now (a CRD's `status.storedVersions`, but
+   * exact: only versions that hold objects), sorted.
+   */
+  storedVersions(group: string, plural: string): string[];
+  /**
+   * Rewrites every object of a kind stored in an older version in the storage version, as
+   * kube-storage-version-migrator (and clusterctl's CRD migration on upgrade) does: an update
+   * that changes nothing, through admission, with a new resourceVersion and a MODIFIED event.
+   * Retried on conflict. Resolves with how many objects were rewritten; afterwards the older
+   * versions can be dropped by `updateKind`.
+   */
+  migrateStorageVersion(group: string, plural: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -138,7 +169,14 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   }
   const registry = new Registry();
   for (const rt of builtinKinds()) registry.add(rt);
-  for (const k of options.kinds ?? []) registry.add(resolveKind(k));
+  for (const k of options.kinds ?? []) {
+    if (!isMultiVersion(k)) {
+      registry.add(resolveKind(k));
+      continue;
+    }
+    const { set, served } = resolveVersions(k);
+    registry.addVersions(set, served);
+  }
 
   const store = new Store(options.watchHistorySize ?? 10_000);
   const persistence = options.statePath
@@ -393,7 +431,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       }
     } catch (e) {
       const err = toApiError(e);
-      if (err.code === 500) console.error('apiserver: internal error', e);
+      if (e instanceof ConversionError) console.error(`apiserver: ${e.message}`);
+      else if (err.code === 500) console.error('apiserver: internal error', e);
       // After a 413 the rest of an oversized body is not worth keeping the connection for.
       if (err.code === 413 && !res.headersSent) res.setHeader('connection', 'close');
       sendStatus(res, err);
@@ -442,6 +481,19 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     },
     watchCount: () => store.watcherCount(),
     settled: () => gc.idle(),
+    updateKind: (registration) => {
+      updateKind(registry, store, registration);
+      openapi.invalidate();
+    },
+    storedVersions: (group, plural) => [...store.storedVersions(`${group}/${plural}`)].sort(),
+    migrateStorageVersion: (group, plural) =>
+      migrateStorageVersion(registry, store, ops, `${group}/${plural}`, {
+        user: SYSTEM,
+        dryRun: false,
+        fieldValidation: 'Ignore',
+        warnings: [],
+        fieldManager: 'storage-version-migrator',
+      }),
     close: async () => {
       for (const f of watches) f();
       watches.clear();

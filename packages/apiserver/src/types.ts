@@ -123,6 +123,61 @@ export interface KindRegistration {
   listKind?: string;
 }
 
+/**
+ * One version of a kind served with several, as one entry of a CRD's `spec.versions`: each
+ * version has its own schema, printer columns, subresources and selectable fields.
+ */
+export interface KindVersion {
+  /** e.g. `v1beta2`. */
+  name: string;
+  /** Requests to an unserved version are 404; objects stored in it are still read (converted). */
+  served: boolean;
+  /** Exactly one version is the storage version: every write is stored in it. */
+  storage: boolean;
+  /** Every request to this version gets a `Warning: 299` header, as kube-apiserver sends. */
+  deprecated?: boolean;
+  /** The warning's text; default `<group>/<version> <Kind> is deprecated; use <group>/<newer> <Kind>`. */
+  deprecationWarning?: string;
+  openAPIV3Schema?: JSONSchemaProps;
+  printerColumns?: readonly PrinterColumn[];
+  subresources?: { status?: boolean; scale?: boolean };
+  scale?: ScalePaths;
+  selectableFields?: readonly string[];
+}
+
+/**
+ * What a conversion webhook does, as a function: `objects` (each in its own apiVersion, possibly
+ * different ones) converted to `desiredAPIVersion`, in the same order. It may throw: the request
+ * that needed the conversion is answered as kube-apiserver answers a failing webhook (500,
+ * `conversion webhook for <group>/<version>, Kind=<Kind> failed: <message>`). As upstream, only
+ * the labels and annotations of what it returns are kept of its metadata (`restoreObjectMeta`),
+ * and its answer must hold as many objects, each of `desiredAPIVersion` and the same kind.
+ * Called synchronously, with objects the server does not keep (it may change them).
+ */
+export type ConversionCallback = (objects: KubeObject[], desiredAPIVersion: string) => KubeObject[];
+
+/**
+ * A kind served in several versions, like a CustomResourceDefinition with `spec.versions` and a
+ * conversion webhook (`convert`). Without `convert`, versions convert as the `None` strategy does
+ * (only apiVersion changes). The names (plural, singular, kind, shortNames, categories, listKind)
+ * and the scope are shared by every version, as in a CRD.
+ */
+export interface MultiVersionKindRegistration {
+  group: string;
+  kind: string;
+  plural: string;
+  singular?: string;
+  scope: Scope;
+  shortNames?: readonly string[];
+  categories?: readonly string[];
+  listKind?: string;
+  versions: readonly KindVersion[];
+  convert?: ConversionCallback;
+}
+
+/** Either registration: one version (`version`), or several (`versions`). */
+export type AnyKindRegistration = KindRegistration | MultiVersionKindRegistration;
+
 export interface UserInfo {
   username: string;
   uid?: string;
@@ -185,6 +240,14 @@ export interface AdmissionMatch {
 export interface AdmissionHook {
   name: string;
   match?: AdmissionMatch;
+  /**
+   * For kinds served in several versions: the versions this hook takes objects in, in order of
+   * preference, as a webhook's rules name apiVersions (`matchPolicy: Equivalent`): the request's
+   * `object`, `oldObject`, `kind` and `resource` are converted to the first of them the kind has,
+   * and what a mutating hook changes is converted back. Without it, a hook gets the kind's
+   * storage version. Kinds with one version (and the two Event APIs) are sent as requested.
+   */
+  versions?: readonly string[];
   mutate?: (request: AdmissionRequest) => void | Promise<void>;
   validate?: (request: AdmissionRequest) => AdmissionResult | Promise<AdmissionResult>;
 }

@@ -18,6 +18,11 @@ describe('API versions spoken to a management cluster (issue 23)', () => {
 
   it('chooses the best spoken version the group serves, none when it serves none of them', () => {
     expect(chooseApiVersion('cluster.x-k8s.io', ['v1beta1'])).toBe('v1beta1');
+    // v1.11–v1.15 serve both: v1beta2, the stored one, is spoken; v1.16 serves only v1beta2.
+    for (const group of VERSIONED_GROUPS) {
+      expect(chooseApiVersion(group, ['v1beta1', 'v1beta2'])).toBe('v1beta2');
+      expect(chooseApiVersion(group, ['v1beta2'])).toBe('v1beta2');
+    }
     expect(chooseApiVersion('cluster.x-k8s.io', ['v1alpha4'])).toBeUndefined();
     expect(chooseApiVersion('cluster.x-k8s.io', [])).toBeUndefined();
     // The DCS provider's group keeps its own version, whatever Cluster API serves.

@@ -26,9 +26,9 @@ export type VersionedGroup = (typeof VERSIONED_GROUPS)[number];
  * version of its kinds in `kindTable`.
  */
 const SPOKEN: Readonly<Record<VersionedGroup, readonly string[]>> = {
-  [CAPI_GROUP]: ['v1beta1'],
-  [CONTROL_PLANE_GROUP]: ['v1beta1'],
-  [BOOTSTRAP_GROUP]: ['v1beta1'],
+  [CAPI_GROUP]: ['v1beta2', 'v1beta1'],
+  [CONTROL_PLANE_GROUP]: ['v1beta2', 'v1beta1'],
+  [BOOTSTRAP_GROUP]: ['v1beta2', 'v1beta1'],
 };
 
 export function isVersionedGroup(group: string): group is VersionedGroup {

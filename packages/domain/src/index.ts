@@ -14,6 +14,7 @@ export * from './stream-events';
 export * from './rights';
 export * from './rights-schema';
 export * from './audit';
+export * from './conversion';
 export * from './rules';
 export {
   LOCALES,

@@ -1,5 +1,11 @@
 import type { AdmissionHook, AdmissionResult } from '@dcs/apiserver';
-import { kindSchemas, kindTable, webhookRules, type RuleIssue } from '@dcs/domain';
+import {
+  CAPI_HUB_VERSION,
+  kindSchemas,
+  kindTable,
+  webhookRules,
+  type RuleIssue,
+} from '@dcs/domain';
 
 /**
  * The webhooks of Cluster API and the DCS provider, played by admission hooks: exactly the rules
@@ -33,6 +39,8 @@ function hookFor(kind: WebhookKind): AdmissionHook {
   return {
     name: `validation.${info.singular}.${info.group}`,
     match: { kinds: [{ group: info.group, kind }], operations: ['CREATE', 'UPDATE'] },
+    // The domain's rules read the hub (issue 23): a kind stored in v1beta2 is converted for them.
+    versions: [CAPI_HUB_VERSION],
     validate: (request) => {
       // An object the schema rejects is the schema validation's to report, with its field causes.
       const object = schema.safeParse(request.object);

@@ -4,6 +4,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
   startApiServer,
+  type AnyKindRegistration,
   type ApiServer,
   type KindRegistration,
   type KubeObject,
@@ -11,6 +12,8 @@ import {
 } from '@dcs/apiserver';
 import { DEFAULT_NAMESPACE, kindTable } from '@dcs/domain';
 import { webhookAdmission } from './admission';
+import { registrationFor } from './capi/release-kinds';
+import { DEFAULT_CAPI_RELEASE, type CapiRelease } from './capi/releases';
 import { crdKinds, servedSchemaOf } from './crds';
 
 /**
@@ -37,7 +40,13 @@ export interface EmbeddedClusterOptions {
    * The kinds served, by default {@link kindRegistrations}: a test may serve another schema for
    * a kind (a real provider's CRD with fields the domain does not model).
    */
-  kinds?: KindRegistration[];
+  kinds?: AnyKindRegistration[];
+  /**
+   * The Cluster API release the cluster serves the Cluster API kinds as (issue 23; default
+   * {@link DEFAULT_CAPI_RELEASE}): `v1.10` v1beta1 only, `v1.14` both (v1beta2 stored), `v1.16`
+   * v1beta2 only. Ignored when `kinds` is given.
+   */
+  capiRelease?: CapiRelease;
 }
 
 export interface EmbeddedCluster {
@@ -61,12 +70,20 @@ const selectableFields: Partial<Record<string, readonly string[]>> = {
   MachineDeployment: ['spec.clusterName'],
 };
 
-export function kindRegistrations(): KindRegistration[] {
-  return crdKinds.map((kind) => ({
-    ...kindTable[kind],
-    openAPIV3Schema: servedSchemaOf(kind),
-    ...(selectableFields[kind] ? { selectableFields: selectableFields[kind] } : {}),
-  }));
+/** The kinds the embedded cluster serves, as Cluster API `release` serves its own. */
+export function kindRegistrations(release: 'v1.10'): KindRegistration[];
+export function kindRegistrations(release?: CapiRelease): AnyKindRegistration[];
+export function kindRegistrations(
+  release: CapiRelease = DEFAULT_CAPI_RELEASE,
+): AnyKindRegistration[] {
+  return crdKinds.map((kind) => {
+    const base: KindRegistration = {
+      ...kindTable[kind],
+      openAPIV3Schema: servedSchemaOf(kind),
+      ...(selectableFields[kind] ? { selectableFields: selectableFields[kind] } : {}),
+    };
+    return registrationFor(base, release);
+  });
 }
 
 /** Read-only rights on everything the console shows; like Kubernetes' `view`, no Secrets. */
@@ -156,7 +173,7 @@ export async function startEmbeddedCluster(
       host: o.host ?? '127.0.0.1',
       port,
       tls: o.tls ?? true,
-      kinds: o.kinds ?? kindRegistrations(),
+      kinds: o.kinds ?? kindRegistrations(o.capiRelease),
       admission: webhookAdmission,
       tokens: [
         { token: operatorToken, user: OPERATOR_USER, groups: ['system:masters'] },

@@ -1,10 +1,11 @@
-import { kindAtVersion, resourcePath, type KindName } from '@dcs/domain';
+import { asHub, kindAtVersion, resourcePath, type KindName } from '@dcs/domain';
 import type { KubeClient } from './rest';
 
 /**
  * Generic object verbs over the kinds table: the one place that builds object URLs. A Cluster API
  * kind is addressed in the version its client speaks (`client.apiVersions`, issue 23: what the
- * management cluster serves), every other kind in its own.
+ * management cluster serves), every other kind in its own; what comes back is in the hub version
+ * (bodies sent are the plan's, already in the served version: `planForVersions`).
  */
 
 export interface KubeObjectLike {
@@ -36,9 +37,10 @@ const writeQuery = (o: WriteOptions) => ({
 const pathOf = (client: KubeClient, kind: KindName, namespace: string, name?: string) =>
   resourcePath(kindAtVersion(kind, client.apiVersions ?? {}), namespace, name);
 
+/** What the server answered, in the console's model (a v1beta2 object converted to the hub). */
 function asObject(body: unknown): KubeObjectLike {
   if (typeof body === 'object' && body !== null && 'metadata' in body)
-    return body as KubeObjectLike;
+    return asHub(body as KubeObjectLike);
   throw new Error('the API server answered without an object');
 }
 

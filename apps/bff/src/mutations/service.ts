@@ -1,8 +1,12 @@
 import {
+  CapiConversionError,
   hasErrors,
+  hubVersion,
+  planForVersions,
   poolMergedIssue,
   poolMergeOf,
   type DCSIpHostnamePool,
+  type KubeObject,
   type Plan,
   type PlanVerdict,
   type PoolMerge,
@@ -303,19 +307,21 @@ export class MutationService {
         );
       }
       await this.#authorizePlan(principal, p);
+      // What is previewed, sent, recorded and answered: the plan in the versions the cluster serves.
+      const wire = this.#onTheWire(p, client);
       if (dryRun) {
         // Preview asks the server: every step dry-run, as Apply's first phase does.
-        const verdict = await this.#dryRun(p, client);
-        audit(verdict.ok ? 'dry-run' : 'dry-run-refused', p);
-        return { dryRun: true, plan: { ...p, verdict }, rebased };
+        const verdict = await this.#dryRun(wire, client);
+        audit(verdict.ok ? 'dry-run' : 'dry-run-refused', wire);
+        return { dryRun: true, plan: { ...wire, verdict }, rebased };
       }
-      const execution = await executePlan(p, client, this.#d.executor ?? {});
+      const execution = await executePlan(wire, client, this.#d.executor ?? {});
       if (execution.ok) {
-        audit('applied', p, rebased.length ? { rebased } : {});
-        const verification = spec.verify ? await spec.verify(p, principal) : undefined;
+        audit('applied', wire, rebased.length ? { rebased } : {});
+        const verification = spec.verify ? await spec.verify(wire, principal) : undefined;
         return {
           dryRun: false,
-          plan: p,
+          plan: wire,
           execution,
           rebased,
           ...(verification !== undefined ? { verification } : {}),
@@ -334,7 +340,7 @@ export class MutationService {
         request = plan.request;
         continue;
       }
-      throw this.#executionError(p, execution, audit, attempt + 1);
+      throw this.#executionError(wire, execution, audit, attempt + 1);
     }
   }
 
@@ -404,6 +410,39 @@ export class MutationService {
   }
 
   /** The user's client, speaking the versions the management cluster serves now (issue 23). */
+  /**
+   * The plan as it is sent (issue 23): in the versions `client` speaks, each patch re-expressed
+   * against the cached object it was planned on; the plan itself where those are the hub's. A value
+   * the served version cannot hold (upstream's conversion refuses it) is the request's fault.
+   */
+  #onTheWire(p: Plan, client: KubeClient): Plan {
+    const versions = client.apiVersions ?? {};
+    const stores = this.#d.cache.stores as Record<
+      string,
+      { get(ns?: string, n?: string): unknown }
+    >;
+    const objects = p.steps.flatMap((s) => {
+      const o = Object.hasOwn(stores, s.kind)
+        ? stores[s.kind]?.get(s.namespace, s.name)
+        : undefined;
+      return o ? [o as KubeObject] : [];
+    });
+    try {
+      return planForVersions(
+        p,
+        (group) =>
+          (Object.hasOwn(versions, group) ? versions[group] : undefined) ?? hubVersion(group) ?? '',
+        objects,
+      );
+    } catch (error) {
+      if (!(error instanceof CapiConversionError)) throw error;
+      throw new HttpError(422, 'Invalid', error.message, [
+        issue('R-API', error.field, 'bff.api.conversion', error.message, { field: error.field }),
+        ...p.issues,
+      ]);
+    }
+  }
+
   #clientOf(principal: Principal): KubeClient {
     return speaking(principal.client, this.#d.apiVersions?.() ?? {});
   }

@@ -6,7 +6,7 @@ import {
   VersionsCatalogSchema,
   type VersionsCatalog,
 } from '@dcs/domain';
-import { parse as parseYaml } from 'yaml';
+import { load as loadYaml } from 'js-yaml';
 import type { ObjectCache } from '../cache/object-cache';
 
 /**
@@ -28,7 +28,7 @@ export function readGlobals(cache: ObjectCache, providerOverride: string | undef
   const text = cm?.data?.[VERSIONS_CATALOG_KEY];
   if (text !== undefined) {
     try {
-      const parsed = VersionsCatalogSchema.safeParse(parseYaml(text));
+      const parsed = VersionsCatalogSchema.safeParse(parseCatalog(text));
       if (parsed.success) versions = parsed.data;
       else versionsError = parsed.error.message;
     } catch (error) {
@@ -48,4 +48,14 @@ export function readGlobals(cache: ObjectCache, providerOverride: string | undef
     ...(versionsError !== undefined ? { versionsError } : {}),
     providerVersion,
   };
+}
+
+/**
+ * The catalog is YAML anyone allowed to edit the ConfigMap writes, read again on each change:
+ * parsed in time linear in its length (js-yaml, made for untrusted input), with nesting bounded
+ * and no aliases — a catalog has no use for them, and a few can expand to more than the schema
+ * could ever walk (issue 25, item 7, the class: the previous parser was quadratic in a map's keys).
+ */
+function parseCatalog(text: string): unknown {
+  return loadYaml(text, { maxDepth: 32, maxAliases: 0 });
 }

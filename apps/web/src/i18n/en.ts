@@ -330,6 +330,8 @@ export const en = {
   'bff.pool.controlPlane': 'This operation applies to worker pools only.',
   'bff.pool.operation': 'The control-plane upgrade applies to the control-plane pool only.',
   'bff.stream.full': 'Too many live streams on this server.',
+  'bff.api.conversion':
+    'The Cluster API version the management cluster serves cannot hold this value ({field}).',
   'bff.api.unavailable': 'The management cluster cannot be reached right now.',
   // Issue 14 (h-fan): the BFF's caches have not finished their first list.
   'bff.cache.notSynced': 'The console is still reading the management cluster; retrying shortly.',

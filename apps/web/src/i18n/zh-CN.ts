@@ -307,6 +307,7 @@ export const zhCN: Messages = {
   'bff.pool.controlPlane': '此操作仅适用于工作节点池。',
   'bff.pool.operation': '控制平面升级仅适用于控制平面节点池。',
   'bff.stream.full': '此服务器上的实时数据流过多。',
+  'bff.api.conversion': '管理集群所提供的 Cluster API 版本无法保存该值（{field}）。',
   'bff.api.unavailable': '暂时无法连接管理集群。',
   // Issue 14 (h-fan): the BFF's caches have not finished their first list.
   'bff.cache.notSynced': '控制台仍在读取管理集群，稍后自动重试。',

@@ -32,7 +32,14 @@ import { decodeBody, mediaType, readRaw } from './body';
 import { deleteOptions, includeObject, listOptions, writeContext, type ListOptions } from './query';
 import type { ResourceRequest } from './request-info';
 import { decodeProtobuf, hasProtobuf } from './protobuf';
-import { negotiate, sendJson, sendJsonBytes, sendObject, type Negotiated } from './respond';
+import {
+  negotiate,
+  sendJson,
+  sendJsonBytes,
+  sendObject,
+  warningHeaders,
+  type Negotiated,
+} from './respond';
 import { serveWatch, type WatchBacklogLimits, type WatchFlusher } from './watch';
 
 export interface HandlerContext {
@@ -219,6 +226,9 @@ export async function handleResource(
 ): Promise<void> {
   const rt = ctx.registry.lookup(info.group, info.version, info.resource);
   if (!rt) throw notFoundPath();
+  // Every request to a deprecated version is told so, as kube-apiserver's deprecation filter
+  // does (before the request is handled: a refused write carries it too).
+  if (rt.deprecationWarning) warningHeaders(res, [rt.deprecationWarning]);
   const neg = negotiate(req);
   // For the namespace resource the URL's "namespace" is the object's name.
   const ns = rt.scope === 'Namespaced' ? info.namespace || undefined : undefined;

@@ -101,12 +101,13 @@ export function negotiate(req: IncomingMessage): Negotiated {
   throw notAcceptable(['application/json', 'application/yaml']);
 }
 
-function warningHeaders(res: ServerResponse, warnings: readonly string[]): void {
+/** `Warning: 299 - "<text>"` headers, after any set before (a deprecated version's). */
+export function warningHeaders(res: ServerResponse, warnings: readonly string[]): void {
   if (warnings.length === 0) return;
-  res.setHeader(
-    'Warning',
-    [...new Set(warnings)].map((w) => `299 - ${JSON.stringify(w)}`),
-  );
+  const before = res.getHeader('Warning');
+  const earlier = Array.isArray(before) ? before : typeof before === 'string' ? [before] : [];
+  const lines = [...new Set(warnings)].map((w) => `299 - ${JSON.stringify(w)}`);
+  res.setHeader('Warning', [...new Set([...earlier, ...lines])]);
 }
 
 /** Sends an already-serialized JSON body (or re-encodes it as YAML when asked). */

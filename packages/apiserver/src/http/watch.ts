@@ -175,6 +175,8 @@ interface FeedMember {
   take(lines: Buffer[], from: number, bytes: number): void;
   /** Writes what it has pending, as its own flush would (the feed's flush is its flush). */
   flush(): void;
+  /** Ends the watch (its kind was redefined, or an event could not be converted for it). */
+  end(): void;
 }
 
 /**
@@ -209,6 +211,12 @@ class WatchFeed {
       namespace,
       name: undefined,
       streams: () => this.members.size,
+      fail: () => {
+        this.endAll();
+      },
+      end: () => {
+        this.endAll();
+      },
       deliver: (ev) => {
         const line = sharedLine(ev, ev.type);
         this.lines.push(line);
@@ -219,6 +227,11 @@ class WatchFeed {
         }
       },
     });
+  }
+
+  /** Every member's watch ends (each leaves the feed as it ends). */
+  private endAll(): void {
+    for (const m of [...this.members.keys()]) m.end();
   }
 
   join(m: FeedMember): void {
@@ -307,6 +320,13 @@ export function serveWatch(
     (o.namespace === undefined || s.namespace === o.namespace) &&
     (!selective ||
       (matchesLabels(o.labels, s.labels) && matchesFields(o.fields, (f) => s.field(f))));
+
+  // What the watch starts with is read (and, for another version than the stored one,
+  // converted) before the response starts: a failing conversion is answered as a Status.
+  const rv = o.resourceVersion;
+  const fromState = rv === undefined || rv === '' || rv === '0' || o.sendInitialEvents === true;
+  const initial = fromState ? store.list(rt, o.namespace) : [];
+  const since = fromState ? [] : store.eventsSince(rt, Number(rv));
 
   res.writeHead(200, {
     'Content-Type': 'application/json',
@@ -499,6 +519,9 @@ export function serveWatch(
     flush: () => {
       flush();
     },
+    end: () => {
+      finish();
+    },
   };
   let feed: WatchFeed | undefined;
 
@@ -584,16 +607,13 @@ export function serveWatch(
   onClose(finish);
   res.on('close', finish);
 
-  const rv = o.resourceVersion;
-  const fromState = rv === undefined || rv === '' || rv === '0' || o.sendInitialEvents === true;
   if (fromState) {
     // The initial state is not a backlog (upstream sends it from a snapshot, outside the
     // watcher's bounded channel): its lines do not count toward the bounds.
-    for (const s of store.list(rt, o.namespace)) if (matches(s)) write(lineFor('ADDED', s), false);
+    for (const s of initial) if (matches(s)) write(lineFor('ADDED', s), false);
     if (o.sendInitialEvents === true && o.allowBookmarks)
       bookmark({ 'k8s.io/initial-events-end': 'true' });
   } else {
-    const since = store.eventsSince(rt, Number(rv));
     if (!since) {
       const status = expired(rv, store.compactedRv(rt) + 1).toStatus();
       write(Buffer.from(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`));
@@ -619,6 +639,8 @@ export function serveWatch(
       deliver: (ev) => {
         deliver(ev);
       },
+      fail: finish,
+      end: finish,
     };
     subscription.unsubscribe = store.watch(rt, watcher);
   }

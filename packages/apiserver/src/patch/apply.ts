@@ -96,14 +96,14 @@ export function serverSideApply(
   const newPaths = new Map(leafPaths(applied, o.schema).map((p) => [JSON.stringify(p), p]));
 
   if (live) {
-    const conflicts: Conflict[] = [];
+    const conflicts: (ApplyConflict & { entry: Entry })[] = [];
     for (const [k, p] of newPaths) {
       // The same value applied again is no conflict: the field is then owned by both.
       if (deepEqual(valueAt(live, p), valueAt(applied, p))) continue;
       for (const other of owned) {
         if (other === mine) continue;
         const hit = other.paths.has(k) || [...other.paths.values()].some((op) => isPrefix(p, op));
-        if (hit) conflicts.push({ entry: other.entry, path: p });
+        if (hit) conflicts.push(conflictWith(other.entry, p));
       }
     }
     if (conflicts.length && !o.force) throw conflictError(conflicts);
@@ -327,9 +327,27 @@ function addsOwnFields(
   return true;
 }
 
-interface Conflict {
-  entry: Entry;
+/** A field an apply would take from another manager, and that manager's entry. */
+export interface ApplyConflict {
+  manager: string;
+  operation: 'Apply' | 'Update';
+  apiVersion: string;
+  time?: string;
+  subresource?: string;
   path: FieldPath;
+}
+
+function conflictWith(e: Entry, path: FieldPath): ApplyConflict & { entry: Entry } {
+  const c: ApplyConflict & { entry: Entry } = {
+    entry: e,
+    manager: e.manager,
+    operation: e.operation,
+    apiVersion: e.apiVersion,
+    time: e.time,
+    path,
+  };
+  if (e.subresource) c.subresource = e.subresource;
+  return c;
 }
 
 /**
@@ -337,7 +355,7 @@ interface Conflict {
  * applier by its name, an updater with the API version and time of its update, a subresource's
  * writer with the subresource.
  */
-function printManager(e: Entry): string {
+function printManager(e: Omit<ApplyConflict, 'path'>): string {
   let s = JSON.stringify(e.manager);
   if (e.subresource) s += ` with subresource ${JSON.stringify(e.subresource)}`;
   if (e.operation === 'Update') s += ` using ${e.apiVersion}${e.time ? ` at ${e.time}` : ''}`;
@@ -349,16 +367,16 @@ function printManager(e: Entry): string {
  * NewConflictError): one conflict on one line, several grouped by manager in name order, each
  * field on a line of its own; a cause per conflict.
  */
-function conflictError(conflicts: readonly Conflict[]): ApiError {
+export function conflictError(conflicts: readonly ApplyConflict[]): ApiError {
   let message: string;
   const [only] = conflicts;
   if (conflicts.length === 1 && only) {
-    message = `Apply failed with 1 conflict: conflict with ${printManager(only.entry)}: ${renderPath(only.path)}`;
+    message = `Apply failed with 1 conflict: conflict with ${printManager(only)}: ${renderPath(only.path)}`;
   } else {
-    const byManager = new Map<string, { entry: Entry; paths: FieldPath[] }>();
+    const byManager = new Map<string, { entry: ApplyConflict; paths: FieldPath[] }>();
     for (const c of conflicts) {
-      const key = JSON.stringify([c.entry.manager, c.entry.operation, c.entry.subresource ?? '']);
-      const group = byManager.get(key) ?? { entry: c.entry, paths: [] };
+      const key = JSON.stringify([c.manager, c.operation, c.subresource ?? '']);
+      const group = byManager.get(key) ?? { entry: c, paths: [] };
       group.paths.push(c.path);
       byManager.set(key, group);
     }
@@ -374,7 +392,7 @@ function conflictError(conflicts: readonly Conflict[]): ApiError {
   return new ApiError(409, 'Conflict', message, {
     causes: conflicts.map((c) => ({
       reason: 'FieldManagerConflict',
-      message: `conflict with ${printManager(c.entry)}`,
+      message: `conflict with ${printManager(c)}`,
       field: renderPath(c.path),
     })),
   });

@@ -1,4 +1,4 @@
-import type { ResourceType } from '../registry';
+import { convertOne, storageKey, type ResourceType } from '../registry';
 import type { KubeObject } from '../types';
 import { Stored, objectKey } from './stored';
 
@@ -12,22 +12,28 @@ export interface StoreEvent {
   prev?: Stored;
 }
 
-/** The resource objects of `rt` are stored as (itself, or the one its API converts from). */
-function storageOf(rt: ResourceType): ResourceType {
-  return rt.storedAs?.rt ?? rt;
-}
+/** How many objects of a list are converted in one call. */
+const CONVERSION_BATCH = 500;
 
-/** The last events converted for readers of another API: one conversion per event, not per watcher. */
-const views = new WeakMap<StoreEvent, StoreEvent>();
+/** The events converted for the watchers of each other member: one conversion per event, not per watcher. */
+const views = new WeakMap<StoreEvent, Map<ResourceType, StoreEvent>>();
 
-/** An event as the watchers of `rt` see it (the stored versions converted when `rt` is a view). */
+/**
+ * An event as the watchers of `rt` see it (the stored versions converted when `rt` is another
+ * member of their set). May throw: a failing conversion.
+ */
 function eventAs(ev: StoreEvent, rt: ResourceType): StoreEvent {
-  if (!rt.storedAs) return ev;
-  let view = views.get(ev);
-  if (view?.obj.rt !== rt) {
+  if (!rt.versions || ev.obj.rt === rt) return ev;
+  let byRt = views.get(ev);
+  let view = byRt?.get(rt);
+  if (!view) {
     view = { type: ev.type, rv: ev.rv, obj: ev.obj.as(rt) };
     if (ev.prev) view.prev = ev.prev.as(rt);
-    views.set(ev, view);
+    if (!byRt) {
+      byRt = new Map();
+      views.set(ev, byRt);
+    }
+    byRt.set(rt, view);
   }
   return view;
 }
@@ -43,6 +49,13 @@ export interface Watcher {
   deliver(event: StoreEvent): void;
   /** The watch streams it delivers to, when more than one (a shared feed): 1 if absent. */
   streams?(): number;
+  /**
+   * The event could not be converted for this watcher's version (a failing conversion): the
+   * watch ends, as kube-apiserver's watch ends when it cannot encode an event.
+   */
+  fail?(error: unknown): void;
+  /** The kind was redefined (`updateKind`): the watch ends, as a CRD update tears its storage down. */
+  end?(): void;
 }
 
 /** The watchers of one kind, indexed by what they are narrowed to. */
@@ -83,6 +96,14 @@ class WatcherIndex {
     for (const set of this.byNamespace.values()) count(set);
     for (const set of this.byName.values()) count(set);
     return n;
+  }
+
+  all(): Watcher[] {
+    return [
+      ...this.everywhere,
+      ...[...this.byNamespace.values()].flatMap((set) => [...set]),
+      ...[...this.byName.values()].flatMap((set) => [...set]),
+    ];
   }
 
   deliver(ev: StoreEvent): void {
@@ -285,9 +306,9 @@ export class Store {
     for (const k of this.kinds.values()) k.compactedRv = this.rvCounter;
   }
 
-  /** The data of the resource `rt` is stored as: a view (`storedAs`) shares its storage's. */
+  /** The data of the resource `rt` is stored as: the members of a set share their storage's. */
   private kind(rt: ResourceType): KindData {
-    const key = storageOf(rt).key;
+    const key = storageKey(rt);
     let k = this.kinds.get(key);
     if (!k) {
       k = new KindData(this.historySize, this.rvCounter);
@@ -302,6 +323,11 @@ export class Store {
 
   get(rt: ResourceType, namespace: string | undefined, name: string): Stored | undefined {
     return this.kind(rt).objects.get(objectKey(namespace, name))?.as(rt);
+  }
+
+  /** Whether the object exists, without converting it (a create's AlreadyExists check). */
+  has(rt: ResourceType, namespace: string | undefined, name: string): boolean {
+    return this.kind(rt).objects.has(objectKey(namespace, name));
   }
 
   getByUid(uid: string): Stored | undefined {
@@ -321,8 +347,24 @@ export class Store {
   /** The objects of `rt` in key order, as `list` returns them, without reading them all. */
   ordered(rt: ResourceType, namespace?: string): Ordered {
     const ordered = this.kind(rt).ordered(namespace);
-    if (!rt.storedAs) return ordered;
-    return { ...ordered, at: (i) => ordered.at(i)?.as(rt) };
+    if (!rt.versions) return ordered;
+    return {
+      ...ordered,
+      at: (i) => {
+        const s = ordered.at(i);
+        if (s?.needsConversion(rt)) {
+          // The objects a list reads next are converted together (upstream converts a list's
+          // items in one review); a page reads at most a batch more than it sends.
+          const batch: Stored[] = [];
+          for (let j = i; j < Math.min(ordered.length, i + CONVERSION_BATCH); j++) {
+            const next = ordered.at(j);
+            if (next) batch.push(next);
+          }
+          Stored.convertAll(batch, rt);
+        }
+        return s?.as(rt);
+      },
+    };
   }
 
   count(rt: ResourceType, namespace?: string): number {
@@ -356,21 +398,42 @@ export class Store {
 
   watch(rt: ResourceType, w: Watcher): () => void {
     const k = this.kind(rt);
-    // A watch through another API gets the same events, converted.
-    const watcher: Watcher = rt.storedAs
+    // A watch through another member of the set gets the same events, converted.
+    const watcher: Watcher = rt.versions
       ? {
           namespace: w.namespace,
           name: w.name,
           deliver: (ev) => {
-            w.deliver(eventAs(ev, rt));
+            let view: StoreEvent;
+            try {
+              view = eventAs(ev, rt);
+            } catch (e) {
+              // Not the writer's failure: the write is committed; this watch ends.
+              w.fail?.(e);
+              return;
+            }
+            w.deliver(view);
           },
           ...(w.streams ? { streams: () => w.streams?.() ?? 1 } : {}),
+          ...(w.end ? { end: () => w.end?.() } : {}),
         }
       : w;
     k.watchers.add(watcher);
     return () => {
       k.watchers.delete(watcher);
     };
+  }
+
+  /** Ends every watch of the resource with this storage key (its kind was redefined). */
+  endWatches(key: string): void {
+    for (const w of this.kinds.get(key)?.watchers.all() ?? []) w.end?.();
+  }
+
+  /** The apiVersions objects of this storage key are stored in (a CRD's `status.storedVersions`). */
+  storedVersions(key: string): Set<string> {
+    const out = new Set<string>();
+    for (const s of this.kinds.get(key)?.objects.values() ?? []) out.add(s.rt.apiVersion);
+    return out;
   }
 
   watcherCount(): number {
@@ -387,14 +450,16 @@ export class Store {
   /**
    * Stores a new version (create or update): assigns the resourceVersion, serializes once, and
    * fans the event out. The caller has already checked preconditions in this same tick. An
-   * object written through a view (`rt.storedAs`) is converted and stored as its storage
+   * object written through another member of a set (`rt.versions`) is converted and stored as its storage
    * resource; what is returned is the stored version as `rt` reads it.
    */
   put(rt: ResourceType, obj: KubeObject): Stored {
+    const set = rt.versions;
+    const srt = set?.storage ?? rt;
+    obj.metadata.resourceVersion = String(this.rvCounter + 1);
+    // Converted before anything changes: a failing conversion stores nothing.
+    const stored = set && srt !== rt ? convertOne(set, obj, rt, srt) : obj;
     const rv = this.nextRv();
-    obj.metadata.resourceVersion = String(rv);
-    const srt = storageOf(rt);
-    const stored = rt.storedAs ? rt.storedAs.toStorage(obj) : obj;
     const s = new Stored(srt, rv, JSON.stringify(stored), stored);
     const k = this.kind(rt);
     const prev = k.objects.get(s.key);
@@ -418,16 +483,27 @@ export class Store {
     return s.as(rt);
   }
 
-  /** Loads a persisted object without events or a new resourceVersion. */
+  /**
+   * Loads a persisted object without events or a new resourceVersion, in the version it was
+   * stored in (a set that keeps stored versions), or converted to the storage version (a state
+   * file from before the events.k8s.io Events were stored as core Events).
+   */
   restore(rt: ResourceType, json: string): void {
     let obj = JSON.parse(json) as KubeObject;
     const rv = Number(obj.metadata.resourceVersion ?? '0');
-    // A state file from before a resource was stored as another (events.k8s.io Events).
-    if (rt.storedAs) {
-      obj = rt.storedAs.toStorage(obj);
-      json = JSON.stringify(obj);
+    const set = rt.versions;
+    let srt = rt;
+    if (set) {
+      const member = set.keepsStoredVersion
+        ? set.members.find((m) => m.apiVersion === obj.apiVersion)
+        : undefined;
+      srt = member ?? set.storage;
+      if (!member && rt !== set.storage) {
+        obj = convertOne(set, obj, rt, set.storage);
+        json = JSON.stringify(obj);
+      }
     }
-    const s = new Stored(storageOf(rt), rv, json, obj);
+    const s = new Stored(srt, rv, json, obj);
     const k = this.kind(rt);
     const prev = k.objects.get(s.key);
     k.put(s);

@@ -1,6 +1,6 @@
 import { asStringMap, isObject } from '../json';
 import { getJsonPath } from '../jsonpath';
-import type { ResourceType } from '../registry';
+import { convertOne, storageKey, type ResourceType } from '../registry';
 import type { KubeObject } from '../types';
 
 /**
@@ -27,8 +27,8 @@ export class Stored {
    * one it was converted from. The store indexes, removes and persists only stored versions.
    */
   readonly base: Stored;
-  /** This version converted for the one other API that reads it, made on first read. */
-  private view?: Stored;
+  /** This version converted for the other members of its set that read it, made on first read. */
+  private views?: Map<ResourceType, Stored>;
 
   constructor(
     readonly rt: ResourceType,
@@ -61,16 +61,56 @@ export class Stored {
   /**
    * This version as the resource `rt` serves it: itself when `rt` is what it is stored as, else
    * converted once (JSON, labels, selectable fields of `rt`) and kept with this version, so every
-   * reader and watcher of the other API shares one conversion.
+   * reader and watcher of that version or API shares one conversion. `rt` must be a member of
+   * this resource's set (`VersionSet`); the conversion may throw (a failing conversion webhook).
    */
   as(rt: ResourceType): Stored {
     if (this.base !== this) return this.base.as(rt);
-    if (rt === this.rt || rt.storedAs?.rt !== this.rt) return this;
-    if (this.view?.rt !== rt) {
-      const obj = rt.storedAs.fromStorage(this.object());
-      this.view = new Stored(rt, this.rv, JSON.stringify(obj), obj, this);
+    if (rt === this.rt) return this;
+    const set = rt.versions;
+    if (set?.key !== storageKey(this.rt)) return this;
+    let view = this.views?.get(rt);
+    if (!view) {
+      const obj = convertOne(set, this.object(), this.rt, rt);
+      view = new Stored(rt, this.rv, JSON.stringify(obj), obj, this);
+      (this.views ??= new Map()).set(rt, view);
     }
-    return this.view;
+    return view;
+  }
+
+  /** Whether reading this version as `rt` needs a conversion not made yet. */
+  needsConversion(rt: ResourceType): boolean {
+    const b = this.base;
+    return b.rt !== rt && rt.versions?.key === storageKey(b.rt) && !b.views?.has(rt);
+  }
+
+  /**
+   * Converts the stored versions of `items` that `rt` has not read yet together, one call per
+   * version they are stored in, as kube-apiserver sends a list's items to a conversion webhook
+   * in one ConversionReview; each result is kept as `as(rt)` keeps it.
+   */
+  static convertAll(items: readonly Stored[], rt: ResourceType): void {
+    const set = rt.versions;
+    if (!set) return;
+    const bySource = new Map<ResourceType, Stored[]>();
+    for (const s of items) {
+      if (!s.needsConversion(rt)) continue;
+      const b = s.base;
+      const group = bySource.get(b.rt) ?? [];
+      group.push(b);
+      bySource.set(b.rt, group);
+    }
+    for (const [from, group] of bySource) {
+      const out = set.convert(
+        group.map((b) => b.object()),
+        from,
+        rt,
+      );
+      group.forEach((b, i) => {
+        const obj = out[i];
+        if (obj) (b.views ??= new Map()).set(rt, new Stored(rt, b.rv, JSON.stringify(obj), obj, b));
+      });
+    }
   }
 
   get key(): string {

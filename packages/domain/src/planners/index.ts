@@ -29,3 +29,4 @@ export * from './edit-strategy';
 export * from './control-plane-config';
 export * from './disk-migration';
 export * from './bounds';
+export * from './wire';

@@ -33,8 +33,24 @@ export function deleteOptionsOf(step: Extract<PlanStep, { verb: 'delete' }>) {
 }
 
 export function kubectlFor(step: PlanStep): string {
-  const info = kindTable[step.kind];
-  const target = `${info.singular} ${shellQuote(step.name)} -n ${shellQuote(step.namespace)}`;
+  return kubectlIn(step);
+}
+
+/**
+ * The kubectl command of a step sent in `version` rather than the console's own (issue 23: a
+ * plan re-expressed for a cluster serving v1beta2, `wire.ts`): kubectl is told the version
+ * (`machinedeployments.v1beta2.cluster.x-k8s.io`), since its preferred one may differ.
+ */
+export function kubectlForVersion(step: PlanStep, version: string): string {
+  return kubectlIn(step, version);
+}
+
+function kubectlIn(step: PlanStep, version?: string): string {
+  const table = kindTable[step.kind];
+  const info = version && table.group ? { ...table, version } : table;
+  const resource =
+    version && info.group ? `${info.plural}.${version}.${info.group}` : info.singular;
+  const target = `${resource} ${shellQuote(step.name)} -n ${shellQuote(step.namespace)}`;
   const wait = step.waitFor
     ? `kubectl wait --for=delete ${kindTable[step.waitFor.kind].singular}/${shellQuote(step.waitFor.name)} -n ${shellQuote(step.waitFor.namespace)} --timeout=${step.waitFor.timeoutSeconds}s && `
     : '';

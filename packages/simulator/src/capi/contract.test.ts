@@ -99,7 +99,7 @@ const referenceByApi = new Map(
   reference.map((r) => [`${r.group}/${r.version}/${r.kind}`, r] as const),
 );
 const compiled = new Map(reference.map((r) => [r, ajv.compile(forAjv(r.schema))] as const));
-const served = new Map(kindRegistrations().map((r) => [r.kind, r] as const));
+const served = new Map(kindRegistrations('v1.10').map((r) => [r.kind, r] as const));
 const DCS_KINDS = ['DCSIpHostnamePool', 'DCSMachineTemplate'] as const;
 type DcsKind = (typeof DCS_KINDS)[number];
 const isDcsKind = (k: string): k is DcsKind => (DCS_KINDS as readonly string[]).includes(k);
@@ -245,7 +245,7 @@ let server: ApiServer;
 beforeAll(async () => {
   server = await startApiServer({
     tls: false,
-    kinds: kindRegistrations(),
+    kinds: kindRegistrations('v1.10'),
     namespaces: ['cpaas-system'],
   });
 });

@@ -137,7 +137,7 @@ let server: ApiServer;
 beforeAll(async () => {
   server = await startApiServer({
     tls: false,
-    kinds: kindRegistrations(),
+    kinds: kindRegistrations('v1.10'),
     namespaces: ['cpaas-system'],
   });
 });

@@ -3,9 +3,11 @@ import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunningControllers } from '../controllers/start';
 import { parseFailureRule, type FailureRule } from '../logic/failures';
+import { CAPI_RELEASES, DEFAULT_CAPI_RELEASE, isCapiRelease } from '../capi/releases';
 
 /**
- * `pnpm sim`: the embedded management cluster. Prints its URL and writes a kubeconfig with the
+ * `pnpm sim`: the embedded management cluster, serving the Cluster API kinds as `--capi-release`
+ * (v1.10, v1.14 — the default — or v1.16) does (issue 23). Prints its URL and writes a kubeconfig with the
  * contexts `sim-operator` (current, full rights) and `sim-viewer` (read-only). The kubeconfig is
  * written only once the server is ready and seeded, so a launcher may wait for the file.
  */
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     fail: { type: 'string', multiple: true, default: [] },
     state: { type: 'string' },
     quiet: { type: 'boolean', default: false },
+    'capi-release': { type: 'string', default: DEFAULT_CAPI_RELEASE },
   },
   strict: true,
 });
@@ -52,6 +55,9 @@ const providerVersion = values['provider-version'];
 if (providerVersion !== undefined && !/^v?\d+\.\d+\.\d+/.test(providerVersion)) {
   fail(`--provider-version must look like 1.0.16, got ${providerVersion}`);
 }
+const capiRelease = values['capi-release'];
+if (!isCapiRelease(capiRelease))
+  fail(`--capi-release must be one of ${CAPI_RELEASES.join(', ')}, got ${capiRelease}`);
 let failures: FailureRule[] = [];
 try {
   failures = values.fail.map(parseFailureRule);
@@ -87,6 +93,7 @@ const cluster = await startEmbeddedCluster({
   host: values.host,
   port,
   tls: !values.http,
+  capiRelease,
   ...(values.state ? { statePath: fromUser(values.state) } : {}),
 }).catch((e: unknown) => {
   // Another sim serves this state file: say which, instead of a stack trace.

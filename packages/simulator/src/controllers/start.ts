@@ -1,5 +1,6 @@
 import { InformerFactory, internStrings, stripManagedFields } from '@dcs/informer';
 import {
+  asHub,
   DEFAULT_NAMESPACE,
   LABEL_CONTROL_PLANE_NAME,
   LABEL_DEPLOYMENT_NAME,
@@ -132,6 +133,9 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
     o.providerNamespace ?? DEFAULT_NAMESPACE,
   );
 
+  // Issue 23: the Cluster API kinds are spoken in the version the cluster serves (discovery),
+  // the controllers' caches and logic keep the hub.
+  await client.discoverVersions();
   const intern = internStrings();
   const factory = new InformerFactory(input.kubeconfig, {
     onError: (error, info) => {
@@ -141,9 +145,9 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
     // as controller-runtime's TransformStripManagedFields. They were a third or more of every
     // cached Machine, DCSMachine and KubeadmConfig. The rest is mostly copies of the same
     // strings (a pool's machines come from one template): one copy each (internStrings).
-    transform: (o, cached) => intern(stripManagedFields(o), cached),
+    transform: (o, cached) => intern(stripManagedFields(asHub(o)), cached),
   });
-  const caches = new Caches(factory, o.namespace);
+  const caches = new Caches(factory, o.namespace, (info) => client.at(info));
   for (const kind of WATCHED_KINDS) caches.get(kind);
   const phases = machinePhases(caches);
   const events = new EventRecorder(client, input.clock, { enabled: o.events ?? true });

@@ -5,5716 +5,5252 @@ import type { ReferenceSchema } from '../capi/reference';
 
 export const capiReferenceSchemas: readonly ReferenceSchema[] = [
   {
-    "group": "cluster.x-k8s.io",
-    "version": "v1beta1",
-    "kind": "Cluster",
-    "schema": {
-      "properties": {
-        "apiVersion": {
-          "type": "string"
+    group: 'cluster.x-k8s.io',
+    version: 'v1beta1',
+    kind: 'Cluster',
+    schema: {
+      properties: {
+        apiVersion: {
+          type: 'string',
         },
-        "kind": {
-          "type": "string"
+        kind: {
+          type: 'string',
         },
-        "metadata": {
-          "type": "object"
+        metadata: {
+          type: 'object',
         },
-        "spec": {
-          "properties": {
-            "availabilityGates": {
-              "items": {
-                "properties": {
-                  "conditionType": {
-                    "maxLength": 316,
-                    "minLength": 1,
-                    "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-                    "type": "string"
+        spec: {
+          properties: {
+            availabilityGates: {
+              items: {
+                properties: {
+                  conditionType: {
+                    maxLength: 316,
+                    minLength: 1,
+                    pattern:
+                      '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+                    type: 'string',
                   },
-                  "polarity": {
-                    "enum": [
-                      "Positive",
-                      "Negative"
-                    ],
-                    "type": "string"
-                  }
+                  polarity: {
+                    enum: ['Positive', 'Negative'],
+                    type: 'string',
+                  },
                 },
-                "required": [
-                  "conditionType"
-                ],
-                "type": "object"
+                required: ['conditionType'],
+                type: 'object',
               },
-              "maxItems": 32,
-              "type": "array",
-              "x-kubernetes-list-map-keys": [
-                "conditionType"
-              ],
-              "x-kubernetes-list-type": "map"
+              maxItems: 32,
+              type: 'array',
+              'x-kubernetes-list-map-keys': ['conditionType'],
+              'x-kubernetes-list-type': 'map',
             },
-            "clusterNetwork": {
-              "properties": {
-                "apiServerPort": {
-                  "format": "int32",
-                  "type": "integer"
+            clusterNetwork: {
+              properties: {
+                apiServerPort: {
+                  format: 'int32',
+                  type: 'integer',
                 },
-                "pods": {
-                  "properties": {
-                    "cidrBlocks": {
-                      "items": {
-                        "maxLength": 43,
-                        "minLength": 1,
-                        "type": "string"
+                pods: {
+                  properties: {
+                    cidrBlocks: {
+                      items: {
+                        maxLength: 43,
+                        minLength: 1,
+                        type: 'string',
                       },
-                      "maxItems": 100,
-                      "type": "array"
-                    }
+                      maxItems: 100,
+                      type: 'array',
+                    },
                   },
-                  "required": [
-                    "cidrBlocks"
-                  ],
-                  "type": "object"
+                  required: ['cidrBlocks'],
+                  type: 'object',
                 },
-                "serviceDomain": {
-                  "maxLength": 253,
-                  "minLength": 1,
-                  "type": "string"
+                serviceDomain: {
+                  maxLength: 253,
+                  minLength: 1,
+                  type: 'string',
                 },
-                "services": {
-                  "properties": {
-                    "cidrBlocks": {
-                      "items": {
-                        "maxLength": 43,
-                        "minLength": 1,
-                        "type": "string"
+                services: {
+                  properties: {
+                    cidrBlocks: {
+                      items: {
+                        maxLength: 43,
+                        minLength: 1,
+                        type: 'string',
                       },
-                      "maxItems": 100,
-                      "type": "array"
-                    }
+                      maxItems: 100,
+                      type: 'array',
+                    },
                   },
-                  "required": [
-                    "cidrBlocks"
-                  ],
-                  "type": "object"
-                }
+                  required: ['cidrBlocks'],
+                  type: 'object',
+                },
               },
-              "type": "object"
+              type: 'object',
             },
-            "controlPlaneEndpoint": {
-              "properties": {
-                "host": {
-                  "maxLength": 512,
-                  "type": "string"
+            controlPlaneEndpoint: {
+              properties: {
+                host: {
+                  maxLength: 512,
+                  type: 'string',
                 },
-                "port": {
-                  "format": "int32",
-                  "type": "integer"
-                }
+                port: {
+                  format: 'int32',
+                  type: 'integer',
+                },
               },
-              "required": [
-                "host",
-                "port"
-              ],
-              "type": "object"
+              required: ['host', 'port'],
+              type: 'object',
             },
-            "controlPlaneRef": {
-              "properties": {
-                "apiVersion": {
-                  "type": "string"
+            controlPlaneRef: {
+              properties: {
+                apiVersion: {
+                  type: 'string',
                 },
-                "fieldPath": {
-                  "type": "string"
+                fieldPath: {
+                  type: 'string',
                 },
-                "kind": {
-                  "type": "string"
+                kind: {
+                  type: 'string',
                 },
-                "name": {
-                  "type": "string"
+                name: {
+                  type: 'string',
                 },
-                "namespace": {
-                  "type": "string"
+                namespace: {
+                  type: 'string',
                 },
-                "resourceVersion": {
-                  "type": "string"
+                resourceVersion: {
+                  type: 'string',
                 },
-                "uid": {
-                  "type": "string"
-                }
+                uid: {
+                  type: 'string',
+                },
               },
-              "type": "object",
-              "x-kubernetes-map-type": "atomic"
+              type: 'object',
+              'x-kubernetes-map-type': 'atomic',
             },
-            "infrastructureRef": {
-              "properties": {
-                "apiVersion": {
-                  "type": "string"
+            infrastructureRef: {
+              properties: {
+                apiVersion: {
+                  type: 'string',
                 },
-                "fieldPath": {
-                  "type": "string"
+                fieldPath: {
+                  type: 'string',
                 },
-                "kind": {
-                  "type": "string"
+                kind: {
+                  type: 'string',
                 },
-                "name": {
-                  "type": "string"
+                name: {
+                  type: 'string',
                 },
-                "namespace": {
-                  "type": "string"
+                namespace: {
+                  type: 'string',
                 },
-                "resourceVersion": {
-                  "type": "string"
+                resourceVersion: {
+                  type: 'string',
                 },
-                "uid": {
-                  "type": "string"
-                }
+                uid: {
+                  type: 'string',
+                },
               },
-              "type": "object",
-              "x-kubernetes-map-type": "atomic"
+              type: 'object',
+              'x-kubernetes-map-type': 'atomic',
             },
-            "paused": {
-              "type": "boolean"
+            paused: {
+              type: 'boolean',
             },
-            "topology": {
-              "properties": {
-                "class": {
-                  "maxLength": 253,
-                  "minLength": 1,
-                  "type": "string"
+            topology: {
+              properties: {
+                class: {
+                  maxLength: 253,
+                  minLength: 1,
+                  type: 'string',
                 },
-                "classNamespace": {
-                  "maxLength": 63,
-                  "minLength": 1,
-                  "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
-                  "type": "string"
+                classNamespace: {
+                  maxLength: 63,
+                  minLength: 1,
+                  pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+                  type: 'string',
                 },
-                "controlPlane": {
-                  "properties": {
-                    "machineHealthCheck": {
-                      "properties": {
-                        "enable": {
-                          "type": "boolean"
+                controlPlane: {
+                  properties: {
+                    machineHealthCheck: {
+                      properties: {
+                        enable: {
+                          type: 'boolean',
                         },
-                        "maxUnhealthy": {
-                          "anyOf": [
+                        maxUnhealthy: {
+                          anyOf: [
                             {
-                              "type": "integer"
+                              type: 'integer',
                             },
                             {
-                              "type": "string"
-                            }
+                              type: 'string',
+                            },
                           ],
-                          "x-kubernetes-int-or-string": true
+                          'x-kubernetes-int-or-string': true,
                         },
-                        "nodeStartupTimeout": {
-                          "type": "string"
+                        nodeStartupTimeout: {
+                          type: 'string',
                         },
-                        "remediationTemplate": {
-                          "properties": {
-                            "apiVersion": {
-                              "type": "string"
+                        remediationTemplate: {
+                          properties: {
+                            apiVersion: {
+                              type: 'string',
                             },
-                            "fieldPath": {
-                              "type": "string"
+                            fieldPath: {
+                              type: 'string',
                             },
-                            "kind": {
-                              "type": "string"
+                            kind: {
+                              type: 'string',
                             },
-                            "name": {
-                              "type": "string"
+                            name: {
+                              type: 'string',
                             },
-                            "namespace": {
-                              "type": "string"
+                            namespace: {
+                              type: 'string',
                             },
-                            "resourceVersion": {
-                              "type": "string"
+                            resourceVersion: {
+                              type: 'string',
                             },
-                            "uid": {
-                              "type": "string"
-                            }
+                            uid: {
+                              type: 'string',
+                            },
                           },
-                          "type": "object",
-                          "x-kubernetes-map-type": "atomic"
+                          type: 'object',
+                          'x-kubernetes-map-type': 'atomic',
                         },
-                        "unhealthyConditions": {
-                          "items": {
-                            "properties": {
-                              "status": {
-                                "minLength": 1,
-                                "type": "string"
+                        unhealthyConditions: {
+                          items: {
+                            properties: {
+                              status: {
+                                minLength: 1,
+                                type: 'string',
                               },
-                              "timeout": {
-                                "type": "string"
+                              timeout: {
+                                type: 'string',
                               },
-                              "type": {
-                                "minLength": 1,
-                                "type": "string"
-                              }
+                              type: {
+                                minLength: 1,
+                                type: 'string',
+                              },
                             },
-                            "required": [
-                              "status",
-                              "timeout",
-                              "type"
-                            ],
-                            "type": "object"
+                            required: ['status', 'timeout', 'type'],
+                            type: 'object',
                           },
-                          "maxItems": 100,
-                          "type": "array"
+                          maxItems: 100,
+                          type: 'array',
                         },
-                        "unhealthyRange": {
-                          "maxLength": 32,
-                          "minLength": 1,
-                          "pattern": "^\\[[0-9]+-[0-9]+\\]$",
-                          "type": "string"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "metadata": {
-                      "properties": {
-                        "annotations": {
-                          "additionalProperties": {
-                            "type": "string"
-                          },
-                          "type": "object"
+                        unhealthyRange: {
+                          maxLength: 32,
+                          minLength: 1,
+                          pattern: '^\\[[0-9]+-[0-9]+\\]$',
+                          type: 'string',
                         },
-                        "labels": {
-                          "additionalProperties": {
-                            "type": "string"
-                          },
-                          "type": "object"
-                        }
                       },
-                      "type": "object"
+                      type: 'object',
                     },
-                    "nodeDeletionTimeout": {
-                      "type": "string"
-                    },
-                    "nodeDrainTimeout": {
-                      "type": "string"
-                    },
-                    "nodeVolumeDetachTimeout": {
-                      "type": "string"
-                    },
-                    "readinessGates": {
-                      "items": {
-                        "properties": {
-                          "conditionType": {
-                            "maxLength": 316,
-                            "minLength": 1,
-                            "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-                            "type": "string"
+                    metadata: {
+                      properties: {
+                        annotations: {
+                          additionalProperties: {
+                            type: 'string',
                           },
-                          "polarity": {
-                            "enum": [
-                              "Positive",
-                              "Negative"
-                            ],
-                            "type": "string"
-                          }
+                          type: 'object',
                         },
-                        "required": [
-                          "conditionType"
-                        ],
-                        "type": "object"
+                        labels: {
+                          additionalProperties: {
+                            type: 'string',
+                          },
+                          type: 'object',
+                        },
                       },
-                      "maxItems": 32,
-                      "type": "array",
-                      "x-kubernetes-list-map-keys": [
-                        "conditionType"
-                      ],
-                      "x-kubernetes-list-type": "map"
+                      type: 'object',
                     },
-                    "replicas": {
-                      "format": "int32",
-                      "type": "integer"
+                    nodeDeletionTimeout: {
+                      type: 'string',
                     },
-                    "variables": {
-                      "properties": {
-                        "overrides": {
-                          "items": {
-                            "properties": {
-                              "definitionFrom": {
-                                "maxLength": 256,
-                                "type": "string"
+                    nodeDrainTimeout: {
+                      type: 'string',
+                    },
+                    nodeVolumeDetachTimeout: {
+                      type: 'string',
+                    },
+                    readinessGates: {
+                      items: {
+                        properties: {
+                          conditionType: {
+                            maxLength: 316,
+                            minLength: 1,
+                            pattern:
+                              '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+                            type: 'string',
+                          },
+                          polarity: {
+                            enum: ['Positive', 'Negative'],
+                            type: 'string',
+                          },
+                        },
+                        required: ['conditionType'],
+                        type: 'object',
+                      },
+                      maxItems: 32,
+                      type: 'array',
+                      'x-kubernetes-list-map-keys': ['conditionType'],
+                      'x-kubernetes-list-type': 'map',
+                    },
+                    replicas: {
+                      format: 'int32',
+                      type: 'integer',
+                    },
+                    variables: {
+                      properties: {
+                        overrides: {
+                          items: {
+                            properties: {
+                              definitionFrom: {
+                                maxLength: 256,
+                                type: 'string',
                               },
-                              "name": {
-                                "maxLength": 256,
-                                "minLength": 1,
-                                "type": "string"
+                              name: {
+                                maxLength: 256,
+                                minLength: 1,
+                                type: 'string',
                               },
-                              "value": {
-                                "x-kubernetes-preserve-unknown-fields": true
-                              }
+                              value: {
+                                'x-kubernetes-preserve-unknown-fields': true,
+                              },
                             },
-                            "required": [
-                              "name",
-                              "value"
-                            ],
-                            "type": "object"
+                            required: ['name', 'value'],
+                            type: 'object',
                           },
-                          "maxItems": 1000,
-                          "type": "array",
-                          "x-kubernetes-list-map-keys": [
-                            "name"
-                          ],
-                          "x-kubernetes-list-type": "map"
-                        }
+                          maxItems: 1000,
+                          type: 'array',
+                          'x-kubernetes-list-map-keys': ['name'],
+                          'x-kubernetes-list-type': 'map',
+                        },
                       },
-                      "type": "object"
-                    }
+                      type: 'object',
+                    },
                   },
-                  "type": "object"
+                  type: 'object',
                 },
-                "rolloutAfter": {
-                  "format": "date-time",
-                  "type": "string"
+                rolloutAfter: {
+                  format: 'date-time',
+                  type: 'string',
                 },
-                "variables": {
-                  "items": {
-                    "properties": {
-                      "definitionFrom": {
-                        "maxLength": 256,
-                        "type": "string"
+                variables: {
+                  items: {
+                    properties: {
+                      definitionFrom: {
+                        maxLength: 256,
+                        type: 'string',
                       },
-                      "name": {
-                        "maxLength": 256,
-                        "minLength": 1,
-                        "type": "string"
+                      name: {
+                        maxLength: 256,
+                        minLength: 1,
+                        type: 'string',
                       },
-                      "value": {
-                        "x-kubernetes-preserve-unknown-fields": true
-                      }
+                      value: {
+                        'x-kubernetes-preserve-unknown-fields': true,
+                      },
                     },
-                    "required": [
-                      "name",
-                      "value"
-                    ],
-                    "type": "object"
+                    required: ['name', 'value'],
+                    type: 'object',
                   },
-                  "maxItems": 1000,
-                  "type": "array",
-                  "x-kubernetes-list-map-keys": [
-                    "name"
-                  ],
-                  "x-kubernetes-list-type": "map"
+                  maxItems: 1000,
+                  type: 'array',
+                  'x-kubernetes-list-map-keys': ['name'],
+                  'x-kubernetes-list-type': 'map',
                 },
-                "version": {
-                  "maxLength": 256,
-                  "minLength": 1,
-                  "type": "string"
+                version: {
+                  maxLength: 256,
+                  minLength: 1,
+                  type: 'string',
                 },
-                "workers": {
-                  "properties": {
-                    "machineDeployments": {
-                      "items": {
-                        "properties": {
-                          "class": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
+                workers: {
+                  properties: {
+                    machineDeployments: {
+                      items: {
+                        properties: {
+                          class: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
                           },
-                          "failureDomain": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
+                          failureDomain: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
                           },
-                          "machineHealthCheck": {
-                            "properties": {
-                              "enable": {
-                                "type": "boolean"
+                          machineHealthCheck: {
+                            properties: {
+                              enable: {
+                                type: 'boolean',
                               },
-                              "maxUnhealthy": {
-                                "anyOf": [
+                              maxUnhealthy: {
+                                anyOf: [
                                   {
-                                    "type": "integer"
+                                    type: 'integer',
                                   },
                                   {
-                                    "type": "string"
-                                  }
+                                    type: 'string',
+                                  },
                                 ],
-                                "x-kubernetes-int-or-string": true
+                                'x-kubernetes-int-or-string': true,
                               },
-                              "nodeStartupTimeout": {
-                                "type": "string"
+                              nodeStartupTimeout: {
+                                type: 'string',
                               },
-                              "remediationTemplate": {
-                                "properties": {
-                                  "apiVersion": {
-                                    "type": "string"
+                              remediationTemplate: {
+                                properties: {
+                                  apiVersion: {
+                                    type: 'string',
                                   },
-                                  "fieldPath": {
-                                    "type": "string"
+                                  fieldPath: {
+                                    type: 'string',
                                   },
-                                  "kind": {
-                                    "type": "string"
+                                  kind: {
+                                    type: 'string',
                                   },
-                                  "name": {
-                                    "type": "string"
+                                  name: {
+                                    type: 'string',
                                   },
-                                  "namespace": {
-                                    "type": "string"
+                                  namespace: {
+                                    type: 'string',
                                   },
-                                  "resourceVersion": {
-                                    "type": "string"
+                                  resourceVersion: {
+                                    type: 'string',
                                   },
-                                  "uid": {
-                                    "type": "string"
-                                  }
+                                  uid: {
+                                    type: 'string',
+                                  },
                                 },
-                                "type": "object",
-                                "x-kubernetes-map-type": "atomic"
+                                type: 'object',
+                                'x-kubernetes-map-type': 'atomic',
                               },
-                              "unhealthyConditions": {
-                                "items": {
-                                  "properties": {
-                                    "status": {
-                                      "minLength": 1,
-                                      "type": "string"
+                              unhealthyConditions: {
+                                items: {
+                                  properties: {
+                                    status: {
+                                      minLength: 1,
+                                      type: 'string',
                                     },
-                                    "timeout": {
-                                      "type": "string"
+                                    timeout: {
+                                      type: 'string',
                                     },
-                                    "type": {
-                                      "minLength": 1,
-                                      "type": "string"
-                                    }
+                                    type: {
+                                      minLength: 1,
+                                      type: 'string',
+                                    },
                                   },
-                                  "required": [
-                                    "status",
-                                    "timeout",
-                                    "type"
-                                  ],
-                                  "type": "object"
+                                  required: ['status', 'timeout', 'type'],
+                                  type: 'object',
                                 },
-                                "maxItems": 100,
-                                "type": "array"
+                                maxItems: 100,
+                                type: 'array',
                               },
-                              "unhealthyRange": {
-                                "maxLength": 32,
-                                "minLength": 1,
-                                "pattern": "^\\[[0-9]+-[0-9]+\\]$",
-                                "type": "string"
-                              }
-                            },
-                            "type": "object"
-                          },
-                          "metadata": {
-                            "properties": {
-                              "annotations": {
-                                "additionalProperties": {
-                                  "type": "string"
-                                },
-                                "type": "object"
+                              unhealthyRange: {
+                                maxLength: 32,
+                                minLength: 1,
+                                pattern: '^\\[[0-9]+-[0-9]+\\]$',
+                                type: 'string',
                               },
-                              "labels": {
-                                "additionalProperties": {
-                                  "type": "string"
-                                },
-                                "type": "object"
-                              }
                             },
-                            "type": "object"
+                            type: 'object',
                           },
-                          "minReadySeconds": {
-                            "format": "int32",
-                            "type": "integer"
-                          },
-                          "name": {
-                            "maxLength": 63,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "nodeDeletionTimeout": {
-                            "type": "string"
-                          },
-                          "nodeDrainTimeout": {
-                            "type": "string"
-                          },
-                          "nodeVolumeDetachTimeout": {
-                            "type": "string"
-                          },
-                          "readinessGates": {
-                            "items": {
-                              "properties": {
-                                "conditionType": {
-                                  "maxLength": 316,
-                                  "minLength": 1,
-                                  "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-                                  "type": "string"
+                          metadata: {
+                            properties: {
+                              annotations: {
+                                additionalProperties: {
+                                  type: 'string',
                                 },
-                                "polarity": {
-                                  "enum": [
-                                    "Positive",
-                                    "Negative"
-                                  ],
-                                  "type": "string"
-                                }
+                                type: 'object',
                               },
-                              "required": [
-                                "conditionType"
-                              ],
-                              "type": "object"
+                              labels: {
+                                additionalProperties: {
+                                  type: 'string',
+                                },
+                                type: 'object',
+                              },
                             },
-                            "maxItems": 32,
-                            "type": "array",
-                            "x-kubernetes-list-map-keys": [
-                              "conditionType"
-                            ],
-                            "x-kubernetes-list-type": "map"
+                            type: 'object',
                           },
-                          "replicas": {
-                            "format": "int32",
-                            "type": "integer"
+                          minReadySeconds: {
+                            format: 'int32',
+                            type: 'integer',
                           },
-                          "strategy": {
-                            "properties": {
-                              "remediation": {
-                                "properties": {
-                                  "maxInFlight": {
-                                    "anyOf": [
+                          name: {
+                            maxLength: 63,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          nodeDeletionTimeout: {
+                            type: 'string',
+                          },
+                          nodeDrainTimeout: {
+                            type: 'string',
+                          },
+                          nodeVolumeDetachTimeout: {
+                            type: 'string',
+                          },
+                          readinessGates: {
+                            items: {
+                              properties: {
+                                conditionType: {
+                                  maxLength: 316,
+                                  minLength: 1,
+                                  pattern:
+                                    '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+                                  type: 'string',
+                                },
+                                polarity: {
+                                  enum: ['Positive', 'Negative'],
+                                  type: 'string',
+                                },
+                              },
+                              required: ['conditionType'],
+                              type: 'object',
+                            },
+                            maxItems: 32,
+                            type: 'array',
+                            'x-kubernetes-list-map-keys': ['conditionType'],
+                            'x-kubernetes-list-type': 'map',
+                          },
+                          replicas: {
+                            format: 'int32',
+                            type: 'integer',
+                          },
+                          strategy: {
+                            properties: {
+                              remediation: {
+                                properties: {
+                                  maxInFlight: {
+                                    anyOf: [
                                       {
-                                        "type": "integer"
+                                        type: 'integer',
                                       },
                                       {
-                                        "type": "string"
-                                      }
+                                        type: 'string',
+                                      },
                                     ],
-                                    "x-kubernetes-int-or-string": true
-                                  }
-                                },
-                                "type": "object"
-                              },
-                              "rollingUpdate": {
-                                "properties": {
-                                  "deletePolicy": {
-                                    "enum": [
-                                      "Random",
-                                      "Newest",
-                                      "Oldest"
-                                    ],
-                                    "type": "string"
+                                    'x-kubernetes-int-or-string': true,
                                   },
-                                  "maxSurge": {
-                                    "anyOf": [
+                                },
+                                type: 'object',
+                              },
+                              rollingUpdate: {
+                                properties: {
+                                  deletePolicy: {
+                                    enum: ['Random', 'Newest', 'Oldest'],
+                                    type: 'string',
+                                  },
+                                  maxSurge: {
+                                    anyOf: [
                                       {
-                                        "type": "integer"
+                                        type: 'integer',
                                       },
                                       {
-                                        "type": "string"
-                                      }
+                                        type: 'string',
+                                      },
                                     ],
-                                    "x-kubernetes-int-or-string": true
+                                    'x-kubernetes-int-or-string': true,
                                   },
-                                  "maxUnavailable": {
-                                    "anyOf": [
+                                  maxUnavailable: {
+                                    anyOf: [
                                       {
-                                        "type": "integer"
+                                        type: 'integer',
                                       },
                                       {
-                                        "type": "string"
-                                      }
+                                        type: 'string',
+                                      },
                                     ],
-                                    "x-kubernetes-int-or-string": true
-                                  }
+                                    'x-kubernetes-int-or-string': true,
+                                  },
                                 },
-                                "type": "object"
+                                type: 'object',
                               },
-                              "type": {
-                                "enum": [
-                                  "RollingUpdate",
-                                  "OnDelete"
-                                ],
-                                "type": "string"
-                              }
+                              type: {
+                                enum: ['RollingUpdate', 'OnDelete'],
+                                type: 'string',
+                              },
                             },
-                            "type": "object"
+                            type: 'object',
                           },
-                          "variables": {
-                            "properties": {
-                              "overrides": {
-                                "items": {
-                                  "properties": {
-                                    "definitionFrom": {
-                                      "maxLength": 256,
-                                      "type": "string"
+                          variables: {
+                            properties: {
+                              overrides: {
+                                items: {
+                                  properties: {
+                                    definitionFrom: {
+                                      maxLength: 256,
+                                      type: 'string',
                                     },
-                                    "name": {
-                                      "maxLength": 256,
-                                      "minLength": 1,
-                                      "type": "string"
+                                    name: {
+                                      maxLength: 256,
+                                      minLength: 1,
+                                      type: 'string',
                                     },
-                                    "value": {
-                                      "x-kubernetes-preserve-unknown-fields": true
-                                    }
+                                    value: {
+                                      'x-kubernetes-preserve-unknown-fields': true,
+                                    },
                                   },
-                                  "required": [
-                                    "name",
-                                    "value"
-                                  ],
-                                  "type": "object"
+                                  required: ['name', 'value'],
+                                  type: 'object',
                                 },
-                                "maxItems": 1000,
-                                "type": "array",
-                                "x-kubernetes-list-map-keys": [
-                                  "name"
-                                ],
-                                "x-kubernetes-list-type": "map"
-                              }
+                                maxItems: 1000,
+                                type: 'array',
+                                'x-kubernetes-list-map-keys': ['name'],
+                                'x-kubernetes-list-type': 'map',
+                              },
                             },
-                            "type": "object"
-                          }
+                            type: 'object',
+                          },
                         },
-                        "required": [
-                          "class",
-                          "name"
-                        ],
-                        "type": "object"
+                        required: ['class', 'name'],
+                        type: 'object',
                       },
-                      "maxItems": 2000,
-                      "type": "array",
-                      "x-kubernetes-list-map-keys": [
-                        "name"
-                      ],
-                      "x-kubernetes-list-type": "map"
+                      maxItems: 2000,
+                      type: 'array',
+                      'x-kubernetes-list-map-keys': ['name'],
+                      'x-kubernetes-list-type': 'map',
                     },
-                    "machinePools": {
-                      "items": {
-                        "properties": {
-                          "class": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
+                    machinePools: {
+                      items: {
+                        properties: {
+                          class: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
                           },
-                          "failureDomains": {
-                            "items": {
-                              "maxLength": 256,
-                              "minLength": 1,
-                              "type": "string"
+                          failureDomains: {
+                            items: {
+                              maxLength: 256,
+                              minLength: 1,
+                              type: 'string',
                             },
-                            "maxItems": 100,
-                            "type": "array"
+                            maxItems: 100,
+                            type: 'array',
                           },
-                          "metadata": {
-                            "properties": {
-                              "annotations": {
-                                "additionalProperties": {
-                                  "type": "string"
+                          metadata: {
+                            properties: {
+                              annotations: {
+                                additionalProperties: {
+                                  type: 'string',
                                 },
-                                "type": "object"
+                                type: 'object',
                               },
-                              "labels": {
-                                "additionalProperties": {
-                                  "type": "string"
+                              labels: {
+                                additionalProperties: {
+                                  type: 'string',
                                 },
-                                "type": "object"
-                              }
+                                type: 'object',
+                              },
                             },
-                            "type": "object"
+                            type: 'object',
                           },
-                          "minReadySeconds": {
-                            "format": "int32",
-                            "type": "integer"
+                          minReadySeconds: {
+                            format: 'int32',
+                            type: 'integer',
                           },
-                          "name": {
-                            "maxLength": 63,
-                            "minLength": 1,
-                            "type": "string"
+                          name: {
+                            maxLength: 63,
+                            minLength: 1,
+                            type: 'string',
                           },
-                          "nodeDeletionTimeout": {
-                            "type": "string"
+                          nodeDeletionTimeout: {
+                            type: 'string',
                           },
-                          "nodeDrainTimeout": {
-                            "type": "string"
+                          nodeDrainTimeout: {
+                            type: 'string',
                           },
-                          "nodeVolumeDetachTimeout": {
-                            "type": "string"
+                          nodeVolumeDetachTimeout: {
+                            type: 'string',
                           },
-                          "replicas": {
-                            "format": "int32",
-                            "type": "integer"
+                          replicas: {
+                            format: 'int32',
+                            type: 'integer',
                           },
-                          "variables": {
-                            "properties": {
-                              "overrides": {
-                                "items": {
-                                  "properties": {
-                                    "definitionFrom": {
-                                      "maxLength": 256,
-                                      "type": "string"
+                          variables: {
+                            properties: {
+                              overrides: {
+                                items: {
+                                  properties: {
+                                    definitionFrom: {
+                                      maxLength: 256,
+                                      type: 'string',
                                     },
-                                    "name": {
-                                      "maxLength": 256,
-                                      "minLength": 1,
-                                      "type": "string"
+                                    name: {
+                                      maxLength: 256,
+                                      minLength: 1,
+                                      type: 'string',
                                     },
-                                    "value": {
-                                      "x-kubernetes-preserve-unknown-fields": true
-                                    }
+                                    value: {
+                                      'x-kubernetes-preserve-unknown-fields': true,
+                                    },
                                   },
-                                  "required": [
-                                    "name",
-                                    "value"
-                                  ],
-                                  "type": "object"
+                                  required: ['name', 'value'],
+                                  type: 'object',
                                 },
-                                "maxItems": 1000,
-                                "type": "array",
-                                "x-kubernetes-list-map-keys": [
-                                  "name"
-                                ],
-                                "x-kubernetes-list-type": "map"
-                              }
+                                maxItems: 1000,
+                                type: 'array',
+                                'x-kubernetes-list-map-keys': ['name'],
+                                'x-kubernetes-list-type': 'map',
+                              },
                             },
-                            "type": "object"
-                          }
+                            type: 'object',
+                          },
                         },
-                        "required": [
-                          "class",
-                          "name"
-                        ],
-                        "type": "object"
+                        required: ['class', 'name'],
+                        type: 'object',
                       },
-                      "maxItems": 2000,
-                      "type": "array",
-                      "x-kubernetes-list-map-keys": [
-                        "name"
-                      ],
-                      "x-kubernetes-list-type": "map"
-                    }
+                      maxItems: 2000,
+                      type: 'array',
+                      'x-kubernetes-list-map-keys': ['name'],
+                      'x-kubernetes-list-type': 'map',
+                    },
                   },
-                  "type": "object"
-                }
+                  type: 'object',
+                },
               },
-              "required": [
-                "class",
-                "version"
-              ],
-              "type": "object"
-            }
+              required: ['class', 'version'],
+              type: 'object',
+            },
           },
-          "type": "object"
+          type: 'object',
         },
-        "status": {
-          "properties": {
-            "conditions": {
-              "items": {
-                "properties": {
-                  "lastTransitionTime": {
-                    "format": "date-time",
-                    "type": "string"
+        status: {
+          properties: {
+            conditions: {
+              items: {
+                properties: {
+                  lastTransitionTime: {
+                    format: 'date-time',
+                    type: 'string',
                   },
-                  "message": {
-                    "maxLength": 10240,
-                    "minLength": 1,
-                    "type": "string"
+                  message: {
+                    maxLength: 10240,
+                    minLength: 1,
+                    type: 'string',
                   },
-                  "reason": {
-                    "maxLength": 256,
-                    "minLength": 1,
-                    "type": "string"
+                  reason: {
+                    maxLength: 256,
+                    minLength: 1,
+                    type: 'string',
                   },
-                  "severity": {
-                    "maxLength": 32,
-                    "type": "string"
+                  severity: {
+                    maxLength: 32,
+                    type: 'string',
                   },
-                  "status": {
-                    "type": "string"
+                  status: {
+                    type: 'string',
                   },
-                  "type": {
-                    "maxLength": 256,
-                    "minLength": 1,
-                    "type": "string"
-                  }
+                  type: {
+                    maxLength: 256,
+                    minLength: 1,
+                    type: 'string',
+                  },
                 },
-                "required": [
-                  "lastTransitionTime",
-                  "status",
-                  "type"
-                ],
-                "type": "object"
+                required: ['lastTransitionTime', 'status', 'type'],
+                type: 'object',
               },
-              "type": "array"
+              type: 'array',
             },
-            "controlPlaneReady": {
-              "type": "boolean"
+            controlPlaneReady: {
+              type: 'boolean',
             },
-            "failureDomains": {
-              "additionalProperties": {
-                "properties": {
-                  "attributes": {
-                    "additionalProperties": {
-                      "type": "string"
+            failureDomains: {
+              additionalProperties: {
+                properties: {
+                  attributes: {
+                    additionalProperties: {
+                      type: 'string',
                     },
-                    "type": "object"
+                    type: 'object',
                   },
-                  "controlPlane": {
-                    "type": "boolean"
-                  }
+                  controlPlane: {
+                    type: 'boolean',
+                  },
                 },
-                "type": "object"
+                type: 'object',
               },
-              "type": "object"
+              type: 'object',
             },
-            "failureMessage": {
-              "maxLength": 10240,
-              "minLength": 1,
-              "type": "string"
+            failureMessage: {
+              maxLength: 10240,
+              minLength: 1,
+              type: 'string',
             },
-            "failureReason": {
-              "type": "string"
+            failureReason: {
+              type: 'string',
             },
-            "infrastructureReady": {
-              "type": "boolean"
+            infrastructureReady: {
+              type: 'boolean',
             },
-            "observedGeneration": {
-              "format": "int64",
-              "type": "integer"
+            observedGeneration: {
+              format: 'int64',
+              type: 'integer',
             },
-            "phase": {
-              "enum": [
-                "Pending",
-                "Provisioning",
-                "Provisioned",
-                "Deleting",
-                "Failed",
-                "Unknown"
-              ],
-              "type": "string"
+            phase: {
+              enum: ['Pending', 'Provisioning', 'Provisioned', 'Deleting', 'Failed', 'Unknown'],
+              type: 'string',
             },
-            "v1beta2": {
-              "properties": {
-                "conditions": {
-                  "items": {
-                    "properties": {
-                      "lastTransitionTime": {
-                        "format": "date-time",
-                        "type": "string"
+            v1beta2: {
+              properties: {
+                conditions: {
+                  items: {
+                    properties: {
+                      lastTransitionTime: {
+                        format: 'date-time',
+                        type: 'string',
                       },
-                      "message": {
-                        "maxLength": 32768,
-                        "type": "string"
+                      message: {
+                        maxLength: 32768,
+                        type: 'string',
                       },
-                      "observedGeneration": {
-                        "format": "int64",
-                        "minimum": 0,
-                        "type": "integer"
+                      observedGeneration: {
+                        format: 'int64',
+                        minimum: 0,
+                        type: 'integer',
                       },
-                      "reason": {
-                        "maxLength": 1024,
-                        "minLength": 1,
-                        "pattern": "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
-                        "type": "string"
+                      reason: {
+                        maxLength: 1024,
+                        minLength: 1,
+                        pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$',
+                        type: 'string',
                       },
-                      "status": {
-                        "enum": [
-                          "True",
-                          "False",
-                          "Unknown"
-                        ],
-                        "type": "string"
+                      status: {
+                        enum: ['True', 'False', 'Unknown'],
+                        type: 'string',
                       },
-                      "type": {
-                        "maxLength": 316,
-                        "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-                        "type": "string"
-                      }
+                      type: {
+                        maxLength: 316,
+                        pattern:
+                          '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+                        type: 'string',
+                      },
                     },
-                    "required": [
-                      "lastTransitionTime",
-                      "message",
-                      "reason",
-                      "status",
-                      "type"
-                    ],
-                    "type": "object"
+                    required: ['lastTransitionTime', 'message', 'reason', 'status', 'type'],
+                    type: 'object',
                   },
-                  "maxItems": 32,
-                  "type": "array",
-                  "x-kubernetes-list-map-keys": [
-                    "type"
-                  ],
-                  "x-kubernetes-list-type": "map"
+                  maxItems: 32,
+                  type: 'array',
+                  'x-kubernetes-list-map-keys': ['type'],
+                  'x-kubernetes-list-type': 'map',
                 },
-                "controlPlane": {
-                  "properties": {
-                    "availableReplicas": {
-                      "format": "int32",
-                      "type": "integer"
+                controlPlane: {
+                  properties: {
+                    availableReplicas: {
+                      format: 'int32',
+                      type: 'integer',
                     },
-                    "desiredReplicas": {
-                      "format": "int32",
-                      "type": "integer"
+                    desiredReplicas: {
+                      format: 'int32',
+                      type: 'integer',
                     },
-                    "readyReplicas": {
-                      "format": "int32",
-                      "type": "integer"
+                    readyReplicas: {
+                      format: 'int32',
+                      type: 'integer',
                     },
-                    "replicas": {
-                      "format": "int32",
-                      "type": "integer"
+                    replicas: {
+                      format: 'int32',
+                      type: 'integer',
                     },
-                    "upToDateReplicas": {
-                      "format": "int32",
-                      "type": "integer"
-                    }
+                    upToDateReplicas: {
+                      format: 'int32',
+                      type: 'integer',
+                    },
                   },
-                  "type": "object"
+                  type: 'object',
                 },
-                "workers": {
-                  "properties": {
-                    "availableReplicas": {
-                      "format": "int32",
-                      "type": "integer"
+                workers: {
+                  properties: {
+                    availableReplicas: {
+                      format: 'int32',
+                      type: 'integer',
                     },
-                    "desiredReplicas": {
-                      "format": "int32",
-                      "type": "integer"
+                    desiredReplicas: {
+                      format: 'int32',
+                      type: 'integer',
                     },
-                    "readyReplicas": {
-                      "format": "int32",
-                      "type": "integer"
+                    readyReplicas: {
+                      format: 'int32',
+                      type: 'integer',
                     },
-                    "replicas": {
-                      "format": "int32",
-                      "type": "integer"
+                    replicas: {
+                      format: 'int32',
+                      type: 'integer',
                     },
-                    "upToDateReplicas": {
-                      "format": "int32",
-                      "type": "integer"
-                    }
+                    upToDateReplicas: {
+                      format: 'int32',
+                      type: 'integer',
+                    },
                   },
-                  "type": "object"
-                }
+                  type: 'object',
+                },
               },
-              "type": "object"
-            }
+              type: 'object',
+            },
           },
-          "type": "object"
-        }
+          type: 'object',
+        },
       },
-      "type": "object"
-    }
+      type: 'object',
+    },
   },
   {
-    "group": "bootstrap.cluster.x-k8s.io",
-    "version": "v1beta1",
-    "kind": "KubeadmConfigTemplate",
-    "schema": {
-      "properties": {
-        "apiVersion": {
-          "type": "string"
+    group: 'bootstrap.cluster.x-k8s.io',
+    version: 'v1beta1',
+    kind: 'KubeadmConfigTemplate',
+    schema: {
+      properties: {
+        apiVersion: {
+          type: 'string',
         },
-        "kind": {
-          "type": "string"
+        kind: {
+          type: 'string',
         },
-        "metadata": {
-          "type": "object"
+        metadata: {
+          type: 'object',
         },
-        "spec": {
-          "properties": {
-            "template": {
-              "properties": {
-                "metadata": {
-                  "properties": {
-                    "annotations": {
-                      "additionalProperties": {
-                        "type": "string"
+        spec: {
+          properties: {
+            template: {
+              properties: {
+                metadata: {
+                  properties: {
+                    annotations: {
+                      additionalProperties: {
+                        type: 'string',
                       },
-                      "type": "object"
+                      type: 'object',
                     },
-                    "labels": {
-                      "additionalProperties": {
-                        "type": "string"
+                    labels: {
+                      additionalProperties: {
+                        type: 'string',
                       },
-                      "type": "object"
-                    }
+                      type: 'object',
+                    },
                   },
-                  "type": "object"
+                  type: 'object',
                 },
-                "spec": {
-                  "properties": {
-                    "bootCommands": {
-                      "items": {
-                        "maxLength": 10240,
-                        "minLength": 1,
-                        "type": "string"
+                spec: {
+                  properties: {
+                    bootCommands: {
+                      items: {
+                        maxLength: 10240,
+                        minLength: 1,
+                        type: 'string',
                       },
-                      "maxItems": 1000,
-                      "type": "array"
+                      maxItems: 1000,
+                      type: 'array',
                     },
-                    "clusterConfiguration": {
-                      "properties": {
-                        "apiServer": {
-                          "properties": {
-                            "certSANs": {
-                              "items": {
-                                "maxLength": 253,
-                                "minLength": 1,
-                                "type": "string"
+                    clusterConfiguration: {
+                      properties: {
+                        apiServer: {
+                          properties: {
+                            certSANs: {
+                              items: {
+                                maxLength: 253,
+                                minLength: 1,
+                                type: 'string',
                               },
-                              "maxItems": 100,
-                              "type": "array"
+                              maxItems: 100,
+                              type: 'array',
                             },
-                            "extraArgs": {
-                              "additionalProperties": {
-                                "type": "string"
+                            extraArgs: {
+                              additionalProperties: {
+                                type: 'string',
                               },
-                              "type": "object"
+                              type: 'object',
                             },
-                            "extraEnvs": {
-                              "items": {
-                                "properties": {
-                                  "name": {
-                                    "type": "string"
+                            extraEnvs: {
+                              items: {
+                                properties: {
+                                  name: {
+                                    type: 'string',
                                   },
-                                  "value": {
-                                    "type": "string"
+                                  value: {
+                                    type: 'string',
                                   },
-                                  "valueFrom": {
-                                    "properties": {
-                                      "configMapKeyRef": {
-                                        "properties": {
-                                          "key": {
-                                            "type": "string"
+                                  valueFrom: {
+                                    properties: {
+                                      configMapKeyRef: {
+                                        properties: {
+                                          key: {
+                                            type: 'string',
                                           },
-                                          "name": {
-                                            "default": "",
-                                            "type": "string"
+                                          name: {
+                                            default: '',
+                                            type: 'string',
                                           },
-                                          "optional": {
-                                            "type": "boolean"
-                                          }
+                                          optional: {
+                                            type: 'boolean',
+                                          },
                                         },
-                                        "required": [
-                                          "key"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
+                                        required: ['key'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
                                       },
-                                      "fieldRef": {
-                                        "properties": {
-                                          "apiVersion": {
-                                            "type": "string"
+                                      fieldRef: {
+                                        properties: {
+                                          apiVersion: {
+                                            type: 'string',
                                           },
-                                          "fieldPath": {
-                                            "type": "string"
-                                          }
+                                          fieldPath: {
+                                            type: 'string',
+                                          },
                                         },
-                                        "required": [
-                                          "fieldPath"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
+                                        required: ['fieldPath'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
                                       },
-                                      "resourceFieldRef": {
-                                        "properties": {
-                                          "containerName": {
-                                            "type": "string"
+                                      resourceFieldRef: {
+                                        properties: {
+                                          containerName: {
+                                            type: 'string',
                                           },
-                                          "divisor": {
-                                            "anyOf": [
+                                          divisor: {
+                                            anyOf: [
                                               {
-                                                "type": "integer"
+                                                type: 'integer',
                                               },
                                               {
-                                                "type": "string"
-                                              }
+                                                type: 'string',
+                                              },
                                             ],
-                                            "pattern": "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-                                            "x-kubernetes-int-or-string": true
+                                            pattern:
+                                              '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$',
+                                            'x-kubernetes-int-or-string': true,
                                           },
-                                          "resource": {
-                                            "type": "string"
-                                          }
+                                          resource: {
+                                            type: 'string',
+                                          },
                                         },
-                                        "required": [
-                                          "resource"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
+                                        required: ['resource'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
                                       },
-                                      "secretKeyRef": {
-                                        "properties": {
-                                          "key": {
-                                            "type": "string"
+                                      secretKeyRef: {
+                                        properties: {
+                                          key: {
+                                            type: 'string',
                                           },
-                                          "name": {
-                                            "default": "",
-                                            "type": "string"
+                                          name: {
+                                            default: '',
+                                            type: 'string',
                                           },
-                                          "optional": {
-                                            "type": "boolean"
-                                          }
+                                          optional: {
+                                            type: 'boolean',
+                                          },
                                         },
-                                        "required": [
-                                          "key"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
-                                      }
+                                        required: ['key'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
+                                      },
                                     },
-                                    "type": "object"
-                                  }
+                                    type: 'object',
+                                  },
                                 },
-                                "required": [
-                                  "name"
-                                ],
-                                "type": "object"
+                                required: ['name'],
+                                type: 'object',
                               },
-                              "maxItems": 100,
-                              "type": "array"
+                              maxItems: 100,
+                              type: 'array',
                             },
-                            "extraVolumes": {
-                              "items": {
-                                "properties": {
-                                  "hostPath": {
-                                    "maxLength": 512,
-                                    "minLength": 1,
-                                    "type": "string"
+                            extraVolumes: {
+                              items: {
+                                properties: {
+                                  hostPath: {
+                                    maxLength: 512,
+                                    minLength: 1,
+                                    type: 'string',
                                   },
-                                  "mountPath": {
-                                    "maxLength": 512,
-                                    "minLength": 1,
-                                    "type": "string"
+                                  mountPath: {
+                                    maxLength: 512,
+                                    minLength: 1,
+                                    type: 'string',
                                   },
-                                  "name": {
-                                    "maxLength": 512,
-                                    "minLength": 1,
-                                    "type": "string"
+                                  name: {
+                                    maxLength: 512,
+                                    minLength: 1,
+                                    type: 'string',
                                   },
-                                  "pathType": {
-                                    "type": "string"
+                                  pathType: {
+                                    type: 'string',
                                   },
-                                  "readOnly": {
-                                    "type": "boolean"
-                                  }
+                                  readOnly: {
+                                    type: 'boolean',
+                                  },
                                 },
-                                "required": [
-                                  "hostPath",
-                                  "mountPath",
-                                  "name"
-                                ],
-                                "type": "object"
+                                required: ['hostPath', 'mountPath', 'name'],
+                                type: 'object',
                               },
-                              "maxItems": 100,
-                              "type": "array"
+                              maxItems: 100,
+                              type: 'array',
                             },
-                            "timeoutForControlPlane": {
-                              "type": "string"
-                            }
+                            timeoutForControlPlane: {
+                              type: 'string',
+                            },
                           },
-                          "type": "object"
+                          type: 'object',
                         },
-                        "apiVersion": {
-                          "type": "string"
+                        apiVersion: {
+                          type: 'string',
                         },
-                        "certificatesDir": {
-                          "maxLength": 512,
-                          "minLength": 1,
-                          "type": "string"
+                        certificatesDir: {
+                          maxLength: 512,
+                          minLength: 1,
+                          type: 'string',
                         },
-                        "clusterName": {
-                          "maxLength": 63,
-                          "minLength": 1,
-                          "type": "string"
+                        clusterName: {
+                          maxLength: 63,
+                          minLength: 1,
+                          type: 'string',
                         },
-                        "controlPlaneEndpoint": {
-                          "maxLength": 512,
-                          "minLength": 1,
-                          "type": "string"
+                        controlPlaneEndpoint: {
+                          maxLength: 512,
+                          minLength: 1,
+                          type: 'string',
                         },
-                        "controllerManager": {
-                          "properties": {
-                            "extraArgs": {
-                              "additionalProperties": {
-                                "type": "string"
+                        controllerManager: {
+                          properties: {
+                            extraArgs: {
+                              additionalProperties: {
+                                type: 'string',
                               },
-                              "type": "object"
+                              type: 'object',
                             },
-                            "extraEnvs": {
-                              "items": {
-                                "properties": {
-                                  "name": {
-                                    "type": "string"
+                            extraEnvs: {
+                              items: {
+                                properties: {
+                                  name: {
+                                    type: 'string',
                                   },
-                                  "value": {
-                                    "type": "string"
+                                  value: {
+                                    type: 'string',
                                   },
-                                  "valueFrom": {
-                                    "properties": {
-                                      "configMapKeyRef": {
-                                        "properties": {
-                                          "key": {
-                                            "type": "string"
+                                  valueFrom: {
+                                    properties: {
+                                      configMapKeyRef: {
+                                        properties: {
+                                          key: {
+                                            type: 'string',
                                           },
-                                          "name": {
-                                            "default": "",
-                                            "type": "string"
+                                          name: {
+                                            default: '',
+                                            type: 'string',
                                           },
-                                          "optional": {
-                                            "type": "boolean"
-                                          }
+                                          optional: {
+                                            type: 'boolean',
+                                          },
                                         },
-                                        "required": [
-                                          "key"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
+                                        required: ['key'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
                                       },
-                                      "fieldRef": {
-                                        "properties": {
-                                          "apiVersion": {
-                                            "type": "string"
+                                      fieldRef: {
+                                        properties: {
+                                          apiVersion: {
+                                            type: 'string',
                                           },
-                                          "fieldPath": {
-                                            "type": "string"
-                                          }
+                                          fieldPath: {
+                                            type: 'string',
+                                          },
                                         },
-                                        "required": [
-                                          "fieldPath"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
+                                        required: ['fieldPath'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
                                       },
-                                      "resourceFieldRef": {
-                                        "properties": {
-                                          "containerName": {
-                                            "type": "string"
+                                      resourceFieldRef: {
+                                        properties: {
+                                          containerName: {
+                                            type: 'string',
                                           },
-                                          "divisor": {
-                                            "anyOf": [
+                                          divisor: {
+                                            anyOf: [
                                               {
-                                                "type": "integer"
+                                                type: 'integer',
                                               },
                                               {
-                                                "type": "string"
-                                              }
+                                                type: 'string',
+                                              },
                                             ],
-                                            "pattern": "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-                                            "x-kubernetes-int-or-string": true
+                                            pattern:
+                                              '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$',
+                                            'x-kubernetes-int-or-string': true,
                                           },
-                                          "resource": {
-                                            "type": "string"
-                                          }
+                                          resource: {
+                                            type: 'string',
+                                          },
                                         },
-                                        "required": [
-                                          "resource"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
+                                        required: ['resource'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
                                       },
-                                      "secretKeyRef": {
-                                        "properties": {
-                                          "key": {
-                                            "type": "string"
+                                      secretKeyRef: {
+                                        properties: {
+                                          key: {
+                                            type: 'string',
                                           },
-                                          "name": {
-                                            "default": "",
-                                            "type": "string"
+                                          name: {
+                                            default: '',
+                                            type: 'string',
                                           },
-                                          "optional": {
-                                            "type": "boolean"
-                                          }
+                                          optional: {
+                                            type: 'boolean',
+                                          },
                                         },
-                                        "required": [
-                                          "key"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
-                                      }
+                                        required: ['key'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
+                                      },
                                     },
-                                    "type": "object"
-                                  }
+                                    type: 'object',
+                                  },
                                 },
-                                "required": [
-                                  "name"
-                                ],
-                                "type": "object"
+                                required: ['name'],
+                                type: 'object',
                               },
-                              "maxItems": 100,
-                              "type": "array"
+                              maxItems: 100,
+                              type: 'array',
                             },
-                            "extraVolumes": {
-                              "items": {
-                                "properties": {
-                                  "hostPath": {
-                                    "maxLength": 512,
-                                    "minLength": 1,
-                                    "type": "string"
+                            extraVolumes: {
+                              items: {
+                                properties: {
+                                  hostPath: {
+                                    maxLength: 512,
+                                    minLength: 1,
+                                    type: 'string',
                                   },
-                                  "mountPath": {
-                                    "maxLength": 512,
-                                    "minLength": 1,
-                                    "type": "string"
+                                  mountPath: {
+                                    maxLength: 512,
+                                    minLength: 1,
+                                    type: 'string',
                                   },
-                                  "name": {
-                                    "maxLength": 512,
-                                    "minLength": 1,
-                                    "type": "string"
+                                  name: {
+                                    maxLength: 512,
+                                    minLength: 1,
+                                    type: 'string',
                                   },
-                                  "pathType": {
-                                    "type": "string"
+                                  pathType: {
+                                    type: 'string',
                                   },
-                                  "readOnly": {
-                                    "type": "boolean"
-                                  }
+                                  readOnly: {
+                                    type: 'boolean',
+                                  },
                                 },
-                                "required": [
-                                  "hostPath",
-                                  "mountPath",
-                                  "name"
-                                ],
-                                "type": "object"
+                                required: ['hostPath', 'mountPath', 'name'],
+                                type: 'object',
                               },
-                              "maxItems": 100,
-                              "type": "array"
-                            }
+                              maxItems: 100,
+                              type: 'array',
+                            },
                           },
-                          "type": "object"
+                          type: 'object',
                         },
-                        "dns": {
-                          "properties": {
-                            "imageRepository": {
-                              "maxLength": 512,
-                              "minLength": 1,
-                              "type": "string"
+                        dns: {
+                          properties: {
+                            imageRepository: {
+                              maxLength: 512,
+                              minLength: 1,
+                              type: 'string',
                             },
-                            "imageTag": {
-                              "maxLength": 256,
-                              "minLength": 1,
-                              "type": "string"
-                            }
+                            imageTag: {
+                              maxLength: 256,
+                              minLength: 1,
+                              type: 'string',
+                            },
                           },
-                          "type": "object"
+                          type: 'object',
                         },
-                        "etcd": {
-                          "properties": {
-                            "external": {
-                              "properties": {
-                                "caFile": {
-                                  "maxLength": 512,
-                                  "minLength": 1,
-                                  "type": "string"
+                        etcd: {
+                          properties: {
+                            external: {
+                              properties: {
+                                caFile: {
+                                  maxLength: 512,
+                                  minLength: 1,
+                                  type: 'string',
                                 },
-                                "certFile": {
-                                  "maxLength": 512,
-                                  "minLength": 1,
-                                  "type": "string"
+                                certFile: {
+                                  maxLength: 512,
+                                  minLength: 1,
+                                  type: 'string',
                                 },
-                                "endpoints": {
-                                  "items": {
-                                    "maxLength": 512,
-                                    "minLength": 1,
-                                    "type": "string"
+                                endpoints: {
+                                  items: {
+                                    maxLength: 512,
+                                    minLength: 1,
+                                    type: 'string',
                                   },
-                                  "maxItems": 50,
-                                  "type": "array"
+                                  maxItems: 50,
+                                  type: 'array',
                                 },
-                                "keyFile": {
-                                  "maxLength": 512,
-                                  "minLength": 1,
-                                  "type": "string"
-                                }
+                                keyFile: {
+                                  maxLength: 512,
+                                  minLength: 1,
+                                  type: 'string',
+                                },
                               },
-                              "required": [
-                                "caFile",
-                                "certFile",
-                                "endpoints",
-                                "keyFile"
-                              ],
-                              "type": "object"
+                              required: ['caFile', 'certFile', 'endpoints', 'keyFile'],
+                              type: 'object',
                             },
-                            "local": {
-                              "properties": {
-                                "dataDir": {
-                                  "maxLength": 512,
-                                  "minLength": 1,
-                                  "type": "string"
+                            local: {
+                              properties: {
+                                dataDir: {
+                                  maxLength: 512,
+                                  minLength: 1,
+                                  type: 'string',
                                 },
-                                "extraArgs": {
-                                  "additionalProperties": {
-                                    "type": "string"
+                                extraArgs: {
+                                  additionalProperties: {
+                                    type: 'string',
                                   },
-                                  "type": "object"
+                                  type: 'object',
                                 },
-                                "extraEnvs": {
-                                  "items": {
-                                    "properties": {
-                                      "name": {
-                                        "type": "string"
+                                extraEnvs: {
+                                  items: {
+                                    properties: {
+                                      name: {
+                                        type: 'string',
                                       },
-                                      "value": {
-                                        "type": "string"
+                                      value: {
+                                        type: 'string',
                                       },
-                                      "valueFrom": {
-                                        "properties": {
-                                          "configMapKeyRef": {
-                                            "properties": {
-                                              "key": {
-                                                "type": "string"
+                                      valueFrom: {
+                                        properties: {
+                                          configMapKeyRef: {
+                                            properties: {
+                                              key: {
+                                                type: 'string',
                                               },
-                                              "name": {
-                                                "default": "",
-                                                "type": "string"
+                                              name: {
+                                                default: '',
+                                                type: 'string',
                                               },
-                                              "optional": {
-                                                "type": "boolean"
-                                              }
+                                              optional: {
+                                                type: 'boolean',
+                                              },
                                             },
-                                            "required": [
-                                              "key"
-                                            ],
-                                            "type": "object",
-                                            "x-kubernetes-map-type": "atomic"
+                                            required: ['key'],
+                                            type: 'object',
+                                            'x-kubernetes-map-type': 'atomic',
                                           },
-                                          "fieldRef": {
-                                            "properties": {
-                                              "apiVersion": {
-                                                "type": "string"
+                                          fieldRef: {
+                                            properties: {
+                                              apiVersion: {
+                                                type: 'string',
                                               },
-                                              "fieldPath": {
-                                                "type": "string"
-                                              }
+                                              fieldPath: {
+                                                type: 'string',
+                                              },
                                             },
-                                            "required": [
-                                              "fieldPath"
-                                            ],
-                                            "type": "object",
-                                            "x-kubernetes-map-type": "atomic"
+                                            required: ['fieldPath'],
+                                            type: 'object',
+                                            'x-kubernetes-map-type': 'atomic',
                                           },
-                                          "resourceFieldRef": {
-                                            "properties": {
-                                              "containerName": {
-                                                "type": "string"
+                                          resourceFieldRef: {
+                                            properties: {
+                                              containerName: {
+                                                type: 'string',
                                               },
-                                              "divisor": {
-                                                "anyOf": [
+                                              divisor: {
+                                                anyOf: [
                                                   {
-                                                    "type": "integer"
+                                                    type: 'integer',
                                                   },
                                                   {
-                                                    "type": "string"
-                                                  }
+                                                    type: 'string',
+                                                  },
                                                 ],
-                                                "pattern": "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-                                                "x-kubernetes-int-or-string": true
+                                                pattern:
+                                                  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$',
+                                                'x-kubernetes-int-or-string': true,
                                               },
-                                              "resource": {
-                                                "type": "string"
-                                              }
+                                              resource: {
+                                                type: 'string',
+                                              },
                                             },
-                                            "required": [
-                                              "resource"
-                                            ],
-                                            "type": "object",
-                                            "x-kubernetes-map-type": "atomic"
+                                            required: ['resource'],
+                                            type: 'object',
+                                            'x-kubernetes-map-type': 'atomic',
                                           },
-                                          "secretKeyRef": {
-                                            "properties": {
-                                              "key": {
-                                                "type": "string"
+                                          secretKeyRef: {
+                                            properties: {
+                                              key: {
+                                                type: 'string',
                                               },
-                                              "name": {
-                                                "default": "",
-                                                "type": "string"
+                                              name: {
+                                                default: '',
+                                                type: 'string',
                                               },
-                                              "optional": {
-                                                "type": "boolean"
-                                              }
+                                              optional: {
+                                                type: 'boolean',
+                                              },
                                             },
-                                            "required": [
-                                              "key"
-                                            ],
-                                            "type": "object",
-                                            "x-kubernetes-map-type": "atomic"
-                                          }
+                                            required: ['key'],
+                                            type: 'object',
+                                            'x-kubernetes-map-type': 'atomic',
+                                          },
                                         },
-                                        "type": "object"
-                                      }
+                                        type: 'object',
+                                      },
                                     },
-                                    "required": [
-                                      "name"
-                                    ],
-                                    "type": "object"
+                                    required: ['name'],
+                                    type: 'object',
                                   },
-                                  "maxItems": 100,
-                                  "type": "array"
+                                  maxItems: 100,
+                                  type: 'array',
                                 },
-                                "imageRepository": {
-                                  "maxLength": 512,
-                                  "minLength": 1,
-                                  "type": "string"
+                                imageRepository: {
+                                  maxLength: 512,
+                                  minLength: 1,
+                                  type: 'string',
                                 },
-                                "imageTag": {
-                                  "maxLength": 256,
-                                  "minLength": 1,
-                                  "type": "string"
+                                imageTag: {
+                                  maxLength: 256,
+                                  minLength: 1,
+                                  type: 'string',
                                 },
-                                "peerCertSANs": {
-                                  "items": {
-                                    "maxLength": 253,
-                                    "minLength": 1,
-                                    "type": "string"
+                                peerCertSANs: {
+                                  items: {
+                                    maxLength: 253,
+                                    minLength: 1,
+                                    type: 'string',
                                   },
-                                  "maxItems": 100,
-                                  "type": "array"
+                                  maxItems: 100,
+                                  type: 'array',
                                 },
-                                "serverCertSANs": {
-                                  "items": {
-                                    "maxLength": 253,
-                                    "minLength": 1,
-                                    "type": "string"
+                                serverCertSANs: {
+                                  items: {
+                                    maxLength: 253,
+                                    minLength: 1,
+                                    type: 'string',
                                   },
-                                  "maxItems": 100,
-                                  "type": "array"
-                                }
+                                  maxItems: 100,
+                                  type: 'array',
+                                },
                               },
-                              "type": "object"
-                            }
-                          },
-                          "type": "object"
-                        },
-                        "featureGates": {
-                          "additionalProperties": {
-                            "type": "boolean"
-                          },
-                          "type": "object"
-                        },
-                        "imageRepository": {
-                          "maxLength": 512,
-                          "minLength": 1,
-                          "type": "string"
-                        },
-                        "kind": {
-                          "type": "string"
-                        },
-                        "kubernetesVersion": {
-                          "maxLength": 256,
-                          "minLength": 1,
-                          "type": "string"
-                        },
-                        "networking": {
-                          "properties": {
-                            "dnsDomain": {
-                              "maxLength": 253,
-                              "minLength": 1,
-                              "type": "string"
+                              type: 'object',
                             },
-                            "podSubnet": {
-                              "maxLength": 1024,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "serviceSubnet": {
-                              "maxLength": 1024,
-                              "minLength": 1,
-                              "type": "string"
-                            }
                           },
-                          "type": "object"
+                          type: 'object',
                         },
-                        "scheduler": {
-                          "properties": {
-                            "extraArgs": {
-                              "additionalProperties": {
-                                "type": "string"
+                        featureGates: {
+                          additionalProperties: {
+                            type: 'boolean',
+                          },
+                          type: 'object',
+                        },
+                        imageRepository: {
+                          maxLength: 512,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                        kind: {
+                          type: 'string',
+                        },
+                        kubernetesVersion: {
+                          maxLength: 256,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                        networking: {
+                          properties: {
+                            dnsDomain: {
+                              maxLength: 253,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            podSubnet: {
+                              maxLength: 1024,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            serviceSubnet: {
+                              maxLength: 1024,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                          },
+                          type: 'object',
+                        },
+                        scheduler: {
+                          properties: {
+                            extraArgs: {
+                              additionalProperties: {
+                                type: 'string',
                               },
-                              "type": "object"
+                              type: 'object',
                             },
-                            "extraEnvs": {
-                              "items": {
-                                "properties": {
-                                  "name": {
-                                    "type": "string"
+                            extraEnvs: {
+                              items: {
+                                properties: {
+                                  name: {
+                                    type: 'string',
                                   },
-                                  "value": {
-                                    "type": "string"
+                                  value: {
+                                    type: 'string',
                                   },
-                                  "valueFrom": {
-                                    "properties": {
-                                      "configMapKeyRef": {
-                                        "properties": {
-                                          "key": {
-                                            "type": "string"
+                                  valueFrom: {
+                                    properties: {
+                                      configMapKeyRef: {
+                                        properties: {
+                                          key: {
+                                            type: 'string',
                                           },
-                                          "name": {
-                                            "default": "",
-                                            "type": "string"
+                                          name: {
+                                            default: '',
+                                            type: 'string',
                                           },
-                                          "optional": {
-                                            "type": "boolean"
-                                          }
+                                          optional: {
+                                            type: 'boolean',
+                                          },
                                         },
-                                        "required": [
-                                          "key"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
+                                        required: ['key'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
                                       },
-                                      "fieldRef": {
-                                        "properties": {
-                                          "apiVersion": {
-                                            "type": "string"
+                                      fieldRef: {
+                                        properties: {
+                                          apiVersion: {
+                                            type: 'string',
                                           },
-                                          "fieldPath": {
-                                            "type": "string"
-                                          }
+                                          fieldPath: {
+                                            type: 'string',
+                                          },
                                         },
-                                        "required": [
-                                          "fieldPath"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
+                                        required: ['fieldPath'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
                                       },
-                                      "resourceFieldRef": {
-                                        "properties": {
-                                          "containerName": {
-                                            "type": "string"
+                                      resourceFieldRef: {
+                                        properties: {
+                                          containerName: {
+                                            type: 'string',
                                           },
-                                          "divisor": {
-                                            "anyOf": [
+                                          divisor: {
+                                            anyOf: [
                                               {
-                                                "type": "integer"
+                                                type: 'integer',
                                               },
                                               {
-                                                "type": "string"
-                                              }
+                                                type: 'string',
+                                              },
                                             ],
-                                            "pattern": "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-                                            "x-kubernetes-int-or-string": true
+                                            pattern:
+                                              '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$',
+                                            'x-kubernetes-int-or-string': true,
                                           },
-                                          "resource": {
-                                            "type": "string"
-                                          }
+                                          resource: {
+                                            type: 'string',
+                                          },
                                         },
-                                        "required": [
-                                          "resource"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
+                                        required: ['resource'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
                                       },
-                                      "secretKeyRef": {
-                                        "properties": {
-                                          "key": {
-                                            "type": "string"
+                                      secretKeyRef: {
+                                        properties: {
+                                          key: {
+                                            type: 'string',
                                           },
-                                          "name": {
-                                            "default": "",
-                                            "type": "string"
+                                          name: {
+                                            default: '',
+                                            type: 'string',
                                           },
-                                          "optional": {
-                                            "type": "boolean"
-                                          }
+                                          optional: {
+                                            type: 'boolean',
+                                          },
                                         },
-                                        "required": [
-                                          "key"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
-                                      }
-                                    },
-                                    "type": "object"
-                                  }
-                                },
-                                "required": [
-                                  "name"
-                                ],
-                                "type": "object"
-                              },
-                              "maxItems": 100,
-                              "type": "array"
-                            },
-                            "extraVolumes": {
-                              "items": {
-                                "properties": {
-                                  "hostPath": {
-                                    "maxLength": 512,
-                                    "minLength": 1,
-                                    "type": "string"
-                                  },
-                                  "mountPath": {
-                                    "maxLength": 512,
-                                    "minLength": 1,
-                                    "type": "string"
-                                  },
-                                  "name": {
-                                    "maxLength": 512,
-                                    "minLength": 1,
-                                    "type": "string"
-                                  },
-                                  "pathType": {
-                                    "type": "string"
-                                  },
-                                  "readOnly": {
-                                    "type": "boolean"
-                                  }
-                                },
-                                "required": [
-                                  "hostPath",
-                                  "mountPath",
-                                  "name"
-                                ],
-                                "type": "object"
-                              },
-                              "maxItems": 100,
-                              "type": "array"
-                            }
-                          },
-                          "type": "object"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "diskSetup": {
-                      "properties": {
-                        "filesystems": {
-                          "items": {
-                            "properties": {
-                              "device": {
-                                "maxLength": 256,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "extraOpts": {
-                                "items": {
-                                  "maxLength": 256,
-                                  "minLength": 1,
-                                  "type": "string"
-                                },
-                                "maxItems": 100,
-                                "type": "array"
-                              },
-                              "filesystem": {
-                                "maxLength": 128,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "label": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "overwrite": {
-                                "type": "boolean"
-                              },
-                              "partition": {
-                                "maxLength": 128,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "replaceFS": {
-                                "maxLength": 128,
-                                "minLength": 1,
-                                "type": "string"
-                              }
-                            },
-                            "required": [
-                              "device",
-                              "filesystem"
-                            ],
-                            "type": "object"
-                          },
-                          "maxItems": 100,
-                          "type": "array"
-                        },
-                        "partitions": {
-                          "items": {
-                            "properties": {
-                              "device": {
-                                "maxLength": 256,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "layout": {
-                                "type": "boolean"
-                              },
-                              "overwrite": {
-                                "type": "boolean"
-                              },
-                              "tableType": {
-                                "enum": [
-                                  "mbr",
-                                  "gpt"
-                                ],
-                                "type": "string"
-                              }
-                            },
-                            "required": [
-                              "device",
-                              "layout"
-                            ],
-                            "type": "object"
-                          },
-                          "maxItems": 100,
-                          "type": "array"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "files": {
-                      "items": {
-                        "properties": {
-                          "append": {
-                            "type": "boolean"
-                          },
-                          "content": {
-                            "maxLength": 10240,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "contentFrom": {
-                            "properties": {
-                              "secret": {
-                                "properties": {
-                                  "key": {
-                                    "maxLength": 256,
-                                    "minLength": 1,
-                                    "type": "string"
-                                  },
-                                  "name": {
-                                    "maxLength": 253,
-                                    "minLength": 1,
-                                    "type": "string"
-                                  }
-                                },
-                                "required": [
-                                  "key",
-                                  "name"
-                                ],
-                                "type": "object"
-                              }
-                            },
-                            "required": [
-                              "secret"
-                            ],
-                            "type": "object"
-                          },
-                          "encoding": {
-                            "enum": [
-                              "base64",
-                              "gzip",
-                              "gzip+base64"
-                            ],
-                            "type": "string"
-                          },
-                          "owner": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "path": {
-                            "maxLength": 512,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "permissions": {
-                            "maxLength": 16,
-                            "minLength": 1,
-                            "type": "string"
-                          }
-                        },
-                        "required": [
-                          "path"
-                        ],
-                        "type": "object"
-                      },
-                      "maxItems": 200,
-                      "type": "array"
-                    },
-                    "format": {
-                      "enum": [
-                        "cloud-config",
-                        "ignition"
-                      ],
-                      "type": "string"
-                    },
-                    "ignition": {
-                      "properties": {
-                        "containerLinuxConfig": {
-                          "properties": {
-                            "additionalConfig": {
-                              "maxLength": 32768,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "strict": {
-                              "type": "boolean"
-                            }
-                          },
-                          "type": "object"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "initConfiguration": {
-                      "properties": {
-                        "apiVersion": {
-                          "type": "string"
-                        },
-                        "bootstrapTokens": {
-                          "items": {
-                            "properties": {
-                              "description": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "expires": {
-                                "format": "date-time",
-                                "type": "string"
-                              },
-                              "groups": {
-                                "items": {
-                                  "maxLength": 256,
-                                  "minLength": 1,
-                                  "type": "string"
-                                },
-                                "maxItems": 100,
-                                "type": "array"
-                              },
-                              "token": {
-                                "type": "string"
-                              },
-                              "ttl": {
-                                "type": "string"
-                              },
-                              "usages": {
-                                "items": {
-                                  "maxLength": 256,
-                                  "minLength": 1,
-                                  "type": "string"
-                                },
-                                "maxItems": 100,
-                                "type": "array"
-                              }
-                            },
-                            "required": [
-                              "token"
-                            ],
-                            "type": "object"
-                          },
-                          "maxItems": 100,
-                          "type": "array"
-                        },
-                        "kind": {
-                          "type": "string"
-                        },
-                        "localAPIEndpoint": {
-                          "properties": {
-                            "advertiseAddress": {
-                              "maxLength": 39,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "bindPort": {
-                              "format": "int32",
-                              "type": "integer"
-                            }
-                          },
-                          "type": "object"
-                        },
-                        "nodeRegistration": {
-                          "properties": {
-                            "criSocket": {
-                              "maxLength": 512,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "ignorePreflightErrors": {
-                              "items": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "maxItems": 50,
-                              "type": "array"
-                            },
-                            "imagePullPolicy": {
-                              "enum": [
-                                "Always",
-                                "IfNotPresent",
-                                "Never"
-                              ],
-                              "type": "string"
-                            },
-                            "imagePullSerial": {
-                              "type": "boolean"
-                            },
-                            "kubeletExtraArgs": {
-                              "additionalProperties": {
-                                "type": "string"
-                              },
-                              "type": "object"
-                            },
-                            "name": {
-                              "maxLength": 253,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "taints": {
-                              "items": {
-                                "properties": {
-                                  "effect": {
-                                    "type": "string"
-                                  },
-                                  "key": {
-                                    "type": "string"
-                                  },
-                                  "timeAdded": {
-                                    "format": "date-time",
-                                    "type": "string"
-                                  },
-                                  "value": {
-                                    "type": "string"
-                                  }
-                                },
-                                "required": [
-                                  "effect",
-                                  "key"
-                                ],
-                                "type": "object"
-                              },
-                              "maxItems": 100,
-                              "type": "array"
-                            }
-                          },
-                          "type": "object"
-                        },
-                        "patches": {
-                          "properties": {
-                            "directory": {
-                              "maxLength": 512,
-                              "minLength": 1,
-                              "type": "string"
-                            }
-                          },
-                          "type": "object"
-                        },
-                        "skipPhases": {
-                          "items": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "maxItems": 50,
-                          "type": "array"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "joinConfiguration": {
-                      "properties": {
-                        "apiVersion": {
-                          "type": "string"
-                        },
-                        "caCertPath": {
-                          "maxLength": 512,
-                          "minLength": 1,
-                          "type": "string"
-                        },
-                        "controlPlane": {
-                          "properties": {
-                            "localAPIEndpoint": {
-                              "properties": {
-                                "advertiseAddress": {
-                                  "maxLength": 39,
-                                  "minLength": 1,
-                                  "type": "string"
-                                },
-                                "bindPort": {
-                                  "format": "int32",
-                                  "type": "integer"
-                                }
-                              },
-                              "type": "object"
-                            }
-                          },
-                          "type": "object"
-                        },
-                        "discovery": {
-                          "properties": {
-                            "bootstrapToken": {
-                              "properties": {
-                                "apiServerEndpoint": {
-                                  "maxLength": 512,
-                                  "minLength": 1,
-                                  "type": "string"
-                                },
-                                "caCertHashes": {
-                                  "items": {
-                                    "maxLength": 512,
-                                    "minLength": 1,
-                                    "type": "string"
-                                  },
-                                  "maxItems": 100,
-                                  "type": "array"
-                                },
-                                "token": {
-                                  "maxLength": 512,
-                                  "minLength": 1,
-                                  "type": "string"
-                                },
-                                "unsafeSkipCAVerification": {
-                                  "type": "boolean"
-                                }
-                              },
-                              "type": "object"
-                            },
-                            "file": {
-                              "properties": {
-                                "kubeConfig": {
-                                  "properties": {
-                                    "cluster": {
-                                      "properties": {
-                                        "certificateAuthorityData": {
-                                          "format": "byte",
-                                          "maxLength": 51200,
-                                          "minLength": 1,
-                                          "type": "string"
-                                        },
-                                        "insecureSkipTLSVerify": {
-                                          "type": "boolean"
-                                        },
-                                        "proxyURL": {
-                                          "maxLength": 512,
-                                          "minLength": 1,
-                                          "type": "string"
-                                        },
-                                        "server": {
-                                          "maxLength": 512,
-                                          "minLength": 1,
-                                          "type": "string"
-                                        },
-                                        "tlsServerName": {
-                                          "maxLength": 512,
-                                          "minLength": 1,
-                                          "type": "string"
-                                        }
+                                        required: ['key'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
                                       },
-                                      "type": "object"
                                     },
-                                    "user": {
-                                      "properties": {
-                                        "authProvider": {
-                                          "properties": {
-                                            "config": {
-                                              "additionalProperties": {
-                                                "type": "string"
-                                              },
-                                              "type": "object"
-                                            },
-                                            "name": {
-                                              "maxLength": 256,
-                                              "minLength": 1,
-                                              "type": "string"
-                                            }
-                                          },
-                                          "required": [
-                                            "name"
-                                          ],
-                                          "type": "object"
+                                    type: 'object',
+                                  },
+                                },
+                                required: ['name'],
+                                type: 'object',
+                              },
+                              maxItems: 100,
+                              type: 'array',
+                            },
+                            extraVolumes: {
+                              items: {
+                                properties: {
+                                  hostPath: {
+                                    maxLength: 512,
+                                    minLength: 1,
+                                    type: 'string',
+                                  },
+                                  mountPath: {
+                                    maxLength: 512,
+                                    minLength: 1,
+                                    type: 'string',
+                                  },
+                                  name: {
+                                    maxLength: 512,
+                                    minLength: 1,
+                                    type: 'string',
+                                  },
+                                  pathType: {
+                                    type: 'string',
+                                  },
+                                  readOnly: {
+                                    type: 'boolean',
+                                  },
+                                },
+                                required: ['hostPath', 'mountPath', 'name'],
+                                type: 'object',
+                              },
+                              maxItems: 100,
+                              type: 'array',
+                            },
+                          },
+                          type: 'object',
+                        },
+                      },
+                      type: 'object',
+                    },
+                    diskSetup: {
+                      properties: {
+                        filesystems: {
+                          items: {
+                            properties: {
+                              device: {
+                                maxLength: 256,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              extraOpts: {
+                                items: {
+                                  maxLength: 256,
+                                  minLength: 1,
+                                  type: 'string',
+                                },
+                                maxItems: 100,
+                                type: 'array',
+                              },
+                              filesystem: {
+                                maxLength: 128,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              label: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              overwrite: {
+                                type: 'boolean',
+                              },
+                              partition: {
+                                maxLength: 128,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              replaceFS: {
+                                maxLength: 128,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                            },
+                            required: ['device', 'filesystem'],
+                            type: 'object',
+                          },
+                          maxItems: 100,
+                          type: 'array',
+                        },
+                        partitions: {
+                          items: {
+                            properties: {
+                              device: {
+                                maxLength: 256,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              layout: {
+                                type: 'boolean',
+                              },
+                              overwrite: {
+                                type: 'boolean',
+                              },
+                              tableType: {
+                                enum: ['mbr', 'gpt'],
+                                type: 'string',
+                              },
+                            },
+                            required: ['device', 'layout'],
+                            type: 'object',
+                          },
+                          maxItems: 100,
+                          type: 'array',
+                        },
+                      },
+                      type: 'object',
+                    },
+                    files: {
+                      items: {
+                        properties: {
+                          append: {
+                            type: 'boolean',
+                          },
+                          content: {
+                            maxLength: 10240,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          contentFrom: {
+                            properties: {
+                              secret: {
+                                properties: {
+                                  key: {
+                                    maxLength: 256,
+                                    minLength: 1,
+                                    type: 'string',
+                                  },
+                                  name: {
+                                    maxLength: 253,
+                                    minLength: 1,
+                                    type: 'string',
+                                  },
+                                },
+                                required: ['key', 'name'],
+                                type: 'object',
+                              },
+                            },
+                            required: ['secret'],
+                            type: 'object',
+                          },
+                          encoding: {
+                            enum: ['base64', 'gzip', 'gzip+base64'],
+                            type: 'string',
+                          },
+                          owner: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          path: {
+                            maxLength: 512,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          permissions: {
+                            maxLength: 16,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                        },
+                        required: ['path'],
+                        type: 'object',
+                      },
+                      maxItems: 200,
+                      type: 'array',
+                    },
+                    format: {
+                      enum: ['cloud-config', 'ignition'],
+                      type: 'string',
+                    },
+                    ignition: {
+                      properties: {
+                        containerLinuxConfig: {
+                          properties: {
+                            additionalConfig: {
+                              maxLength: 32768,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            strict: {
+                              type: 'boolean',
+                            },
+                          },
+                          type: 'object',
+                        },
+                      },
+                      type: 'object',
+                    },
+                    initConfiguration: {
+                      properties: {
+                        apiVersion: {
+                          type: 'string',
+                        },
+                        bootstrapTokens: {
+                          items: {
+                            properties: {
+                              description: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              expires: {
+                                format: 'date-time',
+                                type: 'string',
+                              },
+                              groups: {
+                                items: {
+                                  maxLength: 256,
+                                  minLength: 1,
+                                  type: 'string',
+                                },
+                                maxItems: 100,
+                                type: 'array',
+                              },
+                              token: {
+                                type: 'string',
+                              },
+                              ttl: {
+                                type: 'string',
+                              },
+                              usages: {
+                                items: {
+                                  maxLength: 256,
+                                  minLength: 1,
+                                  type: 'string',
+                                },
+                                maxItems: 100,
+                                type: 'array',
+                              },
+                            },
+                            required: ['token'],
+                            type: 'object',
+                          },
+                          maxItems: 100,
+                          type: 'array',
+                        },
+                        kind: {
+                          type: 'string',
+                        },
+                        localAPIEndpoint: {
+                          properties: {
+                            advertiseAddress: {
+                              maxLength: 39,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            bindPort: {
+                              format: 'int32',
+                              type: 'integer',
+                            },
+                          },
+                          type: 'object',
+                        },
+                        nodeRegistration: {
+                          properties: {
+                            criSocket: {
+                              maxLength: 512,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            ignorePreflightErrors: {
+                              items: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              maxItems: 50,
+                              type: 'array',
+                            },
+                            imagePullPolicy: {
+                              enum: ['Always', 'IfNotPresent', 'Never'],
+                              type: 'string',
+                            },
+                            imagePullSerial: {
+                              type: 'boolean',
+                            },
+                            kubeletExtraArgs: {
+                              additionalProperties: {
+                                type: 'string',
+                              },
+                              type: 'object',
+                            },
+                            name: {
+                              maxLength: 253,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            taints: {
+                              items: {
+                                properties: {
+                                  effect: {
+                                    type: 'string',
+                                  },
+                                  key: {
+                                    type: 'string',
+                                  },
+                                  timeAdded: {
+                                    format: 'date-time',
+                                    type: 'string',
+                                  },
+                                  value: {
+                                    type: 'string',
+                                  },
+                                },
+                                required: ['effect', 'key'],
+                                type: 'object',
+                              },
+                              maxItems: 100,
+                              type: 'array',
+                            },
+                          },
+                          type: 'object',
+                        },
+                        patches: {
+                          properties: {
+                            directory: {
+                              maxLength: 512,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                          },
+                          type: 'object',
+                        },
+                        skipPhases: {
+                          items: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          maxItems: 50,
+                          type: 'array',
+                        },
+                      },
+                      type: 'object',
+                    },
+                    joinConfiguration: {
+                      properties: {
+                        apiVersion: {
+                          type: 'string',
+                        },
+                        caCertPath: {
+                          maxLength: 512,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                        controlPlane: {
+                          properties: {
+                            localAPIEndpoint: {
+                              properties: {
+                                advertiseAddress: {
+                                  maxLength: 39,
+                                  minLength: 1,
+                                  type: 'string',
+                                },
+                                bindPort: {
+                                  format: 'int32',
+                                  type: 'integer',
+                                },
+                              },
+                              type: 'object',
+                            },
+                          },
+                          type: 'object',
+                        },
+                        discovery: {
+                          properties: {
+                            bootstrapToken: {
+                              properties: {
+                                apiServerEndpoint: {
+                                  maxLength: 512,
+                                  minLength: 1,
+                                  type: 'string',
+                                },
+                                caCertHashes: {
+                                  items: {
+                                    maxLength: 512,
+                                    minLength: 1,
+                                    type: 'string',
+                                  },
+                                  maxItems: 100,
+                                  type: 'array',
+                                },
+                                token: {
+                                  maxLength: 512,
+                                  minLength: 1,
+                                  type: 'string',
+                                },
+                                unsafeSkipCAVerification: {
+                                  type: 'boolean',
+                                },
+                              },
+                              type: 'object',
+                            },
+                            file: {
+                              properties: {
+                                kubeConfig: {
+                                  properties: {
+                                    cluster: {
+                                      properties: {
+                                        certificateAuthorityData: {
+                                          format: 'byte',
+                                          maxLength: 51200,
+                                          minLength: 1,
+                                          type: 'string',
                                         },
-                                        "exec": {
-                                          "properties": {
-                                            "apiVersion": {
-                                              "maxLength": 512,
-                                              "minLength": 1,
-                                              "type": "string"
-                                            },
-                                            "args": {
-                                              "items": {
-                                                "maxLength": 512,
-                                                "minLength": 1,
-                                                "type": "string"
+                                        insecureSkipTLSVerify: {
+                                          type: 'boolean',
+                                        },
+                                        proxyURL: {
+                                          maxLength: 512,
+                                          minLength: 1,
+                                          type: 'string',
+                                        },
+                                        server: {
+                                          maxLength: 512,
+                                          minLength: 1,
+                                          type: 'string',
+                                        },
+                                        tlsServerName: {
+                                          maxLength: 512,
+                                          minLength: 1,
+                                          type: 'string',
+                                        },
+                                      },
+                                      type: 'object',
+                                    },
+                                    user: {
+                                      properties: {
+                                        authProvider: {
+                                          properties: {
+                                            config: {
+                                              additionalProperties: {
+                                                type: 'string',
                                               },
-                                              "maxItems": 100,
-                                              "type": "array"
+                                              type: 'object',
                                             },
-                                            "command": {
-                                              "maxLength": 1024,
-                                              "minLength": 1,
-                                              "type": "string"
+                                            name: {
+                                              maxLength: 256,
+                                              minLength: 1,
+                                              type: 'string',
                                             },
-                                            "env": {
-                                              "items": {
-                                                "properties": {
-                                                  "name": {
-                                                    "maxLength": 512,
-                                                    "minLength": 1,
-                                                    "type": "string"
+                                          },
+                                          required: ['name'],
+                                          type: 'object',
+                                        },
+                                        exec: {
+                                          properties: {
+                                            apiVersion: {
+                                              maxLength: 512,
+                                              minLength: 1,
+                                              type: 'string',
+                                            },
+                                            args: {
+                                              items: {
+                                                maxLength: 512,
+                                                minLength: 1,
+                                                type: 'string',
+                                              },
+                                              maxItems: 100,
+                                              type: 'array',
+                                            },
+                                            command: {
+                                              maxLength: 1024,
+                                              minLength: 1,
+                                              type: 'string',
+                                            },
+                                            env: {
+                                              items: {
+                                                properties: {
+                                                  name: {
+                                                    maxLength: 512,
+                                                    minLength: 1,
+                                                    type: 'string',
                                                   },
-                                                  "value": {
-                                                    "maxLength": 512,
-                                                    "minLength": 1,
-                                                    "type": "string"
-                                                  }
+                                                  value: {
+                                                    maxLength: 512,
+                                                    minLength: 1,
+                                                    type: 'string',
+                                                  },
                                                 },
-                                                "required": [
-                                                  "name",
-                                                  "value"
-                                                ],
-                                                "type": "object"
+                                                required: ['name', 'value'],
+                                                type: 'object',
                                               },
-                                              "maxItems": 100,
-                                              "type": "array"
+                                              maxItems: 100,
+                                              type: 'array',
                                             },
-                                            "provideClusterInfo": {
-                                              "type": "boolean"
-                                            }
+                                            provideClusterInfo: {
+                                              type: 'boolean',
+                                            },
                                           },
-                                          "required": [
-                                            "command"
-                                          ],
-                                          "type": "object"
-                                        }
+                                          required: ['command'],
+                                          type: 'object',
+                                        },
                                       },
-                                      "type": "object"
-                                    }
+                                      type: 'object',
+                                    },
                                   },
-                                  "required": [
-                                    "user"
-                                  ],
-                                  "type": "object"
+                                  required: ['user'],
+                                  type: 'object',
                                 },
-                                "kubeConfigPath": {
-                                  "maxLength": 512,
-                                  "minLength": 1,
-                                  "type": "string"
-                                }
-                              },
-                              "required": [
-                                "kubeConfigPath"
-                              ],
-                              "type": "object"
-                            },
-                            "timeout": {
-                              "type": "string"
-                            },
-                            "tlsBootstrapToken": {
-                              "maxLength": 512,
-                              "minLength": 1,
-                              "type": "string"
-                            }
-                          },
-                          "type": "object"
-                        },
-                        "kind": {
-                          "type": "string"
-                        },
-                        "nodeRegistration": {
-                          "properties": {
-                            "criSocket": {
-                              "maxLength": 512,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "ignorePreflightErrors": {
-                              "items": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "maxItems": 50,
-                              "type": "array"
-                            },
-                            "imagePullPolicy": {
-                              "enum": [
-                                "Always",
-                                "IfNotPresent",
-                                "Never"
-                              ],
-                              "type": "string"
-                            },
-                            "imagePullSerial": {
-                              "type": "boolean"
-                            },
-                            "kubeletExtraArgs": {
-                              "additionalProperties": {
-                                "type": "string"
-                              },
-                              "type": "object"
-                            },
-                            "name": {
-                              "maxLength": 253,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "taints": {
-                              "items": {
-                                "properties": {
-                                  "effect": {
-                                    "type": "string"
-                                  },
-                                  "key": {
-                                    "type": "string"
-                                  },
-                                  "timeAdded": {
-                                    "format": "date-time",
-                                    "type": "string"
-                                  },
-                                  "value": {
-                                    "type": "string"
-                                  }
+                                kubeConfigPath: {
+                                  maxLength: 512,
+                                  minLength: 1,
+                                  type: 'string',
                                 },
-                                "required": [
-                                  "effect",
-                                  "key"
-                                ],
-                                "type": "object"
                               },
-                              "maxItems": 100,
-                              "type": "array"
-                            }
+                              required: ['kubeConfigPath'],
+                              type: 'object',
+                            },
+                            timeout: {
+                              type: 'string',
+                            },
+                            tlsBootstrapToken: {
+                              maxLength: 512,
+                              minLength: 1,
+                              type: 'string',
+                            },
                           },
-                          "type": "object"
+                          type: 'object',
                         },
-                        "patches": {
-                          "properties": {
-                            "directory": {
-                              "maxLength": 512,
-                              "minLength": 1,
-                              "type": "string"
-                            }
-                          },
-                          "type": "object"
+                        kind: {
+                          type: 'string',
                         },
-                        "skipPhases": {
-                          "items": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "maxItems": 50,
-                          "type": "array"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "mounts": {
-                      "items": {
-                        "items": {
-                          "maxLength": 512,
-                          "minLength": 1,
-                          "type": "string"
-                        },
-                        "type": "array"
-                      },
-                      "maxItems": 100,
-                      "type": "array"
-                    },
-                    "ntp": {
-                      "properties": {
-                        "enabled": {
-                          "type": "boolean"
-                        },
-                        "servers": {
-                          "items": {
-                            "maxLength": 512,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "maxItems": 100,
-                          "type": "array"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "postKubeadmCommands": {
-                      "items": {
-                        "maxLength": 10240,
-                        "minLength": 1,
-                        "type": "string"
-                      },
-                      "maxItems": 1000,
-                      "type": "array"
-                    },
-                    "preKubeadmCommands": {
-                      "items": {
-                        "maxLength": 10240,
-                        "minLength": 1,
-                        "type": "string"
-                      },
-                      "maxItems": 1000,
-                      "type": "array"
-                    },
-                    "useExperimentalRetryJoin": {
-                      "type": "boolean"
-                    },
-                    "users": {
-                      "items": {
-                        "properties": {
-                          "gecos": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "groups": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "homeDir": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "inactive": {
-                            "type": "boolean"
-                          },
-                          "lockPassword": {
-                            "type": "boolean"
-                          },
-                          "name": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "passwd": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "passwdFrom": {
-                            "properties": {
-                              "secret": {
-                                "properties": {
-                                  "key": {
-                                    "maxLength": 256,
-                                    "minLength": 1,
-                                    "type": "string"
+                        nodeRegistration: {
+                          properties: {
+                            criSocket: {
+                              maxLength: 512,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            ignorePreflightErrors: {
+                              items: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              maxItems: 50,
+                              type: 'array',
+                            },
+                            imagePullPolicy: {
+                              enum: ['Always', 'IfNotPresent', 'Never'],
+                              type: 'string',
+                            },
+                            imagePullSerial: {
+                              type: 'boolean',
+                            },
+                            kubeletExtraArgs: {
+                              additionalProperties: {
+                                type: 'string',
+                              },
+                              type: 'object',
+                            },
+                            name: {
+                              maxLength: 253,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            taints: {
+                              items: {
+                                properties: {
+                                  effect: {
+                                    type: 'string',
                                   },
-                                  "name": {
-                                    "maxLength": 253,
-                                    "minLength": 1,
-                                    "type": "string"
-                                  }
+                                  key: {
+                                    type: 'string',
+                                  },
+                                  timeAdded: {
+                                    format: 'date-time',
+                                    type: 'string',
+                                  },
+                                  value: {
+                                    type: 'string',
+                                  },
                                 },
-                                "required": [
-                                  "key",
-                                  "name"
-                                ],
-                                "type": "object"
-                              }
+                                required: ['effect', 'key'],
+                                type: 'object',
+                              },
+                              maxItems: 100,
+                              type: 'array',
                             },
-                            "required": [
-                              "secret"
-                            ],
-                            "type": "object"
                           },
-                          "primaryGroup": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "shell": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "sshAuthorizedKeys": {
-                            "items": {
-                              "maxLength": 2048,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "maxItems": 100,
-                            "type": "array"
-                          },
-                          "sudo": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
-                          }
+                          type: 'object',
                         },
-                        "required": [
-                          "name"
-                        ],
-                        "type": "object"
+                        patches: {
+                          properties: {
+                            directory: {
+                              maxLength: 512,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                          },
+                          type: 'object',
+                        },
+                        skipPhases: {
+                          items: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          maxItems: 50,
+                          type: 'array',
+                        },
                       },
-                      "maxItems": 100,
-                      "type": "array"
+                      type: 'object',
                     },
-                    "verbosity": {
-                      "format": "int32",
-                      "type": "integer"
-                    }
+                    mounts: {
+                      items: {
+                        items: {
+                          maxLength: 512,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                        type: 'array',
+                      },
+                      maxItems: 100,
+                      type: 'array',
+                    },
+                    ntp: {
+                      properties: {
+                        enabled: {
+                          type: 'boolean',
+                        },
+                        servers: {
+                          items: {
+                            maxLength: 512,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          maxItems: 100,
+                          type: 'array',
+                        },
+                      },
+                      type: 'object',
+                    },
+                    postKubeadmCommands: {
+                      items: {
+                        maxLength: 10240,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      maxItems: 1000,
+                      type: 'array',
+                    },
+                    preKubeadmCommands: {
+                      items: {
+                        maxLength: 10240,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      maxItems: 1000,
+                      type: 'array',
+                    },
+                    useExperimentalRetryJoin: {
+                      type: 'boolean',
+                    },
+                    users: {
+                      items: {
+                        properties: {
+                          gecos: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          groups: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          homeDir: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          inactive: {
+                            type: 'boolean',
+                          },
+                          lockPassword: {
+                            type: 'boolean',
+                          },
+                          name: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          passwd: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          passwdFrom: {
+                            properties: {
+                              secret: {
+                                properties: {
+                                  key: {
+                                    maxLength: 256,
+                                    minLength: 1,
+                                    type: 'string',
+                                  },
+                                  name: {
+                                    maxLength: 253,
+                                    minLength: 1,
+                                    type: 'string',
+                                  },
+                                },
+                                required: ['key', 'name'],
+                                type: 'object',
+                              },
+                            },
+                            required: ['secret'],
+                            type: 'object',
+                          },
+                          primaryGroup: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          shell: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          sshAuthorizedKeys: {
+                            items: {
+                              maxLength: 2048,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            maxItems: 100,
+                            type: 'array',
+                          },
+                          sudo: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                        },
+                        required: ['name'],
+                        type: 'object',
+                      },
+                      maxItems: 100,
+                      type: 'array',
+                    },
+                    verbosity: {
+                      format: 'int32',
+                      type: 'integer',
+                    },
                   },
-                  "type": "object"
-                }
+                  type: 'object',
+                },
               },
-              "type": "object"
-            }
+              type: 'object',
+            },
           },
-          "required": [
-            "template"
-          ],
-          "type": "object"
-        }
+          required: ['template'],
+          type: 'object',
+        },
       },
-      "type": "object"
-    }
+      type: 'object',
+    },
   },
   {
-    "group": "controlplane.cluster.x-k8s.io",
-    "version": "v1beta1",
-    "kind": "KubeadmControlPlane",
-    "schema": {
-      "properties": {
-        "apiVersion": {
-          "type": "string"
+    group: 'controlplane.cluster.x-k8s.io',
+    version: 'v1beta1',
+    kind: 'KubeadmControlPlane',
+    schema: {
+      properties: {
+        apiVersion: {
+          type: 'string',
         },
-        "kind": {
-          "type": "string"
+        kind: {
+          type: 'string',
         },
-        "metadata": {
-          "type": "object"
+        metadata: {
+          type: 'object',
         },
-        "spec": {
-          "properties": {
-            "kubeadmConfigSpec": {
-              "properties": {
-                "bootCommands": {
-                  "items": {
-                    "maxLength": 10240,
-                    "minLength": 1,
-                    "type": "string"
+        spec: {
+          properties: {
+            kubeadmConfigSpec: {
+              properties: {
+                bootCommands: {
+                  items: {
+                    maxLength: 10240,
+                    minLength: 1,
+                    type: 'string',
                   },
-                  "maxItems": 1000,
-                  "type": "array"
+                  maxItems: 1000,
+                  type: 'array',
                 },
-                "clusterConfiguration": {
-                  "properties": {
-                    "apiServer": {
-                      "properties": {
-                        "certSANs": {
-                          "items": {
-                            "maxLength": 253,
-                            "minLength": 1,
-                            "type": "string"
+                clusterConfiguration: {
+                  properties: {
+                    apiServer: {
+                      properties: {
+                        certSANs: {
+                          items: {
+                            maxLength: 253,
+                            minLength: 1,
+                            type: 'string',
                           },
-                          "maxItems": 100,
-                          "type": "array"
+                          maxItems: 100,
+                          type: 'array',
                         },
-                        "extraArgs": {
-                          "additionalProperties": {
-                            "type": "string"
+                        extraArgs: {
+                          additionalProperties: {
+                            type: 'string',
                           },
-                          "type": "object"
+                          type: 'object',
                         },
-                        "extraEnvs": {
-                          "items": {
-                            "properties": {
-                              "name": {
-                                "type": "string"
+                        extraEnvs: {
+                          items: {
+                            properties: {
+                              name: {
+                                type: 'string',
                               },
-                              "value": {
-                                "type": "string"
+                              value: {
+                                type: 'string',
                               },
-                              "valueFrom": {
-                                "properties": {
-                                  "configMapKeyRef": {
-                                    "properties": {
-                                      "key": {
-                                        "type": "string"
+                              valueFrom: {
+                                properties: {
+                                  configMapKeyRef: {
+                                    properties: {
+                                      key: {
+                                        type: 'string',
                                       },
-                                      "name": {
-                                        "default": "",
-                                        "type": "string"
+                                      name: {
+                                        default: '',
+                                        type: 'string',
                                       },
-                                      "optional": {
-                                        "type": "boolean"
-                                      }
+                                      optional: {
+                                        type: 'boolean',
+                                      },
                                     },
-                                    "required": [
-                                      "key"
-                                    ],
-                                    "type": "object",
-                                    "x-kubernetes-map-type": "atomic"
+                                    required: ['key'],
+                                    type: 'object',
+                                    'x-kubernetes-map-type': 'atomic',
                                   },
-                                  "fieldRef": {
-                                    "properties": {
-                                      "apiVersion": {
-                                        "type": "string"
+                                  fieldRef: {
+                                    properties: {
+                                      apiVersion: {
+                                        type: 'string',
                                       },
-                                      "fieldPath": {
-                                        "type": "string"
-                                      }
+                                      fieldPath: {
+                                        type: 'string',
+                                      },
                                     },
-                                    "required": [
-                                      "fieldPath"
-                                    ],
-                                    "type": "object",
-                                    "x-kubernetes-map-type": "atomic"
+                                    required: ['fieldPath'],
+                                    type: 'object',
+                                    'x-kubernetes-map-type': 'atomic',
                                   },
-                                  "resourceFieldRef": {
-                                    "properties": {
-                                      "containerName": {
-                                        "type": "string"
+                                  resourceFieldRef: {
+                                    properties: {
+                                      containerName: {
+                                        type: 'string',
                                       },
-                                      "divisor": {
-                                        "anyOf": [
+                                      divisor: {
+                                        anyOf: [
                                           {
-                                            "type": "integer"
+                                            type: 'integer',
                                           },
                                           {
-                                            "type": "string"
-                                          }
+                                            type: 'string',
+                                          },
                                         ],
-                                        "pattern": "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-                                        "x-kubernetes-int-or-string": true
+                                        pattern:
+                                          '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$',
+                                        'x-kubernetes-int-or-string': true,
                                       },
-                                      "resource": {
-                                        "type": "string"
-                                      }
+                                      resource: {
+                                        type: 'string',
+                                      },
                                     },
-                                    "required": [
-                                      "resource"
-                                    ],
-                                    "type": "object",
-                                    "x-kubernetes-map-type": "atomic"
+                                    required: ['resource'],
+                                    type: 'object',
+                                    'x-kubernetes-map-type': 'atomic',
                                   },
-                                  "secretKeyRef": {
-                                    "properties": {
-                                      "key": {
-                                        "type": "string"
+                                  secretKeyRef: {
+                                    properties: {
+                                      key: {
+                                        type: 'string',
                                       },
-                                      "name": {
-                                        "default": "",
-                                        "type": "string"
+                                      name: {
+                                        default: '',
+                                        type: 'string',
                                       },
-                                      "optional": {
-                                        "type": "boolean"
-                                      }
+                                      optional: {
+                                        type: 'boolean',
+                                      },
                                     },
-                                    "required": [
-                                      "key"
-                                    ],
-                                    "type": "object",
-                                    "x-kubernetes-map-type": "atomic"
-                                  }
+                                    required: ['key'],
+                                    type: 'object',
+                                    'x-kubernetes-map-type': 'atomic',
+                                  },
                                 },
-                                "type": "object"
-                              }
+                                type: 'object',
+                              },
                             },
-                            "required": [
-                              "name"
-                            ],
-                            "type": "object"
+                            required: ['name'],
+                            type: 'object',
                           },
-                          "maxItems": 100,
-                          "type": "array"
+                          maxItems: 100,
+                          type: 'array',
                         },
-                        "extraVolumes": {
-                          "items": {
-                            "properties": {
-                              "hostPath": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
+                        extraVolumes: {
+                          items: {
+                            properties: {
+                              hostPath: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
                               },
-                              "mountPath": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
+                              mountPath: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
                               },
-                              "name": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
+                              name: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
                               },
-                              "pathType": {
-                                "type": "string"
+                              pathType: {
+                                type: 'string',
                               },
-                              "readOnly": {
-                                "type": "boolean"
-                              }
+                              readOnly: {
+                                type: 'boolean',
+                              },
                             },
-                            "required": [
-                              "hostPath",
-                              "mountPath",
-                              "name"
-                            ],
-                            "type": "object"
+                            required: ['hostPath', 'mountPath', 'name'],
+                            type: 'object',
                           },
-                          "maxItems": 100,
-                          "type": "array"
+                          maxItems: 100,
+                          type: 'array',
                         },
-                        "timeoutForControlPlane": {
-                          "type": "string"
-                        }
+                        timeoutForControlPlane: {
+                          type: 'string',
+                        },
                       },
-                      "type": "object"
+                      type: 'object',
                     },
-                    "apiVersion": {
-                      "type": "string"
+                    apiVersion: {
+                      type: 'string',
                     },
-                    "certificatesDir": {
-                      "maxLength": 512,
-                      "minLength": 1,
-                      "type": "string"
+                    certificatesDir: {
+                      maxLength: 512,
+                      minLength: 1,
+                      type: 'string',
                     },
-                    "clusterName": {
-                      "maxLength": 63,
-                      "minLength": 1,
-                      "type": "string"
+                    clusterName: {
+                      maxLength: 63,
+                      minLength: 1,
+                      type: 'string',
                     },
-                    "controlPlaneEndpoint": {
-                      "maxLength": 512,
-                      "minLength": 1,
-                      "type": "string"
+                    controlPlaneEndpoint: {
+                      maxLength: 512,
+                      minLength: 1,
+                      type: 'string',
                     },
-                    "controllerManager": {
-                      "properties": {
-                        "extraArgs": {
-                          "additionalProperties": {
-                            "type": "string"
+                    controllerManager: {
+                      properties: {
+                        extraArgs: {
+                          additionalProperties: {
+                            type: 'string',
                           },
-                          "type": "object"
+                          type: 'object',
                         },
-                        "extraEnvs": {
-                          "items": {
-                            "properties": {
-                              "name": {
-                                "type": "string"
+                        extraEnvs: {
+                          items: {
+                            properties: {
+                              name: {
+                                type: 'string',
                               },
-                              "value": {
-                                "type": "string"
+                              value: {
+                                type: 'string',
                               },
-                              "valueFrom": {
-                                "properties": {
-                                  "configMapKeyRef": {
-                                    "properties": {
-                                      "key": {
-                                        "type": "string"
+                              valueFrom: {
+                                properties: {
+                                  configMapKeyRef: {
+                                    properties: {
+                                      key: {
+                                        type: 'string',
                                       },
-                                      "name": {
-                                        "default": "",
-                                        "type": "string"
+                                      name: {
+                                        default: '',
+                                        type: 'string',
                                       },
-                                      "optional": {
-                                        "type": "boolean"
-                                      }
+                                      optional: {
+                                        type: 'boolean',
+                                      },
                                     },
-                                    "required": [
-                                      "key"
-                                    ],
-                                    "type": "object",
-                                    "x-kubernetes-map-type": "atomic"
+                                    required: ['key'],
+                                    type: 'object',
+                                    'x-kubernetes-map-type': 'atomic',
                                   },
-                                  "fieldRef": {
-                                    "properties": {
-                                      "apiVersion": {
-                                        "type": "string"
+                                  fieldRef: {
+                                    properties: {
+                                      apiVersion: {
+                                        type: 'string',
                                       },
-                                      "fieldPath": {
-                                        "type": "string"
-                                      }
+                                      fieldPath: {
+                                        type: 'string',
+                                      },
                                     },
-                                    "required": [
-                                      "fieldPath"
-                                    ],
-                                    "type": "object",
-                                    "x-kubernetes-map-type": "atomic"
+                                    required: ['fieldPath'],
+                                    type: 'object',
+                                    'x-kubernetes-map-type': 'atomic',
                                   },
-                                  "resourceFieldRef": {
-                                    "properties": {
-                                      "containerName": {
-                                        "type": "string"
+                                  resourceFieldRef: {
+                                    properties: {
+                                      containerName: {
+                                        type: 'string',
                                       },
-                                      "divisor": {
-                                        "anyOf": [
+                                      divisor: {
+                                        anyOf: [
                                           {
-                                            "type": "integer"
+                                            type: 'integer',
                                           },
                                           {
-                                            "type": "string"
-                                          }
+                                            type: 'string',
+                                          },
                                         ],
-                                        "pattern": "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-                                        "x-kubernetes-int-or-string": true
+                                        pattern:
+                                          '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$',
+                                        'x-kubernetes-int-or-string': true,
                                       },
-                                      "resource": {
-                                        "type": "string"
-                                      }
+                                      resource: {
+                                        type: 'string',
+                                      },
                                     },
-                                    "required": [
-                                      "resource"
-                                    ],
-                                    "type": "object",
-                                    "x-kubernetes-map-type": "atomic"
+                                    required: ['resource'],
+                                    type: 'object',
+                                    'x-kubernetes-map-type': 'atomic',
                                   },
-                                  "secretKeyRef": {
-                                    "properties": {
-                                      "key": {
-                                        "type": "string"
+                                  secretKeyRef: {
+                                    properties: {
+                                      key: {
+                                        type: 'string',
                                       },
-                                      "name": {
-                                        "default": "",
-                                        "type": "string"
+                                      name: {
+                                        default: '',
+                                        type: 'string',
                                       },
-                                      "optional": {
-                                        "type": "boolean"
-                                      }
+                                      optional: {
+                                        type: 'boolean',
+                                      },
                                     },
-                                    "required": [
-                                      "key"
-                                    ],
-                                    "type": "object",
-                                    "x-kubernetes-map-type": "atomic"
-                                  }
+                                    required: ['key'],
+                                    type: 'object',
+                                    'x-kubernetes-map-type': 'atomic',
+                                  },
                                 },
-                                "type": "object"
-                              }
+                                type: 'object',
+                              },
                             },
-                            "required": [
-                              "name"
-                            ],
-                            "type": "object"
+                            required: ['name'],
+                            type: 'object',
                           },
-                          "maxItems": 100,
-                          "type": "array"
+                          maxItems: 100,
+                          type: 'array',
                         },
-                        "extraVolumes": {
-                          "items": {
-                            "properties": {
-                              "hostPath": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
+                        extraVolumes: {
+                          items: {
+                            properties: {
+                              hostPath: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
                               },
-                              "mountPath": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
+                              mountPath: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
                               },
-                              "name": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
+                              name: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
                               },
-                              "pathType": {
-                                "type": "string"
+                              pathType: {
+                                type: 'string',
                               },
-                              "readOnly": {
-                                "type": "boolean"
-                              }
+                              readOnly: {
+                                type: 'boolean',
+                              },
                             },
-                            "required": [
-                              "hostPath",
-                              "mountPath",
-                              "name"
-                            ],
-                            "type": "object"
+                            required: ['hostPath', 'mountPath', 'name'],
+                            type: 'object',
                           },
-                          "maxItems": 100,
-                          "type": "array"
-                        }
+                          maxItems: 100,
+                          type: 'array',
+                        },
                       },
-                      "type": "object"
+                      type: 'object',
                     },
-                    "dns": {
-                      "properties": {
-                        "imageRepository": {
-                          "maxLength": 512,
-                          "minLength": 1,
-                          "type": "string"
+                    dns: {
+                      properties: {
+                        imageRepository: {
+                          maxLength: 512,
+                          minLength: 1,
+                          type: 'string',
                         },
-                        "imageTag": {
-                          "maxLength": 256,
-                          "minLength": 1,
-                          "type": "string"
-                        }
+                        imageTag: {
+                          maxLength: 256,
+                          minLength: 1,
+                          type: 'string',
+                        },
                       },
-                      "type": "object"
+                      type: 'object',
                     },
-                    "etcd": {
-                      "properties": {
-                        "external": {
-                          "properties": {
-                            "caFile": {
-                              "maxLength": 512,
-                              "minLength": 1,
-                              "type": "string"
+                    etcd: {
+                      properties: {
+                        external: {
+                          properties: {
+                            caFile: {
+                              maxLength: 512,
+                              minLength: 1,
+                              type: 'string',
                             },
-                            "certFile": {
-                              "maxLength": 512,
-                              "minLength": 1,
-                              "type": "string"
+                            certFile: {
+                              maxLength: 512,
+                              minLength: 1,
+                              type: 'string',
                             },
-                            "endpoints": {
-                              "items": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
+                            endpoints: {
+                              items: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
                               },
-                              "maxItems": 50,
-                              "type": "array"
+                              maxItems: 50,
+                              type: 'array',
                             },
-                            "keyFile": {
-                              "maxLength": 512,
-                              "minLength": 1,
-                              "type": "string"
-                            }
+                            keyFile: {
+                              maxLength: 512,
+                              minLength: 1,
+                              type: 'string',
+                            },
                           },
-                          "required": [
-                            "caFile",
-                            "certFile",
-                            "endpoints",
-                            "keyFile"
-                          ],
-                          "type": "object"
+                          required: ['caFile', 'certFile', 'endpoints', 'keyFile'],
+                          type: 'object',
                         },
-                        "local": {
-                          "properties": {
-                            "dataDir": {
-                              "maxLength": 512,
-                              "minLength": 1,
-                              "type": "string"
+                        local: {
+                          properties: {
+                            dataDir: {
+                              maxLength: 512,
+                              minLength: 1,
+                              type: 'string',
                             },
-                            "extraArgs": {
-                              "additionalProperties": {
-                                "type": "string"
+                            extraArgs: {
+                              additionalProperties: {
+                                type: 'string',
                               },
-                              "type": "object"
+                              type: 'object',
                             },
-                            "extraEnvs": {
-                              "items": {
-                                "properties": {
-                                  "name": {
-                                    "type": "string"
+                            extraEnvs: {
+                              items: {
+                                properties: {
+                                  name: {
+                                    type: 'string',
                                   },
-                                  "value": {
-                                    "type": "string"
+                                  value: {
+                                    type: 'string',
                                   },
-                                  "valueFrom": {
-                                    "properties": {
-                                      "configMapKeyRef": {
-                                        "properties": {
-                                          "key": {
-                                            "type": "string"
+                                  valueFrom: {
+                                    properties: {
+                                      configMapKeyRef: {
+                                        properties: {
+                                          key: {
+                                            type: 'string',
                                           },
-                                          "name": {
-                                            "default": "",
-                                            "type": "string"
+                                          name: {
+                                            default: '',
+                                            type: 'string',
                                           },
-                                          "optional": {
-                                            "type": "boolean"
-                                          }
+                                          optional: {
+                                            type: 'boolean',
+                                          },
                                         },
-                                        "required": [
-                                          "key"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
+                                        required: ['key'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
                                       },
-                                      "fieldRef": {
-                                        "properties": {
-                                          "apiVersion": {
-                                            "type": "string"
+                                      fieldRef: {
+                                        properties: {
+                                          apiVersion: {
+                                            type: 'string',
                                           },
-                                          "fieldPath": {
-                                            "type": "string"
-                                          }
+                                          fieldPath: {
+                                            type: 'string',
+                                          },
                                         },
-                                        "required": [
-                                          "fieldPath"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
+                                        required: ['fieldPath'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
                                       },
-                                      "resourceFieldRef": {
-                                        "properties": {
-                                          "containerName": {
-                                            "type": "string"
+                                      resourceFieldRef: {
+                                        properties: {
+                                          containerName: {
+                                            type: 'string',
                                           },
-                                          "divisor": {
-                                            "anyOf": [
+                                          divisor: {
+                                            anyOf: [
                                               {
-                                                "type": "integer"
+                                                type: 'integer',
                                               },
                                               {
-                                                "type": "string"
-                                              }
-                                            ],
-                                            "pattern": "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-                                            "x-kubernetes-int-or-string": true
-                                          },
-                                          "resource": {
-                                            "type": "string"
-                                          }
-                                        },
-                                        "required": [
-                                          "resource"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
-                                      },
-                                      "secretKeyRef": {
-                                        "properties": {
-                                          "key": {
-                                            "type": "string"
-                                          },
-                                          "name": {
-                                            "default": "",
-                                            "type": "string"
-                                          },
-                                          "optional": {
-                                            "type": "boolean"
-                                          }
-                                        },
-                                        "required": [
-                                          "key"
-                                        ],
-                                        "type": "object",
-                                        "x-kubernetes-map-type": "atomic"
-                                      }
-                                    },
-                                    "type": "object"
-                                  }
-                                },
-                                "required": [
-                                  "name"
-                                ],
-                                "type": "object"
-                              },
-                              "maxItems": 100,
-                              "type": "array"
-                            },
-                            "imageRepository": {
-                              "maxLength": 512,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "imageTag": {
-                              "maxLength": 256,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "peerCertSANs": {
-                              "items": {
-                                "maxLength": 253,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "maxItems": 100,
-                              "type": "array"
-                            },
-                            "serverCertSANs": {
-                              "items": {
-                                "maxLength": 253,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "maxItems": 100,
-                              "type": "array"
-                            }
-                          },
-                          "type": "object"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "featureGates": {
-                      "additionalProperties": {
-                        "type": "boolean"
-                      },
-                      "type": "object"
-                    },
-                    "imageRepository": {
-                      "maxLength": 512,
-                      "minLength": 1,
-                      "type": "string"
-                    },
-                    "kind": {
-                      "type": "string"
-                    },
-                    "kubernetesVersion": {
-                      "maxLength": 256,
-                      "minLength": 1,
-                      "type": "string"
-                    },
-                    "networking": {
-                      "properties": {
-                        "dnsDomain": {
-                          "maxLength": 253,
-                          "minLength": 1,
-                          "type": "string"
-                        },
-                        "podSubnet": {
-                          "maxLength": 1024,
-                          "minLength": 1,
-                          "type": "string"
-                        },
-                        "serviceSubnet": {
-                          "maxLength": 1024,
-                          "minLength": 1,
-                          "type": "string"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "scheduler": {
-                      "properties": {
-                        "extraArgs": {
-                          "additionalProperties": {
-                            "type": "string"
-                          },
-                          "type": "object"
-                        },
-                        "extraEnvs": {
-                          "items": {
-                            "properties": {
-                              "name": {
-                                "type": "string"
-                              },
-                              "value": {
-                                "type": "string"
-                              },
-                              "valueFrom": {
-                                "properties": {
-                                  "configMapKeyRef": {
-                                    "properties": {
-                                      "key": {
-                                        "type": "string"
-                                      },
-                                      "name": {
-                                        "default": "",
-                                        "type": "string"
-                                      },
-                                      "optional": {
-                                        "type": "boolean"
-                                      }
-                                    },
-                                    "required": [
-                                      "key"
-                                    ],
-                                    "type": "object",
-                                    "x-kubernetes-map-type": "atomic"
-                                  },
-                                  "fieldRef": {
-                                    "properties": {
-                                      "apiVersion": {
-                                        "type": "string"
-                                      },
-                                      "fieldPath": {
-                                        "type": "string"
-                                      }
-                                    },
-                                    "required": [
-                                      "fieldPath"
-                                    ],
-                                    "type": "object",
-                                    "x-kubernetes-map-type": "atomic"
-                                  },
-                                  "resourceFieldRef": {
-                                    "properties": {
-                                      "containerName": {
-                                        "type": "string"
-                                      },
-                                      "divisor": {
-                                        "anyOf": [
-                                          {
-                                            "type": "integer"
-                                          },
-                                          {
-                                            "type": "string"
-                                          }
-                                        ],
-                                        "pattern": "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-                                        "x-kubernetes-int-or-string": true
-                                      },
-                                      "resource": {
-                                        "type": "string"
-                                      }
-                                    },
-                                    "required": [
-                                      "resource"
-                                    ],
-                                    "type": "object",
-                                    "x-kubernetes-map-type": "atomic"
-                                  },
-                                  "secretKeyRef": {
-                                    "properties": {
-                                      "key": {
-                                        "type": "string"
-                                      },
-                                      "name": {
-                                        "default": "",
-                                        "type": "string"
-                                      },
-                                      "optional": {
-                                        "type": "boolean"
-                                      }
-                                    },
-                                    "required": [
-                                      "key"
-                                    ],
-                                    "type": "object",
-                                    "x-kubernetes-map-type": "atomic"
-                                  }
-                                },
-                                "type": "object"
-                              }
-                            },
-                            "required": [
-                              "name"
-                            ],
-                            "type": "object"
-                          },
-                          "maxItems": 100,
-                          "type": "array"
-                        },
-                        "extraVolumes": {
-                          "items": {
-                            "properties": {
-                              "hostPath": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "mountPath": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "name": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "pathType": {
-                                "type": "string"
-                              },
-                              "readOnly": {
-                                "type": "boolean"
-                              }
-                            },
-                            "required": [
-                              "hostPath",
-                              "mountPath",
-                              "name"
-                            ],
-                            "type": "object"
-                          },
-                          "maxItems": 100,
-                          "type": "array"
-                        }
-                      },
-                      "type": "object"
-                    }
-                  },
-                  "type": "object"
-                },
-                "diskSetup": {
-                  "properties": {
-                    "filesystems": {
-                      "items": {
-                        "properties": {
-                          "device": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "extraOpts": {
-                            "items": {
-                              "maxLength": 256,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "maxItems": 100,
-                            "type": "array"
-                          },
-                          "filesystem": {
-                            "maxLength": 128,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "label": {
-                            "maxLength": 512,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "overwrite": {
-                            "type": "boolean"
-                          },
-                          "partition": {
-                            "maxLength": 128,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "replaceFS": {
-                            "maxLength": 128,
-                            "minLength": 1,
-                            "type": "string"
-                          }
-                        },
-                        "required": [
-                          "device",
-                          "filesystem"
-                        ],
-                        "type": "object"
-                      },
-                      "maxItems": 100,
-                      "type": "array"
-                    },
-                    "partitions": {
-                      "items": {
-                        "properties": {
-                          "device": {
-                            "maxLength": 256,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "layout": {
-                            "type": "boolean"
-                          },
-                          "overwrite": {
-                            "type": "boolean"
-                          },
-                          "tableType": {
-                            "enum": [
-                              "mbr",
-                              "gpt"
-                            ],
-                            "type": "string"
-                          }
-                        },
-                        "required": [
-                          "device",
-                          "layout"
-                        ],
-                        "type": "object"
-                      },
-                      "maxItems": 100,
-                      "type": "array"
-                    }
-                  },
-                  "type": "object"
-                },
-                "files": {
-                  "items": {
-                    "properties": {
-                      "append": {
-                        "type": "boolean"
-                      },
-                      "content": {
-                        "maxLength": 10240,
-                        "minLength": 1,
-                        "type": "string"
-                      },
-                      "contentFrom": {
-                        "properties": {
-                          "secret": {
-                            "properties": {
-                              "key": {
-                                "maxLength": 256,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "name": {
-                                "maxLength": 253,
-                                "minLength": 1,
-                                "type": "string"
-                              }
-                            },
-                            "required": [
-                              "key",
-                              "name"
-                            ],
-                            "type": "object"
-                          }
-                        },
-                        "required": [
-                          "secret"
-                        ],
-                        "type": "object"
-                      },
-                      "encoding": {
-                        "enum": [
-                          "base64",
-                          "gzip",
-                          "gzip+base64"
-                        ],
-                        "type": "string"
-                      },
-                      "owner": {
-                        "maxLength": 256,
-                        "minLength": 1,
-                        "type": "string"
-                      },
-                      "path": {
-                        "maxLength": 512,
-                        "minLength": 1,
-                        "type": "string"
-                      },
-                      "permissions": {
-                        "maxLength": 16,
-                        "minLength": 1,
-                        "type": "string"
-                      }
-                    },
-                    "required": [
-                      "path"
-                    ],
-                    "type": "object"
-                  },
-                  "maxItems": 200,
-                  "type": "array"
-                },
-                "format": {
-                  "enum": [
-                    "cloud-config",
-                    "ignition"
-                  ],
-                  "type": "string"
-                },
-                "ignition": {
-                  "properties": {
-                    "containerLinuxConfig": {
-                      "properties": {
-                        "additionalConfig": {
-                          "maxLength": 32768,
-                          "minLength": 1,
-                          "type": "string"
-                        },
-                        "strict": {
-                          "type": "boolean"
-                        }
-                      },
-                      "type": "object"
-                    }
-                  },
-                  "type": "object"
-                },
-                "initConfiguration": {
-                  "properties": {
-                    "apiVersion": {
-                      "type": "string"
-                    },
-                    "bootstrapTokens": {
-                      "items": {
-                        "properties": {
-                          "description": {
-                            "maxLength": 512,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "expires": {
-                            "format": "date-time",
-                            "type": "string"
-                          },
-                          "groups": {
-                            "items": {
-                              "maxLength": 256,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "maxItems": 100,
-                            "type": "array"
-                          },
-                          "token": {
-                            "type": "string"
-                          },
-                          "ttl": {
-                            "type": "string"
-                          },
-                          "usages": {
-                            "items": {
-                              "maxLength": 256,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "maxItems": 100,
-                            "type": "array"
-                          }
-                        },
-                        "required": [
-                          "token"
-                        ],
-                        "type": "object"
-                      },
-                      "maxItems": 100,
-                      "type": "array"
-                    },
-                    "kind": {
-                      "type": "string"
-                    },
-                    "localAPIEndpoint": {
-                      "properties": {
-                        "advertiseAddress": {
-                          "maxLength": 39,
-                          "minLength": 1,
-                          "type": "string"
-                        },
-                        "bindPort": {
-                          "format": "int32",
-                          "type": "integer"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "nodeRegistration": {
-                      "properties": {
-                        "criSocket": {
-                          "maxLength": 512,
-                          "minLength": 1,
-                          "type": "string"
-                        },
-                        "ignorePreflightErrors": {
-                          "items": {
-                            "maxLength": 512,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "maxItems": 50,
-                          "type": "array"
-                        },
-                        "imagePullPolicy": {
-                          "enum": [
-                            "Always",
-                            "IfNotPresent",
-                            "Never"
-                          ],
-                          "type": "string"
-                        },
-                        "imagePullSerial": {
-                          "type": "boolean"
-                        },
-                        "kubeletExtraArgs": {
-                          "additionalProperties": {
-                            "type": "string"
-                          },
-                          "type": "object"
-                        },
-                        "name": {
-                          "maxLength": 253,
-                          "minLength": 1,
-                          "type": "string"
-                        },
-                        "taints": {
-                          "items": {
-                            "properties": {
-                              "effect": {
-                                "type": "string"
-                              },
-                              "key": {
-                                "type": "string"
-                              },
-                              "timeAdded": {
-                                "format": "date-time",
-                                "type": "string"
-                              },
-                              "value": {
-                                "type": "string"
-                              }
-                            },
-                            "required": [
-                              "effect",
-                              "key"
-                            ],
-                            "type": "object"
-                          },
-                          "maxItems": 100,
-                          "type": "array"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "patches": {
-                      "properties": {
-                        "directory": {
-                          "maxLength": 512,
-                          "minLength": 1,
-                          "type": "string"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "skipPhases": {
-                      "items": {
-                        "maxLength": 256,
-                        "minLength": 1,
-                        "type": "string"
-                      },
-                      "maxItems": 50,
-                      "type": "array"
-                    }
-                  },
-                  "type": "object"
-                },
-                "joinConfiguration": {
-                  "properties": {
-                    "apiVersion": {
-                      "type": "string"
-                    },
-                    "caCertPath": {
-                      "maxLength": 512,
-                      "minLength": 1,
-                      "type": "string"
-                    },
-                    "controlPlane": {
-                      "properties": {
-                        "localAPIEndpoint": {
-                          "properties": {
-                            "advertiseAddress": {
-                              "maxLength": 39,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "bindPort": {
-                              "format": "int32",
-                              "type": "integer"
-                            }
-                          },
-                          "type": "object"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "discovery": {
-                      "properties": {
-                        "bootstrapToken": {
-                          "properties": {
-                            "apiServerEndpoint": {
-                              "maxLength": 512,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "caCertHashes": {
-                              "items": {
-                                "maxLength": 512,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "maxItems": 100,
-                              "type": "array"
-                            },
-                            "token": {
-                              "maxLength": 512,
-                              "minLength": 1,
-                              "type": "string"
-                            },
-                            "unsafeSkipCAVerification": {
-                              "type": "boolean"
-                            }
-                          },
-                          "type": "object"
-                        },
-                        "file": {
-                          "properties": {
-                            "kubeConfig": {
-                              "properties": {
-                                "cluster": {
-                                  "properties": {
-                                    "certificateAuthorityData": {
-                                      "format": "byte",
-                                      "maxLength": 51200,
-                                      "minLength": 1,
-                                      "type": "string"
-                                    },
-                                    "insecureSkipTLSVerify": {
-                                      "type": "boolean"
-                                    },
-                                    "proxyURL": {
-                                      "maxLength": 512,
-                                      "minLength": 1,
-                                      "type": "string"
-                                    },
-                                    "server": {
-                                      "maxLength": 512,
-                                      "minLength": 1,
-                                      "type": "string"
-                                    },
-                                    "tlsServerName": {
-                                      "maxLength": 512,
-                                      "minLength": 1,
-                                      "type": "string"
-                                    }
-                                  },
-                                  "type": "object"
-                                },
-                                "user": {
-                                  "properties": {
-                                    "authProvider": {
-                                      "properties": {
-                                        "config": {
-                                          "additionalProperties": {
-                                            "type": "string"
-                                          },
-                                          "type": "object"
-                                        },
-                                        "name": {
-                                          "maxLength": 256,
-                                          "minLength": 1,
-                                          "type": "string"
-                                        }
-                                      },
-                                      "required": [
-                                        "name"
-                                      ],
-                                      "type": "object"
-                                    },
-                                    "exec": {
-                                      "properties": {
-                                        "apiVersion": {
-                                          "maxLength": 512,
-                                          "minLength": 1,
-                                          "type": "string"
-                                        },
-                                        "args": {
-                                          "items": {
-                                            "maxLength": 512,
-                                            "minLength": 1,
-                                            "type": "string"
-                                          },
-                                          "maxItems": 100,
-                                          "type": "array"
-                                        },
-                                        "command": {
-                                          "maxLength": 1024,
-                                          "minLength": 1,
-                                          "type": "string"
-                                        },
-                                        "env": {
-                                          "items": {
-                                            "properties": {
-                                              "name": {
-                                                "maxLength": 512,
-                                                "minLength": 1,
-                                                "type": "string"
+                                                type: 'string',
                                               },
-                                              "value": {
-                                                "maxLength": 512,
-                                                "minLength": 1,
-                                                "type": "string"
-                                              }
-                                            },
-                                            "required": [
-                                              "name",
-                                              "value"
                                             ],
-                                            "type": "object"
+                                            pattern:
+                                              '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$',
+                                            'x-kubernetes-int-or-string': true,
                                           },
-                                          "maxItems": 100,
-                                          "type": "array"
+                                          resource: {
+                                            type: 'string',
+                                          },
                                         },
-                                        "provideClusterInfo": {
-                                          "type": "boolean"
-                                        }
+                                        required: ['resource'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
                                       },
-                                      "required": [
-                                        "command"
-                                      ],
-                                      "type": "object"
-                                    }
+                                      secretKeyRef: {
+                                        properties: {
+                                          key: {
+                                            type: 'string',
+                                          },
+                                          name: {
+                                            default: '',
+                                            type: 'string',
+                                          },
+                                          optional: {
+                                            type: 'boolean',
+                                          },
+                                        },
+                                        required: ['key'],
+                                        type: 'object',
+                                        'x-kubernetes-map-type': 'atomic',
+                                      },
+                                    },
+                                    type: 'object',
                                   },
-                                  "type": "object"
-                                }
+                                },
+                                required: ['name'],
+                                type: 'object',
                               },
-                              "required": [
-                                "user"
-                              ],
-                              "type": "object"
+                              maxItems: 100,
+                              type: 'array',
                             },
-                            "kubeConfigPath": {
-                              "maxLength": 512,
-                              "minLength": 1,
-                              "type": "string"
-                            }
-                          },
-                          "required": [
-                            "kubeConfigPath"
-                          ],
-                          "type": "object"
-                        },
-                        "timeout": {
-                          "type": "string"
-                        },
-                        "tlsBootstrapToken": {
-                          "maxLength": 512,
-                          "minLength": 1,
-                          "type": "string"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "kind": {
-                      "type": "string"
-                    },
-                    "nodeRegistration": {
-                      "properties": {
-                        "criSocket": {
-                          "maxLength": 512,
-                          "minLength": 1,
-                          "type": "string"
-                        },
-                        "ignorePreflightErrors": {
-                          "items": {
-                            "maxLength": 512,
-                            "minLength": 1,
-                            "type": "string"
-                          },
-                          "maxItems": 50,
-                          "type": "array"
-                        },
-                        "imagePullPolicy": {
-                          "enum": [
-                            "Always",
-                            "IfNotPresent",
-                            "Never"
-                          ],
-                          "type": "string"
-                        },
-                        "imagePullSerial": {
-                          "type": "boolean"
-                        },
-                        "kubeletExtraArgs": {
-                          "additionalProperties": {
-                            "type": "string"
-                          },
-                          "type": "object"
-                        },
-                        "name": {
-                          "maxLength": 253,
-                          "minLength": 1,
-                          "type": "string"
-                        },
-                        "taints": {
-                          "items": {
-                            "properties": {
-                              "effect": {
-                                "type": "string"
-                              },
-                              "key": {
-                                "type": "string"
-                              },
-                              "timeAdded": {
-                                "format": "date-time",
-                                "type": "string"
-                              },
-                              "value": {
-                                "type": "string"
-                              }
+                            imageRepository: {
+                              maxLength: 512,
+                              minLength: 1,
+                              type: 'string',
                             },
-                            "required": [
-                              "effect",
-                              "key"
-                            ],
-                            "type": "object"
-                          },
-                          "maxItems": 100,
-                          "type": "array"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "patches": {
-                      "properties": {
-                        "directory": {
-                          "maxLength": 512,
-                          "minLength": 1,
-                          "type": "string"
-                        }
-                      },
-                      "type": "object"
-                    },
-                    "skipPhases": {
-                      "items": {
-                        "maxLength": 256,
-                        "minLength": 1,
-                        "type": "string"
-                      },
-                      "maxItems": 50,
-                      "type": "array"
-                    }
-                  },
-                  "type": "object"
-                },
-                "mounts": {
-                  "items": {
-                    "items": {
-                      "maxLength": 512,
-                      "minLength": 1,
-                      "type": "string"
-                    },
-                    "type": "array"
-                  },
-                  "maxItems": 100,
-                  "type": "array"
-                },
-                "ntp": {
-                  "properties": {
-                    "enabled": {
-                      "type": "boolean"
-                    },
-                    "servers": {
-                      "items": {
-                        "maxLength": 512,
-                        "minLength": 1,
-                        "type": "string"
-                      },
-                      "maxItems": 100,
-                      "type": "array"
-                    }
-                  },
-                  "type": "object"
-                },
-                "postKubeadmCommands": {
-                  "items": {
-                    "maxLength": 10240,
-                    "minLength": 1,
-                    "type": "string"
-                  },
-                  "maxItems": 1000,
-                  "type": "array"
-                },
-                "preKubeadmCommands": {
-                  "items": {
-                    "maxLength": 10240,
-                    "minLength": 1,
-                    "type": "string"
-                  },
-                  "maxItems": 1000,
-                  "type": "array"
-                },
-                "useExperimentalRetryJoin": {
-                  "type": "boolean"
-                },
-                "users": {
-                  "items": {
-                    "properties": {
-                      "gecos": {
-                        "maxLength": 256,
-                        "minLength": 1,
-                        "type": "string"
-                      },
-                      "groups": {
-                        "maxLength": 256,
-                        "minLength": 1,
-                        "type": "string"
-                      },
-                      "homeDir": {
-                        "maxLength": 256,
-                        "minLength": 1,
-                        "type": "string"
-                      },
-                      "inactive": {
-                        "type": "boolean"
-                      },
-                      "lockPassword": {
-                        "type": "boolean"
-                      },
-                      "name": {
-                        "maxLength": 256,
-                        "minLength": 1,
-                        "type": "string"
-                      },
-                      "passwd": {
-                        "maxLength": 256,
-                        "minLength": 1,
-                        "type": "string"
-                      },
-                      "passwdFrom": {
-                        "properties": {
-                          "secret": {
-                            "properties": {
-                              "key": {
-                                "maxLength": 256,
-                                "minLength": 1,
-                                "type": "string"
-                              },
-                              "name": {
-                                "maxLength": 253,
-                                "minLength": 1,
-                                "type": "string"
-                              }
+                            imageTag: {
+                              maxLength: 256,
+                              minLength: 1,
+                              type: 'string',
                             },
-                            "required": [
-                              "key",
-                              "name"
-                            ],
-                            "type": "object"
-                          }
+                            peerCertSANs: {
+                              items: {
+                                maxLength: 253,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              maxItems: 100,
+                              type: 'array',
+                            },
+                            serverCertSANs: {
+                              items: {
+                                maxLength: 253,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              maxItems: 100,
+                              type: 'array',
+                            },
+                          },
+                          type: 'object',
                         },
-                        "required": [
-                          "secret"
-                        ],
-                        "type": "object"
                       },
-                      "primaryGroup": {
-                        "maxLength": 256,
-                        "minLength": 1,
-                        "type": "string"
+                      type: 'object',
+                    },
+                    featureGates: {
+                      additionalProperties: {
+                        type: 'boolean',
                       },
-                      "shell": {
-                        "maxLength": 256,
-                        "minLength": 1,
-                        "type": "string"
-                      },
-                      "sshAuthorizedKeys": {
-                        "items": {
-                          "maxLength": 2048,
-                          "minLength": 1,
-                          "type": "string"
+                      type: 'object',
+                    },
+                    imageRepository: {
+                      maxLength: 512,
+                      minLength: 1,
+                      type: 'string',
+                    },
+                    kind: {
+                      type: 'string',
+                    },
+                    kubernetesVersion: {
+                      maxLength: 256,
+                      minLength: 1,
+                      type: 'string',
+                    },
+                    networking: {
+                      properties: {
+                        dnsDomain: {
+                          maxLength: 253,
+                          minLength: 1,
+                          type: 'string',
                         },
-                        "maxItems": 100,
-                        "type": "array"
+                        podSubnet: {
+                          maxLength: 1024,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                        serviceSubnet: {
+                          maxLength: 1024,
+                          minLength: 1,
+                          type: 'string',
+                        },
                       },
-                      "sudo": {
-                        "maxLength": 256,
-                        "minLength": 1,
-                        "type": "string"
-                      }
+                      type: 'object',
                     },
-                    "required": [
-                      "name"
-                    ],
-                    "type": "object"
-                  },
-                  "maxItems": 100,
-                  "type": "array"
-                },
-                "verbosity": {
-                  "format": "int32",
-                  "type": "integer"
-                }
-              },
-              "type": "object"
-            },
-            "machineNamingStrategy": {
-              "properties": {
-                "template": {
-                  "maxLength": 256,
-                  "minLength": 1,
-                  "type": "string"
-                }
-              },
-              "type": "object"
-            },
-            "machineTemplate": {
-              "properties": {
-                "infrastructureRef": {
-                  "properties": {
-                    "apiVersion": {
-                      "type": "string"
-                    },
-                    "fieldPath": {
-                      "type": "string"
-                    },
-                    "kind": {
-                      "type": "string"
-                    },
-                    "name": {
-                      "type": "string"
-                    },
-                    "namespace": {
-                      "type": "string"
-                    },
-                    "resourceVersion": {
-                      "type": "string"
-                    },
-                    "uid": {
-                      "type": "string"
-                    }
-                  },
-                  "type": "object",
-                  "x-kubernetes-map-type": "atomic"
-                },
-                "metadata": {
-                  "properties": {
-                    "annotations": {
-                      "additionalProperties": {
-                        "type": "string"
+                    scheduler: {
+                      properties: {
+                        extraArgs: {
+                          additionalProperties: {
+                            type: 'string',
+                          },
+                          type: 'object',
+                        },
+                        extraEnvs: {
+                          items: {
+                            properties: {
+                              name: {
+                                type: 'string',
+                              },
+                              value: {
+                                type: 'string',
+                              },
+                              valueFrom: {
+                                properties: {
+                                  configMapKeyRef: {
+                                    properties: {
+                                      key: {
+                                        type: 'string',
+                                      },
+                                      name: {
+                                        default: '',
+                                        type: 'string',
+                                      },
+                                      optional: {
+                                        type: 'boolean',
+                                      },
+                                    },
+                                    required: ['key'],
+                                    type: 'object',
+                                    'x-kubernetes-map-type': 'atomic',
+                                  },
+                                  fieldRef: {
+                                    properties: {
+                                      apiVersion: {
+                                        type: 'string',
+                                      },
+                                      fieldPath: {
+                                        type: 'string',
+                                      },
+                                    },
+                                    required: ['fieldPath'],
+                                    type: 'object',
+                                    'x-kubernetes-map-type': 'atomic',
+                                  },
+                                  resourceFieldRef: {
+                                    properties: {
+                                      containerName: {
+                                        type: 'string',
+                                      },
+                                      divisor: {
+                                        anyOf: [
+                                          {
+                                            type: 'integer',
+                                          },
+                                          {
+                                            type: 'string',
+                                          },
+                                        ],
+                                        pattern:
+                                          '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$',
+                                        'x-kubernetes-int-or-string': true,
+                                      },
+                                      resource: {
+                                        type: 'string',
+                                      },
+                                    },
+                                    required: ['resource'],
+                                    type: 'object',
+                                    'x-kubernetes-map-type': 'atomic',
+                                  },
+                                  secretKeyRef: {
+                                    properties: {
+                                      key: {
+                                        type: 'string',
+                                      },
+                                      name: {
+                                        default: '',
+                                        type: 'string',
+                                      },
+                                      optional: {
+                                        type: 'boolean',
+                                      },
+                                    },
+                                    required: ['key'],
+                                    type: 'object',
+                                    'x-kubernetes-map-type': 'atomic',
+                                  },
+                                },
+                                type: 'object',
+                              },
+                            },
+                            required: ['name'],
+                            type: 'object',
+                          },
+                          maxItems: 100,
+                          type: 'array',
+                        },
+                        extraVolumes: {
+                          items: {
+                            properties: {
+                              hostPath: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              mountPath: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              name: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              pathType: {
+                                type: 'string',
+                              },
+                              readOnly: {
+                                type: 'boolean',
+                              },
+                            },
+                            required: ['hostPath', 'mountPath', 'name'],
+                            type: 'object',
+                          },
+                          maxItems: 100,
+                          type: 'array',
+                        },
                       },
-                      "type": "object"
+                      type: 'object',
                     },
-                    "labels": {
-                      "additionalProperties": {
-                        "type": "string"
-                      },
-                      "type": "object"
-                    }
                   },
-                  "type": "object"
+                  type: 'object',
                 },
-                "nodeDeletionTimeout": {
-                  "type": "string"
-                },
-                "nodeDrainTimeout": {
-                  "type": "string"
-                },
-                "nodeVolumeDetachTimeout": {
-                  "type": "string"
-                },
-                "readinessGates": {
-                  "items": {
-                    "properties": {
-                      "conditionType": {
-                        "maxLength": 316,
-                        "minLength": 1,
-                        "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-                        "type": "string"
+                diskSetup: {
+                  properties: {
+                    filesystems: {
+                      items: {
+                        properties: {
+                          device: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          extraOpts: {
+                            items: {
+                              maxLength: 256,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            maxItems: 100,
+                            type: 'array',
+                          },
+                          filesystem: {
+                            maxLength: 128,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          label: {
+                            maxLength: 512,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          overwrite: {
+                            type: 'boolean',
+                          },
+                          partition: {
+                            maxLength: 128,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          replaceFS: {
+                            maxLength: 128,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                        },
+                        required: ['device', 'filesystem'],
+                        type: 'object',
                       },
-                      "polarity": {
-                        "enum": [
-                          "Positive",
-                          "Negative"
-                        ],
-                        "type": "string"
-                      }
+                      maxItems: 100,
+                      type: 'array',
                     },
-                    "required": [
-                      "conditionType"
-                    ],
-                    "type": "object"
+                    partitions: {
+                      items: {
+                        properties: {
+                          device: {
+                            maxLength: 256,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          layout: {
+                            type: 'boolean',
+                          },
+                          overwrite: {
+                            type: 'boolean',
+                          },
+                          tableType: {
+                            enum: ['mbr', 'gpt'],
+                            type: 'string',
+                          },
+                        },
+                        required: ['device', 'layout'],
+                        type: 'object',
+                      },
+                      maxItems: 100,
+                      type: 'array',
+                    },
                   },
-                  "maxItems": 32,
-                  "type": "array",
-                  "x-kubernetes-list-map-keys": [
-                    "conditionType"
-                  ],
-                  "x-kubernetes-list-type": "map"
-                }
-              },
-              "required": [
-                "infrastructureRef"
-              ],
-              "type": "object"
-            },
-            "remediationStrategy": {
-              "properties": {
-                "maxRetry": {
-                  "format": "int32",
-                  "type": "integer"
+                  type: 'object',
                 },
-                "minHealthyPeriod": {
-                  "type": "string"
+                files: {
+                  items: {
+                    properties: {
+                      append: {
+                        type: 'boolean',
+                      },
+                      content: {
+                        maxLength: 10240,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      contentFrom: {
+                        properties: {
+                          secret: {
+                            properties: {
+                              key: {
+                                maxLength: 256,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              name: {
+                                maxLength: 253,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                            },
+                            required: ['key', 'name'],
+                            type: 'object',
+                          },
+                        },
+                        required: ['secret'],
+                        type: 'object',
+                      },
+                      encoding: {
+                        enum: ['base64', 'gzip', 'gzip+base64'],
+                        type: 'string',
+                      },
+                      owner: {
+                        maxLength: 256,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      path: {
+                        maxLength: 512,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      permissions: {
+                        maxLength: 16,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                    },
+                    required: ['path'],
+                    type: 'object',
+                  },
+                  maxItems: 200,
+                  type: 'array',
                 },
-                "retryPeriod": {
-                  "type": "string"
-                }
-              },
-              "type": "object"
-            },
-            "replicas": {
-              "format": "int32",
-              "type": "integer"
-            },
-            "rolloutAfter": {
-              "format": "date-time",
-              "type": "string"
-            },
-            "rolloutBefore": {
-              "properties": {
-                "certificatesExpiryDays": {
-                  "format": "int32",
-                  "type": "integer"
-                }
-              },
-              "type": "object"
-            },
-            "rolloutStrategy": {
-              "default": {
-                "rollingUpdate": {
-                  "maxSurge": 1
+                format: {
+                  enum: ['cloud-config', 'ignition'],
+                  type: 'string',
                 },
-                "type": "RollingUpdate"
+                ignition: {
+                  properties: {
+                    containerLinuxConfig: {
+                      properties: {
+                        additionalConfig: {
+                          maxLength: 32768,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                        strict: {
+                          type: 'boolean',
+                        },
+                      },
+                      type: 'object',
+                    },
+                  },
+                  type: 'object',
+                },
+                initConfiguration: {
+                  properties: {
+                    apiVersion: {
+                      type: 'string',
+                    },
+                    bootstrapTokens: {
+                      items: {
+                        properties: {
+                          description: {
+                            maxLength: 512,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          expires: {
+                            format: 'date-time',
+                            type: 'string',
+                          },
+                          groups: {
+                            items: {
+                              maxLength: 256,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            maxItems: 100,
+                            type: 'array',
+                          },
+                          token: {
+                            type: 'string',
+                          },
+                          ttl: {
+                            type: 'string',
+                          },
+                          usages: {
+                            items: {
+                              maxLength: 256,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            maxItems: 100,
+                            type: 'array',
+                          },
+                        },
+                        required: ['token'],
+                        type: 'object',
+                      },
+                      maxItems: 100,
+                      type: 'array',
+                    },
+                    kind: {
+                      type: 'string',
+                    },
+                    localAPIEndpoint: {
+                      properties: {
+                        advertiseAddress: {
+                          maxLength: 39,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                        bindPort: {
+                          format: 'int32',
+                          type: 'integer',
+                        },
+                      },
+                      type: 'object',
+                    },
+                    nodeRegistration: {
+                      properties: {
+                        criSocket: {
+                          maxLength: 512,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                        ignorePreflightErrors: {
+                          items: {
+                            maxLength: 512,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          maxItems: 50,
+                          type: 'array',
+                        },
+                        imagePullPolicy: {
+                          enum: ['Always', 'IfNotPresent', 'Never'],
+                          type: 'string',
+                        },
+                        imagePullSerial: {
+                          type: 'boolean',
+                        },
+                        kubeletExtraArgs: {
+                          additionalProperties: {
+                            type: 'string',
+                          },
+                          type: 'object',
+                        },
+                        name: {
+                          maxLength: 253,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                        taints: {
+                          items: {
+                            properties: {
+                              effect: {
+                                type: 'string',
+                              },
+                              key: {
+                                type: 'string',
+                              },
+                              timeAdded: {
+                                format: 'date-time',
+                                type: 'string',
+                              },
+                              value: {
+                                type: 'string',
+                              },
+                            },
+                            required: ['effect', 'key'],
+                            type: 'object',
+                          },
+                          maxItems: 100,
+                          type: 'array',
+                        },
+                      },
+                      type: 'object',
+                    },
+                    patches: {
+                      properties: {
+                        directory: {
+                          maxLength: 512,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                      },
+                      type: 'object',
+                    },
+                    skipPhases: {
+                      items: {
+                        maxLength: 256,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      maxItems: 50,
+                      type: 'array',
+                    },
+                  },
+                  type: 'object',
+                },
+                joinConfiguration: {
+                  properties: {
+                    apiVersion: {
+                      type: 'string',
+                    },
+                    caCertPath: {
+                      maxLength: 512,
+                      minLength: 1,
+                      type: 'string',
+                    },
+                    controlPlane: {
+                      properties: {
+                        localAPIEndpoint: {
+                          properties: {
+                            advertiseAddress: {
+                              maxLength: 39,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            bindPort: {
+                              format: 'int32',
+                              type: 'integer',
+                            },
+                          },
+                          type: 'object',
+                        },
+                      },
+                      type: 'object',
+                    },
+                    discovery: {
+                      properties: {
+                        bootstrapToken: {
+                          properties: {
+                            apiServerEndpoint: {
+                              maxLength: 512,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            caCertHashes: {
+                              items: {
+                                maxLength: 512,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              maxItems: 100,
+                              type: 'array',
+                            },
+                            token: {
+                              maxLength: 512,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                            unsafeSkipCAVerification: {
+                              type: 'boolean',
+                            },
+                          },
+                          type: 'object',
+                        },
+                        file: {
+                          properties: {
+                            kubeConfig: {
+                              properties: {
+                                cluster: {
+                                  properties: {
+                                    certificateAuthorityData: {
+                                      format: 'byte',
+                                      maxLength: 51200,
+                                      minLength: 1,
+                                      type: 'string',
+                                    },
+                                    insecureSkipTLSVerify: {
+                                      type: 'boolean',
+                                    },
+                                    proxyURL: {
+                                      maxLength: 512,
+                                      minLength: 1,
+                                      type: 'string',
+                                    },
+                                    server: {
+                                      maxLength: 512,
+                                      minLength: 1,
+                                      type: 'string',
+                                    },
+                                    tlsServerName: {
+                                      maxLength: 512,
+                                      minLength: 1,
+                                      type: 'string',
+                                    },
+                                  },
+                                  type: 'object',
+                                },
+                                user: {
+                                  properties: {
+                                    authProvider: {
+                                      properties: {
+                                        config: {
+                                          additionalProperties: {
+                                            type: 'string',
+                                          },
+                                          type: 'object',
+                                        },
+                                        name: {
+                                          maxLength: 256,
+                                          minLength: 1,
+                                          type: 'string',
+                                        },
+                                      },
+                                      required: ['name'],
+                                      type: 'object',
+                                    },
+                                    exec: {
+                                      properties: {
+                                        apiVersion: {
+                                          maxLength: 512,
+                                          minLength: 1,
+                                          type: 'string',
+                                        },
+                                        args: {
+                                          items: {
+                                            maxLength: 512,
+                                            minLength: 1,
+                                            type: 'string',
+                                          },
+                                          maxItems: 100,
+                                          type: 'array',
+                                        },
+                                        command: {
+                                          maxLength: 1024,
+                                          minLength: 1,
+                                          type: 'string',
+                                        },
+                                        env: {
+                                          items: {
+                                            properties: {
+                                              name: {
+                                                maxLength: 512,
+                                                minLength: 1,
+                                                type: 'string',
+                                              },
+                                              value: {
+                                                maxLength: 512,
+                                                minLength: 1,
+                                                type: 'string',
+                                              },
+                                            },
+                                            required: ['name', 'value'],
+                                            type: 'object',
+                                          },
+                                          maxItems: 100,
+                                          type: 'array',
+                                        },
+                                        provideClusterInfo: {
+                                          type: 'boolean',
+                                        },
+                                      },
+                                      required: ['command'],
+                                      type: 'object',
+                                    },
+                                  },
+                                  type: 'object',
+                                },
+                              },
+                              required: ['user'],
+                              type: 'object',
+                            },
+                            kubeConfigPath: {
+                              maxLength: 512,
+                              minLength: 1,
+                              type: 'string',
+                            },
+                          },
+                          required: ['kubeConfigPath'],
+                          type: 'object',
+                        },
+                        timeout: {
+                          type: 'string',
+                        },
+                        tlsBootstrapToken: {
+                          maxLength: 512,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                      },
+                      type: 'object',
+                    },
+                    kind: {
+                      type: 'string',
+                    },
+                    nodeRegistration: {
+                      properties: {
+                        criSocket: {
+                          maxLength: 512,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                        ignorePreflightErrors: {
+                          items: {
+                            maxLength: 512,
+                            minLength: 1,
+                            type: 'string',
+                          },
+                          maxItems: 50,
+                          type: 'array',
+                        },
+                        imagePullPolicy: {
+                          enum: ['Always', 'IfNotPresent', 'Never'],
+                          type: 'string',
+                        },
+                        imagePullSerial: {
+                          type: 'boolean',
+                        },
+                        kubeletExtraArgs: {
+                          additionalProperties: {
+                            type: 'string',
+                          },
+                          type: 'object',
+                        },
+                        name: {
+                          maxLength: 253,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                        taints: {
+                          items: {
+                            properties: {
+                              effect: {
+                                type: 'string',
+                              },
+                              key: {
+                                type: 'string',
+                              },
+                              timeAdded: {
+                                format: 'date-time',
+                                type: 'string',
+                              },
+                              value: {
+                                type: 'string',
+                              },
+                            },
+                            required: ['effect', 'key'],
+                            type: 'object',
+                          },
+                          maxItems: 100,
+                          type: 'array',
+                        },
+                      },
+                      type: 'object',
+                    },
+                    patches: {
+                      properties: {
+                        directory: {
+                          maxLength: 512,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                      },
+                      type: 'object',
+                    },
+                    skipPhases: {
+                      items: {
+                        maxLength: 256,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      maxItems: 50,
+                      type: 'array',
+                    },
+                  },
+                  type: 'object',
+                },
+                mounts: {
+                  items: {
+                    items: {
+                      maxLength: 512,
+                      minLength: 1,
+                      type: 'string',
+                    },
+                    type: 'array',
+                  },
+                  maxItems: 100,
+                  type: 'array',
+                },
+                ntp: {
+                  properties: {
+                    enabled: {
+                      type: 'boolean',
+                    },
+                    servers: {
+                      items: {
+                        maxLength: 512,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      maxItems: 100,
+                      type: 'array',
+                    },
+                  },
+                  type: 'object',
+                },
+                postKubeadmCommands: {
+                  items: {
+                    maxLength: 10240,
+                    minLength: 1,
+                    type: 'string',
+                  },
+                  maxItems: 1000,
+                  type: 'array',
+                },
+                preKubeadmCommands: {
+                  items: {
+                    maxLength: 10240,
+                    minLength: 1,
+                    type: 'string',
+                  },
+                  maxItems: 1000,
+                  type: 'array',
+                },
+                useExperimentalRetryJoin: {
+                  type: 'boolean',
+                },
+                users: {
+                  items: {
+                    properties: {
+                      gecos: {
+                        maxLength: 256,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      groups: {
+                        maxLength: 256,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      homeDir: {
+                        maxLength: 256,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      inactive: {
+                        type: 'boolean',
+                      },
+                      lockPassword: {
+                        type: 'boolean',
+                      },
+                      name: {
+                        maxLength: 256,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      passwd: {
+                        maxLength: 256,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      passwdFrom: {
+                        properties: {
+                          secret: {
+                            properties: {
+                              key: {
+                                maxLength: 256,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                              name: {
+                                maxLength: 253,
+                                minLength: 1,
+                                type: 'string',
+                              },
+                            },
+                            required: ['key', 'name'],
+                            type: 'object',
+                          },
+                        },
+                        required: ['secret'],
+                        type: 'object',
+                      },
+                      primaryGroup: {
+                        maxLength: 256,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      shell: {
+                        maxLength: 256,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                      sshAuthorizedKeys: {
+                        items: {
+                          maxLength: 2048,
+                          minLength: 1,
+                          type: 'string',
+                        },
+                        maxItems: 100,
+                        type: 'array',
+                      },
+                      sudo: {
+                        maxLength: 256,
+                        minLength: 1,
+                        type: 'string',
+                      },
+                    },
+                    required: ['name'],
+                    type: 'object',
+                  },
+                  maxItems: 100,
+                  type: 'array',
+                },
+                verbosity: {
+                  format: 'int32',
+                  type: 'integer',
+                },
               },
-              "properties": {
-                "rollingUpdate": {
-                  "properties": {
-                    "maxSurge": {
-                      "anyOf": [
+              type: 'object',
+            },
+            machineNamingStrategy: {
+              properties: {
+                template: {
+                  maxLength: 256,
+                  minLength: 1,
+                  type: 'string',
+                },
+              },
+              type: 'object',
+            },
+            machineTemplate: {
+              properties: {
+                infrastructureRef: {
+                  properties: {
+                    apiVersion: {
+                      type: 'string',
+                    },
+                    fieldPath: {
+                      type: 'string',
+                    },
+                    kind: {
+                      type: 'string',
+                    },
+                    name: {
+                      type: 'string',
+                    },
+                    namespace: {
+                      type: 'string',
+                    },
+                    resourceVersion: {
+                      type: 'string',
+                    },
+                    uid: {
+                      type: 'string',
+                    },
+                  },
+                  type: 'object',
+                  'x-kubernetes-map-type': 'atomic',
+                },
+                metadata: {
+                  properties: {
+                    annotations: {
+                      additionalProperties: {
+                        type: 'string',
+                      },
+                      type: 'object',
+                    },
+                    labels: {
+                      additionalProperties: {
+                        type: 'string',
+                      },
+                      type: 'object',
+                    },
+                  },
+                  type: 'object',
+                },
+                nodeDeletionTimeout: {
+                  type: 'string',
+                },
+                nodeDrainTimeout: {
+                  type: 'string',
+                },
+                nodeVolumeDetachTimeout: {
+                  type: 'string',
+                },
+                readinessGates: {
+                  items: {
+                    properties: {
+                      conditionType: {
+                        maxLength: 316,
+                        minLength: 1,
+                        pattern:
+                          '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+                        type: 'string',
+                      },
+                      polarity: {
+                        enum: ['Positive', 'Negative'],
+                        type: 'string',
+                      },
+                    },
+                    required: ['conditionType'],
+                    type: 'object',
+                  },
+                  maxItems: 32,
+                  type: 'array',
+                  'x-kubernetes-list-map-keys': ['conditionType'],
+                  'x-kubernetes-list-type': 'map',
+                },
+              },
+              required: ['infrastructureRef'],
+              type: 'object',
+            },
+            remediationStrategy: {
+              properties: {
+                maxRetry: {
+                  format: 'int32',
+                  type: 'integer',
+                },
+                minHealthyPeriod: {
+                  type: 'string',
+                },
+                retryPeriod: {
+                  type: 'string',
+                },
+              },
+              type: 'object',
+            },
+            replicas: {
+              format: 'int32',
+              type: 'integer',
+            },
+            rolloutAfter: {
+              format: 'date-time',
+              type: 'string',
+            },
+            rolloutBefore: {
+              properties: {
+                certificatesExpiryDays: {
+                  format: 'int32',
+                  type: 'integer',
+                },
+              },
+              type: 'object',
+            },
+            rolloutStrategy: {
+              default: {
+                rollingUpdate: {
+                  maxSurge: 1,
+                },
+                type: 'RollingUpdate',
+              },
+              properties: {
+                rollingUpdate: {
+                  properties: {
+                    maxSurge: {
+                      anyOf: [
                         {
-                          "type": "integer"
+                          type: 'integer',
                         },
                         {
-                          "type": "string"
-                        }
+                          type: 'string',
+                        },
                       ],
-                      "x-kubernetes-int-or-string": true
-                    }
-                  },
-                  "type": "object"
-                },
-                "type": {
-                  "enum": [
-                    "RollingUpdate"
-                  ],
-                  "type": "string"
-                }
-              },
-              "type": "object"
-            },
-            "version": {
-              "maxLength": 256,
-              "minLength": 1,
-              "type": "string"
-            }
-          },
-          "required": [
-            "kubeadmConfigSpec",
-            "machineTemplate",
-            "version"
-          ],
-          "type": "object"
-        },
-        "status": {
-          "properties": {
-            "conditions": {
-              "items": {
-                "properties": {
-                  "lastTransitionTime": {
-                    "format": "date-time",
-                    "type": "string"
-                  },
-                  "message": {
-                    "maxLength": 10240,
-                    "minLength": 1,
-                    "type": "string"
-                  },
-                  "reason": {
-                    "maxLength": 256,
-                    "minLength": 1,
-                    "type": "string"
-                  },
-                  "severity": {
-                    "maxLength": 32,
-                    "type": "string"
-                  },
-                  "status": {
-                    "type": "string"
-                  },
-                  "type": {
-                    "maxLength": 256,
-                    "minLength": 1,
-                    "type": "string"
-                  }
-                },
-                "required": [
-                  "lastTransitionTime",
-                  "status",
-                  "type"
-                ],
-                "type": "object"
-              },
-              "type": "array"
-            },
-            "failureMessage": {
-              "maxLength": 10240,
-              "minLength": 1,
-              "type": "string"
-            },
-            "failureReason": {
-              "type": "string"
-            },
-            "initialized": {
-              "type": "boolean"
-            },
-            "lastRemediation": {
-              "properties": {
-                "machine": {
-                  "maxLength": 253,
-                  "minLength": 1,
-                  "type": "string"
-                },
-                "retryCount": {
-                  "format": "int32",
-                  "type": "integer"
-                },
-                "timestamp": {
-                  "format": "date-time",
-                  "type": "string"
-                }
-              },
-              "required": [
-                "machine",
-                "retryCount",
-                "timestamp"
-              ],
-              "type": "object"
-            },
-            "observedGeneration": {
-              "format": "int64",
-              "type": "integer"
-            },
-            "ready": {
-              "type": "boolean"
-            },
-            "readyReplicas": {
-              "format": "int32",
-              "type": "integer"
-            },
-            "replicas": {
-              "format": "int32",
-              "type": "integer"
-            },
-            "selector": {
-              "maxLength": 4096,
-              "minLength": 1,
-              "type": "string"
-            },
-            "unavailableReplicas": {
-              "format": "int32",
-              "type": "integer"
-            },
-            "updatedReplicas": {
-              "format": "int32",
-              "type": "integer"
-            },
-            "v1beta2": {
-              "properties": {
-                "availableReplicas": {
-                  "format": "int32",
-                  "type": "integer"
-                },
-                "conditions": {
-                  "items": {
-                    "properties": {
-                      "lastTransitionTime": {
-                        "format": "date-time",
-                        "type": "string"
-                      },
-                      "message": {
-                        "maxLength": 32768,
-                        "type": "string"
-                      },
-                      "observedGeneration": {
-                        "format": "int64",
-                        "minimum": 0,
-                        "type": "integer"
-                      },
-                      "reason": {
-                        "maxLength": 1024,
-                        "minLength": 1,
-                        "pattern": "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
-                        "type": "string"
-                      },
-                      "status": {
-                        "enum": [
-                          "True",
-                          "False",
-                          "Unknown"
-                        ],
-                        "type": "string"
-                      },
-                      "type": {
-                        "maxLength": 316,
-                        "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-                        "type": "string"
-                      }
+                      'x-kubernetes-int-or-string': true,
                     },
-                    "required": [
-                      "lastTransitionTime",
-                      "message",
-                      "reason",
-                      "status",
-                      "type"
-                    ],
-                    "type": "object"
                   },
-                  "maxItems": 32,
-                  "type": "array",
-                  "x-kubernetes-list-map-keys": [
-                    "type"
-                  ],
-                  "x-kubernetes-list-type": "map"
+                  type: 'object',
                 },
-                "readyReplicas": {
-                  "format": "int32",
-                  "type": "integer"
+                type: {
+                  enum: ['RollingUpdate'],
+                  type: 'string',
                 },
-                "upToDateReplicas": {
-                  "format": "int32",
-                  "type": "integer"
-                }
               },
-              "type": "object"
+              type: 'object',
             },
-            "version": {
-              "maxLength": 256,
-              "minLength": 1,
-              "type": "string"
-            }
+            version: {
+              maxLength: 256,
+              minLength: 1,
+              type: 'string',
+            },
           },
-          "type": "object"
-        }
+          required: ['kubeadmConfigSpec', 'machineTemplate', 'version'],
+          type: 'object',
+        },
+        status: {
+          properties: {
+            conditions: {
+              items: {
+                properties: {
+                  lastTransitionTime: {
+                    format: 'date-time',
+                    type: 'string',
+                  },
+                  message: {
+                    maxLength: 10240,
+                    minLength: 1,
+                    type: 'string',
+                  },
+                  reason: {
+                    maxLength: 256,
+                    minLength: 1,
+                    type: 'string',
+                  },
+                  severity: {
+                    maxLength: 32,
+                    type: 'string',
+                  },
+                  status: {
+                    type: 'string',
+                  },
+                  type: {
+                    maxLength: 256,
+                    minLength: 1,
+                    type: 'string',
+                  },
+                },
+                required: ['lastTransitionTime', 'status', 'type'],
+                type: 'object',
+              },
+              type: 'array',
+            },
+            failureMessage: {
+              maxLength: 10240,
+              minLength: 1,
+              type: 'string',
+            },
+            failureReason: {
+              type: 'string',
+            },
+            initialized: {
+              type: 'boolean',
+            },
+            lastRemediation: {
+              properties: {
+                machine: {
+                  maxLength: 253,
+                  minLength: 1,
+                  type: 'string',
+                },
+                retryCount: {
+                  format: 'int32',
+                  type: 'integer',
+                },
+                timestamp: {
+                  format: 'date-time',
+                  type: 'string',
+                },
+              },
+              required: ['machine', 'retryCount', 'timestamp'],
+              type: 'object',
+            },
+            observedGeneration: {
+              format: 'int64',
+              type: 'integer',
+            },
+            ready: {
+              type: 'boolean',
+            },
+            readyReplicas: {
+              format: 'int32',
+              type: 'integer',
+            },
+            replicas: {
+              format: 'int32',
+              type: 'integer',
+            },
+            selector: {
+              maxLength: 4096,
+              minLength: 1,
+              type: 'string',
+            },
+            unavailableReplicas: {
+              format: 'int32',
+              type: 'integer',
+            },
+            updatedReplicas: {
+              format: 'int32',
+              type: 'integer',
+            },
+            v1beta2: {
+              properties: {
+                availableReplicas: {
+                  format: 'int32',
+                  type: 'integer',
+                },
+                conditions: {
+                  items: {
+                    properties: {
+                      lastTransitionTime: {
+                        format: 'date-time',
+                        type: 'string',
+                      },
+                      message: {
+                        maxLength: 32768,
+                        type: 'string',
+                      },
+                      observedGeneration: {
+                        format: 'int64',
+                        minimum: 0,
+                        type: 'integer',
+                      },
+                      reason: {
+                        maxLength: 1024,
+                        minLength: 1,
+                        pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$',
+                        type: 'string',
+                      },
+                      status: {
+                        enum: ['True', 'False', 'Unknown'],
+                        type: 'string',
+                      },
+                      type: {
+                        maxLength: 316,
+                        pattern:
+                          '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+                        type: 'string',
+                      },
+                    },
+                    required: ['lastTransitionTime', 'message', 'reason', 'status', 'type'],
+                    type: 'object',
+                  },
+                  maxItems: 32,
+                  type: 'array',
+                  'x-kubernetes-list-map-keys': ['type'],
+                  'x-kubernetes-list-type': 'map',
+                },
+                readyReplicas: {
+                  format: 'int32',
+                  type: 'integer',
+                },
+                upToDateReplicas: {
+                  format: 'int32',
+                  type: 'integer',
+                },
+              },
+              type: 'object',
+            },
+            version: {
+              maxLength: 256,
+              minLength: 1,
+              type: 'string',
+            },
+          },
+          type: 'object',
+        },
       },
-      "type": "object"
-    }
+      type: 'object',
+    },
   },
   {
-    "group": "cluster.x-k8s.io",
-    "version": "v1beta1",
-    "kind": "Machine",
-    "schema": {
-      "properties": {
-        "apiVersion": {
-          "type": "string"
+    group: 'cluster.x-k8s.io',
+    version: 'v1beta1',
+    kind: 'Machine',
+    schema: {
+      properties: {
+        apiVersion: {
+          type: 'string',
         },
-        "kind": {
-          "type": "string"
+        kind: {
+          type: 'string',
         },
-        "metadata": {
-          "type": "object"
+        metadata: {
+          type: 'object',
         },
-        "spec": {
-          "properties": {
-            "bootstrap": {
-              "properties": {
-                "configRef": {
-                  "properties": {
-                    "apiVersion": {
-                      "type": "string"
+        spec: {
+          properties: {
+            bootstrap: {
+              properties: {
+                configRef: {
+                  properties: {
+                    apiVersion: {
+                      type: 'string',
                     },
-                    "fieldPath": {
-                      "type": "string"
+                    fieldPath: {
+                      type: 'string',
                     },
-                    "kind": {
-                      "type": "string"
+                    kind: {
+                      type: 'string',
                     },
-                    "name": {
-                      "type": "string"
+                    name: {
+                      type: 'string',
                     },
-                    "namespace": {
-                      "type": "string"
+                    namespace: {
+                      type: 'string',
                     },
-                    "resourceVersion": {
-                      "type": "string"
+                    resourceVersion: {
+                      type: 'string',
                     },
-                    "uid": {
-                      "type": "string"
-                    }
+                    uid: {
+                      type: 'string',
+                    },
                   },
-                  "type": "object",
-                  "x-kubernetes-map-type": "atomic"
+                  type: 'object',
+                  'x-kubernetes-map-type': 'atomic',
                 },
-                "dataSecretName": {
-                  "maxLength": 253,
-                  "minLength": 0,
-                  "type": "string"
-                }
+                dataSecretName: {
+                  maxLength: 253,
+                  minLength: 0,
+                  type: 'string',
+                },
               },
-              "type": "object"
+              type: 'object',
             },
-            "clusterName": {
-              "maxLength": 63,
-              "minLength": 1,
-              "type": "string"
+            clusterName: {
+              maxLength: 63,
+              minLength: 1,
+              type: 'string',
             },
-            "failureDomain": {
-              "maxLength": 256,
-              "minLength": 1,
-              "type": "string"
+            failureDomain: {
+              maxLength: 256,
+              minLength: 1,
+              type: 'string',
             },
-            "infrastructureRef": {
-              "properties": {
-                "apiVersion": {
-                  "type": "string"
+            infrastructureRef: {
+              properties: {
+                apiVersion: {
+                  type: 'string',
                 },
-                "fieldPath": {
-                  "type": "string"
+                fieldPath: {
+                  type: 'string',
                 },
-                "kind": {
-                  "type": "string"
+                kind: {
+                  type: 'string',
                 },
-                "name": {
-                  "type": "string"
+                name: {
+                  type: 'string',
                 },
-                "namespace": {
-                  "type": "string"
+                namespace: {
+                  type: 'string',
                 },
-                "resourceVersion": {
-                  "type": "string"
+                resourceVersion: {
+                  type: 'string',
                 },
-                "uid": {
-                  "type": "string"
-                }
+                uid: {
+                  type: 'string',
+                },
               },
-              "type": "object",
-              "x-kubernetes-map-type": "atomic"
+              type: 'object',
+              'x-kubernetes-map-type': 'atomic',
             },
-            "nodeDeletionTimeout": {
-              "type": "string"
+            nodeDeletionTimeout: {
+              type: 'string',
             },
-            "nodeDrainTimeout": {
-              "type": "string"
+            nodeDrainTimeout: {
+              type: 'string',
             },
-            "nodeVolumeDetachTimeout": {
-              "type": "string"
+            nodeVolumeDetachTimeout: {
+              type: 'string',
             },
-            "providerID": {
-              "maxLength": 512,
-              "minLength": 1,
-              "type": "string"
+            providerID: {
+              maxLength: 512,
+              minLength: 1,
+              type: 'string',
             },
-            "readinessGates": {
-              "items": {
-                "properties": {
-                  "conditionType": {
-                    "maxLength": 316,
-                    "minLength": 1,
-                    "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-                    "type": "string"
+            readinessGates: {
+              items: {
+                properties: {
+                  conditionType: {
+                    maxLength: 316,
+                    minLength: 1,
+                    pattern:
+                      '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+                    type: 'string',
                   },
-                  "polarity": {
-                    "enum": [
-                      "Positive",
-                      "Negative"
-                    ],
-                    "type": "string"
-                  }
+                  polarity: {
+                    enum: ['Positive', 'Negative'],
+                    type: 'string',
+                  },
                 },
-                "required": [
-                  "conditionType"
-                ],
-                "type": "object"
+                required: ['conditionType'],
+                type: 'object',
               },
-              "maxItems": 32,
-              "type": "array",
-              "x-kubernetes-list-map-keys": [
-                "conditionType"
-              ],
-              "x-kubernetes-list-type": "map"
+              maxItems: 32,
+              type: 'array',
+              'x-kubernetes-list-map-keys': ['conditionType'],
+              'x-kubernetes-list-type': 'map',
             },
-            "version": {
-              "maxLength": 256,
-              "minLength": 1,
-              "type": "string"
-            }
+            version: {
+              maxLength: 256,
+              minLength: 1,
+              type: 'string',
+            },
           },
-          "required": [
-            "bootstrap",
-            "clusterName",
-            "infrastructureRef"
-          ],
-          "type": "object"
+          required: ['bootstrap', 'clusterName', 'infrastructureRef'],
+          type: 'object',
         },
-        "status": {
-          "properties": {
-            "addresses": {
-              "items": {
-                "properties": {
-                  "address": {
-                    "maxLength": 256,
-                    "minLength": 1,
-                    "type": "string"
+        status: {
+          properties: {
+            addresses: {
+              items: {
+                properties: {
+                  address: {
+                    maxLength: 256,
+                    minLength: 1,
+                    type: 'string',
                   },
-                  "type": {
-                    "enum": [
-                      "Hostname",
-                      "ExternalIP",
-                      "InternalIP",
-                      "ExternalDNS",
-                      "InternalDNS"
-                    ],
-                    "type": "string"
-                  }
+                  type: {
+                    enum: ['Hostname', 'ExternalIP', 'InternalIP', 'ExternalDNS', 'InternalDNS'],
+                    type: 'string',
+                  },
                 },
-                "required": [
-                  "address",
-                  "type"
-                ],
-                "type": "object"
+                required: ['address', 'type'],
+                type: 'object',
               },
-              "type": "array"
+              type: 'array',
             },
-            "bootstrapReady": {
-              "type": "boolean"
+            bootstrapReady: {
+              type: 'boolean',
             },
-            "certificatesExpiryDate": {
-              "format": "date-time",
-              "type": "string"
+            certificatesExpiryDate: {
+              format: 'date-time',
+              type: 'string',
             },
-            "conditions": {
-              "items": {
-                "properties": {
-                  "lastTransitionTime": {
-                    "format": "date-time",
-                    "type": "string"
+            conditions: {
+              items: {
+                properties: {
+                  lastTransitionTime: {
+                    format: 'date-time',
+                    type: 'string',
                   },
-                  "message": {
-                    "maxLength": 10240,
-                    "minLength": 1,
-                    "type": "string"
+                  message: {
+                    maxLength: 10240,
+                    minLength: 1,
+                    type: 'string',
                   },
-                  "reason": {
-                    "maxLength": 256,
-                    "minLength": 1,
-                    "type": "string"
+                  reason: {
+                    maxLength: 256,
+                    minLength: 1,
+                    type: 'string',
                   },
-                  "severity": {
-                    "maxLength": 32,
-                    "type": "string"
+                  severity: {
+                    maxLength: 32,
+                    type: 'string',
                   },
-                  "status": {
-                    "type": "string"
+                  status: {
+                    type: 'string',
                   },
-                  "type": {
-                    "maxLength": 256,
-                    "minLength": 1,
-                    "type": "string"
-                  }
+                  type: {
+                    maxLength: 256,
+                    minLength: 1,
+                    type: 'string',
+                  },
                 },
-                "required": [
-                  "lastTransitionTime",
-                  "status",
-                  "type"
-                ],
-                "type": "object"
+                required: ['lastTransitionTime', 'status', 'type'],
+                type: 'object',
               },
-              "type": "array"
+              type: 'array',
             },
-            "deletion": {
-              "properties": {
-                "nodeDrainStartTime": {
-                  "format": "date-time",
-                  "type": "string"
+            deletion: {
+              properties: {
+                nodeDrainStartTime: {
+                  format: 'date-time',
+                  type: 'string',
                 },
-                "waitForNodeVolumeDetachStartTime": {
-                  "format": "date-time",
-                  "type": "string"
-                }
+                waitForNodeVolumeDetachStartTime: {
+                  format: 'date-time',
+                  type: 'string',
+                },
               },
-              "type": "object"
+              type: 'object',
             },
-            "failureMessage": {
-              "maxLength": 10240,
-              "minLength": 1,
-              "type": "string"
+            failureMessage: {
+              maxLength: 10240,
+              minLength: 1,
+              type: 'string',
             },
-            "failureReason": {
-              "type": "string"
+            failureReason: {
+              type: 'string',
             },
-            "infrastructureReady": {
-              "type": "boolean"
+            infrastructureReady: {
+              type: 'boolean',
             },
-            "lastUpdated": {
-              "format": "date-time",
-              "type": "string"
+            lastUpdated: {
+              format: 'date-time',
+              type: 'string',
             },
-            "nodeInfo": {
-              "properties": {
-                "architecture": {
-                  "type": "string"
+            nodeInfo: {
+              properties: {
+                architecture: {
+                  type: 'string',
                 },
-                "bootID": {
-                  "type": "string"
+                bootID: {
+                  type: 'string',
                 },
-                "containerRuntimeVersion": {
-                  "type": "string"
+                containerRuntimeVersion: {
+                  type: 'string',
                 },
-                "kernelVersion": {
-                  "type": "string"
+                kernelVersion: {
+                  type: 'string',
                 },
-                "kubeProxyVersion": {
-                  "type": "string"
+                kubeProxyVersion: {
+                  type: 'string',
                 },
-                "kubeletVersion": {
-                  "type": "string"
+                kubeletVersion: {
+                  type: 'string',
                 },
-                "machineID": {
-                  "type": "string"
+                machineID: {
+                  type: 'string',
                 },
-                "operatingSystem": {
-                  "type": "string"
+                operatingSystem: {
+                  type: 'string',
                 },
-                "osImage": {
-                  "type": "string"
+                osImage: {
+                  type: 'string',
                 },
-                "systemUUID": {
-                  "type": "string"
-                }
+                systemUUID: {
+                  type: 'string',
+                },
               },
-              "required": [
-                "architecture",
-                "bootID",
-                "containerRuntimeVersion",
-                "kernelVersion",
-                "kubeProxyVersion",
-                "kubeletVersion",
-                "machineID",
-                "operatingSystem",
-                "osImage",
-                "systemUUID"
+              required: [
+                'architecture',
+                'bootID',
+                'containerRuntimeVersion',
+                'kernelVersion',
+                'kubeProxyVersion',
+                'kubeletVersion',
+                'machineID',
+                'operatingSystem',
+                'osImage',
+                'systemUUID',
               ],
-              "type": "object"
+              type: 'object',
             },
-            "nodeRef": {
-              "properties": {
-                "apiVersion": {
-                  "type": "string"
+            nodeRef: {
+              properties: {
+                apiVersion: {
+                  type: 'string',
                 },
-                "fieldPath": {
-                  "type": "string"
+                fieldPath: {
+                  type: 'string',
                 },
-                "kind": {
-                  "type": "string"
+                kind: {
+                  type: 'string',
                 },
-                "name": {
-                  "type": "string"
+                name: {
+                  type: 'string',
                 },
-                "namespace": {
-                  "type": "string"
+                namespace: {
+                  type: 'string',
                 },
-                "resourceVersion": {
-                  "type": "string"
+                resourceVersion: {
+                  type: 'string',
                 },
-                "uid": {
-                  "type": "string"
-                }
+                uid: {
+                  type: 'string',
+                },
               },
-              "type": "object",
-              "x-kubernetes-map-type": "atomic"
+              type: 'object',
+              'x-kubernetes-map-type': 'atomic',
             },
-            "observedGeneration": {
-              "format": "int64",
-              "type": "integer"
+            observedGeneration: {
+              format: 'int64',
+              type: 'integer',
             },
-            "phase": {
-              "enum": [
-                "Pending",
-                "Provisioning",
-                "Provisioned",
-                "Running",
-                "Deleting",
-                "Deleted",
-                "Failed",
-                "Unknown"
+            phase: {
+              enum: [
+                'Pending',
+                'Provisioning',
+                'Provisioned',
+                'Running',
+                'Deleting',
+                'Deleted',
+                'Failed',
+                'Unknown',
               ],
-              "type": "string"
+              type: 'string',
             },
-            "v1beta2": {
-              "properties": {
-                "conditions": {
-                  "items": {
-                    "properties": {
-                      "lastTransitionTime": {
-                        "format": "date-time",
-                        "type": "string"
+            v1beta2: {
+              properties: {
+                conditions: {
+                  items: {
+                    properties: {
+                      lastTransitionTime: {
+                        format: 'date-time',
+                        type: 'string',
                       },
-                      "message": {
-                        "maxLength": 32768,
-                        "type": "string"
+                      message: {
+                        maxLength: 32768,
+                        type: 'string',
                       },
-                      "observedGeneration": {
-                        "format": "int64",
-                        "minimum": 0,
-                        "type": "integer"
+                      observedGeneration: {
+                        format: 'int64',
+                        minimum: 0,
+                        type: 'integer',
                       },
-                      "reason": {
-                        "maxLength": 1024,
-                        "minLength": 1,
-                        "pattern": "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
-                        "type": "string"
+                      reason: {
+                        maxLength: 1024,
+                        minLength: 1,
+                        pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$',
+                        type: 'string',
                       },
-                      "status": {
-                        "enum": [
-                          "True",
-                          "False",
-                          "Unknown"
-                        ],
-                        "type": "string"
+                      status: {
+                        enum: ['True', 'False', 'Unknown'],
+                        type: 'string',
                       },
-                      "type": {
-                        "maxLength": 316,
-                        "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-                        "type": "string"
-                      }
+                      type: {
+                        maxLength: 316,
+                        pattern:
+                          '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+                        type: 'string',
+                      },
                     },
-                    "required": [
-                      "lastTransitionTime",
-                      "message",
-                      "reason",
-                      "status",
-                      "type"
-                    ],
-                    "type": "object"
+                    required: ['lastTransitionTime', 'message', 'reason', 'status', 'type'],
+                    type: 'object',
                   },
-                  "maxItems": 32,
-                  "type": "array",
-                  "x-kubernetes-list-map-keys": [
-                    "type"
-                  ],
-                  "x-kubernetes-list-type": "map"
-                }
+                  maxItems: 32,
+                  type: 'array',
+                  'x-kubernetes-list-map-keys': ['type'],
+                  'x-kubernetes-list-type': 'map',
+                },
               },
-              "type": "object"
-            }
+              type: 'object',
+            },
           },
-          "type": "object"
-        }
+          type: 'object',
+        },
       },
-      "type": "object"
-    }
+      type: 'object',
+    },
   },
   {
-    "group": "cluster.x-k8s.io",
-    "version": "v1beta1",
-    "kind": "MachineDeployment",
-    "schema": {
-      "properties": {
-        "apiVersion": {
-          "type": "string"
+    group: 'cluster.x-k8s.io',
+    version: 'v1beta1',
+    kind: 'MachineDeployment',
+    schema: {
+      properties: {
+        apiVersion: {
+          type: 'string',
         },
-        "kind": {
-          "type": "string"
+        kind: {
+          type: 'string',
         },
-        "metadata": {
-          "type": "object"
+        metadata: {
+          type: 'object',
         },
-        "spec": {
-          "properties": {
-            "clusterName": {
-              "maxLength": 63,
-              "minLength": 1,
-              "type": "string"
+        spec: {
+          properties: {
+            clusterName: {
+              maxLength: 63,
+              minLength: 1,
+              type: 'string',
             },
-            "machineNamingStrategy": {
-              "properties": {
-                "template": {
-                  "maxLength": 256,
-                  "minLength": 1,
-                  "type": "string"
-                }
+            machineNamingStrategy: {
+              properties: {
+                template: {
+                  maxLength: 256,
+                  minLength: 1,
+                  type: 'string',
+                },
               },
-              "type": "object"
+              type: 'object',
             },
-            "minReadySeconds": {
-              "format": "int32",
-              "type": "integer"
+            minReadySeconds: {
+              format: 'int32',
+              type: 'integer',
             },
-            "paused": {
-              "type": "boolean"
+            paused: {
+              type: 'boolean',
             },
-            "progressDeadlineSeconds": {
-              "format": "int32",
-              "type": "integer"
+            progressDeadlineSeconds: {
+              format: 'int32',
+              type: 'integer',
             },
-            "replicas": {
-              "format": "int32",
-              "type": "integer"
+            replicas: {
+              format: 'int32',
+              type: 'integer',
             },
-            "revisionHistoryLimit": {
-              "format": "int32",
-              "type": "integer"
+            revisionHistoryLimit: {
+              format: 'int32',
+              type: 'integer',
             },
-            "rolloutAfter": {
-              "format": "date-time",
-              "type": "string"
+            rolloutAfter: {
+              format: 'date-time',
+              type: 'string',
             },
-            "selector": {
-              "properties": {
-                "matchExpressions": {
-                  "items": {
-                    "properties": {
-                      "key": {
-                        "type": "string"
+            selector: {
+              properties: {
+                matchExpressions: {
+                  items: {
+                    properties: {
+                      key: {
+                        type: 'string',
                       },
-                      "operator": {
-                        "type": "string"
+                      operator: {
+                        type: 'string',
                       },
-                      "values": {
-                        "items": {
-                          "type": "string"
+                      values: {
+                        items: {
+                          type: 'string',
                         },
-                        "type": "array",
-                        "x-kubernetes-list-type": "atomic"
-                      }
+                        type: 'array',
+                        'x-kubernetes-list-type': 'atomic',
+                      },
                     },
-                    "required": [
-                      "key",
-                      "operator"
-                    ],
-                    "type": "object"
+                    required: ['key', 'operator'],
+                    type: 'object',
                   },
-                  "type": "array",
-                  "x-kubernetes-list-type": "atomic"
+                  type: 'array',
+                  'x-kubernetes-list-type': 'atomic',
                 },
-                "matchLabels": {
-                  "additionalProperties": {
-                    "type": "string"
+                matchLabels: {
+                  additionalProperties: {
+                    type: 'string',
                   },
-                  "type": "object"
-                }
+                  type: 'object',
+                },
               },
-              "type": "object",
-              "x-kubernetes-map-type": "atomic"
+              type: 'object',
+              'x-kubernetes-map-type': 'atomic',
             },
-            "strategy": {
-              "properties": {
-                "remediation": {
-                  "properties": {
-                    "maxInFlight": {
-                      "anyOf": [
+            strategy: {
+              properties: {
+                remediation: {
+                  properties: {
+                    maxInFlight: {
+                      anyOf: [
                         {
-                          "type": "integer"
+                          type: 'integer',
                         },
                         {
-                          "type": "string"
-                        }
+                          type: 'string',
+                        },
                       ],
-                      "x-kubernetes-int-or-string": true
-                    }
-                  },
-                  "type": "object"
-                },
-                "rollingUpdate": {
-                  "properties": {
-                    "deletePolicy": {
-                      "enum": [
-                        "Random",
-                        "Newest",
-                        "Oldest"
-                      ],
-                      "type": "string"
+                      'x-kubernetes-int-or-string': true,
                     },
-                    "maxSurge": {
-                      "anyOf": [
-                        {
-                          "type": "integer"
-                        },
-                        {
-                          "type": "string"
-                        }
-                      ],
-                      "x-kubernetes-int-or-string": true
-                    },
-                    "maxUnavailable": {
-                      "anyOf": [
-                        {
-                          "type": "integer"
-                        },
-                        {
-                          "type": "string"
-                        }
-                      ],
-                      "x-kubernetes-int-or-string": true
-                    }
                   },
-                  "type": "object"
+                  type: 'object',
                 },
-                "type": {
-                  "enum": [
-                    "RollingUpdate",
-                    "OnDelete"
-                  ],
-                  "type": "string"
-                }
+                rollingUpdate: {
+                  properties: {
+                    deletePolicy: {
+                      enum: ['Random', 'Newest', 'Oldest'],
+                      type: 'string',
+                    },
+                    maxSurge: {
+                      anyOf: [
+                        {
+                          type: 'integer',
+                        },
+                        {
+                          type: 'string',
+                        },
+                      ],
+                      'x-kubernetes-int-or-string': true,
+                    },
+                    maxUnavailable: {
+                      anyOf: [
+                        {
+                          type: 'integer',
+                        },
+                        {
+                          type: 'string',
+                        },
+                      ],
+                      'x-kubernetes-int-or-string': true,
+                    },
+                  },
+                  type: 'object',
+                },
+                type: {
+                  enum: ['RollingUpdate', 'OnDelete'],
+                  type: 'string',
+                },
               },
-              "type": "object"
+              type: 'object',
             },
-            "template": {
-              "properties": {
-                "metadata": {
-                  "properties": {
-                    "annotations": {
-                      "additionalProperties": {
-                        "type": "string"
+            template: {
+              properties: {
+                metadata: {
+                  properties: {
+                    annotations: {
+                      additionalProperties: {
+                        type: 'string',
                       },
-                      "type": "object"
+                      type: 'object',
                     },
-                    "labels": {
-                      "additionalProperties": {
-                        "type": "string"
+                    labels: {
+                      additionalProperties: {
+                        type: 'string',
                       },
-                      "type": "object"
-                    }
+                      type: 'object',
+                    },
                   },
-                  "type": "object"
+                  type: 'object',
                 },
-                "spec": {
-                  "properties": {
-                    "bootstrap": {
-                      "properties": {
-                        "configRef": {
-                          "properties": {
-                            "apiVersion": {
-                              "type": "string"
+                spec: {
+                  properties: {
+                    bootstrap: {
+                      properties: {
+                        configRef: {
+                          properties: {
+                            apiVersion: {
+                              type: 'string',
                             },
-                            "fieldPath": {
-                              "type": "string"
+                            fieldPath: {
+                              type: 'string',
                             },
-                            "kind": {
-                              "type": "string"
+                            kind: {
+                              type: 'string',
                             },
-                            "name": {
-                              "type": "string"
+                            name: {
+                              type: 'string',
                             },
-                            "namespace": {
-                              "type": "string"
+                            namespace: {
+                              type: 'string',
                             },
-                            "resourceVersion": {
-                              "type": "string"
+                            resourceVersion: {
+                              type: 'string',
                             },
-                            "uid": {
-                              "type": "string"
-                            }
+                            uid: {
+                              type: 'string',
+                            },
                           },
-                          "type": "object",
-                          "x-kubernetes-map-type": "atomic"
+                          type: 'object',
+                          'x-kubernetes-map-type': 'atomic',
                         },
-                        "dataSecretName": {
-                          "maxLength": 253,
-                          "minLength": 0,
-                          "type": "string"
-                        }
+                        dataSecretName: {
+                          maxLength: 253,
+                          minLength: 0,
+                          type: 'string',
+                        },
                       },
-                      "type": "object"
+                      type: 'object',
                     },
-                    "clusterName": {
-                      "maxLength": 63,
-                      "minLength": 1,
-                      "type": "string"
+                    clusterName: {
+                      maxLength: 63,
+                      minLength: 1,
+                      type: 'string',
                     },
-                    "failureDomain": {
-                      "maxLength": 256,
-                      "minLength": 1,
-                      "type": "string"
+                    failureDomain: {
+                      maxLength: 256,
+                      minLength: 1,
+                      type: 'string',
                     },
-                    "infrastructureRef": {
-                      "properties": {
-                        "apiVersion": {
-                          "type": "string"
+                    infrastructureRef: {
+                      properties: {
+                        apiVersion: {
+                          type: 'string',
                         },
-                        "fieldPath": {
-                          "type": "string"
+                        fieldPath: {
+                          type: 'string',
                         },
-                        "kind": {
-                          "type": "string"
+                        kind: {
+                          type: 'string',
                         },
-                        "name": {
-                          "type": "string"
+                        name: {
+                          type: 'string',
                         },
-                        "namespace": {
-                          "type": "string"
+                        namespace: {
+                          type: 'string',
                         },
-                        "resourceVersion": {
-                          "type": "string"
+                        resourceVersion: {
+                          type: 'string',
                         },
-                        "uid": {
-                          "type": "string"
-                        }
+                        uid: {
+                          type: 'string',
+                        },
                       },
-                      "type": "object",
-                      "x-kubernetes-map-type": "atomic"
+                      type: 'object',
+                      'x-kubernetes-map-type': 'atomic',
                     },
-                    "nodeDeletionTimeout": {
-                      "type": "string"
+                    nodeDeletionTimeout: {
+                      type: 'string',
                     },
-                    "nodeDrainTimeout": {
-                      "type": "string"
+                    nodeDrainTimeout: {
+                      type: 'string',
                     },
-                    "nodeVolumeDetachTimeout": {
-                      "type": "string"
+                    nodeVolumeDetachTimeout: {
+                      type: 'string',
                     },
-                    "providerID": {
-                      "maxLength": 512,
-                      "minLength": 1,
-                      "type": "string"
+                    providerID: {
+                      maxLength: 512,
+                      minLength: 1,
+                      type: 'string',
                     },
-                    "readinessGates": {
-                      "items": {
-                        "properties": {
-                          "conditionType": {
-                            "maxLength": 316,
-                            "minLength": 1,
-                            "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-                            "type": "string"
+                    readinessGates: {
+                      items: {
+                        properties: {
+                          conditionType: {
+                            maxLength: 316,
+                            minLength: 1,
+                            pattern:
+                              '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+                            type: 'string',
                           },
-                          "polarity": {
-                            "enum": [
-                              "Positive",
-                              "Negative"
-                            ],
-                            "type": "string"
-                          }
+                          polarity: {
+                            enum: ['Positive', 'Negative'],
+                            type: 'string',
+                          },
                         },
-                        "required": [
-                          "conditionType"
-                        ],
-                        "type": "object"
+                        required: ['conditionType'],
+                        type: 'object',
                       },
-                      "maxItems": 32,
-                      "type": "array",
-                      "x-kubernetes-list-map-keys": [
-                        "conditionType"
-                      ],
-                      "x-kubernetes-list-type": "map"
+                      maxItems: 32,
+                      type: 'array',
+                      'x-kubernetes-list-map-keys': ['conditionType'],
+                      'x-kubernetes-list-type': 'map',
                     },
-                    "version": {
-                      "maxLength": 256,
-                      "minLength": 1,
-                      "type": "string"
-                    }
+                    version: {
+                      maxLength: 256,
+                      minLength: 1,
+                      type: 'string',
+                    },
                   },
-                  "required": [
-                    "bootstrap",
-                    "clusterName",
-                    "infrastructureRef"
-                  ],
-                  "type": "object"
-                }
+                  required: ['bootstrap', 'clusterName', 'infrastructureRef'],
+                  type: 'object',
+                },
               },
-              "type": "object"
-            }
+              type: 'object',
+            },
           },
-          "required": [
-            "clusterName",
-            "selector",
-            "template"
-          ],
-          "type": "object"
+          required: ['clusterName', 'selector', 'template'],
+          type: 'object',
         },
-        "status": {
-          "properties": {
-            "availableReplicas": {
-              "format": "int32",
-              "type": "integer"
+        status: {
+          properties: {
+            availableReplicas: {
+              format: 'int32',
+              type: 'integer',
             },
-            "conditions": {
-              "items": {
-                "properties": {
-                  "lastTransitionTime": {
-                    "format": "date-time",
-                    "type": "string"
+            conditions: {
+              items: {
+                properties: {
+                  lastTransitionTime: {
+                    format: 'date-time',
+                    type: 'string',
                   },
-                  "message": {
-                    "maxLength": 10240,
-                    "minLength": 1,
-                    "type": "string"
+                  message: {
+                    maxLength: 10240,
+                    minLength: 1,
+                    type: 'string',
                   },
-                  "reason": {
-                    "maxLength": 256,
-                    "minLength": 1,
-                    "type": "string"
+                  reason: {
+                    maxLength: 256,
+                    minLength: 1,
+                    type: 'string',
                   },
-                  "severity": {
-                    "maxLength": 32,
-                    "type": "string"
+                  severity: {
+                    maxLength: 32,
+                    type: 'string',
                   },
-                  "status": {
-                    "type": "string"
+                  status: {
+                    type: 'string',
                   },
-                  "type": {
-                    "maxLength": 256,
-                    "minLength": 1,
-                    "type": "string"
-                  }
+                  type: {
+                    maxLength: 256,
+                    minLength: 1,
+                    type: 'string',
+                  },
                 },
-                "required": [
-                  "lastTransitionTime",
-                  "status",
-                  "type"
-                ],
-                "type": "object"
+                required: ['lastTransitionTime', 'status', 'type'],
+                type: 'object',
               },
-              "type": "array"
+              type: 'array',
             },
-            "observedGeneration": {
-              "format": "int64",
-              "type": "integer"
+            observedGeneration: {
+              format: 'int64',
+              type: 'integer',
             },
-            "phase": {
-              "enum": [
-                "ScalingUp",
-                "ScalingDown",
-                "Running",
-                "Failed",
-                "Unknown"
-              ],
-              "type": "string"
+            phase: {
+              enum: ['ScalingUp', 'ScalingDown', 'Running', 'Failed', 'Unknown'],
+              type: 'string',
             },
-            "readyReplicas": {
-              "format": "int32",
-              "type": "integer"
+            readyReplicas: {
+              format: 'int32',
+              type: 'integer',
             },
-            "replicas": {
-              "format": "int32",
-              "type": "integer"
+            replicas: {
+              format: 'int32',
+              type: 'integer',
             },
-            "selector": {
-              "maxLength": 4096,
-              "minLength": 1,
-              "type": "string"
+            selector: {
+              maxLength: 4096,
+              minLength: 1,
+              type: 'string',
             },
-            "unavailableReplicas": {
-              "format": "int32",
-              "type": "integer"
+            unavailableReplicas: {
+              format: 'int32',
+              type: 'integer',
             },
-            "updatedReplicas": {
-              "format": "int32",
-              "type": "integer"
+            updatedReplicas: {
+              format: 'int32',
+              type: 'integer',
             },
-            "v1beta2": {
-              "properties": {
-                "availableReplicas": {
-                  "format": "int32",
-                  "type": "integer"
+            v1beta2: {
+              properties: {
+                availableReplicas: {
+                  format: 'int32',
+                  type: 'integer',
                 },
-                "conditions": {
-                  "items": {
-                    "properties": {
-                      "lastTransitionTime": {
-                        "format": "date-time",
-                        "type": "string"
+                conditions: {
+                  items: {
+                    properties: {
+                      lastTransitionTime: {
+                        format: 'date-time',
+                        type: 'string',
                       },
-                      "message": {
-                        "maxLength": 32768,
-                        "type": "string"
+                      message: {
+                        maxLength: 32768,
+                        type: 'string',
                       },
-                      "observedGeneration": {
-                        "format": "int64",
-                        "minimum": 0,
-                        "type": "integer"
+                      observedGeneration: {
+                        format: 'int64',
+                        minimum: 0,
+                        type: 'integer',
                       },
-                      "reason": {
-                        "maxLength": 1024,
-                        "minLength": 1,
-                        "pattern": "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
-                        "type": "string"
+                      reason: {
+                        maxLength: 1024,
+                        minLength: 1,
+                        pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$',
+                        type: 'string',
                       },
-                      "status": {
-                        "enum": [
-                          "True",
-                          "False",
-                          "Unknown"
-                        ],
-                        "type": "string"
+                      status: {
+                        enum: ['True', 'False', 'Unknown'],
+                        type: 'string',
                       },
-                      "type": {
-                        "maxLength": 316,
-                        "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-                        "type": "string"
-                      }
+                      type: {
+                        maxLength: 316,
+                        pattern:
+                          '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+                        type: 'string',
+                      },
                     },
-                    "required": [
-                      "lastTransitionTime",
-                      "message",
-                      "reason",
-                      "status",
-                      "type"
-                    ],
-                    "type": "object"
+                    required: ['lastTransitionTime', 'message', 'reason', 'status', 'type'],
+                    type: 'object',
                   },
-                  "maxItems": 32,
-                  "type": "array",
-                  "x-kubernetes-list-map-keys": [
-                    "type"
-                  ],
-                  "x-kubernetes-list-type": "map"
+                  maxItems: 32,
+                  type: 'array',
+                  'x-kubernetes-list-map-keys': ['type'],
+                  'x-kubernetes-list-type': 'map',
                 },
-                "readyReplicas": {
-                  "format": "int32",
-                  "type": "integer"
+                readyReplicas: {
+                  format: 'int32',
+                  type: 'integer',
                 },
-                "upToDateReplicas": {
-                  "format": "int32",
-                  "type": "integer"
-                }
+                upToDateReplicas: {
+                  format: 'int32',
+                  type: 'integer',
+                },
               },
-              "type": "object"
-            }
+              type: 'object',
+            },
           },
-          "type": "object"
-        }
+          type: 'object',
+        },
       },
-      "type": "object"
-    }
+      type: 'object',
+    },
   },
   {
-    "group": "cluster.x-k8s.io",
-    "version": "v1beta1",
-    "kind": "MachineSet",
-    "schema": {
-      "properties": {
-        "apiVersion": {
-          "type": "string"
+    group: 'cluster.x-k8s.io',
+    version: 'v1beta1',
+    kind: 'MachineSet',
+    schema: {
+      properties: {
+        apiVersion: {
+          type: 'string',
         },
-        "kind": {
-          "type": "string"
+        kind: {
+          type: 'string',
         },
-        "metadata": {
-          "type": "object"
+        metadata: {
+          type: 'object',
         },
-        "spec": {
-          "properties": {
-            "clusterName": {
-              "maxLength": 63,
-              "minLength": 1,
-              "type": "string"
+        spec: {
+          properties: {
+            clusterName: {
+              maxLength: 63,
+              minLength: 1,
+              type: 'string',
             },
-            "deletePolicy": {
-              "enum": [
-                "Random",
-                "Newest",
-                "Oldest"
-              ],
-              "type": "string"
+            deletePolicy: {
+              enum: ['Random', 'Newest', 'Oldest'],
+              type: 'string',
             },
-            "machineNamingStrategy": {
-              "properties": {
-                "template": {
-                  "maxLength": 256,
-                  "minLength": 1,
-                  "type": "string"
-                }
+            machineNamingStrategy: {
+              properties: {
+                template: {
+                  maxLength: 256,
+                  minLength: 1,
+                  type: 'string',
+                },
               },
-              "type": "object"
+              type: 'object',
             },
-            "minReadySeconds": {
-              "format": "int32",
-              "type": "integer"
+            minReadySeconds: {
+              format: 'int32',
+              type: 'integer',
             },
-            "replicas": {
-              "format": "int32",
-              "type": "integer"
+            replicas: {
+              format: 'int32',
+              type: 'integer',
             },
-            "selector": {
-              "properties": {
-                "matchExpressions": {
-                  "items": {
-                    "properties": {
-                      "key": {
-                        "type": "string"
+            selector: {
+              properties: {
+                matchExpressions: {
+                  items: {
+                    properties: {
+                      key: {
+                        type: 'string',
                       },
-                      "operator": {
-                        "type": "string"
+                      operator: {
+                        type: 'string',
                       },
-                      "values": {
-                        "items": {
-                          "type": "string"
+                      values: {
+                        items: {
+                          type: 'string',
                         },
-                        "type": "array",
-                        "x-kubernetes-list-type": "atomic"
-                      }
+                        type: 'array',
+                        'x-kubernetes-list-type': 'atomic',
+                      },
                     },
-                    "required": [
-                      "key",
-                      "operator"
-                    ],
-                    "type": "object"
+                    required: ['key', 'operator'],
+                    type: 'object',
                   },
-                  "type": "array",
-                  "x-kubernetes-list-type": "atomic"
+                  type: 'array',
+                  'x-kubernetes-list-type': 'atomic',
                 },
-                "matchLabels": {
-                  "additionalProperties": {
-                    "type": "string"
+                matchLabels: {
+                  additionalProperties: {
+                    type: 'string',
                   },
-                  "type": "object"
-                }
+                  type: 'object',
+                },
               },
-              "type": "object",
-              "x-kubernetes-map-type": "atomic"
+              type: 'object',
+              'x-kubernetes-map-type': 'atomic',
             },
-            "template": {
-              "properties": {
-                "metadata": {
-                  "properties": {
-                    "annotations": {
-                      "additionalProperties": {
-                        "type": "string"
+            template: {
+              properties: {
+                metadata: {
+                  properties: {
+                    annotations: {
+                      additionalProperties: {
+                        type: 'string',
                       },
-                      "type": "object"
+                      type: 'object',
                     },
-                    "labels": {
-                      "additionalProperties": {
-                        "type": "string"
+                    labels: {
+                      additionalProperties: {
+                        type: 'string',
                       },
-                      "type": "object"
-                    }
+                      type: 'object',
+                    },
                   },
-                  "type": "object"
+                  type: 'object',
                 },
-                "spec": {
-                  "properties": {
-                    "bootstrap": {
-                      "properties": {
-                        "configRef": {
-                          "properties": {
-                            "apiVersion": {
-                              "type": "string"
+                spec: {
+                  properties: {
+                    bootstrap: {
+                      properties: {
+                        configRef: {
+                          properties: {
+                            apiVersion: {
+                              type: 'string',
                             },
-                            "fieldPath": {
-                              "type": "string"
+                            fieldPath: {
+                              type: 'string',
                             },
-                            "kind": {
-                              "type": "string"
+                            kind: {
+                              type: 'string',
                             },
-                            "name": {
-                              "type": "string"
+                            name: {
+                              type: 'string',
                             },
-                            "namespace": {
-                              "type": "string"
+                            namespace: {
+                              type: 'string',
                             },
-                            "resourceVersion": {
-                              "type": "string"
+                            resourceVersion: {
+                              type: 'string',
                             },
-                            "uid": {
-                              "type": "string"
-                            }
+                            uid: {
+                              type: 'string',
+                            },
                           },
-                          "type": "object",
-                          "x-kubernetes-map-type": "atomic"
+                          type: 'object',
+                          'x-kubernetes-map-type': 'atomic',
                         },
-                        "dataSecretName": {
-                          "maxLength": 253,
-                          "minLength": 0,
-                          "type": "string"
-                        }
+                        dataSecretName: {
+                          maxLength: 253,
+                          minLength: 0,
+                          type: 'string',
+                        },
                       },
-                      "type": "object"
+                      type: 'object',
                     },
-                    "clusterName": {
-                      "maxLength": 63,
-                      "minLength": 1,
-                      "type": "string"
+                    clusterName: {
+                      maxLength: 63,
+                      minLength: 1,
+                      type: 'string',
                     },
-                    "failureDomain": {
-                      "maxLength": 256,
-                      "minLength": 1,
-                      "type": "string"
+                    failureDomain: {
+                      maxLength: 256,
+                      minLength: 1,
+                      type: 'string',
                     },
-                    "infrastructureRef": {
-                      "properties": {
-                        "apiVersion": {
-                          "type": "string"
+                    infrastructureRef: {
+                      properties: {
+                        apiVersion: {
+                          type: 'string',
                         },
-                        "fieldPath": {
-                          "type": "string"
+                        fieldPath: {
+                          type: 'string',
                         },
-                        "kind": {
-                          "type": "string"
+                        kind: {
+                          type: 'string',
                         },
-                        "name": {
-                          "type": "string"
+                        name: {
+                          type: 'string',
                         },
-                        "namespace": {
-                          "type": "string"
+                        namespace: {
+                          type: 'string',
                         },
-                        "resourceVersion": {
-                          "type": "string"
+                        resourceVersion: {
+                          type: 'string',
                         },
-                        "uid": {
-                          "type": "string"
-                        }
+                        uid: {
+                          type: 'string',
+                        },
                       },
-                      "type": "object",
-                      "x-kubernetes-map-type": "atomic"
+                      type: 'object',
+                      'x-kubernetes-map-type': 'atomic',
                     },
-                    "nodeDeletionTimeout": {
-                      "type": "string"
+                    nodeDeletionTimeout: {
+                      type: 'string',
                     },
-                    "nodeDrainTimeout": {
-                      "type": "string"
+                    nodeDrainTimeout: {
+                      type: 'string',
                     },
-                    "nodeVolumeDetachTimeout": {
-                      "type": "string"
+                    nodeVolumeDetachTimeout: {
+                      type: 'string',
                     },
-                    "providerID": {
-                      "maxLength": 512,
-                      "minLength": 1,
-                      "type": "string"
+                    providerID: {
+                      maxLength: 512,
+                      minLength: 1,
+                      type: 'string',
                     },
-                    "readinessGates": {
-                      "items": {
-                        "properties": {
-                          "conditionType": {
-                            "maxLength": 316,
-                            "minLength": 1,
-                            "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-                            "type": "string"
+                    readinessGates: {
+                      items: {
+                        properties: {
+                          conditionType: {
+                            maxLength: 316,
+                            minLength: 1,
+                            pattern:
+                              '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+                            type: 'string',
                           },
-                          "polarity": {
-                            "enum": [
-                              "Positive",
-                              "Negative"
-                            ],
-                            "type": "string"
-                          }
+                          polarity: {
+                            enum: ['Positive', 'Negative'],
+                            type: 'string',
+                          },
                         },
-                        "required": [
-                          "conditionType"
-                        ],
-                        "type": "object"
+                        required: ['conditionType'],
+                        type: 'object',
                       },
-                      "maxItems": 32,
-                      "type": "array",
-                      "x-kubernetes-list-map-keys": [
-                        "conditionType"
-                      ],
-                      "x-kubernetes-list-type": "map"
+                      maxItems: 32,
+                      type: 'array',
+                      'x-kubernetes-list-map-keys': ['conditionType'],
+                      'x-kubernetes-list-type': 'map',
                     },
-                    "version": {
-                      "maxLength": 256,
-                      "minLength": 1,
-                      "type": "string"
-                    }
+                    version: {
+                      maxLength: 256,
+                      minLength: 1,
+                      type: 'string',
+                    },
                   },
-                  "required": [
-                    "bootstrap",
-                    "clusterName",
-                    "infrastructureRef"
-                  ],
-                  "type": "object"
-                }
+                  required: ['bootstrap', 'clusterName', 'infrastructureRef'],
+                  type: 'object',
+                },
               },
-              "type": "object"
-            }
+              type: 'object',
+            },
           },
-          "required": [
-            "clusterName",
-            "selector"
-          ],
-          "type": "object"
+          required: ['clusterName', 'selector'],
+          type: 'object',
         },
-        "status": {
-          "properties": {
-            "availableReplicas": {
-              "format": "int32",
-              "type": "integer"
+        status: {
+          properties: {
+            availableReplicas: {
+              format: 'int32',
+              type: 'integer',
             },
-            "conditions": {
-              "items": {
-                "properties": {
-                  "lastTransitionTime": {
-                    "format": "date-time",
-                    "type": "string"
+            conditions: {
+              items: {
+                properties: {
+                  lastTransitionTime: {
+                    format: 'date-time',
+                    type: 'string',
                   },
-                  "message": {
-                    "maxLength": 10240,
-                    "minLength": 1,
-                    "type": "string"
+                  message: {
+                    maxLength: 10240,
+                    minLength: 1,
+                    type: 'string',
                   },
-                  "reason": {
-                    "maxLength": 256,
-                    "minLength": 1,
-                    "type": "string"
+                  reason: {
+                    maxLength: 256,
+                    minLength: 1,
+                    type: 'string',
                   },
-                  "severity": {
-                    "maxLength": 32,
-                    "type": "string"
+                  severity: {
+                    maxLength: 32,
+                    type: 'string',
                   },
-                  "status": {
-                    "type": "string"
+                  status: {
+                    type: 'string',
                   },
-                  "type": {
-                    "maxLength": 256,
-                    "minLength": 1,
-                    "type": "string"
-                  }
+                  type: {
+                    maxLength: 256,
+                    minLength: 1,
+                    type: 'string',
+                  },
                 },
-                "required": [
-                  "lastTransitionTime",
-                  "status",
-                  "type"
-                ],
-                "type": "object"
+                required: ['lastTransitionTime', 'status', 'type'],
+                type: 'object',
               },
-              "type": "array"
+              type: 'array',
             },
-            "failureMessage": {
-              "maxLength": 10240,
-              "minLength": 1,
-              "type": "string"
+            failureMessage: {
+              maxLength: 10240,
+              minLength: 1,
+              type: 'string',
             },
-            "failureReason": {
-              "type": "string"
+            failureReason: {
+              type: 'string',
             },
-            "fullyLabeledReplicas": {
-              "format": "int32",
-              "type": "integer"
+            fullyLabeledReplicas: {
+              format: 'int32',
+              type: 'integer',
             },
-            "observedGeneration": {
-              "format": "int64",
-              "type": "integer"
+            observedGeneration: {
+              format: 'int64',
+              type: 'integer',
             },
-            "readyReplicas": {
-              "format": "int32",
-              "type": "integer"
+            readyReplicas: {
+              format: 'int32',
+              type: 'integer',
             },
-            "replicas": {
-              "format": "int32",
-              "type": "integer"
+            replicas: {
+              format: 'int32',
+              type: 'integer',
             },
-            "selector": {
-              "maxLength": 4096,
-              "minLength": 1,
-              "type": "string"
+            selector: {
+              maxLength: 4096,
+              minLength: 1,
+              type: 'string',
             },
-            "v1beta2": {
-              "properties": {
-                "availableReplicas": {
-                  "format": "int32",
-                  "type": "integer"
+            v1beta2: {
+              properties: {
+                availableReplicas: {
+                  format: 'int32',
+                  type: 'integer',
                 },
-                "conditions": {
-                  "items": {
-                    "properties": {
-                      "lastTransitionTime": {
-                        "format": "date-time",
-                        "type": "string"
+                conditions: {
+                  items: {
+                    properties: {
+                      lastTransitionTime: {
+                        format: 'date-time',
+                        type: 'string',
                       },
-                      "message": {
-                        "maxLength": 32768,
-                        "type": "string"
+                      message: {
+                        maxLength: 32768,
+                        type: 'string',
                       },
-                      "observedGeneration": {
-                        "format": "int64",
-                        "minimum": 0,
-                        "type": "integer"
+                      observedGeneration: {
+                        format: 'int64',
+                        minimum: 0,
+                        type: 'integer',
                       },
-                      "reason": {
-                        "maxLength": 1024,
-                        "minLength": 1,
-                        "pattern": "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
-                        "type": "string"
+                      reason: {
+                        maxLength: 1024,
+                        minLength: 1,
+                        pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$',
+                        type: 'string',
                       },
-                      "status": {
-                        "enum": [
-                          "True",
-                          "False",
-                          "Unknown"
-                        ],
-                        "type": "string"
+                      status: {
+                        enum: ['True', 'False', 'Unknown'],
+                        type: 'string',
                       },
-                      "type": {
-                        "maxLength": 316,
-                        "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-                        "type": "string"
-                      }
+                      type: {
+                        maxLength: 316,
+                        pattern:
+                          '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+                        type: 'string',
+                      },
                     },
-                    "required": [
-                      "lastTransitionTime",
-                      "message",
-                      "reason",
-                      "status",
-                      "type"
-                    ],
-                    "type": "object"
+                    required: ['lastTransitionTime', 'message', 'reason', 'status', 'type'],
+                    type: 'object',
                   },
-                  "maxItems": 32,
-                  "type": "array",
-                  "x-kubernetes-list-map-keys": [
-                    "type"
-                  ],
-                  "x-kubernetes-list-type": "map"
+                  maxItems: 32,
+                  type: 'array',
+                  'x-kubernetes-list-map-keys': ['type'],
+                  'x-kubernetes-list-type': 'map',
                 },
-                "readyReplicas": {
-                  "format": "int32",
-                  "type": "integer"
+                readyReplicas: {
+                  format: 'int32',
+                  type: 'integer',
                 },
-                "upToDateReplicas": {
-                  "format": "int32",
-                  "type": "integer"
-                }
+                upToDateReplicas: {
+                  format: 'int32',
+                  type: 'integer',
+                },
               },
-              "type": "object"
-            }
+              type: 'object',
+            },
           },
-          "type": "object"
-        }
+          type: 'object',
+        },
       },
-      "type": "object"
-    }
-  }
+      type: 'object',
+    },
+  },
 ];

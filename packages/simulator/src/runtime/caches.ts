@@ -1,5 +1,11 @@
 import type { InformerFactory } from '@dcs/informer';
-import { LABEL_CLUSTER_NAME, kindTable, type ObjectOf, type OwnerReference } from '@dcs/domain';
+import {
+  LABEL_CLUSTER_NAME,
+  kindTable,
+  type KindInfo,
+  type ObjectOf,
+  type OwnerReference,
+} from '@dcs/domain';
 import { Cache } from './cache';
 
 /**
@@ -59,12 +65,14 @@ export class Caches {
   constructor(
     private readonly factory: InformerFactory,
     private readonly namespace: string | undefined,
+    /** The version each Cluster API kind is watched in (issue 23; the objects arrive as the hub). */
+    private readonly at: (info: KindInfo) => KindInfo = (info) => info,
   ) {}
 
   get<K extends WatchedKind>(kind: K): Cache<ObjectOf<K>> {
     const existing = this.caches.get(kind) as Cache<ObjectOf<K>> | undefined;
     if (existing) return existing;
-    const info = kindTable[kind];
+    const info = this.at(kindTable[kind]);
     const informer = this.factory.informer<ObjectOf<K>>({
       group: info.group,
       version: info.version,

@@ -1,5 +1,14 @@
 import type https from 'node:https';
-import { resourcePath, type KindInfo } from '@dcs/domain';
+import {
+  asHub,
+  asServed,
+  chooseApiVersion,
+  isVersionedGroup,
+  VERSIONED_GROUPS,
+  resourcePath,
+  type ApiVersionChoice,
+  type KindInfo,
+} from '@dcs/domain';
 import { Pool } from 'undici';
 import type { ControllerKubeConfig } from './kubeconfig';
 
@@ -9,6 +18,11 @@ import type { ControllerKubeConfig } from './kubeconfig';
  * plain JSON, as the informers deliver them (client-node's generated APIs would turn timestamps
  * into Date objects and drop fields they do not know). Every update carries the object's
  * resourceVersion, so a write based on a stale read fails with 409 instead of losing a change.
+ *
+ * The controllers are written against the hub (issue 23): after `discoverVersions`, the Cluster
+ * API kinds are read and written in the version the cluster serves (v1beta2 on Cluster API
+ * ≥ v1.11, as upstream's controllers do), objects converted at this edge both ways. Merge patches
+ * are sent as they are: they are only ever of metadata here, which no version renames.
  */
 
 export class KubeError extends Error {
@@ -85,6 +99,41 @@ export class KubeClient {
     this.dynamicAuth = Boolean(user?.exec ?? user?.authProvider);
   }
 
+  /** group → the version the Cluster API kinds are spoken in; the hub's until discovered. */
+  versions: ApiVersionChoice = {};
+
+  /**
+   * Asks discovery which version of each Cluster API group to speak (the best of those served
+   * that the conversion knows), as the controllers of that release would speak it.
+   */
+  async discoverVersions(): Promise<ApiVersionChoice> {
+    const choice: Record<string, string> = {};
+    for (const group of VERSIONED_GROUPS) {
+      try {
+        const body = await this.request<{ versions?: { version?: string }[] }>(
+          'GET',
+          `/apis/${group}`,
+        );
+        const served = (body.versions ?? []).flatMap((v) => (v.version ? [v.version] : []));
+        const version = chooseApiVersion(group, served);
+        if (version) choice[group] = version;
+      } catch {
+        // Not served at all: the informers say so, kind by kind.
+      }
+    }
+    this.versions = choice;
+    return choice;
+  }
+
+  /** `info` at the version spoken for its group. */
+  at(info: KindInfo): KindInfo {
+    if (!isVersionedGroup(info.group)) return info;
+    const version = Object.hasOwn(this.versions, info.group)
+      ? this.versions[info.group]
+      : undefined;
+    return version && version !== info.version ? { ...info, version } : info;
+  }
+
   close(): void {
     void this.pool?.then((p) => p.close()).catch(() => undefined);
   }
@@ -94,11 +143,15 @@ export class KubeClient {
     namespace: string | undefined,
     name: string,
   ): Promise<T> {
-    return this.request<T>('GET', resourcePath(info, namespace, name));
+    return this.request<T>('GET', resourcePath(this.at(info), namespace, name)).then(asHub);
   }
 
   create<T extends KubeObject>(info: KindInfo, obj: T): Promise<T> {
-    return this.request<T>('POST', resourcePath(info, obj.metadata.namespace), obj);
+    return this.request<T>(
+      'POST',
+      resourcePath(this.at(info), obj.metadata.namespace),
+      asServed(obj, this.versions),
+    ).then(asHub);
   }
 
   /**
@@ -107,7 +160,13 @@ export class KubeClient {
    * benchmark's scale, each answered with the whole Event and its managed fields.
    */
   async createAndForget(info: KindInfo, obj: KubeObject): Promise<void> {
-    await this.request('POST', resourcePath(info, obj.metadata.namespace), obj, undefined, true);
+    await this.request(
+      'POST',
+      resourcePath(this.at(info), obj.metadata.namespace),
+      asServed(obj, this.versions),
+      undefined,
+      true,
+    );
   }
 
   /**
@@ -116,10 +175,11 @@ export class KubeClient {
    */
   update<T extends KubeObject>(info: KindInfo, obj: T): Promise<T> {
     const { managedFields: _, ...metadata } = obj.metadata;
-    return this.request<T>('PUT', resourcePath(info, obj.metadata.namespace, obj.metadata.name), {
-      ...obj,
-      metadata,
-    });
+    return this.request<T>(
+      'PUT',
+      resourcePath(this.at(info), obj.metadata.namespace, obj.metadata.name),
+      asServed({ ...obj, metadata }, this.versions),
+    ).then(asHub);
   }
 
   /**
@@ -129,14 +189,14 @@ export class KubeClient {
    */
   updateStatus<T extends KubeObject>(info: KindInfo, obj: T): Promise<T> {
     const { name, namespace, uid, resourceVersion } = obj.metadata;
-    const path = `${resourcePath(info, namespace, name)}/status`;
+    const path = `${resourcePath(this.at(info), namespace, name)}/status`;
     const body = {
       apiVersion: obj.apiVersion,
       kind: obj.kind,
       metadata: { name, namespace, uid, resourceVersion },
       status: obj.status,
     };
-    return this.request<T>('PUT', path, body);
+    return this.request<T>('PUT', path, asServed(body, this.versions)).then(asHub);
   }
 
   patch<T extends KubeObject>(
@@ -147,8 +207,8 @@ export class KubeClient {
     patch: unknown,
     subresource?: 'status',
   ): Promise<T> {
-    const path = `${resourcePath(info, namespace, name)}${subresource ? `/${subresource}` : ''}`;
-    return this.request<T>('PATCH', path, patch, PATCH_CONTENT_TYPE[type]);
+    const path = `${resourcePath(this.at(info), namespace, name)}${subresource ? `/${subresource}` : ''}`;
+    return this.request<T>('PATCH', path, patch, PATCH_CONTENT_TYPE[type]).then(asHub);
   }
 
   /** DELETE; resolves to the object as the server answers (undefined for a bare Status). */
@@ -164,8 +224,12 @@ export class KubeClient {
       ...(opts.uid ? { preconditions: { uid: opts.uid } } : {}),
       propagationPolicy: opts.propagationPolicy ?? 'Background',
     };
-    const out = await this.request<KubeObject>('DELETE', resourcePath(info, namespace, name), body);
-    return out.kind === 'Status' ? undefined : out;
+    const out = await this.request<KubeObject>(
+      'DELETE',
+      resourcePath(this.at(info), namespace, name),
+      body,
+    );
+    return out.kind === 'Status' ? undefined : asHub(out);
   }
 
   /** The kubeconfig applied as client-node applies it: TLS material once, credentials per request when they expire. */

@@ -1,3 +1,4 @@
+import { asHub } from '@dcs/domain';
 import { ApiError, InformerFactory } from '@dcs/informer';
 import type { KubeConfig } from '@kubernetes/client-node';
 import fp from 'fastify-plugin';
@@ -63,6 +64,8 @@ export default fp<{ sources?: SourceFactory; versions?: ServedVersions }>(
     if (!sources) {
       factory = new InformerFactory(app.kube.connection.kubeConfig, {
         staleAfterMs: app.config.informerStaleAfterMs,
+        // Issue 23: the cache holds the console's one model, whatever version a watch speaks.
+        transform: (o) => asHub(o),
         onError: (error, info) => {
           app.log.warn({ err: error, ...info }, 'informer error');
           // 404 on a watch of a served kind: its version may no longer be served (an upgrade).

@@ -43,3 +43,36 @@ export async function readerOf(
   await synced;
   return principal;
 }
+
+/**
+ * A preValidation hook: the user may attempt the operation at all — its main verb on its target
+ * — before its body is validated or anything planned (issue 25, item 6: a viewer's 403 came after
+ * 21 s of work on a large body). `checkOf` gets the raw path parameters (validated after this
+ * hook) and returns undefined when the target is unknown (the handler answers 404). Every step
+ * of the plan is still authorized before anything is written.
+ */
+export function mayAttempt(
+  app: FastifyInstance,
+  checkOf: (params: Readonly<Record<string, string | undefined>>) => Check | undefined,
+): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    const check = checkOf(request.params as Record<string, string | undefined>);
+    if (!check) return;
+    await app.authorize(await app.principalOf(request), [check]);
+  };
+}
+
+/**
+ * Patch of the control plane a cluster names (`spec.controlPlaneRef`), read from the cache
+ * without building the cluster's view (the names are the request's, not yet authorized).
+ */
+export function controlPlanePatch(
+  app: FastifyInstance,
+  p: Readonly<Record<string, string | undefined>>,
+): Check | undefined {
+  const namespace = p.namespace ?? '';
+  const ref = app.cache.stores.Cluster.get(namespace, p.cluster ?? '')?.spec?.controlPlaneRef;
+  return ref?.name
+    ? { verb: 'patch', kind: 'KubeadmControlPlane', namespace, name: ref.name }
+    : undefined;
+}

@@ -10,6 +10,7 @@ import {
   PlanSchema,
 } from '../../http/schemas';
 import { servedBody } from '../../requests/served-fields';
+import { controlPlanePatch, mayAttempt } from './access';
 import { replyWith } from './mutation-reply';
 
 /**
@@ -38,7 +39,10 @@ const controlPlaneConfig: FastifyPluginAsync = (base) => {
     '/clusters/:namespace/:cluster/control-plane/kubeadm-config',
     {
       config: { rateLimit: mutationLimit },
-      preValidation: editControlPlaneConfigBody.preValidation,
+      preValidation: [
+        mayAttempt(app, (p) => controlPlanePatch(app, p)),
+        editControlPlaneConfigBody.preValidation,
+      ],
       schema: {
         tags: ['nodepools'],
         summary:

@@ -13,7 +13,7 @@ import {
   NamespaceParams,
   PlanSchema,
 } from '../../http/schemas';
-import { IP_POOL_KINDS, readerOf } from './access';
+import { IP_POOL_KINDS, mayAttempt, readerOf } from './access';
 import { servedBody } from '../../requests/served-fields';
 import { replyWith } from './mutation-reply';
 
@@ -91,7 +91,14 @@ const ippools: FastifyPluginAsync = (base) => {
     '/namespaces/:namespace/ippools',
     {
       config: { rateLimit: mutationLimit },
-      preValidation: createIpPoolBody.preValidation,
+      preValidation: [
+        mayAttempt(app, (p) => ({
+          verb: 'create',
+          kind: 'DCSIpHostnamePool',
+          namespace: p.namespace ?? '',
+        })),
+        createIpPoolBody.preValidation,
+      ],
       schema: {
         tags: ['ippools'],
         summary: 'Create an IP-hostname pool',
@@ -123,7 +130,15 @@ const ippools: FastifyPluginAsync = (base) => {
     '/namespaces/:namespace/ippools/:name',
     {
       config: { rateLimit: mutationLimit },
-      preValidation: patchIpPoolBody.preValidation,
+      preValidation: [
+        mayAttempt(app, (p) => ({
+          verb: 'patch',
+          kind: 'DCSIpHostnamePool',
+          namespace: p.namespace ?? '',
+          name: p.name ?? '',
+        })),
+        patchIpPoolBody.preValidation,
+      ],
       schema: {
         tags: ['ippools'],
         summary:

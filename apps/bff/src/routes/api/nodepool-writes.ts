@@ -21,6 +21,8 @@ import {
 } from '../../http/schemas';
 import { verifyTargetedScaleDown } from '../../mutations/verify-scale-down';
 import { servedBody } from '../../requests/served-fields';
+import type { Check } from '../../auth/authorizer';
+import { controlPlanePatch, mayAttempt } from './access';
 import { replyWith } from './mutation-reply';
 
 /**
@@ -48,6 +50,17 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
   const scaleBody = servedBody(() => app.servedFields, 'ScaleRequestSchema');
   const upgradeBody = servedBody(() => app.servedFields, 'UpgradeRequestSchema');
 
+  /** What a pool's own operations need first: patch its MachineDeployment, or its control plane. */
+  const patchOfPool = (p: Readonly<Record<string, string | undefined>>): Check | undefined => {
+    if (p.pool === CONTROL_PLANE_POOL_ID) return controlPlanePatch(app, p);
+    return {
+      verb: 'patch',
+      kind: 'MachineDeployment',
+      namespace: p.namespace ?? '',
+      name: p.pool ?? '',
+    };
+  };
+
   const deploymentOf = (namespace: string, cluster: string, pool: string) => {
     if (pool === CONTROL_PLANE_POOL_ID) {
       throw new HttpError(
@@ -74,7 +87,14 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
     '/clusters/:namespace/:cluster/nodepools',
     {
       config: { rateLimit: mutationLimit },
-      preValidation: createPoolBody.preValidation,
+      preValidation: [
+        mayAttempt(app, (p) => ({
+          verb: 'create',
+          kind: 'MachineDeployment',
+          namespace: p.namespace ?? '',
+        })),
+        createPoolBody.preValidation,
+      ],
       schema: {
         tags: ['nodepools'],
         summary:
@@ -115,7 +135,7 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
     '/clusters/:namespace/:cluster/nodepools/:pool/scale',
     {
       config: { rateLimit: mutationLimit },
-      preValidation: scaleBody.preValidation,
+      preValidation: [mayAttempt(app, patchOfPool), scaleBody.preValidation],
       schema: {
         tags: ['nodepools'],
         summary:
@@ -180,7 +200,7 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
     '/clusters/:namespace/:cluster/nodepools/:pool/upgrade',
     {
       config: { rateLimit: mutationLimit },
-      preValidation: upgradeBody.preValidation,
+      preValidation: [mayAttempt(app, patchOfPool), upgradeBody.preValidation],
       schema: {
         tags: ['nodepools'],
         summary:
@@ -269,6 +289,7 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
     '/clusters/:namespace/:cluster/nodepools/:pool/strategy',
     {
       config: { rateLimit: mutationLimit },
+      preValidation: mayAttempt(app, patchOfPool),
       schema: {
         tags: ['nodepools'],
         summary:
@@ -307,6 +328,16 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
     '/clusters/:namespace/:cluster/nodepools/:pool',
     {
       config: { rateLimit: mutationLimit },
+      preValidation: mayAttempt(app, (p) =>
+        p.pool === CONTROL_PLANE_POOL_ID
+          ? undefined
+          : {
+              verb: 'delete',
+              kind: 'MachineDeployment',
+              namespace: p.namespace ?? '',
+              name: p.pool ?? '',
+            },
+      ),
       schema: {
         tags: ['nodepools'],
         summary: 'O-DELETE-POOL, optionally removing the templates and IP pool only this pool used',

@@ -1,4 +1,4 @@
-import { findKind, type KindName } from '@dcs/domain';
+import { asServed, findKind, type KindName } from '@dcs/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,10 +6,12 @@ import type { CachedKind } from '../../cache/watched-kinds';
 import { notFound } from '../../http/errors';
 import { errorResponses, ObjectParams } from '../../http/schemas';
 import { getObject } from '../../kube/objects';
+import { speaking } from '../../kube/rest';
 
 /**
- * `GET /namespaces/{ns}/objects/{kind}/{name}`: the raw object for the YAML view. Cached kinds
- * come from the cache after a `get` access review; others are read with the user's credential.
+ * `GET /namespaces/{ns}/objects/{kind}/{name}`: the raw object for the YAML view, in the version
+ * the cluster serves. Cached kinds come from the cache after a `get` access review; others are read
+ * with the user's credential.
  * A Secret never carries its data here, whatever the user may read.
  */
 
@@ -77,13 +79,19 @@ const objects: FastifyPluginAsync = (base) => {
         const obj = app.cache.store(kind as CachedKind).get(namespace, name) as
           Record<string, unknown> | undefined;
         if (!obj) throw notFound(`${kind} ${namespace}/${name} not found`, 'name');
-        return withoutSecrets(kind, obj) as { metadata: Record<string, unknown> };
+        // The YAML view shows the object as the cluster serves it (issue 23), not the hub.
+        return withoutSecrets(kind, asServed(obj, app.apiVersions.choice)) as {
+          metadata: Record<string, unknown>;
+        };
       }
-      const obj = (await getObject(principal.client, kind, namespace, name)) as Record<
-        string,
-        unknown
-      >;
-      return withoutSecrets(kind, obj) as { metadata: Record<string, unknown> };
+      const versions = app.apiVersions.choice;
+      const obj = (await getObject(
+        speaking(principal.client, versions),
+        kind,
+        namespace,
+        name,
+      )) as Record<string, unknown>;
+      return withoutSecrets(kind, asServed(obj, versions)) as { metadata: Record<string, unknown> };
     },
   );
   return Promise.resolve();

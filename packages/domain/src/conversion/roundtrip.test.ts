@@ -1,0 +1,593 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { secondsToDuration } from './duration';
+import { CONVERSION_DATA_ANNOTATION, convertCapiObject, type CapiObjectLike } from './index';
+
+/**
+ * Upstream's conversion tests (`util/conversion.FuzzTestFunc`, run by each
+ * `api/{core,bootstrap/kubeadm,controlplane/kubeadm}/v1beta1/conversion_test.go`) fill random objects and check two round trips:
+ * spoke → hub → spoke (v1beta1 → v1beta2 → v1beta1) and hub → spoke → hub, comparing after the
+ * conversion-data annotation is removed. Their fuzz functions first bring each random object to
+ * what a real one looks like (refs with the object's namespace and no uid/resourceVersion,
+ * timeouts as whole seconds, no empty structs, no `false` where v1beta1 cannot say it…); the
+ * arbitraries below generate only such objects. fast-check, 200 runs per property.
+ */
+
+const NS = 'ns-1';
+const RUNS = { numRuns: 200 };
+
+/** As upstream's test apiVersionGetter: the version the generated refs name. */
+const refApiVersionOf = (group: string): string =>
+  group === 'infrastructure.cluster.x-k8s.io' ? `${group}/v1beta1` : `${group}/v1beta2`;
+
+const to = (o: CapiObjectLike, version: string): CapiObjectLike =>
+  convertCapiObject(o, `${String(o.apiVersion).split('/')[0] ?? ''}/${version}`, {
+    refApiVersionOf,
+  });
+
+function withoutData(o: CapiObjectLike): CapiObjectLike {
+  const copy = structuredClone(o) as CapiObjectLike & {
+    metadata: { annotations?: Record<string, string> };
+  };
+  const annotations = copy.metadata.annotations;
+  if (annotations) {
+    Reflect.deleteProperty(annotations, CONVERSION_DATA_ANNOTATION);
+    if (Object.keys(annotations).length === 0) delete copy.metadata.annotations;
+  }
+  return copy;
+}
+
+/** An optional-keyed record that is never empty. */
+const some = <T extends Record<string, unknown>>(model: {
+  [K in keyof T]: fc.Arbitrary<T[K]>;
+}): fc.Arbitrary<Partial<T>> =>
+  fc.record(model, { requiredKeys: [] }).filter((o) => Object.keys(o).length > 0) as fc.Arbitrary<
+    Partial<T>
+  >;
+
+const name = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/u);
+const seconds = fc.integer({ min: 0, max: 2 ** 31 - 1 });
+const duration = seconds.map(secondsToDuration);
+const count = fc.integer({ min: 0, max: 50 });
+const intOrPercent = fc.oneof(fc.integer({ min: 0, max: 10 }), fc.constantFrom('25%', '0%'));
+const time = fc.constantFrom('2026-01-01T00:00:00Z', '2026-05-17T12:30:00Z');
+const labels = fc.dictionary(name, name, { maxKeys: 3 });
+const metadata = fc.record({ name, namespace: fc.constant(NS), labels });
+
+const legacyCondition = fc.record(
+  {
+    type: fc.constantFrom('Ready', 'Available', 'MachinesReady'),
+    status: fc.constantFrom('True', 'False', 'Unknown'),
+    severity: fc.constantFrom('Error', 'Warning', 'Info'),
+    reason: name,
+    message: fc.string({ maxLength: 8 }),
+    lastTransitionTime: time,
+  },
+  { requiredKeys: ['type', 'status', 'lastTransitionTime'] },
+);
+const condition = fc.record(
+  {
+    type: fc.constantFrom('Available', 'Ready', 'UpToDate', 'Deleting'),
+    status: fc.constantFrom('True', 'False', 'Unknown'),
+    reason: name,
+    message: fc.string({ maxLength: 8 }),
+    observedGeneration: fc.integer({ min: 1, max: 9 }),
+    lastTransitionTime: time,
+  },
+  { requiredKeys: ['type', 'status', 'reason', 'lastTransitionTime'] },
+);
+const conditions = (c: fc.Arbitrary<unknown>) => fc.array(c, { minLength: 1, maxLength: 3 });
+
+// --- v1beta1 (spoke) -----------------------------------------------------------------------
+
+const spokeRef = (group: string, kind: string) =>
+  fc.record({
+    apiVersion: fc.constant(refApiVersionOf(group)),
+    kind: fc.constant(kind),
+    namespace: fc.constant(NS),
+    name,
+  });
+
+const spokeMachineSpec = fc.record(
+  {
+    clusterName: name,
+    version: fc.constantFrom('v1.33.4', 'v1.34.1'),
+    providerID: name,
+    failureDomain: name,
+    bootstrap: some({
+      configRef: spokeRef('bootstrap.cluster.x-k8s.io', 'KubeadmConfigTemplate'),
+      dataSecretName: name,
+    }),
+    infrastructureRef: spokeRef('infrastructure.cluster.x-k8s.io', 'DCSMachineTemplate'),
+    nodeDrainTimeout: duration,
+    nodeVolumeDetachTimeout: duration,
+    nodeDeletionTimeout: duration,
+    readinessGates: fc.array(fc.record({ conditionType: name }), { minLength: 1, maxLength: 2 }),
+  },
+  { requiredKeys: ['clusterName', 'bootstrap', 'infrastructureRef'] },
+);
+
+const spokeStrategy = some({
+  type: fc.constantFrom('RollingUpdate', 'OnDelete'),
+  rollingUpdate: some({
+    maxSurge: intOrPercent,
+    maxUnavailable: intOrPercent,
+    deletePolicy: fc.constantFrom('Random', 'Newest', 'Oldest'),
+  }),
+  remediation: fc.record({ maxInFlight: intOrPercent }),
+});
+
+const spokeMD = fc.record({
+  apiVersion: fc.constant('cluster.x-k8s.io/v1beta1'),
+  kind: fc.constant('MachineDeployment'),
+  metadata,
+  spec: fc.record(
+    {
+      clusterName: name,
+      replicas: count,
+      selector: fc.record({ matchLabels: labels }),
+      template: fc.record({ metadata: fc.record({ labels }), spec: spokeMachineSpec }),
+      strategy: spokeStrategy,
+      rolloutAfter: time,
+      minReadySeconds: count,
+      paused: fc.constant(true),
+      machineNamingStrategy: fc.record({ template: name }),
+    },
+    { requiredKeys: ['clusterName', 'selector', 'template'] },
+  ),
+  status: fc.record(
+    {
+      replicas: count,
+      readyReplicas: count,
+      availableReplicas: count,
+      updatedReplicas: count,
+      unavailableReplicas: count,
+      phase: fc.constantFrom('Running', 'ScalingUp'),
+      observedGeneration: count,
+      conditions: conditions(legacyCondition),
+      v1beta2: some({
+        conditions: conditions(condition),
+        readyReplicas: count,
+        availableReplicas: count,
+        upToDateReplicas: count,
+      }),
+    },
+    { requiredKeys: [] },
+  ),
+});
+
+const spokeMachine = fc.record({
+  apiVersion: fc.constant('cluster.x-k8s.io/v1beta1'),
+  kind: fc.constant('Machine'),
+  metadata,
+  spec: spokeMachineSpec,
+  status: fc.record(
+    {
+      bootstrapReady: fc.boolean(),
+      infrastructureReady: fc.boolean(),
+      nodeRef: fc.record({ apiVersion: fc.constant('v1'), kind: fc.constant('Node'), name }),
+      phase: fc.constantFrom('Running', 'Deleting', 'Provisioned'),
+      failureReason: name,
+      conditions: conditions(legacyCondition),
+      v1beta2: fc.record({ conditions: conditions(condition) }),
+      deletion: some({ nodeDrainStartTime: time, waitForNodeVolumeDetachStartTime: time }),
+    },
+    { requiredKeys: ['bootstrapReady', 'infrastructureReady'] },
+  ),
+});
+
+const spokeKubeadmSpec = fc.record(
+  {
+    format: fc.constantFrom('cloud-config', 'ignition'),
+    clusterConfiguration: fc.record({
+      apiServer: some({
+        extraArgs: fc.dictionary(name, name, { minKeys: 1, maxKeys: 3 }),
+        certSANs: fc.array(name, { minLength: 1, maxLength: 2 }),
+      }),
+    }),
+    joinConfiguration: some({
+      nodeRegistration: fc.record({
+        kubeletExtraArgs: fc.dictionary(name, name, { minKeys: 1, maxKeys: 3 }),
+      }),
+      discovery: fc.record({ timeout: duration }),
+    }),
+    files: fc.array(
+      fc.record({ path: name.map((n) => `/${n}`), content: name, append: fc.constant(true) }),
+      { minLength: 1, maxLength: 2 },
+    ),
+    preKubeadmCommands: fc.array(name, { maxLength: 2 }),
+  },
+  { requiredKeys: [] },
+);
+
+const spokeKCT = fc.record({
+  apiVersion: fc.constant('bootstrap.cluster.x-k8s.io/v1beta1'),
+  kind: fc.constant('KubeadmConfigTemplate'),
+  metadata,
+  spec: fc.record({ template: fc.record({ spec: spokeKubeadmSpec }) }),
+});
+
+const spokeKCP = fc.record({
+  apiVersion: fc.constant('controlplane.cluster.x-k8s.io/v1beta1'),
+  kind: fc.constant('KubeadmControlPlane'),
+  metadata,
+  spec: fc.record(
+    {
+      replicas: fc.constantFrom(1, 3),
+      version: fc.constantFrom('v1.33.4', 'v1.34.1'),
+      machineTemplate: fc.record(
+        {
+          metadata: fc.record({ labels }),
+          infrastructureRef: spokeRef('infrastructure.cluster.x-k8s.io', 'DCSMachineTemplate'),
+          nodeDrainTimeout: duration,
+          nodeDeletionTimeout: duration,
+        },
+        { requiredKeys: ['infrastructureRef'] },
+      ),
+      rolloutAfter: time,
+      rolloutBefore: fc.record({ certificatesExpiryDays: fc.integer({ min: 7, max: 90 }) }),
+      rolloutStrategy: fc.record({
+        type: fc.constant('RollingUpdate'),
+        rollingUpdate: fc.record({ maxSurge: fc.constantFrom(0, 1) }),
+      }),
+      // A non-zero retryPeriod: "0s" is "not set" and does not round trip (upstream's fuzzer too).
+      remediationStrategy: fc.record(
+        {
+          maxRetry: count,
+          retryPeriod: fc.integer({ min: 1, max: 3600 }).map(secondsToDuration),
+          minHealthyPeriod: duration,
+        },
+        { requiredKeys: ['retryPeriod'] },
+      ),
+      kubeadmConfigSpec: spokeKubeadmSpec,
+    },
+    { requiredKeys: ['version', 'machineTemplate', 'kubeadmConfigSpec'] },
+  ),
+  status: fc.record(
+    {
+      replicas: count,
+      updatedReplicas: count,
+      readyReplicas: count,
+      unavailableReplicas: count,
+      initialized: fc.boolean(),
+      version: fc.constant('v1.33.4'),
+      lastRemediation: fc.record({ machine: name, timestamp: time, retryCount: count }),
+      conditions: conditions(legacyCondition),
+      v1beta2: some({ conditions: conditions(condition), availableReplicas: count }),
+    },
+    { requiredKeys: ['initialized', 'readyReplicas'] },
+  ),
+});
+
+const spokeMHC = fc.record({
+  apiVersion: fc.constant('cluster.x-k8s.io/v1beta1'),
+  kind: fc.constant('MachineHealthCheck'),
+  metadata,
+  spec: fc.record(
+    {
+      clusterName: name,
+      selector: fc.record({ matchLabels: labels }),
+      maxUnhealthy: intOrPercent,
+      unhealthyRange: fc.constant('[1-3]'),
+      nodeStartupTimeout: duration,
+      unhealthyConditions: fc.array(
+        fc.record({
+          type: fc.constant('Ready'),
+          status: fc.constantFrom('False', 'Unknown'),
+          timeout: duration,
+        }),
+        { minLength: 1, maxLength: 2 },
+      ),
+    },
+    { requiredKeys: ['clusterName', 'selector'] },
+  ),
+  status: fc.record(
+    { expectedMachines: fc.integer({ min: 1, max: 9 }), targets: fc.array(name, { maxLength: 2 }) },
+    { requiredKeys: [] },
+  ),
+});
+
+const spokeCluster = fc.record({
+  apiVersion: fc.constant('cluster.x-k8s.io/v1beta1'),
+  kind: fc.constant('Cluster'),
+  metadata,
+  spec: fc.record(
+    {
+      controlPlaneRef: spokeRef('controlplane.cluster.x-k8s.io', 'KubeadmControlPlane'),
+      infrastructureRef: spokeRef('infrastructure.cluster.x-k8s.io', 'DCSCluster'),
+      paused: fc.constant(true),
+      topology: fc.record(
+        {
+          class: name,
+          classNamespace: name,
+          version: fc.constantFrom('v1.33.4', 'v1.34.1'),
+          controlPlane: some({
+            replicas: fc.constantFrom(1, 3),
+            nodeDrainTimeout: duration,
+            machineHealthCheck: some({
+              enable: fc.boolean(),
+              maxUnhealthy: intOrPercent,
+              nodeStartupTimeout: duration,
+              unhealthyConditions: fc.array(
+                fc.record({
+                  type: fc.constant('Ready'),
+                  status: fc.constant('False'),
+                  timeout: duration,
+                }),
+                { minLength: 1, maxLength: 2 },
+              ),
+            }),
+          }),
+          workers: fc.record({
+            machineDeployments: fc.array(
+              fc.record(
+                { class: name, name, strategy: spokeStrategy, nodeDrainTimeout: duration },
+                { requiredKeys: ['class', 'name'] },
+              ),
+              { minLength: 1, maxLength: 2 },
+            ),
+          }),
+        },
+        { requiredKeys: ['class', 'version'] },
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+  status: fc.record(
+    {
+      controlPlaneReady: fc.boolean(),
+      infrastructureReady: fc.boolean(),
+      phase: fc.constantFrom('Provisioned', 'Provisioning'),
+      failureDomains: fc.dictionary(
+        name,
+        fc.record({ controlPlane: fc.constant(true) }, { requiredKeys: [] }),
+        { maxKeys: 3 },
+      ),
+      v1beta2: some({
+        conditions: conditions(condition),
+        controlPlane: fc.record({ replicas: count }),
+      }),
+    },
+    { requiredKeys: ['controlPlaneReady', 'infrastructureReady'] },
+  ),
+});
+
+// --- v1beta2 (hub) -------------------------------------------------------------------------
+
+const hubRef = (group: string, kind: string) =>
+  fc.record({ apiGroup: fc.constant(group), kind: fc.constant(kind), name });
+
+const hubMachineSpec = fc.record(
+  {
+    clusterName: name,
+    version: fc.constantFrom('v1.33.4', 'v1.34.1'),
+    bootstrap: fc.record({
+      configRef: hubRef('bootstrap.cluster.x-k8s.io', 'KubeadmConfigTemplate'),
+    }),
+    infrastructureRef: hubRef('infrastructure.cluster.x-k8s.io', 'DCSMachineTemplate'),
+    deletion: some({
+      nodeDrainTimeoutSeconds: seconds,
+      nodeVolumeDetachTimeoutSeconds: seconds,
+      nodeDeletionTimeoutSeconds: seconds,
+    }),
+    minReadySeconds: count,
+  },
+  { requiredKeys: ['clusterName', 'bootstrap', 'infrastructureRef'] },
+);
+
+const hubMD = fc.record({
+  apiVersion: fc.constant('cluster.x-k8s.io/v1beta2'),
+  kind: fc.constant('MachineDeployment'),
+  metadata,
+  spec: fc.record(
+    {
+      clusterName: name,
+      replicas: count,
+      selector: fc.record({ matchLabels: labels }),
+      template: fc.record({ metadata: fc.record({ labels }), spec: hubMachineSpec }),
+      rollout: some({
+        after: time,
+        strategy: some({
+          type: fc.constantFrom('RollingUpdate', 'OnDelete'),
+          rollingUpdate: some({ maxSurge: intOrPercent, maxUnavailable: intOrPercent }),
+        }),
+      }),
+      deletion: fc.record({ order: fc.constantFrom('Random', 'Newest', 'Oldest') }),
+      remediation: fc.record({ maxInFlight: intOrPercent }),
+      machineNaming: fc.record({ template: name }),
+      paused: fc.boolean(),
+    },
+    { requiredKeys: ['clusterName', 'selector', 'template'] },
+  ),
+  status: fc.record(
+    {
+      replicas: count,
+      readyReplicas: count,
+      availableReplicas: count,
+      upToDateReplicas: count,
+      conditions: conditions(condition),
+      // Upstream allocates deprecated.v1beta1 on every v1beta1 → v1beta2 conversion.
+      deprecated: fc.record({
+        v1beta1: fc.record(
+          { conditions: conditions(legacyCondition), updatedReplicas: count, readyReplicas: count },
+          { requiredKeys: [] },
+        ),
+      }),
+    },
+    { requiredKeys: ['deprecated'] },
+  ),
+});
+
+const hubMachine = fc.record({
+  apiVersion: fc.constant('cluster.x-k8s.io/v1beta2'),
+  kind: fc.constant('Machine'),
+  metadata,
+  spec: hubMachineSpec,
+  status: fc.record(
+    {
+      phase: fc.constantFrom('Running', 'Updating', 'Deleting'),
+      nodeRef: fc.record({ name }),
+      initialization: some({
+        bootstrapDataSecretCreated: fc.boolean(),
+        infrastructureProvisioned: fc.boolean(),
+      }),
+      conditions: conditions(condition),
+      deprecated: fc.record({
+        v1beta1: some({ conditions: conditions(legacyCondition), failureMessage: name }),
+      }),
+    },
+    { requiredKeys: [] },
+  ),
+});
+
+const hubKubeadmSpec = fc.record(
+  {
+    format: fc.constantFrom('cloud-config', 'ignition'),
+    clusterConfiguration: fc.record({
+      apiServer: fc.record({
+        // Sorted and unique: ConvertToArgs sorts a map, so only a sorted list round trips.
+        extraArgs: fc
+          .uniqueArray(name, { minLength: 1, maxLength: 3 })
+          .map((ns) => ns.sort().map((n) => ({ name: n, value: `${n}-v` }))),
+      }),
+    }),
+    initConfiguration: fc.record({
+      timeouts: some({
+        controlPlaneComponentHealthCheckSeconds: seconds,
+        kubeletHealthCheckSeconds: seconds,
+        discoverySeconds: seconds,
+      }),
+    }),
+    joinConfiguration: fc.record({
+      timeouts: some({ tlsBootstrapSeconds: seconds, etcdAPICallSeconds: seconds }),
+    }),
+    files: fc
+      .array(fc.record({ path: name.map((n) => `/${n}`), content: name, append: fc.boolean() }), {
+        minLength: 1,
+        maxLength: 2,
+      })
+      .map((fs) => fs.filter((f, i) => fs.findIndex((g) => g.path === f.path) === i)),
+  },
+  { requiredKeys: [] },
+);
+
+/**
+ * v1beta1 has one control-plane health-check timeout (`apiServer.timeoutForControlPlane`), which
+ * upstream's ConvertTo writes to both init's and join's timeouts: a hub with init's set holds the
+ * same in join's (as upstream's hub fuzzer makes it).
+ */
+const hubKubeadmSpecReal = hubKubeadmSpec.map((spec) => {
+  const cp = spec.initConfiguration?.timeouts.controlPlaneComponentHealthCheckSeconds;
+  if (cp === undefined) return spec;
+  const join = spec.joinConfiguration ?? { timeouts: {} };
+  return {
+    ...spec,
+    joinConfiguration: {
+      timeouts: { ...join.timeouts, controlPlaneComponentHealthCheckSeconds: cp },
+    },
+  };
+});
+
+const hubKCT = fc.record({
+  apiVersion: fc.constant('bootstrap.cluster.x-k8s.io/v1beta2'),
+  kind: fc.constant('KubeadmConfigTemplate'),
+  metadata,
+  spec: fc.record({ template: fc.record({ spec: hubKubeadmSpecReal }) }),
+});
+
+const hubKCP = fc.record({
+  apiVersion: fc.constant('controlplane.cluster.x-k8s.io/v1beta2'),
+  kind: fc.constant('KubeadmControlPlane'),
+  metadata,
+  spec: fc.record(
+    {
+      replicas: fc.constantFrom(1, 3),
+      version: fc.constantFrom('v1.33.4', 'v1.34.1'),
+      machineTemplate: fc.record({
+        spec: fc.record(
+          {
+            infrastructureRef: hubRef('infrastructure.cluster.x-k8s.io', 'DCSMachineTemplate'),
+            deletion: some({ nodeDrainTimeoutSeconds: seconds }),
+          },
+          { requiredKeys: ['infrastructureRef'] },
+        ),
+      }),
+      remediation: some({
+        maxRetry: count,
+        retryPeriodSeconds: seconds,
+        minHealthyPeriodSeconds: seconds,
+      }),
+      rollout: some({
+        after: time,
+        before: fc.record({ certificatesExpiryDays: fc.integer({ min: 7, max: 90 }) }),
+        strategy: fc.record({
+          type: fc.constant('RollingUpdate'),
+          rollingUpdate: fc.record({ maxSurge: fc.constantFrom(0, 1) }),
+        }),
+      }),
+      kubeadmConfigSpec: hubKubeadmSpecReal,
+    },
+    { requiredKeys: ['version', 'machineTemplate', 'kubeadmConfigSpec'] },
+  ),
+  status: fc.record(
+    {
+      replicas: count,
+      availableReplicas: count,
+      upToDateReplicas: count,
+      initialization: fc.record({ controlPlaneInitialized: fc.boolean() }),
+      conditions: conditions(condition),
+      deprecated: fc.record({ v1beta1: fc.record({ readyReplicas: count }, { requiredKeys: [] }) }),
+    },
+    { requiredKeys: ['deprecated'] },
+  ),
+});
+
+describe('spoke → hub → spoke (v1beta1 → v1beta2 → v1beta1) gives the spoke back', () => {
+  const cases: [string, fc.Arbitrary<CapiObjectLike>][] = [
+    ['MachineDeployment', spokeMD],
+    ['Machine', spokeMachine],
+    ['KubeadmConfigTemplate', spokeKCT],
+    ['KubeadmControlPlane', spokeKCP],
+    ['MachineHealthCheck', spokeMHC],
+    ['Cluster', spokeCluster],
+  ];
+  it.each(cases)('%s', (_kind, arb) => {
+    fc.assert(
+      fc.property(arb, (spoke) => {
+        expect(withoutData(to(to(spoke, 'v1beta2'), 'v1beta1'))).toEqual(normalizeSpoke(spoke));
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('hub → spoke → hub (v1beta2 → v1beta1 → v1beta2) gives the hub back', () => {
+  const cases: [string, fc.Arbitrary<CapiObjectLike>][] = [
+    ['MachineDeployment', hubMD],
+    ['Machine', hubMachine],
+    ['KubeadmConfigTemplate', hubKCT],
+    ['KubeadmControlPlane', hubKCP],
+  ];
+  it.each(cases)('%s', (_kind, arb) => {
+    fc.assert(
+      fc.property(arb, (hub) => {
+        expect(to(to(hub, 'v1beta1'), 'v1beta2')).toEqual(hub);
+      }),
+      RUNS,
+    );
+  });
+});
+
+/**
+ * What a v1beta1 object comes back as even in Go: v1beta1's bool fields without omitempty are
+ * written (Machine and Cluster readiness, KCP's initialized and ready), and an empty
+ * `failureDomains` map has nothing to say.
+ */
+function normalizeSpoke(o: CapiObjectLike): CapiObjectLike {
+  const copy = structuredClone(o) as CapiObjectLike & { status?: Record<string, unknown> };
+  if (copy.kind === 'KubeadmControlPlane' && copy.status) {
+    copy.status.ready =
+      typeof copy.status.readyReplicas === 'number' && copy.status.readyReplicas > 0;
+  }
+  return copy;
+}
