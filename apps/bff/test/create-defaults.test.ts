@@ -27,7 +27,7 @@ describe('O-CREATE-POOL: a fresh Add Worker Node Pool form on every demo cluster
   let app: FastifyInstance;
   beforeAll(async () => {
     t = await startTestCluster(false);
-    const client = seedClientInProcess(t.cluster.server.client);
+    const client = seedClientInProcess(t.cluster.server.client, t.cluster.capiVersions);
     await seed('demo', client, { rollingUpgrade: false });
     const provider = providerDeployment(DEFAULT_PROVIDER_VERSION);
     await client.create({

@@ -13,7 +13,7 @@ import {
 import { DEFAULT_NAMESPACE, kindTable } from '@dcs/domain';
 import { webhookAdmission } from './admission';
 import { registrationFor } from './capi/release-kinds';
-import { DEFAULT_CAPI_RELEASE, type CapiRelease } from './capi/releases';
+import { capiVersionsOf, DEFAULT_CAPI_RELEASE, type CapiRelease } from './capi/releases';
 import { crdKinds, servedSchemaOf } from './crds';
 
 /**
@@ -51,6 +51,9 @@ export interface EmbeddedClusterOptions {
 
 export interface EmbeddedCluster {
   server: ApiServer;
+  /** The Cluster API release it stands for, and the versions a client of that release speaks. */
+  capiRelease: CapiRelease;
+  capiVersions: Readonly<Record<string, string>>;
   url: string;
   operatorToken: string;
   viewerToken: string;
@@ -215,6 +218,8 @@ export async function startEmbeddedCluster(
     operatorToken,
     viewerToken,
     kubeconfig,
+    capiRelease: o.capiRelease ?? DEFAULT_CAPI_RELEASE,
+    capiVersions: capiVersionsOf(o.capiRelease ?? DEFAULT_CAPI_RELEASE),
     close: () => server.close(),
   };
 }

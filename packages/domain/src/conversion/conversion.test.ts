@@ -9,6 +9,7 @@ import {
   toHub,
   type CapiObjectLike,
 } from './index';
+import { aKubeadmControlPlane } from '../testing/builders';
 
 /**
  * Hand cases for every renamed or moved field of CAPI-VERSIONS.md, both ways, each derived from
@@ -926,5 +927,19 @@ describe('lists, versions, the hub', () => {
     expect(() => up(v1)).toThrow(
       /^metadata\.annotations\[cluster\.x-k8s\.io\/conversion-data\]: the conversion data is not JSON/u,
     );
+  });
+});
+
+describe('omitzero structs (found seeding a v1.16 cluster)', () => {
+  it("a v1beta1 clusterConfiguration holding only what v1beta2 dropped is not sent as {} (its CRD's minProperties: 1)", () => {
+    const kcp = aKubeadmControlPlane();
+    const spec = (kcp as unknown as { spec: { kubeadmConfigSpec: Record<string, unknown> } }).spec;
+    spec.kubeadmConfigSpec.clusterConfiguration = { clusterName: 'prod-east' };
+    const v2 = convertCapiObject(kcp, 'controlplane.cluster.x-k8s.io/v1beta2') as unknown as {
+      spec: { kubeadmConfigSpec: Record<string, unknown> };
+    };
+    expect(v2.spec.kubeadmConfigSpec).not.toHaveProperty('clusterConfiguration');
+    // As upstream: v1beta2 has nowhere to keep clusterName (only v1beta2 → v1beta1 writes the
+    // conversion data), so a v1beta1 client's clusterName does not survive v1beta2 storage.
   });
 });

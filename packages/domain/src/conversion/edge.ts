@@ -28,7 +28,7 @@ export function asHub<T>(obj: T): T {
 export function asServed<T>(obj: T, versions: ApiVersionChoice): T {
   if (typeof obj !== 'object' || obj === null) return obj;
   const gv = groupVersionOf(obj as CapiObjectLike);
-  if (!gv || gv.version !== CAPI_HUB_VERSION) return obj;
+  if (gv?.version !== CAPI_HUB_VERSION) return obj;
   const served = Object.hasOwn(versions, gv.group) ? versions[gv.group] : undefined;
   if (served === undefined || served === CAPI_HUB_VERSION) return obj;
   return fromHub(obj as CapiObjectLike, served) as T;

@@ -17,17 +17,25 @@ export function pruneTo(kind: string, version: string, value: JsonObject): JsonO
     ? CAPI_FIELD_TREES_V1_14[`${kind}/${version}`]
     : undefined;
   if (!tree) return value;
-  return prune(value, tree) as JsonObject;
+  return prune(value, tree, version === 'v1beta2') as JsonObject;
 }
 
-function prune(value: Json, tree: FieldTree): Json {
+/**
+ * `omitzero`: v1beta2's structs are `omitempty,omitzero` (and `minProperties: 1` in its CRDs), so
+ * a struct left with no field once decoded — `clusterConfiguration: {clusterName: x}` of v1beta1,
+ * whose only field v1beta2 dropped — is not encoded at all. A struct sent empty stays as sent.
+ */
+function prune(value: Json, tree: FieldTree, omitZero: boolean): Json {
   if (tree.open) return value;
   if (tree.properties) {
     if (!isObject(value)) return value;
     const out: JsonObject = {};
     for (const [k, v] of Object.entries(value)) {
       const sub = Object.hasOwn(tree.properties, k) ? tree.properties[k] : undefined;
-      if (sub && v !== undefined) out[k] = prune(v, sub);
+      if (!sub || v === undefined) continue;
+      const kept = prune(v, sub, omitZero);
+      if (omitZero && emptied(v, kept)) continue;
+      out[k] = kept;
     }
     return out;
   }
@@ -35,14 +43,21 @@ function prune(value: Json, tree: FieldTree): Json {
     if (!isObject(value)) return value;
     const out: JsonObject = {};
     for (const [k, v] of Object.entries(value)) {
-      if (v !== undefined && !isInertKey(k)) out[k] = prune(v, tree.values);
+      if (v !== undefined && !isInertKey(k)) out[k] = prune(v, tree.values, omitZero);
     }
     return out;
   }
   if (tree.items) {
     if (!Array.isArray(value)) return value;
     const items = tree.items;
-    return value.map((v) => prune(v, items));
+    return value.map((v) => prune(v, items, omitZero));
   }
   return value;
 }
+
+/** An object that had fields and has none once pruned. */
+const emptied = (before: Json, after: Json): boolean =>
+  isObject(before) &&
+  isObject(after) &&
+  Object.keys(before).length > 0 &&
+  Object.keys(after).length === 0;

@@ -1,3 +1,5 @@
+import { VERSIONED_GROUPS } from '@dcs/domain';
+
 /**
  * The Cluster API releases the embedded cluster stands for (issue 23), by what their API server
  * serves for the Cluster API groups:
@@ -12,6 +14,12 @@
 export const CAPI_RELEASES = ['v1.10', 'v1.14', 'v1.16'] as const;
 export type CapiRelease = (typeof CAPI_RELEASES)[number];
 export const DEFAULT_CAPI_RELEASE: CapiRelease = 'v1.14';
+
+/** The version of each Cluster API group a client of `release` speaks (the hub's is left out). */
+export function capiVersionsOf(release: CapiRelease): Readonly<Record<string, string>> {
+  if (release === 'v1.10') return {};
+  return Object.fromEntries(VERSIONED_GROUPS.map((g) => [g, 'v1beta2']));
+}
 
 export function isCapiRelease(v: string): v is CapiRelease {
   return (CAPI_RELEASES as readonly string[]).includes(v);

@@ -102,9 +102,13 @@ const cluster = await startEmbeddedCluster({
 });
 const clock = createClock({ timeScale });
 const abort = new AbortController();
-const seeded = await seed(seedKind, seedClientInProcess(cluster.server.client), {
-  signal: abort.signal,
-});
+const seeded = await seed(
+  seedKind,
+  seedClientInProcess(cluster.server.client, cluster.capiVersions),
+  {
+    signal: abort.signal,
+  },
+);
 
 let controllers: RunningControllers | undefined;
 if (!values['no-controllers']) {

@@ -1,4 +1,4 @@
-import { findKind } from '@dcs/domain';
+import { asHub, asServed, findKind, type ApiVersionChoice } from '@dcs/domain';
 import type { KubeClient } from '../runtime/client';
 import type { SeedClient } from './index';
 import type { Obj } from './objects';
@@ -19,11 +19,24 @@ export interface InProcessClient {
   patch(ref: Ref, type: 'merge', patch: unknown): Promise<unknown>;
 }
 
-export function seedClientInProcess(client: InProcessClient): SeedClient {
+/**
+ * The seed writes the hub (issue 23); `versions` are what the server speaks for the Cluster API
+ * groups (`EmbeddedCluster.capiVersions`): objects and references are converted to them, and what
+ * is read back to the hub. Merge patches are of metadata, the same in every version.
+ */
+export function seedClientInProcess(
+  client: InProcessClient,
+  versions: ApiVersionChoice = {},
+): SeedClient {
+  const served = (ref: Ref): Ref => {
+    const group = ref.apiVersion.split('/')[0] ?? '';
+    const version = Object.hasOwn(versions, group) ? versions[group] : undefined;
+    return version ? { ...ref, apiVersion: `${group}/${version}` } : ref;
+  };
   return {
-    create: (obj) => client.create(obj),
-    get: (ref) => Promise.resolve(client.get(ref)),
-    patch: (ref, p) => client.patch(ref, 'merge', p),
+    create: (obj) => client.create(asServed(obj, versions)),
+    get: (ref) => Promise.resolve(asHub(client.get(served(ref)))),
+    patch: (ref, p) => client.patch(served(ref), 'merge', p),
   };
 }
 
