@@ -14,7 +14,8 @@ import { Admission } from './admission';
 import { Authenticator } from './auth/authn';
 import { escalationHook } from './auth/escalation';
 import { RbacAuthorizer, forbiddenReason, type Attributes } from './auth/rbac';
-import { AUTOUPDATE_ANNOTATION, SYSTEM_NAMESPACES, bootstrapPolicy, builtinKinds } from './builtin';
+import { builtinKinds, SYSTEM_NAMESPACES } from './builtin/kinds';
+import { AUTOUPDATE_ANNOTATION, bootstrapPolicy } from './builtin/policy';
 import {
   createCertificateAuthority,
   createServingCertificate,

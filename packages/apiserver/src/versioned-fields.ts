@@ -8,7 +8,13 @@
  * handled by `patch/apply.ts` as for a kind with one version.
  */
 import { clone, isObject, put, type JsonObject } from './json';
-import { conflictError, serverSideApply, trackUpdate, type ApplyOptions } from './patch/apply';
+import {
+  conflictError,
+  serverSideApply,
+  trackUpdate,
+  type ApplyConflict,
+  type ApplyOptions,
+} from './patch/apply';
 import {
   changedPaths,
   fromFieldsV1,
@@ -59,7 +65,7 @@ function overlaps(a: FieldPath, b: FieldPath): boolean {
 interface Settled {
   /** Each other-version entry after the change (undefined: it owns nothing any more). */
   entries: Map<JsonObject, JsonObject | undefined>;
-  conflicts: { manager: string; apiVersion: string; path: FieldPath }[];
+  conflicts: ApplyConflict[];
   /** Apply: fields the change removed that another version's manager owns, by version. */
   owned: Map<string, FieldPath[]>;
 }
@@ -126,7 +132,15 @@ function settle(
       }
       // Modified or added: taken by an update, a conflict for an apply (unless forced).
       const manager = typeof e.manager === 'string' ? e.manager : '';
-      out.conflicts.push({ manager, apiVersion, path: p });
+      const operation = e.operation === 'Apply' ? 'Apply' : 'Update';
+      out.conflicts.push({
+        manager,
+        operation,
+        apiVersion,
+        ...(typeof e.time === 'string' ? { time: e.time } : {}),
+        ...(typeof e.subresource === 'string' ? { subresource: e.subresource } : {}),
+        path: p,
+      });
     }
     out.entries.set(e, kept.length ? { ...e, fieldsV1: toFieldsV1(kept) } : undefined);
   }

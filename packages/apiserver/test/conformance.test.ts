@@ -305,8 +305,9 @@ describe('patch', () => {
       contentType: 'application/apply-patch+yaml',
     });
     expect(conflict.status).toBe(409);
-    expect(conflict.body.message).toBe(
-      'Apply failed with 1 conflict: conflict with "other" using example.com/v1: .spec.color',
+    // An updater is named with the version and time of its update (fieldmanager's printManager).
+    expect(conflict.body.message).toMatch(
+      /^Apply failed with 1 conflict: conflict with "other" using example\.com\/v1 at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: \.spec\.color$/,
     );
     const forced = await t.api('PATCH', `${path}&force=true`, {
       body,

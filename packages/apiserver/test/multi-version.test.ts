@@ -351,8 +351,10 @@ describe('a kind served in two versions', () => {
     expect((await scale(3)).status).toBe(200);
     const conflict = await scale(5);
     expect(conflict.status).toBe(409);
+    // An applier is named alone; only an updater gets "using <version> at <time>"
+    // (fieldmanager's printManager).
     expect(conflict.body.message).toBe(
-      'Apply failed with 1 conflict: conflict with "sizer" using example.com/v1: .spec.size',
+      'Apply failed with 1 conflict: conflict with "sizer": .spec.size',
     );
     expect(conflict.body.details.causes[0]).toMatchObject({
       reason: 'FieldManagerConflict',

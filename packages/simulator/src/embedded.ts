@@ -34,6 +34,8 @@ export interface EmbeddedClusterOptions {
   operatorToken?: string;
   viewerToken?: string;
   bookmarkIntervalMs?: number;
+  /** Watch events kept per kind (the API server's default: 10,000); older resourceVersions get 410. */
+  watchHistorySize?: number;
   /**
    * The kinds served, by default {@link kindRegistrations}: a test may serve another schema for
    * a kind (a real provider's CRD with fields the domain does not model).
@@ -183,6 +185,7 @@ export async function startEmbeddedCluster(
       namespaces: [DEFAULT_NAMESPACE],
       ...(o.statePath ? { statePath: o.statePath } : {}),
       ...(o.bookmarkIntervalMs ? { bookmarkIntervalMs: o.bookmarkIntervalMs } : {}),
+      ...(o.watchHistorySize ? { watchHistorySize: o.watchHistorySize } : {}),
     });
   let server: ApiServer;
   if (askedPort === 0 && kept?.port) {

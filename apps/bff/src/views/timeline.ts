@@ -21,7 +21,7 @@ import type { Principal } from '../auth/principal';
 import type { ObjectCache } from '../cache/object-cache';
 import { KubeApiError } from '../kube/errors';
 import type { ClusterModel } from './cluster-model';
-import { clusterObjects, poolObjects, type ObjectNames } from './diagnostics';
+import { clusterObjects, poolObjects, type ObjectNames } from './object-names';
 
 /**
  * The timeline of a pool or a cluster (issue 12), gathered here and merged by domain's

@@ -2,7 +2,7 @@ import { formatViewMessage, viewMessages, type ViewMessageKey } from '@dcs/domai
 import type { Localizable } from './context';
 import type { MessageKey } from './en';
 import { fill, type Locale } from './locale';
-import type { LocalePack } from './packs';
+import type { LocalePack } from './locale-pack';
 
 const isViewKey = (key: string): key is ViewMessageKey => Object.hasOwn(viewMessages, key);
 

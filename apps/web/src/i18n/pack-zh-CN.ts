@@ -1,5 +1,5 @@
 import { localizeMessage, localizePlanMessage, planCatalog } from '@dcs/domain';
-import type { LocalePack } from './packs';
+import type { LocalePack } from './locale-pack';
 import { zhCN } from './zh-CN';
 
 /**

@@ -1,17 +1,6 @@
-import type { Localizable } from './context';
-import { en, type Messages } from './en';
+import { en } from './en';
 import type { Locale } from './locale';
-
-/**
- * What the console needs to speak one language: its own texts, and domain's texts of plans and
- * rules (`undefined` for a key it does not know). Domain's view texts are not here: the app
- * builds some of them itself (status chips, diagnoses in local time), so both languages of
- * that small catalog load with the app (`localize.ts`).
- */
-export interface LocalePack {
-  dict: Messages;
-  domain: (item: Localizable) => string | undefined;
-}
+import type { LocalePack } from './locale-pack';
 
 /**
  * English comes with the first load and needs no catalog of plans and rules: every such message

@@ -4,6 +4,7 @@
  * path (discovery, OpenAPI, health).
  */
 import { badRequest } from '../status';
+import { isWatchQuery } from './query';
 
 export interface ResourceRequest {
   isResource: true;
@@ -67,12 +68,14 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
   const name = rest[1] ?? '';
   const subresource = rest[2] ?? '';
   if (!resource || rest.length > 3) return { isResource: false, path, verb: verbOf(method) };
-  const isWatch = watchPrefix || query.get('watch') === 'true' || query.get('watch') === '1';
+  const isWatch = watchPrefix || isWatchQuery(query);
   let verb: string;
   switch (method) {
     case 'GET':
     case 'HEAD':
-      verb = name ? (isWatch ? 'watch' : 'get') : isWatch ? 'watch' : 'list';
+      // A named GET is a get even with `?watch`: only the deprecated `/watch/` prefix watches one
+      // object (upstream routes GET on an item to the get handler).
+      verb = name ? (watchPrefix ? 'watch' : 'get') : isWatch ? 'watch' : 'list';
       break;
     case 'POST':
       verb = 'create';

@@ -9,11 +9,8 @@ import type { RbacAuthorizer } from '../auth/rbac';
 import { isObject, own } from '../json';
 import {
   PATCH_CONTENT_TYPES,
-  type DeleteOptions,
-  type FieldValidation,
   type Operations,
   type Subresource,
-  type WriteContext,
   type WriteResult,
 } from '../operations';
 import type { Registry, ResourceType } from '../registry';
@@ -29,9 +26,10 @@ import {
 } from '../status';
 import type { Store } from '../store/store';
 import { joinJson, type Stored } from '../store/stored';
-import { table, toPartial, type IncludeObject } from '../table';
+import { table, toPartial } from '../table';
 import type { KubeObject, UserInfo } from '../types';
 import { decodeBody, mediaType, readRaw } from './body';
+import { deleteOptions, includeObject, listOptions, writeContext, type ListOptions } from './query';
 import type { ResourceRequest } from './request-info';
 import { decodeProtobuf, hasProtobuf } from './protobuf';
 import {
@@ -63,7 +61,9 @@ const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 /** A create/update body: JSON, YAML, or protobuf for the built-in kinds kubectl sends so. */
 async function readObjectBody(req: IncomingMessage, rt: ResourceType): Promise<unknown> {
   const raw = await readRaw(req);
-  const type = mediaType(req);
+  // No Content-Type is the first serializer's, JSON (NegotiateInputSerializer): kubectl 1.20's
+  // `create configmap` sends none.
+  const type = mediaType(req) || 'application/json';
   if (type === PROTOBUF && hasProtobuf(rt.apiVersion, rt.kind))
     return decodeProtobuf(raw, rt.apiVersion, rt.kind);
   return decodeBody(raw, type, BODY_TYPES);
@@ -71,56 +71,6 @@ async function readObjectBody(req: IncomingMessage, rt: ResourceType): Promise<u
 
 function gr(rt: ResourceType) {
   return { group: rt.group, resource: rt.plural };
-}
-
-function boolParam(v: string | null): boolean | undefined {
-  if (v === null) return undefined;
-  return v === 'true' || v === '1' || v === '';
-}
-
-function writeContext(
-  user: UserInfo,
-  q: URLSearchParams,
-  req: IncomingMessage,
-  bodyDryRun?: unknown,
-): WriteContext {
-  const dryRun = q.getAll('dryRun');
-  const bodyDry = Array.isArray(bodyDryRun) ? (bodyDryRun as unknown[]) : [];
-  for (const d of [...dryRun, ...bodyDry]) {
-    if (d !== 'All')
-      throw badRequest(`dryRun: Unsupported value: "${String(d)}": supported values: "All"`);
-  }
-  const fv = q.get('fieldValidation') ?? 'Warn';
-  const map: Record<string, FieldValidation> = {
-    Strict: 'Strict',
-    Warn: 'Warn',
-    Ignore: 'Ignore',
-    strict: 'Strict',
-    warn: 'Warn',
-    ignore: 'Ignore',
-  };
-  const fieldValidation = own(map, fv);
-  if (!fieldValidation) {
-    throw badRequest(
-      `fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Strict", "Warn"`,
-    );
-  }
-  const ctx: WriteContext = {
-    user,
-    dryRun: dryRun.length > 0 || bodyDry.length > 0,
-    fieldValidation,
-    warnings: [],
-  };
-  const fm = q.get('fieldManager') ?? defaultManager(req);
-  if (fm) ctx.fieldManager = fm;
-  return ctx;
-}
-
-/** The real server names an unnamed manager after the client's user agent (`kubectl-edit`). */
-function defaultManager(req: IncomingMessage): string | undefined {
-  const ua = req.headers['user-agent'];
-  if (!ua) return undefined;
-  return ua.split('/')[0]?.slice(0, 128);
 }
 
 interface ContinueToken {
@@ -147,13 +97,6 @@ function decodeContinue(s: string): ContinueToken {
   );
 }
 
-function includeObject(q: URLSearchParams, fallback: IncludeObject): IncludeObject {
-  const v = q.get('includeObject');
-  if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
-  if (v !== null && v !== '') throw badRequest(`includeObject: Unsupported value: "${v}"`);
-  return fallback;
-}
-
 function selectorsOf(rt: ResourceType, q: URLSearchParams) {
   const fieldKeys = ['metadata.name', 'metadata.namespace', ...rt.selectableFields];
   return {
@@ -162,14 +105,14 @@ function selectorsOf(rt: ResourceType, q: URLSearchParams) {
   };
 }
 
-function checkListRv(ctx: HandlerContext, rt: ResourceType, q: URLSearchParams): void {
-  const rv = q.get('resourceVersion');
+function checkListRv(ctx: HandlerContext, rt: ResourceType, o: ListOptions): void {
+  const rv = o.resourceVersion;
   if (!rv || rv === '0') return;
   if (!/^\d+$/.test(rv))
     throw badRequest(`resourceVersion: Invalid value: "${rv}": must be a non-negative integer`);
   const n = Number(rv);
   if (n > ctx.store.resourceVersion) throw tooLargeResourceVersion(rv, ctx.store.resourceVersion);
-  if (q.get('resourceVersionMatch') === 'Exact' && n !== ctx.store.resourceVersion) {
+  if (o.resourceVersionMatch === 'Exact' && n !== ctx.store.resourceVersion) {
     // Only the latest state is kept; an exact read of an older one is as gone as a compacted one.
     throw expired(rv, ctx.store.compactedRv(rt) + 1);
   }
@@ -183,14 +126,11 @@ function list(
   neg: Negotiated,
   res: ServerResponse,
 ): void {
+  const opts = listOptions(q, false);
   const { labels, fields } = selectorsOf(rt, q);
-  checkListRv(ctx, rt, q);
-  const limitParam = q.get('limit');
-  const limit = limitParam ? Number(limitParam) : 0;
-  if (!Number.isInteger(limit) || limit < 0)
-    throw badRequest(`limit: Invalid value: ${limitParam ?? ''}`);
-  const cont = q.get('continue');
-  const token = cont ? decodeContinue(cont) : undefined;
+  checkListRv(ctx, rt, opts);
+  const limit = opts.limit;
+  const token = opts.continue ? decodeContinue(opts.continue) : undefined;
   const listRv = token?.rv ?? ctx.store.resourceVersion;
   // Objects in key order, read lazily: a page costs its own objects, not the whole list.
   const all = ctx.store.ordered(rt, ns);
@@ -270,33 +210,6 @@ function sendOne(
   sendJson(res, code, result.json(), neg.encoding, warnings);
 }
 
-function deleteOptions(q: URLSearchParams, body: unknown): DeleteOptions {
-  const o: DeleteOptions = {};
-  const b = isObject(body) ? body : {};
-  const policy =
-    q.get('propagationPolicy') ??
-    (typeof b.propagationPolicy === 'string' ? b.propagationPolicy : undefined);
-  const orphan =
-    q.get('orphanDependents') ??
-    (typeof b.orphanDependents === 'boolean' ? String(b.orphanDependents) : undefined);
-  if (policy !== undefined) {
-    if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
-      throw badRequest(
-        `propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`,
-      );
-    }
-    o.propagationPolicy = policy;
-  } else if (orphan === 'true') o.propagationPolicy = 'Orphan';
-  const pre = isObject(b.preconditions) ? b.preconditions : undefined;
-  if (pre) {
-    o.preconditions = {};
-    if (typeof pre.uid === 'string') o.preconditions.uid = pre.uid;
-    if (typeof pre.resourceVersion === 'string')
-      o.preconditions.resourceVersion = pre.resourceVersion;
-  }
-  return o;
-}
-
 async function readDeleteBody(req: IncomingMessage): Promise<unknown> {
   const raw = await readRaw(req);
   if (raw.length === 0) return undefined;
@@ -367,11 +280,12 @@ export async function handleResource(
       list(ctx, rt, ns, q, neg, res);
       return;
     case 'watch': {
+      const opts = listOptions(q, true);
       const { labels, fields } = selectorsOf(rt, q);
       const allFields = info.name
         ? [...fields, { field: 'metadata.name', op: '=' as const, value: info.name }]
         : fields;
-      const rv = q.get('resourceVersion') ?? undefined;
+      const rv = opts.resourceVersion;
       if (rv && rv !== '0') {
         if (!/^\d+$/.test(rv))
           throw badRequest(
@@ -380,9 +294,10 @@ export async function handleResource(
         if (Number(rv) > ctx.store.resourceVersion)
           throw tooLargeResourceVersion(rv, ctx.store.resourceVersion);
       }
-      const timeout = q.get('timeoutSeconds');
-      // Like kube-apiserver: without a timeout, a watch ends after 30–60 minutes.
-      const timeoutMs = timeout ? Number(timeout) * 1000 : (1800 + Math.random() * 1800) * 1000;
+      // Like kube-apiserver: without a timeout (or with 0), a watch ends after 30–60 minutes; a
+      // negative one ends it at once.
+      const timeout = opts.timeoutSeconds ?? 0;
+      const timeoutMs = timeout !== 0 ? timeout * 1000 : (1800 + Math.random() * 1800) * 1000;
       serveWatch(
         res,
         ctx.store,
@@ -392,8 +307,8 @@ export async function handleResource(
           labels,
           fields: allFields,
           resourceVersion: rv,
-          sendInitialEvents: boolParam(q.get('sendInitialEvents')),
-          allowBookmarks: boolParam(q.get('allowWatchBookmarks')) ?? false,
+          sendInitialEvents: opts.sendInitialEvents,
+          allowBookmarks: opts.allowWatchBookmarks,
           timeoutMs,
           bookmarkIntervalMs: ctx.bookmarkIntervalMs,
           table: neg.table ? includeObject(q, 'Metadata') : undefined,
@@ -406,15 +321,15 @@ export async function handleResource(
     }
     case 'create': {
       if (info.name) throw methodNotAllowed();
+      const wctx = writeContext(user, q, req, { kind: 'CreateOptions' });
       const body = await readObjectBody(req, rt);
-      const wctx = writeContext(user, q, req);
       const obj = await ctx.ops.create(rt, ns, body, wctx);
       sendOne(res, 201, rt, obj, neg, q, wctx.warnings);
       return;
     }
     case 'update': {
+      const wctx = writeContext(user, q, req, { kind: 'UpdateOptions' });
       const body = await readObjectBody(req, rt);
-      const wctx = writeContext(user, q, req);
       const obj = await ctx.ops.update(rt, ns, info.name, body, wctx, subresource);
       sendOne(res, 200, rt, obj, neg, q, wctx.warnings);
       return;
@@ -431,23 +346,21 @@ export async function handleResource(
           'UnsupportedMediaType',
           `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
         );
+      const wctx = writeContext(user, q, req, {
+        kind: 'PatchOptions',
+        apply: patchType === 'apply',
+      });
       const body = decodeBody(await readRaw(req), type, [type]);
-      const wctx = writeContext(user, q, req);
-      if (patchType === 'apply' && !q.get('fieldManager')) {
-        throw badRequest('PATCH /apply requests require a fieldManager query parameter');
-      }
       const existed = ctx.store.get(rt, ns, info.name) !== undefined;
-      const force = boolParam(q.get('force')) ?? false;
-      if (force && patchType !== 'apply')
-        throw badRequest('force: Forbidden: may not be specified for non-apply patch');
+      const force = wctx.force;
       const obj = await ctx.ops.patch(rt, ns, info.name, patchType, body, wctx, subresource, force);
       sendOne(res, existed || wctx.dryRun ? 200 : 201, rt, obj, neg, q, wctx.warnings);
       return;
     }
     case 'delete': {
-      const body = await readDeleteBody(req);
-      const wctx = writeContext(user, q, req, isObject(body) ? body.dryRun : undefined);
-      const result = await ctx.ops.delete(rt, ns, info.name, deleteOptions(q, body), wctx);
+      const opts = deleteOptions(q, await readDeleteBody(req));
+      const wctx = writeContext(user, q, req, { kind: 'DeleteOptions', dryRun: opts.dryRun });
+      const result = await ctx.ops.delete(rt, ns, info.name, opts, wctx);
       if (!result.deleted || rt.deleteReturnsObject) {
         sendObject(res, 200, result.obj, neg.encoding, wctx.warnings);
         return;
@@ -466,10 +379,9 @@ export async function handleResource(
       return;
     }
     case 'deletecollection': {
-      const body = await readDeleteBody(req);
-      const wctx = writeContext(user, q, req, isObject(body) ? body.dryRun : undefined);
+      const opts = deleteOptions(q, await readDeleteBody(req));
+      const wctx = writeContext(user, q, req, { kind: 'DeleteOptions', dryRun: opts.dryRun });
       const { labels, fields } = selectorsOf(rt, q);
-      const opts = deleteOptions(q, body);
       const deleted: string[] = [];
       for (const s of ctx.store.list(rt, ns)) {
         if (!matchesLabels(labels, s.labels) || !matchesFields(fields, (f) => s.field(f))) continue;

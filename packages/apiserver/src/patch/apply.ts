@@ -96,27 +96,24 @@ export function serverSideApply(
   const newPaths = new Map(leafPaths(applied, o.schema).map((p) => [JSON.stringify(p), p]));
 
   if (live) {
-    const conflicts: { manager: string; apiVersion: string; path: FieldPath }[] = [];
+    const conflicts: (ApplyConflict & { entry: Entry })[] = [];
     for (const [k, p] of newPaths) {
+      // The same value applied again is no conflict: the field is then owned by both.
       if (deepEqual(valueAt(live, p), valueAt(applied, p))) continue;
       for (const other of owned) {
         if (other === mine) continue;
         const hit = other.paths.has(k) || [...other.paths.values()].some((op) => isPrefix(p, op));
-        if (hit)
-          conflicts.push({
-            manager: other.entry.manager,
-            apiVersion: other.entry.apiVersion,
-            path: p,
-          });
+        if (hit) conflicts.push(conflictWith(other.entry, p));
       }
     }
     if (conflicts.length && !o.force) throw conflictError(conflicts);
-    // force (or no conflict): the applier takes the fields over.
-    for (const other of owned) {
-      if (other === mine) continue;
-      for (const k of newPaths.keys()) other.paths.delete(k);
-      for (const [k, op] of other.paths)
-        if ([...newPaths.values()].some((p) => isPrefix(p, op))) other.paths.delete(k);
+    // Forced: the conflicting fields are taken from their owners, and only those (a field
+    // applied with the value it has stays shared, as structured-merge-diff's Apply leaves it).
+    for (const c of conflicts) {
+      const other = owned.find((e) => e.entry === c.entry);
+      if (!other) continue;
+      other.paths.delete(JSON.stringify(c.path));
+      for (const [k, op] of other.paths) if (isPrefix(c.path, op)) other.paths.delete(k);
     }
   }
 
@@ -330,21 +327,72 @@ function addsOwnFields(
   return true;
 }
 
-export function conflictError(
-  conflicts: { manager: string; apiVersion: string; path: FieldPath }[],
-): ApiError {
-  const lines = conflicts.map(
-    (c) =>
-      `conflict with "${c.manager}"${c.apiVersion ? ` using ${c.apiVersion}` : ''}: ${renderPath(c.path)}`,
-  );
-  const message =
-    conflicts.length === 1
-      ? `Apply failed with 1 conflict: ${lines[0] ?? ''}`
-      : `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+/** A field an apply would take from another manager, and that manager's entry. */
+export interface ApplyConflict {
+  manager: string;
+  operation: 'Apply' | 'Update';
+  apiVersion: string;
+  time?: string;
+  subresource?: string;
+  path: FieldPath;
+}
+
+function conflictWith(e: Entry, path: FieldPath): ApplyConflict & { entry: Entry } {
+  const c: ApplyConflict & { entry: Entry } = {
+    entry: e,
+    manager: e.manager,
+    operation: e.operation,
+    apiVersion: e.apiVersion,
+    time: e.time,
+    path,
+  };
+  if (e.subresource) c.subresource = e.subresource;
+  return c;
+}
+
+/**
+ * A manager as kube-apiserver's conflict messages print it (fieldmanager's printManager): an
+ * applier by its name, an updater with the API version and time of its update, a subresource's
+ * writer with the subresource.
+ */
+function printManager(e: Omit<ApplyConflict, 'path'>): string {
+  let s = JSON.stringify(e.manager);
+  if (e.subresource) s += ` with subresource ${JSON.stringify(e.subresource)}`;
+  if (e.operation === 'Update') s += ` using ${e.apiVersion}${e.time ? ` at ${e.time}` : ''}`;
+  return s;
+}
+
+/**
+ * The 409 of an apply that conflicts, worded as kube-apiserver words it (fieldmanager's
+ * NewConflictError): one conflict on one line, several grouped by manager in name order, each
+ * field on a line of its own; a cause per conflict.
+ */
+export function conflictError(conflicts: readonly ApplyConflict[]): ApiError {
+  let message: string;
+  const [only] = conflicts;
+  if (conflicts.length === 1 && only) {
+    message = `Apply failed with 1 conflict: conflict with ${printManager(only)}: ${renderPath(only.path)}`;
+  } else {
+    const byManager = new Map<string, { entry: ApplyConflict; paths: FieldPath[] }>();
+    for (const c of conflicts) {
+      const key = JSON.stringify([c.manager, c.operation, c.subresource ?? '']);
+      const group = byManager.get(key) ?? { entry: c, paths: [] };
+      group.paths.push(c.path);
+      byManager.set(key, group);
+    }
+    const groups = [...byManager.values()].sort((a, b) =>
+      a.entry.manager < b.entry.manager ? -1 : a.entry.manager > b.entry.manager ? 1 : 0,
+    );
+    const lines = groups.flatMap((g) => [
+      `conflicts with ${printManager(g.entry)}:`,
+      ...g.paths.map((p) => `- ${renderPath(p)}`),
+    ]);
+    message = `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+  }
   return new ApiError(409, 'Conflict', message, {
     causes: conflicts.map((c) => ({
       reason: 'FieldManagerConflict',
-      message: `conflict with "${c.manager}"${c.apiVersion ? ` using ${c.apiVersion}` : ''}`,
+      message: `conflict with ${printManager(c)}`,
       field: renderPath(c.path),
     })),
   });

@@ -1,5 +1,5 @@
 import type { ApiVersionChoice } from '../api-versions';
-import { CAPI_HUB_VERSION, capiConvertible, fromHub, toHub, type CapiObjectLike } from './index';
+import { CAPI_HUB_VERSION, capiConvertible, fromHub, toHub, type CapiObjectLike } from './convert';
 
 /**
  * The edge of issue 23's one model, for the BFF and the simulated controllers alike: Cluster API

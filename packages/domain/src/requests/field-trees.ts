@@ -1,9 +1,13 @@
 import { KUBEADM_CONFIG_SPEC_TREE } from '../generated/kubeadm-config-spec-fields';
-import type { MessageKey } from '../i18n/messages';
 import { kindTable } from '../kinds';
-import type { RuleId } from '../rules/issue';
 import { DCSMachineSpecSchema, IpPoolEntrySchema } from '../schemas/dcs';
-import { fieldTreeOf, fieldTreeOfZod, type FieldTree, type JsonSchemaLike } from './known-fields';
+import {
+  fieldTreeOf,
+  fieldTreeOfZod,
+  type FieldTree,
+  type JsonSchemaLike,
+  type OwnedField,
+} from './known-fields';
 
 /**
  * What a request may write into each kind's part, as field trees (issue 11 follow-up). The truth
@@ -140,12 +144,8 @@ export function servedRequestFieldTrees(
  * (The other parts, IP-pool entries and KubeadmConfigSpecs, are written as the request gives
  * them: the plan sets none of their fields.)
  */
-export interface PlanOwnedField {
+export interface PlanOwnedField extends OwnedField {
   readonly part: RequestPart;
-  /** The field's path within the part. */
-  readonly path: readonly string[];
-  readonly rule: RuleId;
-  readonly messageKey: MessageKey;
 }
 
 export const PLAN_OWNED_FIELDS: readonly PlanOwnedField[] = [

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { PlanOwnedField } from './field-trees';
+import type { MessageKey } from '../i18n/messages';
+import type { RuleId } from '../rules/issue';
 import { refuse } from './fields';
 
 /**
@@ -161,6 +162,17 @@ export function unknownFieldPaths(
 }
 
 /**
+ * A field a request must not set because something else sets it (the plan: `PLAN_OWNED_FIELDS`),
+ * refused by `knownFieldsOnly` under its own rule and message.
+ */
+export interface OwnedField {
+  /** The field's path within the part. */
+  readonly path: readonly string[];
+  readonly rule: RuleId;
+  readonly messageKey: MessageKey;
+}
+
+/**
  * `schema` (loose, as the kind schemas are) refusing every field `tree` does not know, at any
  * depth (R-REQUEST), each at its path: `additionNic.0.gatway` of an IP pool entry is refused as
  * `ipPool.entries.0.additionNic.0.gatway`. A field of `owned` (the plan sets it:
@@ -173,7 +185,7 @@ export function knownFieldsOnly<S extends z.ZodType>(
   tree: FieldTree,
   /** Where `schema` sits in the kind's part, for the message (`['additionNic']`). */
   within: readonly string[] = [],
-  owned: readonly PlanOwnedField[] = [],
+  owned: readonly OwnedField[] = [],
 ) {
   return schema.superRefine(
     (value, ctx) => {

@@ -12,7 +12,7 @@ import {
 import { CONTROL_PLANE_INITIALIZED } from '../logic/cluster-status';
 import { desiredNode, nodeInputsChanged } from '../logic/node-desired';
 import { isNotFound } from '../runtime/client';
-import { splitKey, type Context, type Controller } from '../runtime/context';
+import { splitKey, type Context, type Controller, type Kubelets } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
 import type { WorkloadCluster, WorkloadClusters } from '../workload/clusters';
 import { nodeInfoOf } from './node';
@@ -45,7 +45,7 @@ function isControlPlaneInitialized(c: Cluster): boolean {
   );
 }
 
-export class Kubelet {
+export class Kubelet implements Kubelets {
   /** The Node each Machine registered (`namespace/machine` → cluster and node name). */
   private readonly registered = new Map<string, { cluster: string; node: string }>();
 

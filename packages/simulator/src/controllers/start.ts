@@ -180,7 +180,8 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
   };
   const workload =
     o.workloadClusters === false ? undefined : new WorkloadClusters({ ...o.workloadClusters, log });
-  if (workload) ctx.kubelet = new Kubelet(ctx, workload);
+  const kubelet = workload ? new Kubelet(ctx, workload) : undefined;
+  ctx.kubelet = kubelet;
   const manager = new Manager(ctx, factory, caches, (o.resyncSeconds ?? 300) * 1000);
   for (const make of [
     clusterController,
@@ -195,9 +196,9 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
   ]) {
     manager.add(make(ctx));
   }
-  if (ctx.kubelet) {
-    manager.add(ctx.kubelet.controller());
-    manager.add(ctx.kubelet.clusterController());
+  if (kubelet) {
+    manager.add(kubelet.controller());
+    manager.add(kubelet.clusterController());
   }
   // WaitForCacheSync: the events of the initial lists are queued, but nothing is reconciled
   // before every informer the controllers read has its full list.

@@ -1,9 +1,8 @@
-import type { ObjectOf } from '@dcs/domain';
+import type { Machine, ObjectOf } from '@dcs/domain';
 import type { SimClock } from '../logic/clock';
 import type { Timeline } from '../logic/timeline';
 import type { FailureRule } from '../logic/failures';
 import type { Timings } from '../logic/timings';
-import type { Kubelet } from '../controllers/kubelet';
 import type { Caches, WatchedKind } from './caches';
 import type { KubeClient } from './client';
 import type { EventRecorder } from './events';
@@ -30,7 +29,18 @@ export interface Context {
   options: SimulationOptions;
   log: (line: string) => void;
   /** The workload clusters' kubelets; absent when workload clusters are off. */
-  kubelet?: Kubelet;
+  kubelet?: Kubelets;
+}
+
+/**
+ * What the Machine controller asks of the workload clusters' kubelets (`controllers/kubelet.ts`
+ * implements it): declared here, with the rest of what a controller is given.
+ */
+export interface Kubelets {
+  /** Registers (or refreshes) the Node of a Machine under `name`; its uid, or undefined without a workload cluster. */
+  register(m: Machine, name: string, o?: { create?: boolean }): Promise<string | undefined>;
+  /** Deletes the Machine's Node (Cluster API's deleteNode, after the drain). */
+  remove(m: Machine): Promise<void>;
 }
 
 export interface Watch {

@@ -1,3 +1,4 @@
+import type { MachineView, NodePoolView } from '@dcs/domain';
 import { lazy } from 'react';
 import { useClusterContext } from '../../api/get-cluster-context';
 import { usePoolMachines } from '../../features/machines/api/get-pool-machines';
@@ -10,9 +11,14 @@ import { ScaleDialog } from '../../features/operations/components/ScaleDialog';
 import { UpgradeDialog } from '../../features/operations/components/UpgradeDialog';
 import { useI18n } from '../../i18n/context';
 import { poolObjectRefs } from '../../lib/object-refs';
-import type { OpenDialog } from './usePoolDialogs';
+import type { PoolAction } from '../../features/node-pools/components/pool-actions';
 
 const YamlDialog = lazy(() => import('../../features/objects/components/YamlDialog'));
+
+/** Which dialog is open, and on what: a pool action on a pool, or the deletion of machines. */
+export type OpenDialog =
+  | { action: PoolAction; pool: NodePoolView }
+  | { action: 'deleteMachines'; poolId: string; machines: MachineView[] };
 
 export interface PoolActionDialogProps {
   namespace: string;

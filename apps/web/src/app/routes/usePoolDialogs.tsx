@@ -2,11 +2,10 @@ import type { MachineView, NodePoolView } from '@dcs/domain';
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
 import type { PoolAction } from '../../features/node-pools/components/pool-actions';
 
-const PoolActionDialog = lazy(() => import('./PoolActionDialog'));
+// Type-only: the dialog itself is loaded on first use.
+import type { OpenDialog } from './PoolActionDialog';
 
-export type OpenDialog =
-  | { action: PoolAction; pool: NodePoolView }
-  | { action: 'deleteMachines'; poolId: string; machines: MachineView[] };
+const PoolActionDialog = lazy(() => import('./PoolActionDialog'));
 
 /** The dialogs that cards and tables open, owned by the page (features never import each other). */
 export function usePoolDialogs(
