@@ -17,6 +17,10 @@ import { parse as parseYaml, parseAllDocuments, stringify } from 'yaml';
 import { descendants, killGroup, startCommand, survivors, type Started } from './support/processes';
 import { extractCommands, trackedReadmes, type ReadmeCommand } from './support/readme-commands';
 
+// kubectl caches discovery per host and port for hours: a port an earlier cluster (another
+// Cluster API release) used would answer with its versions. Each run gets its own cache.
+process.env.KUBECACHEDIR = mkdtempSync(join(tmpdir(), 'readme-kube-cache-'));
+
 /**
  * Issue 13 item 3: every shell command a README shows is checked, so that none rots unseen.
  *

@@ -419,13 +419,13 @@ export class MutationService {
     const versions = client.apiVersions ?? {};
     const stores = this.#d.cache.stores as Record<
       string,
-      { get(ns?: string, n?: string): unknown }
+      { get(ns?: string, n?: string): KubeObject | undefined }
     >;
     const objects = p.steps.flatMap((s) => {
       const o = Object.hasOwn(stores, s.kind)
         ? stores[s.kind]?.get(s.namespace, s.name)
         : undefined;
-      return o ? [o as KubeObject] : [];
+      return o ? [o] : [];
     });
     try {
       return planForVersions(

@@ -2,6 +2,7 @@ import type { KindName } from '@dcs/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Check } from '../../auth/authorizer';
 import type { Principal } from '../../auth/principal';
+import { HttpError } from '../../http/errors';
 
 /** The kinds a cluster's views are made of: a user must be able to list each to see them. */
 export const VIEW_KINDS: readonly KindName[] = [
@@ -58,7 +59,15 @@ export function mayAttempt(
   return async (request) => {
     const check = checkOf(request.params as Record<string, string | undefined>);
     if (!check) return;
-    await app.authorize(await app.principalOf(request), [check]);
+    const principal = await app.principalOf(request);
+    try {
+      await app.authorize(principal, [check]);
+    } catch (error) {
+      // Only a definite refusal ends the request here. When the access review cannot be
+      // answered (the API server is down), the operation itself says so, as it always has
+      // ("no change was made"), and authorizes its plan before any write.
+      if (error instanceof HttpError && error.statusCode === 403) throw error;
+    }
   };
 }
 
