@@ -1,6 +1,11 @@
 export * from './crds';
 export * from './embedded';
-export { CAPI_RELEASES, DEFAULT_CAPI_RELEASE, capiVersionsOf, isCapiRelease } from './capi/releases';
+export {
+  CAPI_RELEASES,
+  DEFAULT_CAPI_RELEASE,
+  capiVersionsOf,
+  isCapiRelease,
+} from './capi/releases';
 export type { CapiRelease } from './capi/releases';
 export * from './admission';
 export { startControllers } from './controllers/start';
