@@ -88,7 +88,9 @@ describe('--capi-release (issue 23)', () => {
       const r = await start('v1.14');
       expect(r.cluster.capiRelease).toBe('v1.14');
       expect(await demoMachinesRunning(r)).toBeGreaterThan(5);
-      expect(r.cluster.server.storedVersions('cluster.x-k8s.io', 'machines')).toEqual(['v1beta2']);
+      expect(r.cluster.server.storedVersions('cluster.x-k8s.io', 'machines')).toEqual([
+        'cluster.x-k8s.io/v1beta2',
+      ]);
       const old = await kubectl(r, 'get', 'machinedeployments.v1beta1.cluster.x-k8s.io', '-A');
       expect(old.stderr).toContain(
         'cluster.x-k8s.io/v1beta1 MachineDeployment is deprecated; use cluster.x-k8s.io/v1beta2 MachineDeployment',
@@ -108,7 +110,7 @@ describe('--capi-release (issue 23)', () => {
       expect(await demoMachinesRunning(r)).toBeGreaterThan(5);
       const versions = await kubectl(r, 'api-versions');
       expect(versions.stdout).toContain('cluster.x-k8s.io/v1beta2');
-      expect(versions.stdout).not.toContain('cluster.x-k8s.io/v1beta1');
+      expect(versions.stdout.split('\n')).not.toContain('cluster.x-k8s.io/v1beta1');
       await expect(kubectl(r, 'get', 'machines.v1beta1.cluster.x-k8s.io', '-A')).rejects.toThrow();
     },
     WAIT_MS + 60_000,
