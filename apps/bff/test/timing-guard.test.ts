@@ -85,7 +85,9 @@ describe('every route at the body limit', () => {
         body,
         path,
         payload: () => grown(body, path),
-        limitMs: GUARD_MS,
+        // A targeted scale-down at the limit names every machine it deletes in its plan: 124 ms
+        // of CPU seen once on an idle machine, the plan's echo again (as the kubeadm cases below).
+        limitMs: path[0] === 'deleteMachines' ? PLAN_ECHO_MS : GUARD_MS,
       })),
     )
     .filter((c) => !PENDING.has(`${c.route} ${c.path.join('.')}`));
