@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { fieldTreeOf, type FieldTree } from '@dcs/domain';
-import { readReferenceTexts, referenceSource } from './reference';
+import { findReferenceDir, readReferenceTexts, referenceDir, referenceSource } from './reference';
 
 /**
  * Cluster API v1.14.0's CRDs, both versions of each kind (v1beta2 stored, v1beta1 served and
@@ -15,26 +15,12 @@ import { readReferenceTexts, referenceSource } from './reference';
  * `packages/domain/src/generated/capi-fields-v1.14.ts`, which the domain's conversion prunes by.
  */
 
-const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
-
 /** `$CAPI_REFERENCE_CRDS_V1_14`, else `shared/reference/capi-crds-v1.14` beside the repository or a parent. */
-export function findReferenceDirV114(): string | undefined {
-  const env = process.env.CAPI_REFERENCE_CRDS_V1_14;
-  if (env) return existsSync(env) ? env : undefined;
-  for (let dir = dirname(REPO_ROOT); ; dir = dirname(dir)) {
-    const candidate = join(dir, 'shared', 'reference', 'capi-crds-v1.14');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) return undefined;
-  }
-}
+export const findReferenceDirV114 = (): string | undefined =>
+  findReferenceDir('capi-crds-v1.14', 'CAPI_REFERENCE_CRDS_V1_14');
 
-export function referenceDirV114(): string {
-  return (
-    findReferenceDirV114() ??
-    process.env.CAPI_REFERENCE_CRDS_V1_14 ??
-    join(dirname(REPO_ROOT), 'shared', 'reference', 'capi-crds-v1.14')
-  );
-}
+export const referenceDirV114 = (): string =>
+  referenceDir('capi-crds-v1.14', 'CAPI_REFERENCE_CRDS_V1_14');
 
 /** One version of one kind, as the CRD declares it. */
 export interface VersionedReferenceSchema {

@@ -16,26 +16,29 @@ import { fieldTreeOf, type FieldTree } from '@dcs/domain';
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
 
 /**
- * The reference CRDs folder: `$CAPI_REFERENCE_CRDS`, else `shared/reference/capi-crds` beside the
- * repository (`/work/main` and CI's clean clone sit beside `/work/shared`) or beside one of its
- * parent folders (a git worktree in `/work/wt/NAME`). Undefined when there is none.
+ * A reference CRDs folder: `$<envVar>`, else `shared/reference/<folder>` beside the repository
+ * (`/work/main` and CI's clean clone sit beside `/work/shared`) or beside one of its parent
+ * folders (a git worktree in `/work/wt/NAME`). Undefined when there is none. By default v1.10's.
  */
-export function findReferenceDir(): string | undefined {
-  const env = process.env.CAPI_REFERENCE_CRDS;
+export function findReferenceDir(
+  folder = 'capi-crds',
+  envVar = 'CAPI_REFERENCE_CRDS',
+): string | undefined {
+  const env = process.env[envVar];
   if (env) return existsSync(env) ? env : undefined;
   for (let dir = dirname(REPO_ROOT); ; dir = dirname(dir)) {
-    const candidate = join(dir, 'shared', 'reference', 'capi-crds');
+    const candidate = join(dir, 'shared', 'reference', folder);
     if (existsSync(candidate)) return candidate;
     if (dirname(dir) === dir) return undefined;
   }
 }
 
 /** Where the reference CRDs are ({@link findReferenceDir}), for messages when they are absent. */
-export function referenceDir(): string {
+export function referenceDir(folder = 'capi-crds', envVar = 'CAPI_REFERENCE_CRDS'): string {
   return (
-    findReferenceDir() ??
-    process.env.CAPI_REFERENCE_CRDS ??
-    join(dirname(REPO_ROOT), 'shared', 'reference', 'capi-crds')
+    findReferenceDir(folder, envVar) ??
+    process.env[envVar] ??
+    join(dirname(REPO_ROOT), 'shared', 'reference', folder)
   );
 }
 

@@ -1,14 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  WATCH_HISTORY,
-  caseFailure,
-  requireClient,
-  runScript,
-  startClientCluster,
-  type ClientCluster,
-  type ScriptRun,
-} from './support';
+import { describeScriptSuite, requireClient } from './support';
 
 /**
  * kubectl against the embedded cluster: `kubectl/suite.sh`, one case per `it`, with the newest
@@ -50,29 +41,13 @@ for (const kubectl of KUBECTLS) {
     [kubectl.bin, 'version', '--client'],
     kubectl.install,
   );
-  let env: ClientCluster;
-  let run: ScriptRun;
-
-  describe.runIf(present)(kubectl.name, () => {
-    beforeAll(async () => {
-      env = await startClientCluster('kubectl');
-      run = await runScript('bash', [join(import.meta.dirname, 'kubectl', 'suite.sh')], {
-        KUBECTL: kubectl.bin,
-        KUBECONFIG: env.kubeconfig,
-        NAMESPACE: 'cpaas-system',
-        WATCH_HISTORY: String(WATCH_HISTORY),
-        HOME: env.dir,
-      });
-    }, 300_000);
-    afterAll(async () => {
-      await env.close();
-    });
-
-    it('reports every case', () => {
-      expect([...run.results.keys()].sort()).toEqual(CASES);
-    });
-    it.each(CASES)('%s', (name) => {
-      expect(caseFailure(run, name)).toBeUndefined();
-    });
+  describeScriptSuite({
+    title: kubectl.name,
+    present,
+    cluster: 'kubectl',
+    command: 'bash',
+    args: [join(import.meta.dirname, 'kubectl', 'suite.sh')],
+    cases: CASES,
+    env: (env) => ({ KUBECTL: kubectl.bin, HOME: env.dir }),
   });
 }

@@ -1,14 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  WATCH_HISTORY,
-  caseFailure,
-  requireClient,
-  runScript,
-  startClientCluster,
-  type ClientCluster,
-  type ScriptRun,
-} from './support';
+import { describeScriptSuite, requireClient } from './support';
 
 /**
  * The official Python client (Debian's python3-kubernetes, run by the system's /usr/bin/python3)
@@ -35,26 +26,11 @@ const CASES = [
   'watch_resume_after_410',
 ];
 
-let env: ClientCluster;
-let run: ScriptRun;
-
-describe.runIf(present)('the Python client (python3-kubernetes)', () => {
-  beforeAll(async () => {
-    env = await startClientCluster('python');
-    run = await runScript(PYTHON, [join(import.meta.dirname, 'python', 'suite.py')], {
-      KUBECONFIG: env.kubeconfig,
-      NAMESPACE: 'cpaas-system',
-      WATCH_HISTORY: String(WATCH_HISTORY),
-    });
-  }, 300_000);
-  afterAll(async () => {
-    await env.close();
-  });
-
-  it('reports every case', () => {
-    expect([...run.results.keys()].sort()).toEqual(CASES);
-  });
-  it.each(CASES)('%s', (name) => {
-    expect(caseFailure(run, name)).toBeUndefined();
-  });
+describeScriptSuite({
+  title: 'the Python client (python3-kubernetes)',
+  present,
+  cluster: 'python',
+  command: PYTHON,
+  args: [join(import.meta.dirname, 'python', 'suite.py')],
+  cases: CASES,
 });

@@ -1,14 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  WATCH_HISTORY,
-  caseFailure,
-  requireClient,
-  runScript,
-  startClientCluster,
-  type ClientCluster,
-  type ScriptRun,
-} from './support';
+import { describeScriptSuite, requireClient } from './support';
 
 /**
  * Ruby's kubeclient (Debian's ruby-kubeclient, run by the system's /usr/bin/ruby) against the
@@ -36,26 +27,11 @@ const CASES = [
   'watch_resume_after_410',
 ];
 
-let env: ClientCluster;
-let run: ScriptRun;
-
-describe.runIf(present)('the Ruby client (ruby-kubeclient)', () => {
-  beforeAll(async () => {
-    env = await startClientCluster('ruby');
-    run = await runScript(RUBY, [join(import.meta.dirname, 'ruby', 'suite.rb')], {
-      KUBECONFIG: env.kubeconfig,
-      NAMESPACE: 'cpaas-system',
-      WATCH_HISTORY: String(WATCH_HISTORY),
-    });
-  }, 300_000);
-  afterAll(async () => {
-    await env.close();
-  });
-
-  it('reports every case', () => {
-    expect([...run.results.keys()].sort()).toEqual(CASES);
-  });
-  it.each(CASES)('%s', (name) => {
-    expect(caseFailure(run, name)).toBeUndefined();
-  });
+describeScriptSuite({
+  title: 'the Ruby client (ruby-kubeclient)',
+  present,
+  cluster: 'ruby',
+  command: RUBY,
+  args: [join(import.meta.dirname, 'ruby', 'suite.rb')],
+  cases: CASES,
 });

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../../src/embedded';
 import { seed } from '../../src/seed';
 import { seedClientInProcess } from '../../src/seed/clients';
@@ -127,4 +128,49 @@ export function caseFailure(run: ScriptRun, name: string): string | undefined {
   return r
     ? `${name}: ${r.error ?? 'failed'}`
     : `${name}: never reported (exit ${run.code})\n${tail}`;
+}
+
+export interface ScriptSuite {
+  /** The `describe` title. */
+  title: string;
+  /** Whether the client is installed (`requireClient`); the suite is skipped otherwise. */
+  present: boolean;
+  /** Names the cluster's temporary folder. */
+  cluster: string;
+  command: string;
+  args: readonly string[];
+  /** The cases the script must report, sorted. */
+  cases: readonly string[];
+  /** Environment besides KUBECONFIG, NAMESPACE and WATCH_HISTORY. */
+  env?: (env: ClientCluster) => Record<string, string>;
+}
+
+/**
+ * A client's script run once against a cluster of its own, one `it` per case it must report: what
+ * the Python, Ruby and kubectl suites each are.
+ */
+export function describeScriptSuite(s: ScriptSuite): void {
+  let env: ClientCluster;
+  let run: ScriptRun;
+  describe.runIf(s.present)(s.title, () => {
+    beforeAll(async () => {
+      env = await startClientCluster(s.cluster);
+      run = await runScript(s.command, s.args, {
+        KUBECONFIG: env.kubeconfig,
+        NAMESPACE: 'cpaas-system',
+        WATCH_HISTORY: String(WATCH_HISTORY),
+        ...s.env?.(env),
+      });
+    }, 300_000);
+    afterAll(async () => {
+      await env.close();
+    });
+
+    it('reports every case', () => {
+      expect([...run.results.keys()].sort()).toEqual(s.cases);
+    });
+    it.each(s.cases)('%s', (name) => {
+      expect(caseFailure(run, name)).toBeUndefined();
+    });
+  });
 }
