@@ -47,8 +47,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   readonly resource: string;
   #kc: KubeConfigLike;
   readonly #options: ResolvedOptions;
-  /** InformerOptions.transform, or identity. */
-  readonly #transform: (object: T, cached?: T) => T;
+  /** InformerOptions.transform, or identity; `undefined` when the transform threw. */
+  readonly #transform: (object: T, cached?: T) => T | undefined;
   readonly #hooks: InformerHooks;
   readonly #store: Store<T>;
   readonly #handlers = new HandlerRegistry<T>();
@@ -82,7 +82,18 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.#options = resolveOptions(options);
     this.#hooks = options;
     const transform = options.transform;
-    this.#transform = transform ? (o, cached) => transform(o, cached) as T : (o) => o;
+    this.#transform = transform
+      ? (o, cached) => {
+          try {
+            return transform(o, cached) as T;
+          } catch (error) {
+            // One object the transform cannot take must not stop the kind's stream (a relist
+            // that threw would fail forever): it is left out, and said so.
+            this.#report(error, { phase: 'transform' });
+            return undefined;
+          }
+        }
+      : (o) => o;
     this.#backoff = new Backoff(options.backoff, this.#options.random);
     this.#store = new Store<T>((error) => {
       this.#report(error, { phase: 'index' });
@@ -291,7 +302,9 @@ export class Informer<T extends KubeObject = KubeObject> {
     const fresh = new Map<string, T>();
     for (const item of result.items) {
       const key = objectKey(item);
-      if (key !== undefined) fresh.set(key, this.#transform(item as T, this.#store.getByKey(key)));
+      if (key === undefined) continue;
+      const transformed = this.#transform(item as T, this.#store.getByKey(key));
+      if (transformed !== undefined) fresh.set(key, transformed);
     }
     const deltas = diffRelist(this.#store.entries(), fresh);
     // The whole cache is brought up to date first: handlers then see the new list, not a mix.
@@ -399,11 +412,14 @@ export class Informer<T extends KubeObject = KubeObject> {
     }
     if (!isKubeObject(object)) return false;
     const key = type === 'MODIFIED' ? objectKey(object) : undefined;
-    const item = this.#transform(
+    const transformed = this.#transform(
       object as T,
       key === undefined ? undefined : this.#store.getByKey(key),
     );
-    if (type === 'ADDED' || type === 'MODIFIED') this.#upsert(item);
+    // Left out: a copy cached before is no longer what the server holds.
+    const item = transformed ?? (object as T);
+    if (transformed === undefined) this.#delete(item);
+    else if (type === 'ADDED' || type === 'MODIFIED') this.#upsert(item);
     else if (type === 'DELETED') this.#delete(item);
     else return false;
     const rv = item.metadata?.resourceVersion;

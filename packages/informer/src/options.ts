@@ -2,7 +2,11 @@ import type { KubeObject } from './kube-object';
 import type { BackoffOptions } from './backoff';
 
 /** Where an error happened. `list`/`watch` errors are retried with backoff; the loop never gives up. */
-export type ErrorPhase = 'list' | 'watch' | 'handler' | 'index';
+/**
+ * `transform`: the options' transform threw for one object; that object is left out of the cache
+ * (as if it did not exist, so a stale copy is never shown as current) and the stream goes on.
+ */
+export type ErrorPhase = 'list' | 'watch' | 'handler' | 'index' | 'transform';
 
 export interface ErrorInfo {
   /** The informer's resource, as in its metrics. */

@@ -67,6 +67,41 @@ describe('Informer: transform', () => {
     });
   });
 
+  it('an object the transform throws on is left out and reported; the stream goes on (issue 23)', async () => {
+    const server = await startServer();
+    server.add('a', { spec: { n: 1 } });
+    server.add('bad', { spec: { broken: true } });
+    const errors: { phase: string; message: string }[] = [];
+    const informer = startInformer(server, {
+      transform: (o) => {
+        if ((o as WithSpec & { spec?: { broken?: boolean } }).spec?.broken) {
+          throw new Error(`cannot convert ${o.metadata?.name}`);
+        }
+        return o;
+      },
+      onError: (error, info) => errors.push({ phase: info.phase, message: error.message }),
+    });
+    // Before the fix the throw escaped the LIST: the informer never synced, and retried forever.
+    await informer.synced;
+    expect(informer.list().map((o) => o.metadata?.name)).toEqual(['a']);
+    expect(errors).toContainEqual({ phase: 'transform', message: 'cannot convert bad' });
+    await expect.poll(() => server.openWatches).toBe(1);
+    // A cached object that turns unreadable is removed, not kept as a stale copy; one that turns
+    // readable appears; events after either still arrive.
+    server.update('a', { broken: true });
+    server.update('bad', { broken: false });
+    server.add('c');
+    await expect
+      .poll(() =>
+        informer
+          .list()
+          .map((o) => o.metadata?.name)
+          .sort(),
+      )
+      .toEqual(['bad', 'c']);
+    expect(informer.resourceVersion).toBe(server.get('c')?.metadata.resourceVersion);
+  });
+
   it('stripManagedFields drops metadata.managedFields and keeps everything else', () => {
     const o = {
       apiVersion: 'v1',

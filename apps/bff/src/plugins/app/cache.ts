@@ -65,8 +65,27 @@ export default fp<{ sources?: SourceFactory; versions?: ServedVersions }>(
       factory = new InformerFactory(app.kube.connection.kubeConfig, {
         staleAfterMs: app.config.informerStaleAfterMs,
         // Issue 23: the cache holds the console's one model, whatever version a watch speaks.
-        transform: (o) => asHub(o),
+        // One it cannot convert is left out of the cache (the informer's 'transform' phase),
+        // named here, and the kind's stream goes on.
+        transform: (o) => {
+          try {
+            return asHub(o);
+          } catch (error) {
+            const { namespace, name } = o.metadata ?? {};
+            app.metrics.invalidObjects.inc({ kind: o.kind ?? '' });
+            throw new Error(`${o.kind} ${namespace ?? ''}/${name ?? ''}: ${String(error)}`, {
+              cause: error,
+            });
+          }
+        },
         onError: (error, info) => {
+          if (info.phase === 'transform') {
+            app.log.warn(
+              { problem: error.message.slice(0, 500), resource: info.resource },
+              "object cannot be read in the console's model; left out",
+            );
+            return;
+          }
           app.log.warn({ err: error, ...info }, 'informer error');
           // 404 on a watch of a served kind: its version may no longer be served (an upgrade).
           if (error instanceof ApiError && error.statusCode === 404) apiVersions.recheckSoon();
