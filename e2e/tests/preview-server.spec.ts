@@ -106,11 +106,23 @@ test('nodeDrainTimeout "soon" is refused at its field; the new pool is written w
 
   // Read back as an operator would: the duration as typed, and no NIC the user did not give.
   const md = await getJson<{
+    apiVersion: string;
     spec: {
-      template: { spec: { nodeDrainTimeout?: string; infrastructureRef: { name: string } } };
+      template: {
+        spec: {
+          nodeDrainTimeout?: string;
+          deletion?: { nodeDrainTimeoutSeconds?: number };
+          infrastructureRef: { name: string };
+        };
+      };
     };
   }>(stack.kubeconfig, 'machinedeployments.cluster.x-k8s.io', poolName);
-  expect(md.spec.template.spec.nodeDrainTimeout).toBe('5m');
+  // kubectl reads the preferred version: v1beta2 (Cluster API >= v1.11) holds seconds.
+  if (md.apiVersion.endsWith('/v1beta2')) {
+    expect(md.spec.template.spec.deletion?.nodeDrainTimeoutSeconds).toBe(300);
+  } else {
+    expect(md.spec.template.spec.nodeDrainTimeout).toBe('5m');
+  }
   const template = await getJson<{
     spec: { template: { spec: { ipHostPoolRef: { name: string } } } };
   }>(

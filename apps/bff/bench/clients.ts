@@ -189,7 +189,9 @@ async function kubectlWatch(kubeconfig: string, cluster: Child) {
       '--watch-only',
       '-o',
       // One condition by type: a `{range}` template prints only the first event of a watch.
-      'jsonpath={.status.conditions[?(@.type=="NodeHealthy")].message}{"\\n"}',
+      // The events write v1beta1 conditions: where kubectl reads v1beta2 (Cluster API >= v1.11),
+      // they are under status.deprecated.v1beta1; the path that is missing prints nothing.
+      'jsonpath={.status.conditions[?(@.type=="NodeHealthy")].message}{.status.deprecated.v1beta1.conditions[?(@.type=="NodeHealthy")].message}{"\\n"}',
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -1,4 +1,4 @@
-import { KUBELET_PATCH_PATH, type Plan } from '@dcs/domain';
+import { KUBELET_PATCH_PATH, parseGoDuration, type Plan } from '@dcs/domain';
 import { KUBELET_PATCH_1_35 } from '@dcs/domain/testing';
 import { describe, expect, it } from 'vitest';
 import { untilCached, useTestApp } from './support/harness';
@@ -40,15 +40,61 @@ describe('O-EDIT-CP-CONFIG route', () => {
   const settle = () =>
     untilCached(h.app, 'KubeadmControlPlane', NS, KCP.name, kcp().metadata.resourceVersion);
 
-  /** What the web's editor starts from: the raw object of the control plane. */
+  /** What the web's editor starts from: the config in the console's model. */
   async function seen(): Promise<KcpShape> {
-    const res = await h.s.request(
+    const res = await h.s.request('GET', URL);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<{ resourceVersion: string; kubeadmConfigSpec: unknown }>();
+    return {
+      metadata: { resourceVersion: body.resourceVersion },
+      spec: { kubeadmConfigSpec: body.kubeadmConfigSpec },
+    } as unknown as KcpShape;
+  }
+
+  it('GET gives the config as the request speaks it, whatever the cluster serves: kubeletExtraArgs a map where v1beta2 has a list', async () => {
+    await server().patch(KCP, 'merge', {
+      spec: {
+        kubeadmConfigSpec: {
+          joinConfiguration: { nodeRegistration: { kubeletExtraArgs: { 'node-ip': 'NODE_IP' } } },
+        },
+      },
+    });
+    await settle();
+    const res = await h.s.request('GET', URL);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<{
+      name: string;
+      resourceVersion: string;
+      kubeadmConfigSpec: {
+        joinConfiguration?: { nodeRegistration?: { kubeletExtraArgs?: unknown } };
+      };
+    }>();
+    expect(body.name).toBe(KCP.name);
+    expect(body.resourceVersion).toBe(kcp().metadata.resourceVersion);
+    expect(body.kubeadmConfigSpec.joinConfiguration?.nodeRegistration?.kubeletExtraArgs).toEqual({
+      'node-ip': 'NODE_IP',
+    });
+    // The raw route (the YAML view) shows the served version: on v1.14, v1beta2's list.
+    const raw = await h.s.request(
       'GET',
       `/api/v1/namespaces/${NS}/objects/KubeadmControlPlane/${KCP.name}`,
     );
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<KcpShape>();
-  }
+    const served = raw.json<{
+      apiVersion: string;
+      spec: { kubeadmConfigSpec: typeof body.kubeadmConfigSpec };
+    }>();
+    if (served.apiVersion.endsWith('/v1beta2')) {
+      expect(
+        served.spec.kubeadmConfigSpec.joinConfiguration?.nodeRegistration?.kubeletExtraArgs,
+      ).toEqual([{ name: 'node-ip', value: 'NODE_IP' }]);
+    }
+    // An unknown cluster is a 404.
+    const missing = await h.s.request(
+      'GET',
+      '/api/v1/clusters/cpaas-system/nope/control-plane/kubeadm-config',
+    );
+    expect(missing.statusCode).toBe(404);
+  });
 
   it('O-EDIT-CP-CONFIG: Preview returns the plan the server accepted; Apply writes exactly it, and kubectl reads it back', async () => {
     await settle();
@@ -134,7 +180,10 @@ describe('O-EDIT-CP-CONFIG route', () => {
         kubeadmConfigSpec: { postKubeadmCommands: string[] };
       };
     };
-    expect(after.spec.machineTemplate.nodeDrainTimeout).toBe('2m');
+    // Read back as Go prints it where the server stores seconds (v1.14: '2m0s').
+    expect(parseGoDuration(after.spec.machineTemplate.nodeDrainTimeout)).toBe(
+      parseGoDuration('2m'),
+    );
     expect(after.spec.kubeadmConfigSpec.postKubeadmCommands).toEqual(['echo after']);
   });
 

@@ -1,6 +1,7 @@
 export * from './issue';
 export * from './context';
 export * from './validators';
+export { parseGoDuration } from './duration';
 export * from './webhook';
 export * from './pool';
 export * from './disk';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DCS_CONDITIONS, DCS_REASONS, type Condition } from '@dcs/domain';
+import { parseGoDuration } from '../../src/logic/durations';
 import { ANNOTATION_FAIL } from '../../src/logic/failures';
 import { clusterUp, createPool, dcsMachineOf, machinesOf, waitSettled } from '../support/scenario';
 import { startSim, type Sim } from '../support/sim';
@@ -211,7 +212,11 @@ describe('failure injection: every troubleshooting path can be shown', () => {
       spec: { template: { spec: { nodeDrainTimeout: '30m' } } },
     });
     await sim.until('every machine has the new timeout', () =>
-      before.every((n) => sim.get('Machine', n)?.spec?.nodeDrainTimeout === '30m'),
+      // As a length of time: v1.14 stores seconds and prints v1beta1's durations as Go does.
+      before.every(
+        (n) =>
+          parseGoDuration(sim.get('Machine', n)?.spec?.nodeDrainTimeout) === parseGoDuration('30m'),
+      ),
     );
     // In place: the same machines, no new MachineSet.
     expect(

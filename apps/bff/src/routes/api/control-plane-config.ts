@@ -1,6 +1,7 @@
 import { CONTROL_PLANE_POOL_ID, planEditControlPlaneConfig } from '@dcs/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { notFound } from '../../http/errors';
 import {
   ClusterParams,
@@ -15,8 +16,10 @@ import { replyWith } from './mutation-reply';
 
 /**
  * O-EDIT-CP-CONFIG (issue 12): the control plane's kubeadm config, as a rolling change of the
- * control plane. The current config is read with the raw-object route
- * (`GET …/objects/KubeadmControlPlane/{name}`), which carries the resourceVersion to send back.
+ * control plane. `GET` gives the config the editor starts from, with the resourceVersion to send
+ * back, in the console's model (the hub: what the request's body speaks), whatever version the
+ * cluster serves — the raw-object route gives the served version, for the YAML view (issue 23:
+ * v1beta2's `kubeletExtraArgs` is a list, the model's a map).
  */
 const controlPlaneConfig: FastifyPluginAsync = (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -34,6 +37,42 @@ const controlPlaneConfig: FastifyPluginAsync = (base) => {
     if (!kcp) throw notFound(`control plane of ${namespace}/${cluster} not found`, 'cluster');
     return kcp;
   };
+
+  app.get(
+    '/clusters/:namespace/:cluster/control-plane/kubeadm-config',
+    {
+      schema: {
+        tags: ['nodepools'],
+        summary:
+          "The control plane's kubeadm config as O-EDIT-CP-CONFIG's body speaks it, with the resourceVersion to send back",
+        params: ClusterParams,
+        response: {
+          200: z.object({
+            name: z.string(),
+            resourceVersion: z.string(),
+            version: z.string().optional(),
+            kubeadmConfigSpec: z.looseObject({}),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { namespace, cluster } = request.params;
+      const principal = await app.principalOf(request);
+      const kcp = kcpOf(namespace, cluster);
+      const name = kcp.metadata.name ?? '';
+      await app.authorize(principal, [
+        { verb: 'get', kind: 'KubeadmControlPlane', namespace, name },
+      ]);
+      return {
+        name,
+        resourceVersion: kcp.metadata.resourceVersion ?? '',
+        ...(kcp.spec?.version ? { version: kcp.spec.version } : {}),
+        kubeadmConfigSpec: kcp.spec?.kubeadmConfigSpec ?? {},
+      };
+    },
+  );
 
   app.post(
     '/clusters/:namespace/:cluster/control-plane/kubeadm-config',

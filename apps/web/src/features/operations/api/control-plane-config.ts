@@ -12,32 +12,32 @@ export interface ControlPlaneConfig {
   kubeadmConfigSpec: KubeadmConfigSpec;
 }
 
-interface RawKcp {
-  metadata?: { resourceVersion?: string };
-  spec?: { version?: string; kubeadmConfigSpec?: KubeadmConfigSpec };
-}
-
-/** The raw KubeadmControlPlane (the objects route), read fresh each time the editor opens. */
+/**
+ * The control plane's kubeadm config as O-EDIT-CP-CONFIG's body speaks it (the console's model),
+ * read fresh each time the editor opens. Not the raw object: a cluster serving v1beta2 writes
+ * `kubeletExtraArgs` as a list, which the request's map would refuse (issue 23).
+ */
 export const getControlPlaneConfig = async (
   namespace: string,
-  name: string,
+  cluster: string,
   signal?: AbortSignal,
 ): Promise<ControlPlaneConfig> => {
-  const kcp = await request<RawKcp>(
-    `/namespaces/${seg(namespace)}/objects/KubeadmControlPlane/${seg(name)}`,
-    { signal },
-  );
+  const config = await request<{
+    resourceVersion: string;
+    version?: string;
+    kubeadmConfigSpec: KubeadmConfigSpec;
+  }>(`/clusters/${seg(namespace)}/${seg(cluster)}/control-plane/kubeadm-config`, { signal });
   return {
-    resourceVersion: kcp.metadata?.resourceVersion ?? '',
-    version: kcp.spec?.version,
-    kubeadmConfigSpec: kcp.spec?.kubeadmConfigSpec ?? {},
+    resourceVersion: config.resourceVersion,
+    version: config.version,
+    kubeadmConfigSpec: config.kubeadmConfigSpec,
   };
 };
 
-export const useControlPlaneConfig = (namespace: string, name: string) =>
+export const useControlPlaneConfig = (namespace: string, cluster: string) =>
   useQuery({
-    queryKey: ['controlPlaneConfig', namespace, name],
-    queryFn: ({ signal }) => getControlPlaneConfig(namespace, name, signal),
+    queryKey: ['controlPlaneConfig', namespace, cluster],
+    queryFn: ({ signal }) => getControlPlaneConfig(namespace, cluster, signal),
     staleTime: 0,
   });
 

@@ -69,9 +69,11 @@ describe('O-EDIT-CP-CONFIG: a control plane R-BOOT-1 refuses as it stands', () =
     const pool = views.pools.find((p) => p.id === CONTROL_PLANE_POOL_ID);
     if (!pool) throw new Error('the demo cluster has no control plane');
     stubApi({
-      [`/objects/KubeadmControlPlane/${pool.name}`]: {
-        metadata: { resourceVersion: '7' },
-        spec: { version: 'v1.35.0', kubeadmConfigSpec: withoutDirectory },
+      '/clusters/cpaas-system/demo/control-plane/kubeadm-config': {
+        name: pool.name,
+        resourceVersion: '7',
+        version: 'v1.35.0',
+        kubeadmConfigSpec: withoutDirectory,
       },
     });
     renderInApp(

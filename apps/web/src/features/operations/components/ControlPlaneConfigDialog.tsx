@@ -28,7 +28,7 @@ import { BootstrapEditor } from './BootstrapEditor';
  * rolls every control-plane machine, one at a time.
  */
 export function ControlPlaneConfigDialog(props: ControlPlaneConfigDialogProps) {
-  const current = useControlPlaneConfig(props.namespace, props.pool.name);
+  const current = useControlPlaneConfig(props.namespace, props.cluster);
   if (!current.data) return <PageLoading />;
   return (
     <IssueScope>
@@ -78,7 +78,7 @@ function ConfigBody({
       }}
       onReapply={() => {
         // Someone else changed the control plane: the same edit on its current version.
-        void getControlPlaneConfig(namespace, pool.name).then((fresh) =>
+        void getControlPlaneConfig(namespace, cluster).then((fresh) =>
           flow.preview({ resourceVersion: fresh.resourceVersion, kubeadmConfigSpec: spec }),
         );
       }}
