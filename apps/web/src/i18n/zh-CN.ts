@@ -171,6 +171,13 @@ export const zhCN: Messages = {
   'conditions.problem': '需要关注',
   'conditions.inProgress': '尚未健康（严重程度为“信息”）：仍有步骤在进行中',
   'conditions.link': '链接',
+  'conditions.v1beta2Of': '{kind} {name} 的 Cluster API v1beta2 状态条件',
+  'conditions.v1beta2Missing':
+    '此集群只为 {name} 写入 Cluster API v1beta1 状态（Cluster API v1.8 或更早，或尚未写入）：没有 v1beta2 状态条件、可用与最新计数，也没有删除步骤。',
+  'conditions.stale': '已过时',
+  'conditions.staleTitle': '写于第 {observed} 代；对象此后已变更，这里说的是过去的状态，而非现在',
+  'pool.v1beta2Counts': 'Cluster API 计数：{available} 台可用，{upToDate} 台为最新',
+  'machine.deletionStep': '删除中：{reason}',
   'conditions.machineSets': 'MachineSet',
   'conditions.infrastructure': 'DCS 上的虚拟机',
   'rollout.sets': '本次滚动更新的 MachineSet',

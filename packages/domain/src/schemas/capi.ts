@@ -6,6 +6,7 @@ import {
   ObjectMetaSchema,
   ObjectReferenceSchema,
   objectSchema,
+  V1Beta2StatusSchema,
 } from './meta';
 
 /** Cluster API core (cluster.x-k8s.io/v1beta1): Cluster, MachineDeployment, MachineSet, Machine. */
@@ -46,6 +47,7 @@ export const ClusterSchema = objectSchema(
     failureMessage: z.string().optional(),
     observedGeneration: z.number().int().optional(),
     conditions,
+    v1beta2: V1Beta2StatusSchema,
   }),
 );
 export type Cluster = z.infer<typeof ClusterSchema>;
@@ -98,6 +100,7 @@ const replicaStatus = {
   availableReplicas: z.number().int().optional(),
   observedGeneration: z.number().int().optional(),
   conditions,
+  v1beta2: V1Beta2StatusSchema,
 };
 
 export const MachineDeploymentSchema = objectSchema(
@@ -166,6 +169,7 @@ export const MachineSchema = objectSchema(
       })
       .optional(),
     conditions,
+    v1beta2: V1Beta2StatusSchema,
   }),
 );
 export type Machine = z.infer<typeof MachineSchema>;

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ConditionSchema, IntOrStringSchema, ObjectReferenceSchema, objectSchema } from './meta';
+import {
+  ConditionSchema,
+  IntOrStringSchema,
+  ObjectReferenceSchema,
+  objectSchema,
+  V1Beta2StatusSchema,
+} from './meta';
 import { KubeadmConfigSpecSchema } from './bootstrap';
 
 /** controlplane.cluster.x-k8s.io/v1beta1 KubeadmControlPlane. */
@@ -38,6 +44,7 @@ export const KubeadmControlPlaneSchema = objectSchema(
     failureMessage: z.string().optional(),
     observedGeneration: z.number().int().optional(),
     conditions: z.array(ConditionSchema).optional(),
+    v1beta2: V1Beta2StatusSchema,
   }),
 );
 export type KubeadmControlPlane = z.infer<typeof KubeadmControlPlaneSchema>;

@@ -56,6 +56,37 @@ export const ConditionSchema = z.looseObject({
 });
 export type Condition = z.infer<typeof ConditionSchema>;
 
+/**
+ * metav1.Condition, as Cluster API v1beta2 writes its conditions (no severity; `reason` always
+ * set; `observedGeneration`: the generation the controller had seen when it wrote it). In the
+ * hub (v1beta1 as Cluster API >= v1.9 serves it) they are under `status.v1beta2.conditions`.
+ */
+export const V1Beta2ConditionSchema = z.looseObject({
+  type: z.string(),
+  status: z.enum(['True', 'False', 'Unknown']),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+  lastTransitionTime: z.string().optional(),
+  observedGeneration: z.number().int().optional(),
+});
+export type V1Beta2Condition = z.infer<typeof V1Beta2ConditionSchema>;
+
+/**
+ * The hub's `status.v1beta2` block: the new conditions and, for the kinds that count machines,
+ * the new counters. A block this console cannot read is dropped, not the whole object: the
+ * object's v1beta1 status still says what it can.
+ */
+export const V1Beta2StatusSchema = z
+  .looseObject({
+    conditions: z.array(V1Beta2ConditionSchema).optional(),
+    readyReplicas: z.number().int().optional(),
+    availableReplicas: z.number().int().optional(),
+    upToDateReplicas: z.number().int().optional(),
+  })
+  .optional()
+  .catch(undefined);
+export type V1Beta2Status = z.infer<typeof V1Beta2StatusSchema>;
+
 /** intstr.IntOrString: the wire allows either; R-MD-2 says which values are valid. */
 export const IntOrStringSchema = z.union([z.number().int(), z.string()]);
 export type IntOrString = z.infer<typeof IntOrStringSchema>;

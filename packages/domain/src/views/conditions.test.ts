@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Condition } from '../schemas/meta';
+import type { Condition, V1Beta2Condition } from '../schemas/meta';
 import {
   conditionAnchor,
   conditionGroup,
@@ -9,6 +9,7 @@ import {
   isProblemCondition,
   parseConditionAnchor,
   sortConditionGroups,
+  v1beta2ConditionViews,
 } from './conditions';
 
 const t = '2026-01-01T00:00:00Z';
@@ -121,5 +122,71 @@ describe('condition views', () => {
     for (const bad of ['', 'Machine/m-1', 'Machine//Ready', 'a/b/c/d']) {
       expect(parseConditionAnchor(bad)).toBeUndefined();
     }
+  });
+});
+
+describe('Cluster API v1beta2 condition views (issue 23)', () => {
+  const md = (generation: number, conditions: V1Beta2Condition[]) => ({
+    metadata: { generation },
+    status: { v1beta2: { conditions } },
+  });
+
+  it('a condition written for an older generation is stale; one for the current is not', () => {
+    const views = v1beta2ConditionViews(
+      md(3, [
+        { type: 'Available', status: 'True', reason: 'Available', observedGeneration: 2 },
+        { type: 'UpToDate', status: 'True', reason: 'UpToDate', observedGeneration: 3 },
+        { type: 'Ready', status: 'True', reason: 'Ready' },
+      ]),
+    );
+    const byType = Object.fromEntries((views ?? []).map((v) => [v.type, v]));
+    expect(byType.Available).toMatchObject({ stale: true, observedGeneration: 2 });
+    expect(byType.UpToDate?.stale).toBeUndefined();
+    // No observedGeneration: nothing says it is stale.
+    expect(byType.Ready?.stale).toBeUndefined();
+  });
+
+  it('a health type False or any Unknown is a problem; an in-progress type True is information', () => {
+    const views =
+      v1beta2ConditionViews(
+        md(1, [
+          {
+            type: 'ScalingUp',
+            status: 'True',
+            reason: 'ScalingUp',
+            message: 'Scaling up from 1 to 3 replicas',
+          },
+          {
+            type: 'Available',
+            status: 'False',
+            reason: 'NotAvailable',
+            message: '0 available replicas, at least 1 required',
+          },
+          { type: 'Deleting', status: 'False', reason: 'NotDeleting' },
+          { type: 'NodeHealthy', status: 'Unknown', reason: 'NodeHealthyUnknown' },
+          { type: 'Ready', status: 'True', reason: 'Ready' },
+        ]),
+      ) ?? [];
+    const tone = Object.fromEntries(views.map((v) => [v.type, [v.problem, conditionTone(v)]]));
+    expect(tone).toEqual({
+      Available: [true, 'warning'],
+      NodeHealthy: [true, 'unknown'],
+      ScalingUp: [false, 'info'],
+      Deleting: [false, 'ok'],
+      Ready: [false, 'ok'],
+    });
+    // Problems first, then the step in progress, then the healthy ones (Ready first).
+    expect(views.map((v) => v.type)).toEqual([
+      'Available',
+      'NodeHealthy',
+      'ScalingUp',
+      'Ready',
+      'Deleting',
+    ]);
+  });
+
+  it('an object without v1beta2 conditions has none to show: undefined, not an empty list', () => {
+    expect(v1beta2ConditionViews({ metadata: {}, status: {} })).toBeUndefined();
+    expect(v1beta2ConditionViews(md(1, []))).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Condition } from '../schemas/meta';
+import type { Condition, V1Beta2Condition } from '../schemas/meta';
 
 export type ConditionSeverity = 'Error' | 'Warning' | 'Info';
 
@@ -18,6 +18,13 @@ export interface ConditionView {
    * conditions, whose True is good.
    */
   polarity?: 'negative';
+  /**
+   * Cluster API v1beta2's conditions only: written for an older generation than the object's
+   * (`observedGeneration` < `metadata.generation`), so it says what was, not what is.
+   */
+  stale?: boolean;
+  /** Cluster API v1beta2's conditions only: the generation the controller had seen. */
+  observedGeneration?: number;
 }
 
 /**
@@ -57,6 +64,8 @@ export function conditionTone(
   if (c.polarity === 'negative') {
     if (c.status === 'False') return 'ok';
     if (c.status === 'Unknown') return 'unknown';
+    // A v1beta2 step in progress (ScalingUp, Deleting, …): True, and nothing is wrong.
+    if (!c.problem) return 'info';
     return c.severity === 'Error' ? 'error' : 'warning';
   }
   if (c.status === 'True') return 'ok';
@@ -70,7 +79,8 @@ export function conditionTone(
  * Info (not healthy, not a problem); then the healthy ones, Ready first, then by type.
  */
 function rank(c: ConditionView): number {
-  if (!c.problem) return c.status === 'False' ? 3.5 : 4;
+  // Not a problem, not healthy either: a False of severity Info, a v1beta2 step in progress.
+  if (!c.problem) return conditionTone(c) === 'info' ? 3.5 : 4;
   if (c.severity === 'Error') return 0;
   if (c.severity === 'Warning') return 1;
   return c.status === 'False' ? 2 : 3;
@@ -78,14 +88,16 @@ function rank(c: ConditionView): number {
 
 /** The conditions of an object as the Conditions view lists them: problems first (U-6). */
 export function conditionViews(conditions: readonly Condition[] | undefined): ConditionView[] {
-  return (conditions ?? [])
-    .map(conditionView)
-    .sort(
-      (a, b) =>
-        rank(a) - rank(b) ||
-        Number(b.type === 'Ready') - Number(a.type === 'Ready') ||
-        (a.type < b.type ? -1 : a.type > b.type ? 1 : 0),
-    );
+  return sortConditionViews((conditions ?? []).map(conditionView));
+}
+
+function sortConditionViews(views: ConditionView[]): ConditionView[] {
+  return views.sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      Number(b.type === 'Ready') - Number(a.type === 'Ready') ||
+      (a.type < b.type ? -1 : a.type > b.type ? 1 : 0),
+  );
 }
 
 /** One object's conditions, as the support views group them. */
@@ -144,4 +156,76 @@ export function findCondition(
   type: string,
 ): Condition | undefined {
   return conditions?.find((c) => c.type === type);
+}
+
+/**
+ * Cluster API v1beta2's condition types whose True is a step in progress or a hold, not health
+ * (upstream's condition_consts.go): their False is the healthy state, and True is not a problem
+ * in itself (a scale-up in progress, a paused object: shown, with its reason).
+ */
+const V1BETA2_IN_PROGRESS = new Set([
+  'Deleting',
+  'Paused',
+  'RollingOut',
+  'ScalingUp',
+  'ScalingDown',
+  'Remediating',
+  'Updating',
+]);
+
+/**
+ * One v1beta2 condition as the Conditions view shows it. Without severity, a False condition of a
+ * health type (Available, Ready, NodeHealthy, …) is a problem, an Unknown one too; a True
+ * condition of an in-progress type is informational (`severity: 'Info'`), never a problem.
+ */
+export function v1beta2ConditionView(
+  c: V1Beta2Condition,
+  generation: number | undefined,
+): ConditionView {
+  const inProgress = V1BETA2_IN_PROGRESS.has(c.type);
+  const stale =
+    c.observedGeneration !== undefined &&
+    generation !== undefined &&
+    c.observedGeneration < generation;
+  let problem: boolean;
+  let severity: ConditionSeverity | undefined;
+  if (c.status === 'Unknown') problem = true;
+  else if (inProgress) {
+    problem = false;
+    if (c.status === 'True') severity = 'Info';
+  } else {
+    problem = c.status === 'False';
+    if (problem) severity = 'Warning';
+  }
+  return {
+    type: c.type,
+    status: c.status,
+    ...(severity ? { severity } : {}),
+    ...(c.reason ? { reason: c.reason } : {}),
+    ...(c.message ? { message: c.message } : {}),
+    ...(c.lastTransitionTime ? { lastTransitionTime: c.lastTransitionTime } : {}),
+    problem,
+    ...(inProgress ? { polarity: 'negative' as const } : {}),
+    ...(c.observedGeneration !== undefined ? { observedGeneration: c.observedGeneration } : {}),
+    ...(stale ? { stale: true } : {}),
+  };
+}
+
+/**
+ * An object's v1beta2 conditions (the hub's `status.v1beta2.conditions`), problems first as
+ * {@link conditionViews} orders them; `undefined` when the object has none: the cluster runs a
+ * Cluster API before v1.9, or its controllers have not written them (the view says so).
+ */
+export function v1beta2ConditionViews(
+  object:
+    | {
+        metadata: { generation?: number };
+        status?: { v1beta2?: { conditions?: readonly V1Beta2Condition[] } };
+      }
+    | undefined,
+): ConditionView[] | undefined {
+  const conditions = object?.status?.v1beta2?.conditions;
+  if (!conditions) return undefined;
+  const generation = object.metadata.generation;
+  return sortConditionViews(conditions.map((c) => v1beta2ConditionView(c, generation)));
 }

@@ -88,6 +88,54 @@ describe('machineView', () => {
     });
   });
 
+  it("issue 23: a deleting machine's step and the Pods its drain waits for, from v1beta2's Deleting condition", () => {
+    const { machine, dcsMachine } = worker('w-1', { entry: 1 });
+    machine.metadata.generation = 2;
+    machine.metadata.deletionTimestamp = minutesAfterCreation(59);
+    const message =
+      "Drain not completed yet (started at 2026-01-01T00:59:00Z):\n* Pods demo/web-0: cannot evict pod as it would violate the pod's disruption budget.";
+    machine.status = {
+      ...machine.status,
+      v1beta2: {
+        conditions: [
+          {
+            type: 'Deleting',
+            status: 'True',
+            reason: 'DrainingNode',
+            message,
+            lastTransitionTime: minutesAfterCreation(59),
+            observedGeneration: 2,
+          },
+          { type: 'Ready', status: 'False', reason: 'NotReady', observedGeneration: 1 },
+        ],
+      },
+    };
+    const view = machineView(machine, dcsMachine, NOW);
+    expect(view.deletionStep).toEqual({
+      reason: 'DrainingNode',
+      message,
+      since: minutesAfterCreation(59),
+    });
+    expect(view.v1beta2Conditions?.map((c) => [c.type, c.problem, c.stale ?? false])).toEqual([
+      ['Ready', true, true],
+      ['Deleting', false, false],
+    ]);
+  });
+
+  it('issue 23: a machine with v1beta1 status only has no v1beta2 conditions and no deletion step', () => {
+    const { machine, dcsMachine } = worker('w-1', { entry: 1 });
+    machine.metadata.deletionTimestamp = minutesAfterCreation(59);
+    const view = machineView(machine, dcsMachine, NOW);
+    expect(view.v1beta2Conditions).toBeUndefined();
+    expect(view.deletionStep).toBeUndefined();
+    // Deleting False (not deleting) is no step either.
+    machine.status = {
+      ...machine.status,
+      v1beta2: { conditions: [{ type: 'Deleting', status: 'False', reason: 'NotDeleting' }] },
+    };
+    expect(machineView(machine, dcsMachine, NOW).deletionStep).toBeUndefined();
+  });
+
   it('control-plane machines belong to the control-plane pool', () => {
     const { machine } = controlPlaneMachine('demo-cp-1');
     expect(poolIdOf(machine)).toBe('control-plane');

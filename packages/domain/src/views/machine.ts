@@ -9,9 +9,14 @@ import {
 } from '../labels';
 import type { Machine } from '../schemas/capi';
 import type { DCSMachine, IpPoolEntry } from '../schemas/dcs';
-import { conditionViews, findCondition, type ConditionView } from './conditions';
+import {
+  conditionViews,
+  findCondition,
+  v1beta2ConditionViews,
+  type ConditionView,
+} from './conditions';
 import { diagnoseMachine, type Diagnosis, type DiagnosisOptions } from './diagnosis';
-import { isMachineDeleting, parseTime } from './util';
+import { isMachineDeleting, optional, parseTime } from './util';
 
 /** One machine as the Nodes tab and a pool's machine list show it. */
 export interface MachineView {
@@ -39,6 +44,17 @@ export interface MachineView {
   /** Annotated `cluster.x-k8s.io/delete-machine` (R-MD-6). */
   markedForDeletion: boolean;
   conditions: ConditionView[];
+  /**
+   * Cluster API v1beta2's conditions of the Machine (issue 23), stale ones marked; absent where
+   * the cluster writes only v1beta1 status.
+   */
+  v1beta2Conditions?: ConditionView[];
+  /**
+   * A deleting machine's step, from v1beta2's `Deleting` condition (issue 23): `reason` names it
+   * (DrainingNode, WaitingForVolumeDetach, …) and `message` says, while draining, which Pods are
+   * still being evicted and which evictions a PodDisruptionBudget refuses.
+   */
+  deletionStep?: { reason: string; message?: string; since?: string };
   /** The DCSMachine's conditions (the VM on DCS), problems first; absent when it reports none. */
   infrastructureConditions?: ConditionView[];
   dcsMachineName?: string;
@@ -138,6 +154,17 @@ export interface MachineViewOptions extends DiagnosisOptions {
   upToDate?: boolean;
 }
 
+/** The step of a deleting machine, where its v1beta2 `Deleting` condition says it. */
+export function deletionStepOf(machine: Machine): MachineView['deletionStep'] {
+  const c = machine.status?.v1beta2?.conditions?.find((x) => x.type === 'Deleting');
+  if (c?.status !== 'True' || !c.reason) return undefined;
+  return {
+    reason: c.reason,
+    ...optional('message', c.message),
+    ...optional('since', c.lastTransitionTime),
+  };
+}
+
 export function machineView(
   machine: Machine,
   dcsMachine: DCSMachine | undefined,
@@ -177,6 +204,8 @@ export function machineView(
     deleting,
     markedForDeletion: meta.annotations?.[ANNOTATION_DELETE_MACHINE] !== undefined,
     conditions: conditionViews(status?.conditions),
+    ...optional('v1beta2Conditions', v1beta2ConditionViews(machine)),
+    ...optional('deletionStep', deletionStepOf(machine)),
     ...(dcsMachine?.status?.conditions?.length
       ? { infrastructureConditions: conditionViews(dcsMachine.status.conditions) }
       : {}),

@@ -146,6 +146,36 @@ function buildWorkerPoolWith(f: WorkerPoolFixture, ctx: PoolViewContext) {
 }
 
 describe('honest pool status: never Running while a machine is not Ready', () => {
+  it("issue 23: Cluster API v1beta2's counters and conditions of the pool, stale ones marked; absent with v1beta1 status only", () => {
+    const f = healthyWorkerPool();
+    expect(workerPool(f).pool.v1beta2).toBeUndefined();
+    f.md.metadata.generation = 4;
+    f.md.status = {
+      ...f.md.status,
+      v1beta2: {
+        availableReplicas: 2,
+        readyReplicas: 3,
+        upToDateReplicas: 1,
+        conditions: [
+          { type: 'Available', status: 'True', reason: 'Available', observedGeneration: 4 },
+          {
+            type: 'RollingOut',
+            status: 'True',
+            reason: 'RollingOut',
+            message: 'Rolling out 2 not up-to-date replicas',
+            observedGeneration: 3,
+          },
+        ],
+      },
+    };
+    const v1beta2 = workerPool(f).pool.v1beta2;
+    expect(v1beta2).toMatchObject({ available: 2, ready: 3, upToDate: 1 });
+    expect(v1beta2?.conditions.map((c) => [c.type, c.stale ?? false, c.problem])).toEqual([
+      ['RollingOut', true, false],
+      ['Available', false, false],
+    ]);
+  });
+
   it('not Running when the MachineDeployment status claims all ready but a node is unhealthy', () => {
     const f = healthyWorkerPool();
     const nh = f.objects.machines[1]?.status?.conditions?.find((c) => c.type === 'NodeHealthy');

@@ -13,7 +13,7 @@ import {
   minorSkew,
   PROVIDER_MIN_PERSISTENT_DISKS,
 } from '../versions';
-import { conditionViews, type ConditionView } from './conditions';
+import { conditionViews, v1beta2ConditionViews, type ConditionView } from './conditions';
 import type { DiagnosisCode, DiagnosisOptions } from './diagnosis';
 import type { IpPoolEntryView, IpPoolView } from './ippool';
 import {
@@ -111,6 +111,13 @@ export interface NodePoolView {
   problems: ViewProblem[];
   badges: { legacyDiskLayout: boolean; stuckMachines: number; failedMachines: number };
   conditions: ConditionView[];
+  /**
+   * Cluster API v1beta2's status of the pool (issue 23), where the cluster's Cluster API writes
+   * it (v1.9 and later): its conditions (stale ones marked) and the counters it takes from the
+   * Machines' Available, Ready and UpToDate conditions. Absent where only v1beta1 status exists
+   * (Cluster API v1.8 and older, or not yet written): the card says what is missing.
+   */
+  v1beta2?: PoolV1Beta2Status;
   /** What the UI sends back with a mutation as preconditions. */
   resourceVersions: {
     md?: string;
@@ -126,6 +133,33 @@ export interface NodePoolView {
   nodeVolumeDetachTimeout?: string;
   paused: boolean;
   createdAt?: string;
+}
+
+export interface PoolV1Beta2Status {
+  conditions: ConditionView[];
+  /** Machines Available (Ready for minReadySeconds), by Cluster API's count. */
+  available?: number;
+  ready?: number;
+  /** Machines whose spec matches the pool's (UpToDate): the rollout's progress. */
+  upToDate?: number;
+}
+
+/**
+ * The v1beta2 status of a MachineDeployment or KubeadmControlPlane (the hub's `status.v1beta2`),
+ * or undefined when the object carries none.
+ */
+export function poolV1Beta2Status(
+  object: MachineDeployment | KubeadmControlPlane,
+): PoolV1Beta2Status | undefined {
+  const block = object.status?.v1beta2;
+  const conditions = v1beta2ConditionViews(object);
+  if (!block || (!conditions && block.availableReplicas === undefined)) return undefined;
+  return {
+    conditions: conditions ?? [],
+    ...optional('available', block.availableReplicas),
+    ...optional('ready', block.readyReplicas),
+    ...optional('upToDate', block.upToDateReplicas),
+  };
 }
 
 /** What a pool view needs besides its own objects. */
@@ -705,6 +739,7 @@ export function buildWorkerPoolFrom(
       failedMachines: countFailed(machines),
     },
     conditions: conditionViews(md.status?.conditions),
+    ...optional('v1beta2', poolV1Beta2Status(md)),
     resourceVersions: {
       ...optional('md', md.metadata.resourceVersion),
       ...optional('template', o.machineTemplate?.metadata.resourceVersion),
@@ -821,6 +856,7 @@ export function buildControlPlanePoolFrom(
       failedMachines: countFailed(machines),
     },
     conditions: conditionViews(kcp.status?.conditions),
+    ...optional('v1beta2', poolV1Beta2Status(kcp)),
     resourceVersions: {
       ...optional('kcp', kcp.metadata.resourceVersion),
       ...optional('template', o.machineTemplate?.metadata.resourceVersion),

@@ -1,9 +1,10 @@
-import { Alert, Box, Button, Stack } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Stack } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { FreshnessIndicator } from '../../components/FreshnessIndicator';
 import { PageLoading } from '../../components/PageLoading';
 import { ConditionsTable } from '../../features/conditions/components/ConditionsTable';
+import { V1Beta2Conditions } from '../../features/conditions/components/V1Beta2Conditions';
 import { useMachines } from '../../features/machines/api/get-machines';
 import { MachineDetails } from '../../features/machines/components/MachineDetails';
 import { MachineNode } from '../../features/machines/components/MachineNode';
@@ -39,11 +40,28 @@ export function MachineRoute() {
           {t('action.viewYaml')}
         </Button>
       </Stack>
+      {machine.deletionStep && (
+        <Alert severity="warning" sx={{ mb: 2 }} data-testid="deletion-step">
+          <AlertTitle>
+            {t('machine.deletionStep', { reason: machine.deletionStep.reason })}
+          </AlertTitle>
+          {machine.deletionStep.message && (
+            <Box component="span" sx={{ whiteSpace: 'pre-wrap' }}>
+              {machine.deletionStep.message}
+            </Box>
+          )}
+        </Alert>
+      )}
       <MachineDetails machine={machine} />
       <ConditionsTable
         conditions={machine.conditions}
         object={{ kind: 'Machine', name: machine.name }}
         title={t('conditions.ofObject', { kind: 'Machine', name: machine.name })}
+      />
+      <V1Beta2Conditions
+        conditions={machine.v1beta2Conditions}
+        kind="Machine"
+        name={machine.name}
       />
       {machine.dcsMachineName && machine.infrastructureConditions && (
         <ConditionsTable

@@ -6,6 +6,7 @@ import { useClusterContext, type Permission } from '../../api/get-cluster-contex
 import { FreshnessIndicator } from '../../components/FreshnessIndicator';
 import { PageLoading } from '../../components/PageLoading';
 import { ConditionsTable } from '../../features/conditions/components/ConditionsTable';
+import { V1Beta2Conditions } from '../../features/conditions/components/V1Beta2Conditions';
 import { usePoolMachines } from '../../features/machines/api/get-pool-machines';
 import { DiagnosisPanel } from '../../features/machines/components/DiagnosisPanel';
 import { NodesTable } from '../../features/machines/components/NodesTable';
@@ -220,6 +221,7 @@ export function PoolConditionsRoute() {
         object={{ kind: poolKind, name: pool.name }}
         title={t('conditions.ofObject', { kind: poolKind, name: pool.name })}
       />
+      <V1Beta2Conditions conditions={pool.v1beta2?.conditions} kind={poolKind} name={pool.name} />
       {machineSets.map((g) => (
         <ConditionsTable
           key={g.name}

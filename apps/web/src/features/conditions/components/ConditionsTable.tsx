@@ -49,7 +49,8 @@ export function conditionLink(pathname: string, anchor: string): string {
  * U-6: an object's conditions with type, status, severity, reason, message and last transition
  * (relative and absolute), problems first (domain's conditionViews order). Given the object's
  * kind and name, each row is an anchor: `?condition=Kind/name/Type` scrolls to it and highlights
- * it, and "Link for support" copies that absolute URL.
+ * it, and "Link for support" copies that absolute URL. A Cluster API v1beta2 condition written
+ * for an older generation of the object is marked stale.
  */
 export function ConditionsTable({
   conditions,
@@ -189,6 +190,16 @@ export function ConditionsTable({
                         color={chipColor[tone]}
                         label={c.status}
                       />
+                      {c.stale && (
+                        <Chip
+                          size="small"
+                          sx={{ ml: 0.5 }}
+                          label={t('conditions.stale')}
+                          title={t('conditions.staleTitle', {
+                            observed: String(c.observedGeneration ?? ''),
+                          })}
+                        />
+                      )}
                     </TableCell>
                     <TableCell>{c.severity ?? '—'}</TableCell>
                     <TableCell>{c.reason ?? '—'}</TableCell>

@@ -69,7 +69,7 @@ export const ControlPlaneCard = memo(function ControlPlaneCard({
       }
     >
       <Stack spacing={1.5}>
-        <ReplicaCounts replicas={pool.replicas} fixed />
+        <ReplicaCounts replicas={pool.replicas} v1beta2={pool.v1beta2} fixed />
         <PoolFacts
           items={[
             {

@@ -132,7 +132,7 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
       }
     >
       <Stack spacing={1.5}>
-        <ReplicaCounts replicas={pool.replicas} />
+        <ReplicaCounts replicas={pool.replicas} v1beta2={pool.v1beta2} />
         <PoolFacts
           items={[
             {
