@@ -667,6 +667,10 @@ export const en = {
   'timeline.moreMachines': '{machines} (+{more} more)',
   'timeline.result.applied': 'Applied',
   'timeline.result.dryRun': 'Preview',
+  'timeline.result.refused': 'Refused before any change',
+  'timeline.result.conflict': 'Conflict: changed meanwhile',
+  'timeline.result.failed': 'Failed',
+  'timeline.result.rolledBack': 'Failed, completed steps undone',
   'timeline.warning': 'Warning',
   'timeline.none': 'Nothing recorded yet for this filter.',
   'timeline.recordsUnreadable':
