@@ -39,6 +39,9 @@ export const zhCN: Messages = {
   'session.signOut': '退出登录',
   'session.signedInAs': '当前用户',
   'session.kubeconfigUser': 'kubeconfig 用户',
+  'session.identityUnknown': '未知用户',
+  'session.identityUnknownHelp':
+    '无法连接 Kubernetes API 服务器，因此它尚未确认 kubeconfig 的用户是谁。控制台会继续询问，直到它回答。',
   'session.menu': '{name} 的会话',
   'session.modeLocal': '本地模式：控制台以 kubeconfig 的用户身份操作。',
   'session.modeToken': '令牌模式：控制台以你的令牌操作。',
