@@ -293,6 +293,38 @@ describe('the workload cluster’s Nodes (issue 12)', () => {
     expect(back.nodes.map((n) => n.name)).toEqual(['demo-md-0-abc12-m0']);
   }, 90_000);
 
+  it('while the watch fails, re-reads the Secret every 5 s by itself and reconnects to the new address, with no request (issue 25)', async () => {
+    // A watch someone asked for, with its reader.
+    expect((await local.inject(URL_NODES)).json<ClusterNodesView>().status).toBe('ok');
+    const before = await eventually('the watch to run', () =>
+      Promise.resolve(
+        local.workloadNodes.watches().find((w) => w.key === `${NS}/demo` && w.state === 'watching'),
+      ),
+    );
+    await workloads.stop(NS, 'demo');
+    await eventually('the watch to fail', () =>
+      Promise.resolve(
+        local.workloadNodes.watches().find((w) => w.key === `${NS}/demo`)?.failingSince,
+      ),
+    );
+    // The controllers restart the workload cluster on a new port and rewrite the Secret; nobody
+    // asks the console meanwhile.
+    const again = await started();
+    await again.server.client.create(asObject(aNode('demo-md-0-abc12-m9')));
+    await writeSecret(again.kubeconfig);
+    const deadline = Date.now() + 15_000;
+    let now = local.workloadNodes.watches().find((w) => w.key === `${NS}/demo`);
+    while (!(now && now.id !== before.id && now.state === 'watching') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      now = local.workloadNodes.watches().find((w) => w.key === `${NS}/demo`);
+    }
+    expect(now?.id).not.toBe(before.id);
+    expect(now?.state).toBe('watching');
+    expect(now?.failingSince).toBeUndefined();
+    const v = (await local.inject(URL_NODES)).json<ClusterNodesView>();
+    expect(v.status === 'ok' ? v.nodes.map((n) => n.name) : v).toEqual(['demo-md-0-abc12-m9']);
+  }, 90_000);
+
   it('refuses a kubeconfig that would run a command, read a file or skip TLS verification on the BFF’s host', () => {
     const kc = (user: object, cluster: object = {}) => {
       const c = new KubeConfig();

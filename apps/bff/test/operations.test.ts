@@ -629,13 +629,32 @@ describe('operations against the embedded cluster', () => {
     expect(pool.spec.pool.map((e) => e.ip)).toEqual([41, 42, 43, 44].map((n) => anIpEntry(n).ip));
   });
 
-  it('O-DELETE-POOL: deletes the MachineDeployment and what only it used', async () => {
+  it('O-DELETE-POOL: deletes the MachineDeployment and what only it used, its earlier upgrades’ templates too (issue 25)', async () => {
     const applied = await dryThenApply('DELETE', `${BASE}/nodepools/demo-md-1`, {
       resourceVersion: rvOf('cluster.x-k8s.io/v1beta1', 'MachineDeployment', 'demo-md-1'),
+      removeMachineTemplate: true,
       removeBootstrapTemplate: true,
     });
     expect(applied.plan.operation).toBe('O-DELETE-POOL');
+    // The templates of the create and of each upgrade above, shown in the plan.
+    expect(applied.plan.steps.map((x) => `${x.kind} ${x.name}`)).toEqual([
+      'MachineDeployment demo-md-1',
+      'DCSMachineTemplate demo-md-1-template-v1-34',
+      'KubeadmConfigTemplate demo-md-1-kct-r2',
+      'DCSMachineTemplate demo-md-1-template',
+      'DCSMachineTemplate demo-md-1-template-r2',
+      'KubeadmConfigTemplate demo-md-1-kct',
+    ]);
     expect(get('cluster.x-k8s.io/v1beta1', 'MachineDeployment', 'demo-md-1')).toBeUndefined();
+    const infra = 'infrastructure.cluster.x-k8s.io/v1beta1';
+    for (const name of ['demo-md-1-template', 'demo-md-1-template-r2', 'demo-md-1-template-v1-34'])
+      expect(get(infra, 'DCSMachineTemplate', name)).toBeUndefined();
+    for (const name of ['demo-md-1-kct', 'demo-md-1-kct-r2'])
+      expect(
+        get('bootstrap.cluster.x-k8s.io/v1beta1', 'KubeadmConfigTemplate', name),
+      ).toBeUndefined();
+    // Another pool's templates stay.
+    expect(get(infra, 'DCSMachineTemplate', 'demo-md-0-template')).toBeDefined();
   });
 
   it('names the field and rule of an invalid request (400 shape, 422 rules)', async () => {

@@ -8,6 +8,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditRecorder } from '../src/audit/recorder';
+import { KubeApiError } from '../src/kube/errors';
 import { createMetrics } from '../src/metrics/metrics';
 import type { TimelineView } from '../src/views/timeline';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
@@ -36,6 +37,8 @@ describe('audit timeline (issue 12)', () => {
   let b: FastifyInstance;
   let operator: TestSession;
   let viewer: TestSession;
+  /** A quota the server's dry run enforces on MachineDeployments (the embedded server has none). */
+  let quota = false;
   const server = () => t.cluster.server.client;
   const mdRv = () =>
     (
@@ -61,7 +64,16 @@ describe('audit timeline (issue 12)', () => {
 
   beforeAll(async () => {
     t = await startTestCluster({ entries: 8 });
-    a = await buildTestApp(t, { mode: 'token', executor: { pollMs: 20 } });
+    const onWrite = (step: { kind: string; name: string }, phase: string) => {
+      if (quota && phase === 'dry-run' && step.kind === 'MachineDeployment') {
+        throw new KubeApiError(
+          403,
+          'Forbidden',
+          `machinedeployments.cluster.x-k8s.io "${step.name}" is forbidden: exceeded quota: pools`,
+        );
+      }
+    };
+    a = await buildTestApp(t, { mode: 'token', executor: { pollMs: 20, onWrite } });
     b = await buildTestApp(t, { mode: 'token', executor: { pollMs: 20 } });
     operator = new TestSession(a);
     viewer = new TestSession(b);
@@ -194,6 +206,29 @@ describe('audit timeline (issue 12)', () => {
     const bad = await viewer.request('GET', `${POOL}/timeline?since=yesterday`);
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('since');
+  });
+
+  it('a step the dry run refuses is reported as refused before any change, not as a rollback (issue 25)', async () => {
+    await settle(a);
+    quota = true;
+    const res = await operator
+      .request('POST', `${POOL}/scale`, { replicas: 5, resourceVersion: mdRv() })
+      .finally(() => (quota = false));
+    expect(res.statusCode, res.body).toBe(403);
+    const body = res.json<{ message: string; execution: { rolledBack: boolean } }>();
+    expect(body.message).toContain('refused before any change: nothing was changed');
+    expect(body.message).not.toContain('undone');
+    expect(body.execution.rolledBack).toBe(false);
+    const last = records().at(-1);
+    expect(last).toMatchObject({ dryRun: false, result: 'refused', rolledBack: false });
+    const events = server().list('events.k8s.io/v1', 'Event', NS) as unknown as Listed['items'];
+    const event = events.find(
+      (e) =>
+        (e.metadata as { annotations?: Record<string, string> }).annotations?.[
+          AUDIT_RECORD_ANNOTATION
+        ] === last?.id,
+    );
+    expect(event).toMatchObject({ reason: 'Refused', type: 'Warning' });
   });
 
   it('a refused request is recorded too, as a warning with its status', async () => {

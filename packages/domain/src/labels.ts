@@ -10,6 +10,12 @@ export const LABEL_POOL_NAME = 'pool.name';
 export const LABEL_PROVIDER = 'cluster.x-k8s.io/provider';
 export const PROVIDER_DCS = 'infrastructure-dcs';
 export const LABEL_APP_VERSION = 'app.kubernetes.io/version';
+/**
+ * The console's label on the templates it creates for a worker pool (create, upgrade, disk
+ * migration): the pool (MachineDeployment) whose history they are, so that deleting the pool
+ * can find the templates of its earlier upgrades, which no MachineSet names any more (issue 25).
+ */
+export const LABEL_TEMPLATE_POOL = 'dcs.io/node-pool';
 
 export const ANNOTATION_DELETE_MACHINE = 'cluster.x-k8s.io/delete-machine';
 export const ANNOTATION_REVISION = 'machinedeployment.clusters.x-k8s.io/revision';

@@ -11,6 +11,11 @@ export interface Principal {
   via: 'kubeconfig' | 'session' | 'proxy';
   username: string;
   groups: string[];
+  /**
+   * Local mode: the API server has not said who the kubeconfig's user is (it is unreachable);
+   * `username` is then UNKNOWN_USER, never the kubeconfig's label (issue 25).
+   */
+  unconfirmed?: true;
   client: KubeClient;
   /** Identifies the credential in caches (a hash, never the token). */
   key: string;

@@ -163,7 +163,17 @@ export const ClusterContextSchema = z.looseObject({
 export const SessionSchema = z.object({
   authenticated: z.boolean(),
   mode: z.enum(['local', 'token']),
-  user: z.object({ username: z.string(), groups: z.array(z.string()) }).optional(),
+  user: z
+    .object({
+      username: z.string(),
+      groups: z.array(z.string()),
+      /**
+       * Whether the API server said who this is. False in local mode while it cannot be asked
+       * (`username` is then `unknown`); the web asks again until it is true (issue 25).
+       */
+      confirmed: z.boolean(),
+    })
+    .optional(),
   csrfToken: z.string(),
   expiresAt: z.string().optional(),
   /** The stream event-id epoch of the replica that answered (diagnostics). */

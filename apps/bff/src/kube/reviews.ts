@@ -43,6 +43,9 @@ export async function selfAccessReview(
   };
 }
 
+/** The name of a user the API server did not name (or could not be asked about). */
+export const UNKNOWN_USER = 'unknown';
+
 export interface Identity {
   username: string;
   groups: string[];
@@ -75,7 +78,7 @@ export async function whoAmI(client: KubeClient): Promise<Identity> {
         { body: { apiVersion: `authentication.k8s.io/${version}`, kind: 'SelfSubjectReview' } },
       );
       const info = (res.body as ReviewStatus | undefined)?.status?.userInfo;
-      return { username: info?.username ?? 'unknown', groups: info?.groups ?? [] };
+      return { username: info?.username ?? UNKNOWN_USER, groups: info?.groups ?? [] };
     } catch (error) {
       if (!(error instanceof KubeApiError)) throw error;
       if (error.status === 403) break;
@@ -95,7 +98,7 @@ export async function whoAmI(client: KubeClient): Promise<Identity> {
     }
     throw error;
   }
-  return { username: jwtSubject(client) ?? 'unknown', groups: [] };
+  return { username: jwtSubject(client) ?? UNKNOWN_USER, groups: [] };
 }
 
 /** The `sub` claim of the bearer token a client carries, when it is a JWT. Display only. */

@@ -639,12 +639,19 @@ export class MutationService {
       ['applied', 'undo-failed', 'no-undo'].includes(o.status),
     );
     const doubtful = execution.steps.filter((o) => o.status === 'unknown');
+    // Issue 25: a step refused before any write (the dry run, or the first write) is said to be
+    // that, not an undo of steps that never ran.
+    const refusedFirst = execution.untouched && status !== 0;
     const undone =
-      (kept.length === 0
-        ? execution.rolledBack
+      (kept.length > 0
+        ? `; still applied, not undone: ${kept.map(named).join(', ')}`
+        : execution.rolledBack
           ? '; completed steps were undone'
-          : '; some steps could not be undone'
-        : `; still applied, not undone: ${kept.map(named).join(', ')}`) +
+          : execution.untouched
+            ? refusedFirst
+              ? '; refused before any change: nothing was changed'
+              : '; nothing was changed'
+            : '') +
       (doubtful.length > 0
         ? `; the connection to the API server was lost after ${doubtful.map(named).join(', ')} was sent: it may or may not have been applied — check before retrying`
         : '');
@@ -692,7 +699,7 @@ export class MutationService {
             : status === 503 || status === 504
               ? 503
               : 502;
-    audit(execution.conflict ? 'conflict' : 'failed', plan, {
+    audit(execution.conflict ? 'conflict' : refusedFirst ? 'refused' : 'failed', plan, {
       status: http,
       rolledBack: execution.rolledBack,
       message,

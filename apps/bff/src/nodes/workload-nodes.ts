@@ -82,6 +82,14 @@ interface Entry {
   lastError: string | undefined;
   lastUsed: number;
   secretReadAt: number;
+  /**
+   * Who last read the Secret for this watch: while the watch fails, the Secret is read again with
+   * that credential every FAILING_RECHECK_MS without waiting for a request (issue 25), so a
+   * rewritten Secret (new port, CA, token) is followed. Dropped when it may no longer read it.
+   */
+  reader: Principal | undefined;
+  /** The pending re-read while the watch fails. */
+  recheck: ReturnType<typeof setTimeout> | undefined;
 }
 
 type SecretRead =
@@ -199,6 +207,16 @@ export class WorkloadNodes {
     return this.#entries.size;
   }
 
+  /** Each workload watch: its key (`namespace/cluster`), the informer's state, since when it fails. */
+  watches(): { key: string; id: number; state: string; failingSince?: number }[] {
+    return [...this.#entries.values()].map((e) => ({
+      key: e.key,
+      id: e.id,
+      state: e.informer.metrics().state,
+      ...(e.failingSince !== undefined ? { failingSince: e.failingSince } : {}),
+    }));
+  }
+
   /** The Nodes of `namespace/cluster` for this user, joined to the cluster's Machines. */
   async view(
     principal: Principal,
@@ -284,10 +302,12 @@ export class WorkloadNodes {
         };
       }
       entry = this.#entries.get(key);
-      if (entry?.value === read.value) entry.secretReadAt = now;
-      else {
+      if (entry?.value === read.value) {
+        entry.secretReadAt = now;
+        entry.reader = principal;
+      } else {
         try {
-          entry = await this.#start(key, read.value);
+          entry = await this.#start(key, read.value, principal);
         } catch (error) {
           return {
             status: 'unreachable',
@@ -359,7 +379,55 @@ export class WorkloadNodes {
     return read;
   }
 
-  async #start(key: string, value: string): Promise<Entry> {
+  /**
+   * While `entry`'s watch fails: reads the Secret again every FAILING_RECHECK_MS with the
+   * credential of whoever last read it, and restarts the watch on a new value, with no request
+   * needed (the README's promise; issue 25: a watch kept the old port for minutes). Stops when
+   * the watch is healthy or stopped, or the reader may no longer read the Secret.
+   */
+  #scheduleRecheck(entry: Entry): void {
+    if (entry.recheck !== undefined || entry.reader === undefined) return;
+    entry.recheck = setTimeout(() => {
+      entry.recheck = undefined;
+      void this.#recheck(entry);
+    }, FAILING_RECHECK_MS);
+    entry.recheck.unref();
+  }
+
+  async #recheck(entry: Entry): Promise<void> {
+    const reader = entry.reader;
+    if (entry.informer.metrics().state === 'watching') entry.failingSince = undefined;
+    if (this.#entries.get(entry.key) !== entry || entry.failingSince === undefined || !reader) {
+      return;
+    }
+    const [namespace = '', cluster = ''] = entry.key.split('/');
+    let read: SecretRead | undefined;
+    try {
+      read = await this.#readSecret(reader, namespace, kubeconfigSecretName(cluster));
+    } catch (error) {
+      // The management cluster does not answer either: try again later.
+      this.#o.log?.(`workload cluster ${entry.key}: the kubeconfig Secret cannot be read`, error);
+    }
+    if (this.#entries.get(entry.key) !== entry) return;
+    if (read?.kind === 'forbidden') {
+      entry.reader = undefined; // the next request's reader takes over
+      return;
+    }
+    entry.secretReadAt = this.#o.now();
+    if (read?.kind === 'value' && read.value !== entry.value) {
+      try {
+        await this.#start(entry.key, read.value, reader);
+        this.#o.log?.(`workload cluster ${entry.key}: its kubeconfig Secret changed; reconnecting`);
+        return;
+      } catch (error) {
+        this.#o.log?.(`workload cluster ${entry.key}: the new kubeconfig is refused`, error);
+      }
+    }
+    // Still failing (checked again when it fires): try again in 5 s.
+    this.#scheduleRecheck(entry);
+  }
+
+  async #start(key: string, value: string, reader?: Principal): Promise<Entry> {
     const kc = safeKubeConfig(value);
     await this.#stop(key);
     while (this.#entries.size >= this.#o.maxClusters) {
@@ -379,6 +447,8 @@ export class WorkloadNodes {
       lastError: undefined,
       lastUsed: now,
       secretReadAt: now,
+      reader,
+      recheck: undefined,
     } as Omit<Entry, 'informer'> as Entry;
     entry.informer = new Informer<Node>(
       kc,
@@ -388,6 +458,7 @@ export class WorkloadNodes {
           entry.failingSince ??= this.#o.now();
           entry.lastError = error.message;
           this.#o.log?.(`workload cluster ${key}: ${error.message}`, error);
+          this.#scheduleRecheck(entry);
         },
         onRelist: () => {
           entry.failingSince = undefined;
@@ -406,6 +477,8 @@ export class WorkloadNodes {
     const entry = this.#entries.get(key);
     if (!entry) return;
     this.#entries.delete(key);
+    clearTimeout(entry.recheck);
+    entry.recheck = undefined;
     await entry.informer.stop();
   }
 

@@ -95,6 +95,37 @@ describe('executePlan', () => {
     expect(result.ok).toBe(false);
     expect(result.error?.phase).toBe('dry-run');
     expect(kube.writes()).toHaveLength(0);
+    // Issue 25: nothing ran, so nothing was rolled back.
+    expect(result.untouched).toBe(true);
+    expect(result.rolledBack).toBe(false);
+    expect(result.steps.map((s) => s.status)).toEqual(['not-run', 'not-run', 'not-run', 'failed']);
+  });
+
+  it('a refused first write is untouched, not rolled back; a later failure is rolled back', async () => {
+    const first = new FakeKube();
+    first.failNext({
+      method: 'POST',
+      kind: 'DCSIpHostnamePool',
+      status: 403,
+      reason: 'Forbidden',
+      message: 'exceeded quota',
+      dryRun: false,
+    });
+    const refused = await executePlan(createPoolPlan(), first);
+    expect(refused).toMatchObject({ ok: false, failedStep: 0, untouched: true, rolledBack: false });
+    expect(first.objects.size).toBe(0);
+
+    const later = new FakeKube();
+    later.failNext({
+      method: 'POST',
+      kind: 'KubeadmConfigTemplate',
+      status: 403,
+      reason: 'Forbidden',
+      message: 'exceeded quota',
+      dryRun: false,
+    });
+    const undone = await executePlan(createPoolPlan(), later);
+    expect(undone).toMatchObject({ ok: false, failedStep: 2, untouched: false, rolledBack: true });
   });
 
   it('O-SCALE-DOWN-TARGETED: a changed replica count is a conflict, and the marks are removed again', async () => {

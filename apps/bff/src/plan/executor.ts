@@ -28,7 +28,8 @@ import type { KubeClient } from '../kube/rest';
  * 2. the steps run in order, each with its precondition; a step that touches an object an
  *    earlier step wrote, or that waits for a deletion, is dry-run just before its own write;
  * 3. when a step fails, the undo of every completed step runs, last first (O-CREATE-POOL leaves
- *    nothing behind).
+ *    nothing behind). A failure before the first write (a refusal by the dry run, or of the first
+ *    write) is `untouched`, not `rolledBack`: nothing had been changed, nothing was undone.
  */
 
 /**
@@ -67,8 +68,16 @@ export interface ExecutionResult {
   error?: StepError;
   /** The failure was a precondition (409 or a failed `test` op): the object changed meanwhile. */
   conflict: boolean;
-  /** Every completed step was undone (or nothing needed undoing). */
+  /**
+   * Steps had been applied and every one of them was undone. False when nothing had been applied
+   * (see `untouched`): there was nothing to roll back, and saying so would be untrue (issue 25).
+   */
   rolledBack: boolean;
+  /**
+   * No write reached the server: the failure came before the first one (the dry run refused a
+   * step or could not be run, or the first write was refused). Nothing was changed.
+   */
+  untouched: boolean;
   /** The dry run's verdict, when a step was refused by it (nothing was written). */
   verdict?: PlanVerdict;
 }
@@ -319,7 +328,14 @@ export async function executePlan(
     judged = await judgePlan(plan, client, options);
   } catch (error) {
     const e = toStepError(error, 'dry-run');
-    return { ok: false, steps: outcomes, error: e, conflict: false, rolledBack: true };
+    return {
+      ok: false,
+      steps: outcomes,
+      error: e,
+      conflict: false,
+      rolledBack: false,
+      untouched: true,
+    };
   }
   const refused = judged.verdict.steps.find((v) => v.status === 'refused');
   const refusedStep = refused ? steps[refused.index] : undefined;
@@ -332,7 +348,8 @@ export async function executePlan(
       failedStep: i,
       error: e,
       conflict,
-      rolledBack: true,
+      rolledBack: false,
+      untouched: true,
       verdict: judged.verdict,
     };
   }
@@ -361,11 +378,22 @@ export async function executePlan(
       if (step.verb === 'create' && uid !== undefined) createdUids.set(i, uid);
     } catch (error) {
       const { e, conflict } = await fail(i, step, error, phase);
-      const rolledBack = await rollback(client, steps, outcomes, i, createdUids, options);
-      return { ok: false, steps: outcomes, failedStep: i, error: e, conflict, rolledBack };
+      const allUndone = await rollback(client, steps, outcomes, i, createdUids, options);
+      const rolledBack = allUndone && outcomes.some((o) => o.status === 'undone');
+      // Nothing applied before this step, and this one's write was refused (not lost in transit).
+      const untouched = outcomes.every((o) => o.status === 'not-run' || o.status === 'failed');
+      return {
+        ok: false,
+        steps: outcomes,
+        failedStep: i,
+        error: e,
+        conflict,
+        rolledBack,
+        untouched,
+      };
     }
   }
-  return { ok: true, steps: outcomes, conflict: false, rolledBack: false };
+  return { ok: true, steps: outcomes, conflict: false, rolledBack: false, untouched: false };
 }
 
 /** Undoes steps [0, failed) last first; reports whether every one was undone. */

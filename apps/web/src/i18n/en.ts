@@ -42,6 +42,9 @@ export const en = {
   'session.signOut': 'Sign out',
   'session.signedInAs': 'Signed in as',
   'session.kubeconfigUser': 'kubeconfig user',
+  'session.identityUnknown': 'Unknown user',
+  'session.identityUnknownHelp':
+    'The Kubernetes API server cannot be reached, so it has not said who the kubeconfig’s user is. The console asks again until it answers.',
   'session.menu': 'Session of {name}',
   'session.modeLocal': 'Local mode: the console acts as the kubeconfig’s user.',
   'session.modeToken': 'Token mode: the console acts with your token.',
@@ -675,6 +678,10 @@ export const en = {
   'timeline.moreMachines': '{machines} (+{more} more)',
   'timeline.result.applied': 'Applied',
   'timeline.result.dryRun': 'Preview',
+  'timeline.result.refused': 'Refused before any change',
+  'timeline.result.conflict': 'Conflict: changed meanwhile',
+  'timeline.result.failed': 'Failed',
+  'timeline.result.rolledBack': 'Failed, completed steps undone',
   'timeline.warning': 'Warning',
   'timeline.none': 'Nothing recorded yet for this filter.',
   'timeline.recordsUnreadable':

@@ -71,11 +71,11 @@ export const AuditRecordSchema = z.object({
   diffTruncated: z.number().int().optional(),
   replicas: z.object({ from: z.number(), to: z.number() }).optional(),
   dryRun: z.boolean(),
-  /** applied, dry-run, dry-run-refused, conflict, failed, or the refusal's code (Invalid, Forbidden…). */
+  /** applied, dry-run, dry-run-refused, conflict, failed, refused (by the server before any change), or the refusal's code (Invalid, Forbidden…). */
   result: z.string(),
   /** The HTTP status the user got, when it was not a success. */
   status: z.number().int().optional(),
-  /** A failed execution whose completed steps were undone. */
+  /** A failed execution whose completed steps were undone (false when none had run). */
   rolledBack: z.boolean().optional(),
   /** `Kind/name rv→rv`: objects someone else changed, which the request was rebased over. */
   rebased: z.array(z.string()).optional(),

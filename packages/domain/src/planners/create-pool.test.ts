@@ -211,7 +211,8 @@ describe('planCreatePool', () => {
       metadata: {
         name: 'demo-md-1-template',
         namespace: 'cpaas-system',
-        labels: { 'cluster.x-k8s.io/cluster-name': 'demo' },
+        // Labelled for the pool: deleting it later finds its templates (issue 25).
+        labels: { 'cluster.x-k8s.io/cluster-name': 'demo', 'dcs.io/node-pool': 'demo-md-1' },
       },
       spec: {
         template: { spec: { ...templateSpec, ipHostPoolRef: { name: 'demo-md-1-ippool' } } },
@@ -223,7 +224,7 @@ describe('planCreatePool', () => {
       metadata: {
         name: 'demo-md-1-kct',
         namespace: 'cpaas-system',
-        labels: { 'cluster.x-k8s.io/cluster-name': 'demo' },
+        labels: { 'cluster.x-k8s.io/cluster-name': 'demo', 'dcs.io/node-pool': 'demo-md-1' },
       },
       spec: { template: { spec: bootstrapSpec } },
     });

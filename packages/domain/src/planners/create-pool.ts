@@ -18,6 +18,7 @@ import {
   API_INFRASTRUCTURE,
   createStep,
   finishPlan,
+  forPool,
   newMetadata,
   refTo,
 } from './objects';
@@ -158,14 +159,18 @@ function createPoolPlan(
 
   const mt = req.machineTemplate;
   if (mt.mode === 'new') {
-    const body: DCSMachineTemplate = {
-      apiVersion: API_INFRASTRUCTURE,
-      kind: 'DCSMachineTemplate',
-      metadata: newMetadata(mt.name, ns, cluster),
-      spec: {
-        template: { spec: { ...jsonClone(mt.spec), ipHostPoolRef: { name: req.ipPool.name } } },
+    // Labelled for this pool: deleting it later finds the templates of its whole history.
+    const body = forPool<DCSMachineTemplate>(
+      {
+        apiVersion: API_INFRASTRUCTURE,
+        kind: 'DCSMachineTemplate',
+        metadata: newMetadata(mt.name, ns, cluster),
+        spec: {
+          template: { spec: { ...jsonClone(mt.spec), ipHostPoolRef: { name: req.ipPool.name } } },
+        },
       },
-    };
+      req.name,
+    );
     steps.push(
       createStep(
         'DCSMachineTemplate',
@@ -177,12 +182,15 @@ function createPoolPlan(
 
   const bt = req.bootstrap;
   if (bt.mode === 'new') {
-    const body: KubeadmConfigTemplate = {
-      apiVersion: API_BOOTSTRAP,
-      kind: 'KubeadmConfigTemplate',
-      metadata: newMetadata(bt.name, ns, cluster),
-      spec: { template: { spec: jsonClone(bt.spec) } },
-    };
+    const body = forPool<KubeadmConfigTemplate>(
+      {
+        apiVersion: API_BOOTSTRAP,
+        kind: 'KubeadmConfigTemplate',
+        metadata: newMetadata(bt.name, ns, cluster),
+        spec: { template: { spec: jsonClone(bt.spec) } },
+      },
+      req.name,
+    );
     steps.push(
       createStep(
         'KubeadmConfigTemplate',

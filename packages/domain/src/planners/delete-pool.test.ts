@@ -228,6 +228,125 @@ EOF`,
     expect(plan.steps).toHaveLength(4);
   });
 
+  it('O-DELETE-POOL: also deletes the templates of earlier upgrades that only this pool used, and shows them (issue 25)', () => {
+    const mdUid = 'md-uid-0';
+    const labelled = (name: string, pool: string, uid: string) =>
+      aMachineTemplate({ metadata: { name, uid, labels: { 'dcs.io/node-pool': pool } } });
+    // r1: made by an earlier upgrade, labelled for the pool; no MachineSet names it any more.
+    const r1 = labelled('demo-md-0-template-r1', 'demo-md-0', 'mt-r1');
+    // r0: unlabelled (made before the label), still named by the pool's own old MachineSet.
+    const r0 = aMachineTemplate({ metadata: { name: 'demo-md-0-template-r0', uid: 'mt-r0' } });
+    // Labelled for this pool but chosen by another pool since: shared, kept.
+    const shared = labelled('shared-template', 'demo-md-0', 'mt-shared');
+    // Another pool's history: not ours.
+    const theirs = labelled('demo-md-1-template-r1', 'demo-md-1', 'mt-theirs');
+    const kctR1 = aBootstrapTemplate({
+      metadata: {
+        name: 'demo-md-0-kct-r1',
+        uid: 'kct-r1',
+        ownerReferences: [
+          {
+            apiVersion: 'cluster.x-k8s.io/v1beta1',
+            kind: 'MachineDeployment',
+            name: 'demo-md-0',
+            uid: mdUid,
+          },
+        ],
+      },
+    });
+    const ownOldSet = aMachineSet({
+      metadata: { name: 'demo-md-0-old' },
+      spec: {
+        template: {
+          spec: {
+            infrastructureRef: { name: 'demo-md-0-template-r0' },
+            bootstrap: { configRef: { name: 'demo-md-0-kct' } },
+          },
+        },
+      },
+    });
+    const other = aMachineDeployment({
+      metadata: { name: 'demo-md-1' },
+      spec: {
+        template: {
+          spec: {
+            infrastructureRef: { name: 'shared-template' },
+            bootstrap: { configRef: { name: 'demo-md-1-kct' } },
+          },
+        },
+      },
+    });
+    const now = current();
+    const all = {
+      machineDeployments: [md(), other],
+      machineSets: [ownOldSet],
+      machineTemplates: [now.machineTemplate, r1, r0, shared, theirs].flatMap((t) =>
+        t ? [t] : [],
+      ),
+      bootstrapTemplates: [now.bootstrapTemplate, kctR1].flatMap((t) => (t ? [t] : [])),
+    };
+    const plan = planDeletePool(req(everything), current(all), ctx);
+    expect(plan.steps.map((s) => [s.kind, s.name, s.precondition])).toEqual([
+      ['MachineDeployment', 'demo-md-0', { resourceVersion: '10', uid: mdUid }],
+      ['DCSMachineTemplate', 'demo-md-0-template', { uid: 'mt-uid' }],
+      ['KubeadmConfigTemplate', 'demo-md-0-kct', { uid: 'kct-uid' }],
+      ['DCSMachineTemplate', 'demo-md-0-template-r0', { uid: 'mt-r0' }],
+      ['DCSMachineTemplate', 'demo-md-0-template-r1', { uid: 'mt-r1' }],
+      ['KubeadmConfigTemplate', 'demo-md-0-kct-r1', { uid: 'kct-r1' }],
+      // The IP pool still goes last, once the machines are gone.
+      ['DCSIpHostnamePool', 'demo-worker-pool', { uid: 'pool-uid' }],
+    ]);
+    expect(plan.steps[4]?.description.message).toBe(
+      'Delete machine template demo-md-0-template-r1, left from an earlier revision of demo-md-0 and used by nothing else',
+    );
+    expect(plan.steps[5]?.description.message).toBe(
+      'Delete bootstrap template demo-md-0-kct-r1, left from an earlier revision of demo-md-0 and used by nothing else',
+    );
+    expect(plan.issues.map((i) => i.message)).toEqual([
+      'DCSMachineTemplate shared-template is still used by MachineDeployment demo-md-1: it is kept',
+    ]);
+    expect(plan.kubectl.filter((k) => k.includes('demo-md-0-template-r1'))).toHaveLength(1);
+    const left = applySteps(
+      [
+        md(),
+        ...all.machineTemplates,
+        ...all.bootstrapTemplates,
+        ...(now.ipPool ? [now.ipPool] : []),
+      ],
+      plan.steps,
+    );
+    expect(left.map((o) => o.metadata.name)).toEqual(['shared-template', 'demo-md-1-template-r1']);
+
+    // Not asked to remove templates: none of the history is touched either.
+    const kept = planDeletePool(req({ removeIpPool: true }), current(all), ctx);
+    expect(kept.steps.map((s) => s.kind)).toEqual(['MachineDeployment', 'DCSIpHostnamePool']);
+  });
+
+  it('O-DELETE-POOL: an earlier template another pool’s MachineSet or the control plane still names is kept', () => {
+    const r1 = aMachineTemplate({
+      metadata: { name: 'demo-md-0-template-r1', labels: { 'dcs.io/node-pool': 'demo-md-0' } },
+    });
+    const theirSet = aMachineSet({
+      metadata: {
+        name: 'demo-md-7-a',
+        labels: { 'cluster.x-k8s.io/deployment-name': 'demo-md-7' },
+      },
+      spec: { template: { spec: { infrastructureRef: { name: 'demo-md-0-template-r1' } } } },
+    });
+    const kcp = aKubeadmControlPlane({
+      spec: { machineTemplate: { infrastructureRef: { name: 'demo-md-0-template-r1' } } },
+    });
+    const plan = planDeletePool(
+      req({ removeMachineTemplate: true }),
+      current({ machineSets: [theirSet], kubeadmControlPlanes: [kcp], machineTemplates: [r1] }),
+      ctx,
+    );
+    expect(plan.steps.map((s) => s.name)).toEqual(['demo-md-0', 'demo-md-0-template']);
+    expect(plan.issues.map((i) => i.params.users)).toEqual([
+      'MachineSet demo-md-7-a, KubeadmControlPlane demo-control-plane',
+    ]);
+  });
+
   it('O-DELETE-POOL: a MachineDeployment changed since the user confirmed is an error', () => {
     const plan = planDeletePool(req({ resourceVersion: '9' }), current(), ctx);
     expect(plan.issues).toContainEqual(

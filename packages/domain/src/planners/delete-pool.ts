@@ -6,7 +6,7 @@ import type { KubeadmConfigTemplate } from '../schemas/bootstrap';
 import type { Machine, MachineDeployment, MachineSet } from '../schemas/capi';
 import type { KubeadmControlPlane } from '../schemas/controlplane';
 import type { DCSIpHostnamePool, DCSMachineTemplate } from '../schemas/dcs';
-import { LABEL_DEPLOYMENT_NAME } from '../labels';
+import { LABEL_DEPLOYMENT_NAME, LABEL_TEMPLATE_POOL } from '../labels';
 import { planIssue, PLAN_IN_USE, PLAN_NOT_FOUND, staleIssue } from './issues';
 import { planMessage, type PlanMessage } from './messages';
 import { deleteStep, finishPlan } from './objects';
@@ -16,7 +16,8 @@ import { ipPoolNameOf } from './scale';
 
 /**
  * O-DELETE-POOL: delete the MachineDeployment (its machines are drained and their VMs deleted;
- * U-5 confirms it first), then, when asked, the templates and IP pool that no other pool uses.
+ * U-5 confirms it first), then, when asked, the templates and IP pool that no other pool uses:
+ * the templates it uses now and those of its earlier upgrades (`earlierTemplatesOf`).
  * Nothing here can be undone: a deleted MachineDeployment takes its machines with it.
  */
 
@@ -31,6 +32,12 @@ export interface DeletePoolCurrent {
   machineDeployments: readonly MachineDeployment[];
   kubeadmControlPlanes: readonly KubeadmControlPlane[];
   machineSets?: readonly MachineSet[];
+  /**
+   * Every DCSMachineTemplate and KubeadmConfigTemplate of the namespace: the templates of the
+   * pool's earlier revisions are found among them (`earlierTemplatesOf`), with their uids.
+   */
+  machineTemplates?: readonly DCSMachineTemplate[];
+  bootstrapTemplates?: readonly KubeadmConfigTemplate[];
   /** The objects to remove, for their uid preconditions. */
   machineTemplate?: DCSMachineTemplate;
   bootstrapTemplate?: KubeadmConfigTemplate;
@@ -48,6 +55,109 @@ export interface PoolObjectUsers {
   machineTemplate: string[];
   bootstrapTemplate: string[];
   ipPool: string[];
+}
+
+type TemplateKind = 'DCSMachineTemplate' | 'KubeadmConfigTemplate';
+
+/** A MachineSet of this pool: labelled with its name, or owned by its MachineDeployment. */
+function isSetOf(ms: MachineSet, pool: string, uid: string | undefined): boolean {
+  if (ms.metadata.labels?.[LABEL_DEPLOYMENT_NAME] === pool) return true;
+  return ownedBy(ms, pool, uid);
+}
+
+function ownedBy(
+  o: { metadata: { ownerReferences?: readonly { kind?: string; name?: string; uid?: string }[] } },
+  pool: string,
+  uid: string | undefined,
+): boolean {
+  return (o.metadata.ownerReferences ?? []).some(
+    (r) =>
+      r.kind === 'MachineDeployment' && r.name === pool && (uid === undefined || r.uid === uid),
+  );
+}
+
+const templateRef = (
+  kind: TemplateKind,
+  spec:
+    | { infrastructureRef?: { name?: string }; bootstrap?: { configRef?: { name?: string } } }
+    | undefined,
+): string | undefined =>
+  kind === 'DCSMachineTemplate' ? spec?.infrastructureRef?.name : spec?.bootstrap?.configRef?.name;
+
+/**
+ * Who other than this pool names template `template` of `kind`: other MachineDeployments, the
+ * MachineSets of other pools, KubeadmControlPlanes (machine templates).
+ */
+function templateUsers(current: DeletePoolCurrent, kind: TemplateKind, template: string): string[] {
+  const md = current.machineDeployment;
+  const name = md.metadata.name ?? '';
+  const users: string[] = [];
+  const add = (who: string) => {
+    if (!users.includes(who)) users.push(who);
+  };
+  for (const other of current.machineDeployments) {
+    const oname = other.metadata.name ?? '';
+    if (oname === name) continue;
+    if (templateRef(kind, other.spec?.template.spec) === template) {
+      add(`MachineDeployment ${oname}`);
+    }
+  }
+  for (const ms of current.machineSets ?? []) {
+    if (isSetOf(ms, name, md.metadata.uid)) continue;
+    if (templateRef(kind, ms.spec?.template?.spec) === template) {
+      add(`MachineSet ${ms.metadata.name ?? ''}`);
+    }
+  }
+  if (kind === 'DCSMachineTemplate') {
+    for (const kcp of current.kubeadmControlPlanes) {
+      if (kcp.spec?.machineTemplate.infrastructureRef.name === template) {
+        add(`KubeadmControlPlane ${kcp.metadata.name ?? ''}`);
+      }
+    }
+  }
+  return users;
+}
+
+export interface EarlierTemplates {
+  machineTemplates: DCSMachineTemplate[];
+  bootstrapTemplates: KubeadmConfigTemplate[];
+}
+
+/**
+ * The templates of the pool's earlier revisions (issue 25): those its own MachineSets still
+ * name, those the console labelled for it (LABEL_TEMPLATE_POOL: made by its create or its
+ * upgrades, which no MachineSet may name any more once Cluster API pruned the old revisions) and
+ * those owned by its MachineDeployment; not the ones it uses now (the request's own checkboxes),
+ * only ones that exist, by name.
+ */
+export function earlierTemplatesOf(current: DeletePoolCurrent): EarlierTemplates {
+  const md = current.machineDeployment;
+  const name = md.metadata.name ?? '';
+  const uid = md.metadata.uid;
+  const spec = md.spec?.template.spec;
+  const ownSets = (current.machineSets ?? []).filter((ms) => isSetOf(ms, name, uid));
+  const pick = <T extends DCSMachineTemplate | KubeadmConfigTemplate>(
+    kind: TemplateKind,
+    all: readonly T[],
+  ): T[] => {
+    const now = templateRef(kind, spec);
+    const named = new Set(ownSets.map((ms) => templateRef(kind, ms.spec?.template?.spec)));
+    return all
+      .filter((t) => {
+        const tname = t.metadata.name ?? '';
+        if (tname === '' || tname === now) return false;
+        return (
+          named.has(tname) ||
+          t.metadata.labels?.[LABEL_TEMPLATE_POOL] === name ||
+          ownedBy(t, name, uid)
+        );
+      })
+      .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
+  };
+  return {
+    machineTemplates: pick('DCSMachineTemplate', current.machineTemplates ?? []),
+    bootstrapTemplates: pick('KubeadmConfigTemplate', current.bootstrapTemplates ?? []),
+  };
 }
 
 /**
@@ -234,6 +344,47 @@ function deletePoolPlan(
     true,
   );
 
+  // The templates of earlier upgrades (issue 25), after the current ones, each kept when
+  // anything else still names it; the IP pool's step stays last.
+  const earlier = earlierTemplatesOf(current);
+  const poolStep = steps.at(-1)?.kind === 'DCSIpHostnamePool' ? steps.pop() : undefined;
+  const earlierCleanUp = (
+    asked: boolean,
+    kind: TemplateKind,
+    templates: readonly (DCSMachineTemplate | KubeadmConfigTemplate)[],
+    path: string,
+    key: 'plan.step.deleteEarlierMachineTemplate' | 'plan.step.deleteEarlierBootstrapTemplate',
+  ) => {
+    for (const t of templates) {
+      const tname = t.metadata.name ?? '';
+      cleanUp(
+        asked,
+        kind,
+        tname,
+        t,
+        templateUsers(current, kind, tname),
+        path,
+        planMessage(key, { name: tname, pool: name }),
+        false,
+      );
+    }
+  };
+  earlierCleanUp(
+    req.removeMachineTemplate,
+    'DCSMachineTemplate',
+    earlier.machineTemplates,
+    'removeMachineTemplate',
+    'plan.step.deleteEarlierMachineTemplate',
+  );
+  earlierCleanUp(
+    req.removeBootstrapTemplate,
+    'KubeadmConfigTemplate',
+    earlier.bootstrapTemplates,
+    'removeBootstrapTemplate',
+    'plan.step.deleteEarlierBootstrapTemplate',
+  );
+  if (poolStep) steps.push(poolStep);
+
   const poolRemoved = steps.some((s) => s.kind === 'DCSIpHostnamePool');
   const disks = ctx.ipPools
     .find((p) => p.name === poolName)
@@ -244,7 +395,14 @@ function deletePoolPlan(
     target: { kind: 'MachineDeployment', name },
     steps,
     issues,
-    known: [md, current.machineTemplate, current.bootstrapTemplate, current.ipPool],
+    known: [
+      md,
+      current.machineTemplate,
+      current.bootstrapTemplate,
+      ...earlier.machineTemplates,
+      ...earlier.bootstrapTemplates,
+      current.ipPool,
+    ],
     effects: {
       machinesDeleted: machines,
       replicas: { from: md.spec?.replicas ?? machines.length, to: 0 },

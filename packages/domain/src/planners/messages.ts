@@ -95,6 +95,14 @@ const catalog = {
     en: 'Delete bootstrap template {name}, used by no other pool',
     'zh-CN': '删除不再被其他节点池使用的 Bootstrap 模板 {name}',
   },
+  'plan.step.deleteEarlierMachineTemplate': {
+    en: 'Delete machine template {name}, left from an earlier revision of {pool} and used by nothing else',
+    'zh-CN': '删除 {pool} 早期版本遗留、且不再被任何对象使用的 Machine 模板 {name}',
+  },
+  'plan.step.deleteEarlierBootstrapTemplate': {
+    en: 'Delete bootstrap template {name}, left from an earlier revision of {pool} and used by nothing else',
+    'zh-CN': '删除 {pool} 早期版本遗留、且不再被任何对象使用的 Bootstrap 模板 {name}',
+  },
   'plan.step.deleteIpPool': {
     en: 'Delete IP pool {name}, used by no other pool, once the machines of {pool} are gone',
     'zh-CN': '待 {pool} 的 machine 全部删除后，删除不再被其他节点池使用的 IP 池 {name}',

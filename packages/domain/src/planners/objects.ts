@@ -1,5 +1,5 @@
 import { apiVersionOf, kindTable, type KindName } from '../kinds';
-import { LABEL_CLUSTER_NAME } from '../labels';
+import { LABEL_CLUSTER_NAME, LABEL_TEMPLATE_POOL } from '../labels';
 import type { ObjectReference } from '../schemas/meta';
 import type { RuleIssue } from '../rules/issue';
 import { diffObjects } from './diff';
@@ -74,6 +74,22 @@ export function copyForCreate<T extends KubeObject>(source: T, name: string): T 
   if (Object.keys(annotations).length) meta.annotations = annotations;
   else delete meta.annotations;
   return { apiVersion, kind, metadata: meta, ...rest } as T;
+}
+
+/**
+ * `body` labelled as a template of worker pool `pool` (LABEL_TEMPLATE_POOL); without a pool (the
+ * control plane's) a label copied from another pool's template is dropped.
+ */
+export function forPool<T extends KubeObject>(body: T, pool: string | undefined): T {
+  const labels = { ...body.metadata.labels };
+  // eslint-disable-next-line @typescript-eslint/no-dynamic-delete
+  delete labels[LABEL_TEMPLATE_POOL];
+  if (pool) labels[LABEL_TEMPLATE_POOL] = pool;
+  const { labels: _old, ...metadata } = body.metadata;
+  return {
+    ...body,
+    metadata: { ...metadata, ...(Object.keys(labels).length ? { labels } : {}) },
+  };
 }
 
 /** Metadata of an object the console creates for a cluster. */

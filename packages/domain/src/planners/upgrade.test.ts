@@ -127,7 +127,7 @@ describe('planUpgradeInfra', () => {
       metadata: {
         name: 'demo-md-0-template-r2',
         namespace: 'cpaas-system',
-        labels: { 'cluster.x-k8s.io/cluster-name': 'demo' },
+        labels: { 'cluster.x-k8s.io/cluster-name': 'demo', 'dcs.io/node-pool': 'demo-md-0' },
         annotations: { 'example.com/owner': 'platform' },
       },
       spec: {
@@ -155,6 +155,8 @@ describe('planUpgradeInfra', () => {
         before: 'demo-md-0-template',
         after: 'demo-md-0-template-r2',
       },
+      // The copy is labelled for the pool it is made for (issue 25: delete finds it later).
+      { path: '/metadata/labels/dcs.io~1node-pool', change: 'add', after: 'demo-md-0' },
       {
         path: '/spec/template/spec/vmConfig/dcsMachineCpuSpec/quantity',
         change: 'replace',
@@ -273,7 +275,11 @@ describe('planUpdateBootstrap', () => {
     expect(createdBody(plan)).toEqual({
       apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta1',
       kind: 'KubeadmConfigTemplate',
-      metadata: { name: 'demo-md-0-kct-r2', namespace: 'cpaas-system' },
+      metadata: {
+        name: 'demo-md-0-kct-r2',
+        namespace: 'cpaas-system',
+        labels: { 'dcs.io/node-pool': 'demo-md-0' },
+      },
       spec: { template: { spec } },
     });
     expect(ops(plan, 1)).toEqual([

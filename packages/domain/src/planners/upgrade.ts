@@ -28,6 +28,7 @@ import {
   API_INFRASTRUCTURE,
   copyForCreate,
   createStep,
+  forPool,
   finishPlan,
   jsonPatchStep,
   newMetadata,
@@ -104,8 +105,10 @@ export function cloneMachineTemplate(
   source: DCSMachineTemplate,
   name: string,
   spec: MachineTemplateSpecInput,
+  pool?: string,
 ): DCSMachineTemplate {
-  const copy = copyForCreate(source, name);
+  // Labelled for the worker pool it is made for (LABEL_TEMPLATE_POOL), not the source's pool.
+  const copy = forPool(copyForCreate(source, name), pool);
   const ipHostPoolRef = jsonClone(source.spec?.template.spec.ipHostPoolRef ?? { name: '' });
   return {
     ...copy,
@@ -122,14 +125,18 @@ export function cloneBootstrapTemplate(
   name: string,
   namespace: string,
   spec: KubeadmConfigSpec,
+  pool?: string,
 ): KubeadmConfigTemplate {
-  const copy: KubeadmConfigTemplate = source
-    ? copyForCreate(source, name)
-    : {
-        apiVersion: API_BOOTSTRAP,
-        kind: 'KubeadmConfigTemplate',
-        metadata: newMetadata(name, namespace),
-      };
+  const copy: KubeadmConfigTemplate = forPool(
+    source
+      ? copyForCreate(source, name)
+      : {
+          apiVersion: API_BOOTSTRAP,
+          kind: 'KubeadmConfigTemplate',
+          metadata: newMetadata(name, namespace),
+        },
+    pool,
+  );
   return {
     ...copy,
     spec: { ...copy.spec, template: { ...copy.spec?.template, spec: jsonClone(spec) } },
@@ -186,6 +193,8 @@ interface Parts {
   steps: PlanStep[];
   issues: RuleIssue[];
   clones: Record<string, KubeObject>;
+  /** The worker pool the new templates are made for (none for the control plane). */
+  pool?: string;
 }
 
 function newMachineTemplate(
@@ -204,7 +213,7 @@ function newMachineTemplate(
   parts.steps.push(
     createStep(
       'DCSMachineTemplate',
-      cloneMachineTemplate(source, req.name, req.spec),
+      cloneMachineTemplate(source, req.name, req.spec, parts.pool),
       planMessage('plan.step.cloneMachineTemplate', { name: req.name, from: oldName }),
     ),
   );
@@ -223,7 +232,7 @@ function newBootstrapTemplate(
   parts.steps.push(
     createStep(
       'KubeadmConfigTemplate',
-      cloneBootstrapTemplate(source, req.name, ctx.namespace, req.spec),
+      cloneBootstrapTemplate(source, req.name, ctx.namespace, req.spec, parts.pool),
       source && oldName
         ? planMessage('plan.step.cloneBootstrapTemplate', { name: req.name, from: oldName })
         : planMessage('plan.step.createBootstrapTemplate', { name: req.name }),
@@ -253,6 +262,7 @@ function workerPlan(
     });
   }
   const name = md.metadata.name ?? '';
+  parts.pool = name;
   parts.issues.push(
     ...staleIssue('MachineDeployment', name, req.resourceVersion, md.metadata.resourceVersion),
   );

@@ -8,7 +8,7 @@ import type { Principal } from '../../auth/principal';
 import { credentialKey, CSRF_COOKIE, SESSION_COOKIE, Sessions } from '../../auth/sessions';
 import { forbidden, issue, unauthorized } from '../../http/errors';
 import { KubeApiError } from '../../kube/errors';
-import { whoAmI, type Identity } from '../../kube/reviews';
+import { UNKNOWN_USER, whoAmI, type Identity } from '../../kube/reviews';
 import { Sealer } from '../../session/seal';
 
 declare module 'fastify' {
@@ -67,8 +67,11 @@ export default fp(
 
     const resolve = async (request: FastifyRequest): Promise<Principal | null> => {
       if (config.authMode === 'local') {
-        const id = app.kube.localIdentity ?? { username: 'kubeconfig-user', groups: [] };
-        return { mode: 'local', via: 'kubeconfig', ...id, client: app.kube.own, key: 'local' };
+        // Only who the server said (issue 25): while it cannot say, nobody is named, and each
+        // request asks again (kube.ts), so the name returns with the server.
+        const id = app.kube.localIdentity ?? (await app.kube.confirmLocalIdentity());
+        const who = id ?? { username: UNKNOWN_USER, groups: [], unconfirmed: true as const };
+        return { mode: 'local', via: 'kubeconfig', ...who, client: app.kube.own, key: 'local' };
       }
       const session = sessions.read(request.cookies[SESSION_COOKIE]);
       // A signed-out session is no credential, on whichever replica it was signed out.

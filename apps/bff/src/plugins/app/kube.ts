@@ -12,14 +12,29 @@ import { whoAmI, type Identity } from '../../kube/reviews';
 
 /** How often the kubeconfig file is checked for a rewrite (a stat; the file may be replaced). */
 const KUBECONFIG_POLL_MS = 1_000;
+/** Local mode, identity not known: the server is asked again at most this often (on requests). */
+const IDENTITY_ASK_AGAIN_MS = 1_000;
+/** How long a request waits for that answer before it goes on with an unknown identity. */
+const IDENTITY_WAIT_MS = 2_000;
 
 export interface Kube {
   connection: Connection;
   /** The BFF's own identity: informers only, and local mode's user. Never a token-mode request's. */
   own: KubeClient;
   clientFor(credential: Credential): KubeClient;
-  /** Who the kubeconfig's user is (local mode), asked at start and after each reload. */
+  /**
+   * Who the kubeconfig's user is (local mode), as the API server said (a SelfSubjectReview), asked
+   * at start and after each reload; `undefined` while the server has not said (unreachable, or it
+   * refused the credential). Never the kubeconfig's user *label*: that is a name in a file, not
+   * an identity (issue 25).
+   */
   localIdentity: Identity | undefined;
+  /**
+   * Local mode, identity not known: asks the server again (one question at a time, at most once
+   * per IDENTITY_ASK_AGAIN_MS) and resolves to what is known then, waiting at most
+   * IDENTITY_WAIT_MS; the answer, when it comes later, is kept for the next request.
+   */
+  confirmLocalIdentity(): Promise<Identity | undefined>;
 }
 
 declare module 'fastify' {
@@ -37,17 +52,58 @@ export default fp<{ kubeConfig?: KubeConfig }>(
     };
     const clientFor = (credential: Credential) => new RestClient(connection, credential, observe);
     const own = clientFor({ kind: 'kubeconfig', kubeConfig: kc });
+    // Which connection an answer is about: one asked before a reload is not kept after it.
+    let generation = 0;
+    let askedAt = Number.NEGATIVE_INFINITY;
+    let asking: Promise<Identity | undefined> | undefined;
     const identify = async (): Promise<Identity | undefined> => {
       if (app.config.authMode !== 'local') return undefined;
+      askedAt = Date.now();
       try {
         return await whoAmI(own);
       } catch (error) {
-        // Unreachable for now, or the credential was refused: name the user as the kubeconfig does.
-        app.log.warn({ err: error }, 'could not ask who the kubeconfig user is; using its name');
-        return { username: kc.getCurrentUser()?.name ?? 'kubeconfig-user', groups: [] };
+        // Unreachable for now, or the credential was refused: the server has not said who this
+        // is, so nobody is named (not the kubeconfig's label); requests ask again.
+        app.log.warn(
+          { err: error },
+          'the API server could not say who the kubeconfig user is; unknown until it answers',
+        );
+        return undefined;
       }
     };
-    const kube: Kube = { connection, own, clientFor, localIdentity: await identify() };
+    const kube: Kube = {
+      connection,
+      own,
+      clientFor,
+      localIdentity: await identify(),
+      confirmLocalIdentity: async () => {
+        if (kube.localIdentity !== undefined || app.config.authMode !== 'local') {
+          return kube.localIdentity;
+        }
+        if (!asking && Date.now() - askedAt >= IDENTITY_ASK_AGAIN_MS) {
+          const asked = generation;
+          asking = identify()
+            .then((identity) => {
+              if (identity !== undefined && asked === generation) kube.localIdentity = identity;
+              return kube.localIdentity;
+            })
+            .finally(() => {
+              asking = undefined;
+            });
+        }
+        if (!asking) return undefined;
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => {
+            resolve(undefined);
+          }, IDENTITY_WAIT_MS);
+          timer.unref();
+        });
+        return Promise.race([asking, timeout]).finally(() => {
+          clearTimeout(timer);
+        });
+      },
+    };
     app.decorate('kube', kube);
 
     // A kubeconfig rewritten while we run (a restarted embedded cluster writes a new CA, port and
@@ -63,6 +119,7 @@ export default fp<{ kubeConfig?: KubeConfig }>(
           const fresh = await reloadConnection(connection, file, {
             allowInsecureTls: app.config.allowInsecureTls,
           });
+          generation++;
           kube.localIdentity = await identify();
           app.log.info({ server: connection.describe }, 'kubeconfig changed; reconnected');
           app.watchWithKubeConfig(fresh);

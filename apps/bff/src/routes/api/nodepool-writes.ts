@@ -380,6 +380,9 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
                 machineDeployments: stores.MachineDeployment.inNamespace(namespace),
                 kubeadmControlPlanes: stores.KubeadmControlPlane.inNamespace(namespace),
                 machineSets: stores.MachineSet.inNamespace(namespace),
+                // The pool's earlier templates are found among these (issue 25).
+                machineTemplates: stores.DCSMachineTemplate.inNamespace(namespace),
+                bootstrapTemplates: stores.KubeadmConfigTemplate.inNamespace(namespace),
                 ...(tpl ? { machineTemplate: tpl } : {}),
                 ...(kct ? { bootstrapTemplate: kct } : {}),
                 ...(ipPool ? { ipPool } : {}),

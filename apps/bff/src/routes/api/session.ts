@@ -56,7 +56,15 @@ const session: FastifyPluginAsync = (base) => {
       return {
         authenticated: principal !== undefined,
         mode,
-        ...(principal ? { user: { username: principal.username, groups: principal.groups } } : {}),
+        ...(principal
+          ? {
+              user: {
+                username: principal.username,
+                groups: principal.groups,
+                confirmed: principal.unconfirmed !== true,
+              },
+            }
+          : {}),
         csrfToken,
         ...(principal?.expiresAt !== undefined
           ? { expiresAt: new Date(principal.expiresAt).toISOString() }
@@ -136,7 +144,7 @@ const session: FastifyPluginAsync = (base) => {
       return {
         authenticated: true,
         mode,
-        user: identity,
+        user: { ...identity, confirmed: true },
         csrfToken,
         expiresAt: new Date(payload.exp).toISOString(),
         epoch: app.epoch,

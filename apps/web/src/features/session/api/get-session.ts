@@ -6,7 +6,11 @@ import { queryKeys } from '../../../lib/query-keys';
 export interface Session {
   authMode: 'local' | 'token';
   authenticated: boolean;
-  user?: { name: string; groups: string[] };
+  /**
+   * `confirmed`: the API server said who this is. False in local mode while it cannot be asked
+   * (the name is then no name); the session is asked for again until it is true (issue 25).
+   */
+  user?: { name: string; groups: string[]; confirmed: boolean };
   csrfToken?: string;
   /** When the session ends (token mode), RFC 3339. */
   expiresAt?: string;
@@ -16,7 +20,8 @@ interface SessionWire {
   authMode?: 'local' | 'token';
   mode?: 'local' | 'token';
   authenticated?: boolean;
-  user?: { name?: string; username?: string; groups?: string[] } | string | null;
+  user?:
+    { name?: string; username?: string; groups?: string[]; confirmed?: boolean } | string | null;
   username?: string;
   groups?: string[];
   csrfToken?: string;
@@ -30,15 +35,19 @@ export function toSession(w: SessionWire | undefined): Session {
   const name =
     typeof rawUser === 'string' ? rawUser : (rawUser?.name ?? rawUser?.username ?? w?.username);
   const groups = (typeof rawUser === 'object' ? rawUser?.groups : undefined) ?? w?.groups ?? [];
+  const confirmed = (typeof rawUser === 'object' ? rawUser?.confirmed : undefined) !== false;
   const authenticated = w?.authenticated ?? name !== undefined;
   return {
     authMode,
     authenticated,
-    ...(name !== undefined ? { user: { name, groups } } : {}),
+    ...(name !== undefined ? { user: { name, groups, confirmed } } : {}),
     ...(w?.csrfToken ? { csrfToken: w.csrfToken } : {}),
     ...(w?.expiresAt ? { expiresAt: w.expiresAt } : {}),
   };
 }
+
+/** How often the session is asked for again while the API server has not said who the user is. */
+export const UNCONFIRMED_REFETCH_MS = 5_000;
 
 export async function getSession(signal?: AbortSignal): Promise<Session> {
   try {
@@ -59,6 +68,9 @@ export const sessionQueryOptions = () =>
     queryKey: queryKeys.session,
     queryFn: ({ signal }) => getSession(signal),
     staleTime: 60_000,
+    // Who the user is is not known yet (local mode, the API server unreachable): ask again.
+    refetchInterval: (query) =>
+      query.state.data?.user?.confirmed === false ? UNCONFIRMED_REFETCH_MS : false,
   });
 
 export const useSession = () => useQuery(sessionQueryOptions());

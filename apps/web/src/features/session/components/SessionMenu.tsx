@@ -14,7 +14,11 @@ export function SessionMenu({ rights }: { rights?: ReactNode }) {
   const menuId = useId();
   const s = session.data;
   if (!s?.authenticated) return null;
-  const name = s.user?.name ?? t('session.kubeconfigUser');
+  // Only a name the API server confirmed is shown (issue 25): while it cannot say, "unknown".
+  const name =
+    s.user?.confirmed === false
+      ? t('session.identityUnknown')
+      : (s.user?.name ?? t('session.kubeconfigUser'));
 
   return (
     <>
@@ -48,6 +52,11 @@ export function SessionMenu({ rights }: { rights?: ReactNode }) {
         <Box sx={{ px: 2, py: 1, maxWidth: 360 }}>
           <Typography variant="subtitle2">{t('session.signedInAs')}</Typography>
           <Typography sx={{ wordBreak: 'break-all' }}>{name}</Typography>
+          {s.user?.confirmed === false && (
+            <Typography variant="body2" color="warning.main" sx={{ mt: 1 }}>
+              {t('session.identityUnknownHelp')}
+            </Typography>
+          )}
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
             {s.authMode === 'local' ? t('session.modeLocal') : t('session.modeToken')}
           </Typography>

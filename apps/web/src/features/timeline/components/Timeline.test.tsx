@@ -64,6 +64,38 @@ describe('Timeline (issue 12)', () => {
     expect(screen.getByText(/kept for 30 days/)).toBeTruthy();
   });
 
+  it('says a refusal came before any change, and a failure whether it was undone, in both languages (issue 25)', async () => {
+    const outcomes = {
+      ...view(),
+      entries: mergeTimeline({
+        records: [
+          anAuditRecord({ id: 'r1', result: 'refused', rolledBack: false, status: 403 }),
+          anAuditRecord({ id: 'r2', result: 'failed', rolledBack: true, status: 502 }),
+          anAuditRecord({ id: 'r3', result: 'failed', rolledBack: false, status: 502 }),
+        ],
+        events: [],
+        machines: [],
+      }),
+    };
+    stubApi({ '/nodepools/demo-md-0/timeline': outcomes });
+    renderInApp(
+      <Timeline scope={{ namespace: 'cpaas-system', cluster: 'demo', pool: 'demo-md-0' }} />,
+    );
+    const table = await screen.findByRole('table', { name: 'Timeline' });
+    expect(within(table).getByText('Refused before any change')).toBeTruthy();
+    expect(within(table).getByText('Failed, completed steps undone')).toBeTruthy();
+    expect(within(table).getByText('Failed')).toBeTruthy();
+    cleanup();
+    stubApi({ '/nodepools/demo-md-0/timeline': outcomes });
+    renderInApp(
+      <Timeline scope={{ namespace: 'cpaas-system', cluster: 'demo', pool: 'demo-md-0' }} />,
+      { locale: 'zh-CN' },
+    );
+    const zh = await screen.findByRole('table', { name: '时间线' });
+    expect(within(zh).getByText('在任何更改之前被拒绝')).toBeTruthy();
+    expect(within(zh).getByText('失败，已完成的步骤已撤销')).toBeTruthy();
+  });
+
   it('speaks Chinese, and says when the records cannot be read', async () => {
     stubApi({
       '/clusters/cpaas-system/demo/timeline': {

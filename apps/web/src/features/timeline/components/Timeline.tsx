@@ -107,12 +107,22 @@ export function Timeline({
       return t('timeline.machinesStuck', { count, code: diagnosisLabel(e.code ?? ''), machines });
     return `${e.object ?? ''} ${e.reason ?? ''}: ${e.message ?? ''}`;
   };
+  // Issue 25: a failure says whether anything had been changed ("refused before any change",
+  // "failed, undone"); other results (a refusal's code: Invalid, Forbidden…) are shown as sent.
   const resultLabel = (e: Entry): string =>
     e.result === 'applied'
       ? t('timeline.result.applied')
       : e.result === 'dry-run'
         ? t('timeline.result.dryRun')
-        : (e.result ?? '');
+        : e.result === 'refused'
+          ? t('timeline.result.refused')
+          : e.result === 'conflict'
+            ? t('timeline.result.conflict')
+            : e.result === 'failed'
+              ? e.record?.rolledBack === true
+                ? t('timeline.result.rolledBack')
+                : t('timeline.result.failed')
+              : (e.result ?? '');
 
   return (
     <Box component="section" aria-label={title} sx={{ mt: 3 }}>
