@@ -21,6 +21,7 @@ import {
   withMachineReady,
   type DeletingStep,
 } from '../logic/machine-status';
+import { KCP_READINESS_GATES } from '../logic/kcp';
 import { machineUpToDate } from '../logic/machineset-status';
 import { NODE_NOT_READY_MESSAGE } from '../logic/node-desired';
 import { getV2, v1beta2Of } from '../logic/v1beta2';
@@ -330,6 +331,11 @@ export function machineController(ctx: Context): Controller {
             : { status: 'False', message: NODE_NOT_READY_MESSAGE }
           : undefined,
         deleting: deletingStep,
+        readinessGates: m.metadata.ownerReferences?.some(
+          (r) => r.controller && r.kind === 'KubeadmControlPlane',
+        )
+          ? KCP_READINESS_GATES
+          : undefined,
         upToDate: upToDateOf(m),
         deletingForMs: m.metadata.deletionTimestamp ? deletingFor(m, now) : undefined,
         drainingForMs: next.deletion?.nodeDrainStartTime

@@ -91,6 +91,8 @@ export interface MachineV2Input {
   nodeReady: { status: V2Status; message: string } | undefined;
   /** While deleting: the step reconcileDelete reached. */
   deleting?: DeletingStep | undefined;
+  /** Condition types added to Ready (KCP's on its machines), besides spec.readinessGates. */
+  readinessGates?: readonly string[] | undefined;
   /** The owner's verdict (MachineSet or KCP); kept from the current status when undefined. */
   upToDate?: V2Update | undefined;
   /** Simulated ms since the deletionTimestamp and since the drain started (stale-deletion notes). */
@@ -323,6 +325,7 @@ export function machineV2Conditions(input: MachineV2Input): V2Condition[] {
     types.push(g.conditionType);
     if (g.polarity === 'Negative') negative.push(g.conditionType);
   }
+  for (const g of input.readinessGates ?? []) if (!types.includes(g)) types.push(g);
   const ready = summaryV2(conditions, READY, {
     types,
     ignoreIfMissing: [V2_HEALTH_CHECK_SUCCEEDED],

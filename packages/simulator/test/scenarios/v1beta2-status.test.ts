@@ -30,7 +30,13 @@ const cond = (o: V2Object | undefined, type: string) =>
 
 let sim: Sim;
 const v2List = (kind: string) =>
-  sim.api.list('cluster.x-k8s.io/v1beta2', kind, NS) as unknown as V2Object[];
+  sim.api.list(
+    kind === 'KubeadmControlPlane'
+      ? 'controlplane.cluster.x-k8s.io/v1beta2'
+      : 'cluster.x-k8s.io/v1beta2',
+    kind,
+    NS,
+  ) as unknown as V2Object[];
 const v2Machines = (md: string) =>
   v2List('Machine').filter((m) => m.metadata.labels?.[LABEL_DEPLOYMENT_NAME] === md);
 const v2Deployment = (md: string) =>
@@ -120,6 +126,50 @@ describe('v1beta2 status under --capi-release v1.14', () => {
     });
     expect(cond(sets[0], 'MachinesReady')).toMatchObject({ status: 'True', reason: 'Ready' });
   }, 90_000);
+
+  it('the control plane: KubeadmControlPlane and its Machine, as v1.14 writes them', async () => {
+    const kcp = await sim.until('the control plane available', () => {
+      const k = v2List('KubeadmControlPlane').find((x) => x.metadata.name === 'v2-control-plane');
+      return cond(k, 'Available')?.status === 'True' && k?.status?.readyReplicas === 1
+        ? k
+        : undefined;
+    });
+    expect(
+      Object.fromEntries(
+        (kcp.status?.conditions ?? []).map((c) => [c.type, `${c.status}/${c.reason}`]),
+      ),
+    ).toEqual({
+      Available: 'True/Available',
+      CertificatesAvailable: 'True/Available',
+      Initialized: 'True/Initialized',
+      EtcdClusterHealthy: 'True/Healthy',
+      ControlPlaneComponentsHealthy: 'True/Healthy',
+      RollingOut: 'False/NotRollingOut',
+      Remediating: 'False/NotRemediating',
+      ScalingDown: 'False/NotScalingDown',
+      ScalingUp: 'False/NotScalingUp',
+      MachinesReady: 'True/Ready',
+      MachinesUpToDate: 'True/UpToDate',
+      Paused: 'False/NotPaused',
+      Deleting: 'False/NotDeleting',
+    });
+    expect(kcp.status).toMatchObject({
+      readyReplicas: 1,
+      availableReplicas: 1,
+      upToDateReplicas: 1,
+    });
+    const [cp] = v2List('Machine').filter((m) => m.metadata.name?.startsWith('v2-control-plane-'));
+    for (const type of [
+      'APIServerPodHealthy',
+      'ControllerManagerPodHealthy',
+      'SchedulerPodHealthy',
+      'EtcdPodHealthy',
+    ])
+      expect(cond(cp, type)).toMatchObject({ status: 'True', reason: 'Running' });
+    expect(cond(cp, 'EtcdMemberHealthy')).toMatchObject({ status: 'True', reason: 'Healthy' });
+    expect(cond(cp, 'UpToDate')).toMatchObject({ status: 'True', reason: 'UpToDate' });
+    expect(cond(cp, 'Ready')).toMatchObject({ status: 'True', reason: 'Ready' });
+  }, 60_000);
 
   it('drain-stuck: the deleting Machine says DrainingNode and names the Pod the PodDisruptionBudget holds', async () => {
     await createPool(sim, {
@@ -223,5 +273,43 @@ describe('v1beta2 status under --capi-release v1.14', () => {
         ? true
         : undefined,
     );
+  }, 90_000);
+});
+
+describe('v1beta2 status under --capi-release v1.10 (v1beta1 only)', () => {
+  let old: Sim;
+  beforeAll(async () => {
+    old = await startSim({ timeScale: 1000, capiRelease: 'v1.10' });
+    await clusterUp(old, 'v1x');
+  }, 120_000);
+  afterAll(async () => {
+    await old.close();
+  });
+
+  it("v1beta1's status.v1beta2 holds the new conditions and counters (the v1.10 schema keeps them)", async () => {
+    await createPool(old, { name: 'v1x-pool', cluster: 'v1x', version: 'v1.34.1', replicas: 2 });
+    await waitSettled(old, 'v1x-pool');
+    const block = (o: { status?: unknown } | undefined) =>
+      (o?.status as { v1beta2?: V2Object['status'] } | undefined)?.v1beta2;
+    await old.until('the deployment counts 2 up-to-date', () =>
+      block(old.get('MachineDeployment', 'v1x-pool'))?.upToDateReplicas === 2 ? true : undefined,
+    );
+    for (const m of machinesOf(old, 'v1x-pool')) {
+      const conditions = block(m)?.conditions ?? [];
+      expect(conditions.find((c) => c.type === 'Ready')).toMatchObject({
+        status: 'True',
+        reason: 'Ready',
+      });
+      expect(conditions.find((c) => c.type === 'NodeHealthy')).toMatchObject({ status: 'True' });
+      // The v1beta1 conditions stay where v1.10 keeps them.
+      expect(m.status?.conditions?.find((c) => c.type === 'NodeHealthy')?.status).toBe('True');
+    }
+    expect(block(old.get('MachineDeployment', 'v1x-pool'))).toMatchObject({
+      readyReplicas: 2,
+      availableReplicas: 2,
+      upToDateReplicas: 2,
+    });
+    const kcp = block(old.get('KubeadmControlPlane', 'v1x-control-plane'));
+    expect(kcp?.conditions?.find((c) => c.type === 'Available')?.status).toBe('True');
   }, 90_000);
 });
