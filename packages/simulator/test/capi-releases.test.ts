@@ -78,6 +78,45 @@ async function demoMachinesRunning(r: Running): Promise<number> {
   }
 }
 
+interface V2Status {
+  phase?: string;
+  conditions?: { type: string; status: string; reason: string; observedGeneration?: number }[];
+  readyReplicas?: number;
+  upToDateReplicas?: number;
+  replicas?: number;
+}
+
+/** Every Running Machine reads, through v1beta2, with Ready and Available True; the pools count them. */
+async function v1beta2StatusWritten(r: Running): Promise<void> {
+  const read = (kind: string) =>
+    r.cluster.server.client.list('cluster.x-k8s.io/v1beta2', kind) as {
+      metadata: { name?: string; generation?: number };
+      status?: V2Status;
+    }[];
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const running = read('Machine').filter((m) => m.status?.phase === 'Running');
+    const ok = running.every(
+      (m) =>
+        m.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True' &&
+        m.status.conditions.find((c) => c.type === 'Available')?.status === 'True' &&
+        m.status.conditions.every(
+          (c) => c.reason !== '' && c.observedGeneration === m.metadata.generation,
+        ),
+    );
+    const pools = read('MachineDeployment').filter((d) => d.metadata.name === 'prod-east-legacy');
+    if (
+      ok &&
+      running.length > 5 &&
+      pools[0]?.status?.upToDateReplicas === pools[0]?.status?.replicas
+    )
+      return;
+    if (Date.now() > deadline)
+      throw new Error('the v1beta2 conditions of the Running machines are not all True');
+    await new Promise((done) => setTimeout(done, 200));
+  }
+}
+
 const kubectl = (r: Running, ...args: string[]) =>
   exec('kubectl', ['--kubeconfig', r.kubeconfigPath, ...args], { timeout: 30_000 });
 
@@ -88,6 +127,7 @@ describe('--capi-release (issue 23)', () => {
       const r = await start('v1.14');
       expect(r.cluster.capiRelease).toBe('v1.14');
       expect(await demoMachinesRunning(r)).toBeGreaterThan(5);
+      await v1beta2StatusWritten(r);
       expect(r.cluster.server.storedVersions('cluster.x-k8s.io', 'machines')).toEqual([
         'cluster.x-k8s.io/v1beta2',
       ]);
@@ -108,6 +148,7 @@ describe('--capi-release (issue 23)', () => {
     async () => {
       const r = await start('v1.16');
       expect(await demoMachinesRunning(r)).toBeGreaterThan(5);
+      await v1beta2StatusWritten(r);
       const versions = await kubectl(r, 'api-versions');
       expect(versions.stdout).toContain('cluster.x-k8s.io/v1beta2');
       expect(versions.stdout.split('\n')).not.toContain('cluster.x-k8s.io/v1beta1');

@@ -8,11 +8,15 @@ import {
   type ObjectOf,
 } from '@dcs/domain';
 import { setConditions } from '../logic/conditions';
+import { DRAIN_START_PATH } from '../logic/timeline';
+import { setV2Conditions, v1beta2Of } from '../logic/v1beta2';
 import {
   ANNOTATION_CLONED_FROM_NAME,
   kcpNextAction,
   kcpStatus,
+  kcpV2Status,
   machineComponentConditions,
+  machineV2ComponentConditions,
   type KcpMachine,
 } from '../logic/kcp';
 import {
@@ -173,18 +177,38 @@ export function kcpController(ctx: Context): Controller {
     }
   }
 
-  /** The workload cluster's view of each control-plane machine: static pods and etcd member health. */
-  async function updateMachineHealth(owned: Machine[]): Promise<void> {
+  /**
+   * The workload cluster's view of each control-plane machine: static pods and etcd member health
+   * (v1beta1 and v1beta2), and whether the machine is up to date (v1beta2 UpToDate).
+   */
+  async function updateMachineHealth(
+    kcp: KubeadmControlPlane,
+    owned: readonly KcpMachine[],
+    now: number,
+  ): Promise<void> {
     const nowISO = ctx.clock.stamp();
-    for (const m of owned) {
-      if (m.metadata.deletionTimestamp) continue;
-      const wanted = machineComponentConditions(m);
-      if (!wanted.length) continue;
-      const conditions = setConditions(m.status?.conditions, wanted, nowISO);
-      if (!same(conditions, m.status?.conditions)) {
+    for (const view of owned) {
+      const m = view.machine;
+      if (!m.status) continue;
+      const wanted = m.metadata.deletionTimestamp ? [] : machineComponentConditions(m);
+      const conditions = wanted.length
+        ? setConditions(m.status.conditions, wanted, nowISO)
+        : m.status.conditions;
+      const block = v1beta2Of(m.status) ?? {};
+      const v2conditions = setV2Conditions(
+        block.conditions,
+        machineV2ComponentConditions(kcp, view, now),
+        m.metadata.generation ?? 0,
+        nowISO,
+      );
+      if (!same(conditions, m.status.conditions) || !same(v2conditions, block.conditions)) {
         await ctx.writer.updateStatus('Machine', {
           ...m,
-          status: { ...(m.status ?? {}), conditions },
+          status: {
+            ...m.status,
+            ...(conditions ? { conditions } : {}),
+            v1beta2: { ...block, conditions: v2conditions },
+          },
         });
       }
     }
@@ -203,8 +227,6 @@ export function kcpController(ctx: Context): Controller {
     await ensureCertificates(kcp, cluster);
 
     let owned = kcp.metadata.uid ? machines.byIndex(BY_OWNER, kcp.metadata.uid) : [];
-    await updateMachineHealth(owned);
-    owned = kcp.metadata.uid ? machines.byIndex(BY_OWNER, kcp.metadata.uid) : [];
     const view = (): KcpMachine[] =>
       owned.map((machine) => {
         const infra = infras.get(namespace, machine.spec?.infrastructureRef.name ?? '');
@@ -220,6 +242,8 @@ export function kcpController(ctx: Context): Controller {
         };
       });
 
+    await updateMachineHealth(kcp, view(), now);
+    owned = kcp.metadata.uid ? machines.byIndex(BY_OWNER, kcp.metadata.uid) : [];
     const action = kcpNextAction(kcp, view(), now);
     let requeueAfterMs: number | undefined;
     if (action.type === 'create') {
@@ -262,6 +286,32 @@ export function kcpController(ctx: Context): Controller {
         [LABEL_CONTROL_PLANE]: '',
       }).replace(`${LABEL_CONTROL_PLANE}=`, LABEL_CONTROL_PLANE),
       now,
+      nowISO: ctx.clock.stamp(),
+    });
+    const simNow = ctx.clock.now();
+    status.v1beta2 = kcpV2Status({
+      kcp,
+      machines: owned,
+      initialized: Boolean(status.initialized),
+      certificatesReady: certificatesDone.has(`${namespace ?? ''}/${cluster}`),
+      clusterPaused: Boolean(ctx.caches.get('Cluster').get(namespace, cluster)?.spec?.paused),
+      wallNow: now,
+      deletingFor: (m) => {
+        const at = ctx.timeline.at(
+          m.metadata.uid,
+          'metadata/deletionTimestamp',
+          m.metadata.deletionTimestamp,
+        );
+        return at === undefined ? undefined : simNow - at;
+      },
+      drainingFor: (m) => {
+        const at = ctx.timeline.at(
+          m.metadata.uid,
+          DRAIN_START_PATH,
+          m.status?.deletion?.nodeDrainStartTime,
+        );
+        return at === undefined ? undefined : simNow - at;
+      },
       nowISO: ctx.clock.stamp(),
     });
     if (!same(status, kcp.status))

@@ -11,12 +11,21 @@ import { failureModes } from '../logic/failures';
 import { MACHINE_FINALIZER, ownerRef } from '../logic/machine-desired';
 import {
   BOOTSTRAP_READY,
+  DELETING_DRAINING_NODE,
   DRAINING_SUCCEEDED,
   INFRASTRUCTURE_READY,
   NODE_HEALTHY,
+  drainMessage,
   machinePhase,
+  machineV2Conditions,
   withMachineReady,
+  type DeletingStep,
 } from '../logic/machine-status';
+import { KCP_READINESS_GATES } from '../logic/kcp';
+import { machineUpToDate } from '../logic/machineset-status';
+import { NODE_NOT_READY_MESSAGE } from '../logic/node-desired';
+import { getV2, v1beta2Of } from '../logic/v1beta2';
+import { BY_CLUSTER, indexKey } from '../runtime/caches';
 import { stepDuration } from '../logic/timings';
 import { DRAIN_START_PATH } from '../logic/timeline';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
@@ -34,6 +43,9 @@ import { controlPlaneFirst, remaining, same, withOwner } from './util';
  */
 
 const COMPONENT = 'machine-controller';
+/** calculateDeletingConditionForSummary's thresholds: deleting for 15 minutes, draining for 5. */
+const STALE_DELETION_MS = 15 * 60_000;
+const STALE_DRAIN_MS = 5 * 60_000;
 
 type Status = NonNullable<Machine['status']>;
 
@@ -42,7 +54,40 @@ export function machineController(ctx: Context): Controller {
   const configs = ctx.caches.get('KubeadmConfig');
   const infras = ctx.caches.get('DCSMachine');
   const pools = ctx.caches.get('DCSIpHostnamePool');
+  const clusters = ctx.caches.get('Cluster');
+  const sets = ctx.caches.get('MachineSet');
+  const deployments = ctx.caches.get('MachineDeployment');
   const seed = ctx.options.randomSeed;
+
+  /** The UpToDate verdict of a MachineSet's machine (the MachineSet controller sets it too). */
+  const upToDateOf = (m: Machine) => {
+    const owner = m.metadata.ownerReferences?.find((r) => r.controller && r.kind === 'MachineSet');
+    if (!owner) return undefined;
+    const ms = sets.get(m.metadata.namespace, owner.name);
+    const mdRef = ms?.metadata.ownerReferences?.find(
+      (r) => r.controller && r.kind === 'MachineDeployment',
+    );
+    const md = mdRef ? deployments.get(m.metadata.namespace, mdRef.name) : undefined;
+    return machineUpToDate(ms, md);
+  };
+
+  /** Simulated ms since the deletionTimestamp (the API server's wall-clock stamp). */
+  const deletingFor = (m: Machine, now: number) => {
+    const at = ctx.timeline.at(
+      m.metadata.uid,
+      'metadata/deletionTimestamp',
+      m.metadata.deletionTimestamp,
+    );
+    return at === undefined ? undefined : now - at;
+  };
+  const drainingFor = (m: Machine, now: number) => {
+    const at = ctx.timeline.at(
+      m.metadata.uid,
+      DRAIN_START_PATH,
+      m.status?.deletion?.nodeDrainStartTime,
+    );
+    return at === undefined ? undefined : now - at;
+  };
 
   const infraOf = (m: Machine) => {
     const ref = m.spec?.infrastructureRef;
@@ -244,6 +289,7 @@ export function machineController(ctx: Context): Controller {
     updates: readonly (Condition | undefined)[],
     nowISO: string,
     requeue: number | undefined,
+    deletingStep?: DeletingStep,
   ): Promise<ReconcileResult | undefined> {
     const before = m.status ?? {};
     let conditions = setConditions(before.conditions, updates, nowISO);
@@ -252,6 +298,54 @@ export function machineController(ctx: Context): Controller {
     const phase = machinePhase({ ...m, status: next });
     next.phase = phase;
     if (phase !== before.phase) next.lastUpdated = nowISO;
+
+    // status.v1beta2 (Cluster API ≥ 1.9 writes both).
+    const cluster = clusters.get(m.metadata.namespace, m.spec?.clusterName ?? '');
+    const config = configOf(m);
+    const infra = infraOf(m);
+    const now = ctx.clock.now();
+    const healthy = next.conditions?.find((c) => c.type === NODE_HEALTHY);
+    const v1beta2 = {
+      ...(v1beta2Of(before) ?? {}),
+      conditions: machineV2Conditions({
+        m: { ...m, status: next },
+        bootstrap: {
+          kind: m.spec?.bootstrap.configRef?.kind ?? 'KubeadmConfig',
+          exists: config !== undefined,
+          ready: undefined,
+        },
+        infra: {
+          kind: m.spec?.infrastructureRef.kind ?? 'DCSMachine',
+          exists: infra !== undefined,
+        },
+        cluster: {
+          infrastructureProvisioned: Boolean(cluster?.status?.infrastructureReady),
+          controlPlaneInitialized:
+            cluster?.status?.conditions?.find((c) => c.type === 'ControlPlaneInitialized')
+              ?.status === 'True',
+          paused: Boolean(cluster?.spec?.paused),
+        },
+        nodeReady: next.nodeRef
+          ? healthy?.status === 'True'
+            ? { status: 'True', message: '' }
+            : { status: 'False', message: NODE_NOT_READY_MESSAGE }
+          : undefined,
+        deleting: deletingStep,
+        readinessGates: m.metadata.ownerReferences?.some(
+          (r) => r.controller && r.kind === 'KubeadmControlPlane',
+        )
+          ? KCP_READINESS_GATES
+          : undefined,
+        upToDate: upToDateOf(m),
+        deletingForMs: m.metadata.deletionTimestamp ? deletingFor(m, now) : undefined,
+        drainingForMs: next.deletion?.nodeDrainStartTime
+          ? drainingFor({ ...m, status: next }, now)
+          : undefined,
+        generation: m.metadata.generation ?? 0,
+        nowISO,
+      }),
+    };
+    next.v1beta2 = v1beta2;
     if (!same(next, before)) await ctx.writer.updateStatus('Machine', { ...m, status: next });
     return requeue === undefined ? undefined : { requeueAfterMs: requeue };
   }
@@ -285,7 +379,10 @@ export function machineController(ctx: Context): Controller {
             'Draining the node before deletion',
           ),
         );
-        await finish(m, status, updates, nowISO, undefined);
+        await finish(m, status, updates, nowISO, undefined, {
+          reason: DELETING_DRAINING_NODE,
+          message: drainMessage(nowISO, undefined, false),
+        });
         return { requeue: true };
       }
       const stuck = failures(m, infra).has('drain-stuck');
@@ -305,13 +402,33 @@ export function machineController(ctx: Context): Controller {
               : 'Draining the node before deletion',
           ),
         );
-        const wakeUp = Math.min(started + drain, timeout > 0 ? started + timeout : Infinity) - now;
+        // The Ready summary notes a deletion older than 15 minutes (a drain older than 5): look
+        // again then, as upstream's drain requeues every 20 s would notice.
+        const deletedAt = ctx.timeline.at(
+          m.metadata.uid,
+          'metadata/deletionTimestamp',
+          m.metadata.deletionTimestamp,
+        );
+        const notes = [
+          deletedAt !== undefined ? deletedAt + STALE_DELETION_MS + 1 : Infinity,
+          started + STALE_DRAIN_MS + 1,
+        ].filter((t) => t > now);
+        const wakeUp =
+          Math.min(started + drain, timeout > 0 ? started + timeout : Infinity, ...notes) - now;
         return finish(
           m,
           status,
           updates,
           nowISO,
           Number.isFinite(wakeUp) ? Math.max(wakeUp, 500) : undefined,
+          {
+            reason: DELETING_DRAINING_NODE,
+            message: drainMessage(
+              status.deletion?.nodeDrainStartTime ?? nowISO,
+              status.nodeRef.name,
+              stuck,
+            ),
+          },
         );
       }
       if (timedOut && now < started + drain) {
@@ -356,7 +473,16 @@ export function machineController(ctx: Context): Controller {
           ),
         );
       }
-      return finish(m, status, updates, nowISO, undefined);
+      const step: DeletingStep = infra
+        ? {
+            reason: 'WaitingForInfrastructureDeletion',
+            message: `Waiting for ${m.spec?.infrastructureRef.kind ?? 'DCSMachine'} to be deleted`,
+          }
+        : {
+            reason: 'WaitingForBootstrapDeletion',
+            message: `Waiting for ${m.spec?.bootstrap.configRef?.kind ?? 'KubeadmConfig'} to be deleted`,
+          };
+      return finish(m, status, updates, nowISO, undefined, step);
     }
 
     // 3. The VM is gone: delete the Node (it cannot fail here, so nodeDeletionTimeout never runs out),
@@ -377,7 +503,31 @@ export function machineController(ctx: Context): Controller {
     isPriority: controlPlaneFirst(machines),
     concurrency: 16,
     // The bootstrap config and the infrastructure machine carry the Machine's name.
-    watches: [watch('KubeadmConfig', byName), watch('DCSMachine', byName)],
+    watches: [
+      watch('KubeadmConfig', byName),
+      watch('DCSMachine', byName),
+      // v1beta2 NodeReady/NodeHealthy wait for the Cluster (infrastructure, control plane
+      // initialized) and Paused follows it: only the machines whose conditions say otherwise.
+      watch('Cluster', (c) => {
+        const provisioned = Boolean(c.status?.infrastructureReady);
+        const initialized =
+          c.status?.conditions?.find((x) => x.type === 'ControlPlaneInitialized')?.status ===
+          'True';
+        const paused = Boolean(c.spec?.paused);
+        return machines
+          .byIndex(BY_CLUSTER, indexKey(c.metadata.namespace, c.metadata.name ?? ''))
+          .filter((m) => {
+            const conditions = v1beta2Of(m.status)?.conditions;
+            if (!conditions) return false;
+            const node = getV2(conditions, 'NodeReady');
+            const waiting =
+              node?.reason === 'InspectionFailed' && node.message.startsWith('Waiting for Cluster');
+            const pausedNow = getV2(conditions, 'Paused')?.status === 'True';
+            return (waiting && provisioned && initialized) || pausedNow !== paused;
+          })
+          .map((m) => `${m.metadata.namespace ?? ''}/${m.metadata.name ?? ''}`);
+      }),
+    ],
     reconcile,
   };
 }

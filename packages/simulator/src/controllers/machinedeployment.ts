@@ -6,7 +6,8 @@ import {
   type MachineDeployment,
   type MachineSet,
 } from '@dcs/domain';
-import { deploymentStatus } from '../logic/deployment-status';
+import { deploymentStatus, deploymentV2Status } from '../logic/deployment-status';
+import { DRAIN_START_PATH } from '../logic/timeline';
 import {
   ANNOTATION_DISABLE_MACHINE_CREATE,
   deploymentState,
@@ -225,7 +226,39 @@ export function machineDeploymentController(ctx: Context): Controller {
 
     await cleanupOldSets(md, oldOf());
 
-    const status = deploymentStatus(md, state, owned, newMS, ctx.clock.stamp());
+    const nowISO = ctx.clock.stamp();
+    const status = deploymentStatus(md, state, owned, newMS, nowISO);
+    const now = ctx.clock.now();
+    const cluster = ctx.caches
+      .get('Cluster')
+      .get(md.metadata.namespace, md.spec?.clusterName ?? '');
+    status.v1beta2 = deploymentV2Status({
+      md,
+      state,
+      sets: owned,
+      machines: owned.flatMap((ms) =>
+        ms.metadata.uid ? machines.byIndex(BY_OWNER, ms.metadata.uid) : [],
+      ),
+      clusterPaused: Boolean(cluster?.spec?.paused),
+      wallNow: ctx.clock.wallNow(),
+      deletingFor: (m) => {
+        const at = ctx.timeline.at(
+          m.metadata.uid,
+          'metadata/deletionTimestamp',
+          m.metadata.deletionTimestamp,
+        );
+        return at === undefined ? undefined : now - at;
+      },
+      drainingFor: (m) => {
+        const at = ctx.timeline.at(
+          m.metadata.uid,
+          DRAIN_START_PATH,
+          m.status?.deletion?.nodeDrainStartTime,
+        );
+        return at === undefined ? undefined : now - at;
+      },
+      nowISO,
+    });
     if (!same(status, md.status)) {
       await ctx.writer.updateStatus('MachineDeployment', { ...md, status });
     }

@@ -9,7 +9,15 @@ import {
   type TemplateObject,
 } from '../logic/machine-desired';
 import { ANNOTATION_DISABLE_MACHINE_CREATE } from '../logic/machineset-desired';
-import { isMachineAvailable, isMachineReady, machineSetStatus } from '../logic/machineset-status';
+import {
+  isMachineAvailable,
+  isMachineReady,
+  machineSetStatus,
+  machineSetV2Status,
+  machineUpToDate,
+} from '../logic/machineset-status';
+import { DRAIN_START_PATH } from '../logic/timeline';
+import { UP_TO_DATE, getV2, setV2Conditions, v1beta2Of } from '../logic/v1beta2';
 import { seeded } from '../logic/random';
 import { BY_OWNER } from '../runtime/caches';
 import { isAlreadyExists } from '../runtime/client';
@@ -40,6 +48,8 @@ export function machineSetController(ctx: Context): Controller {
   const machines = ctx.caches.get('Machine');
   const infraTemplates = ctx.caches.get('DCSMachineTemplate');
   const bootstrapTemplates = ctx.caches.get('KubeadmConfigTemplate');
+  const deployments = ctx.caches.get('MachineDeployment');
+  const clusters = ctx.caches.get('Cluster');
   /** Per set, how many names were drawn: the next name comes from the seed and this count. */
   const drawn = new Map<string, number>();
 
@@ -169,15 +179,71 @@ export function machineSetController(ctx: Context): Controller {
       if (updated) await ctx.writer.update('Machine', updated);
     }
 
+    // The UpToDate condition of the machines (the Machine controller sets it at its own writes;
+    // this catches a template change of the deployment, which the machines do not watch).
+    const mdRef = set.metadata.ownerReferences?.find(
+      (r) => r.controller && r.kind === 'MachineDeployment',
+    );
+    const md = mdRef ? deployments.get(set.metadata.namespace, mdRef.name) : undefined;
+    const upToDate = machineUpToDate(set, md);
+    const nowISO = ctx.clock.stamp();
+    if (upToDate) {
+      for (const m of owned) {
+        if (m.metadata.deletionTimestamp || !m.status) continue;
+        const c = getV2(v1beta2Of(m.status)?.conditions, UP_TO_DATE);
+        if (!c || (c.status === upToDate.status && c.message === upToDate.message)) continue;
+        const block = v1beta2Of(m.status) ?? {};
+        await ctx.writer.updateStatus('Machine', {
+          ...m,
+          status: {
+            ...m.status,
+            v1beta2: {
+              ...block,
+              conditions: setV2Conditions(
+                block.conditions,
+                [upToDate],
+                m.metadata.generation ?? 0,
+                nowISO,
+              ),
+            },
+          },
+        });
+      }
+      owned = set.metadata.uid ? machines.byIndex(BY_OWNER, set.metadata.uid) : owned;
+    }
+
     const now = ctx.clock.now();
     const readySince = (m: Machine) => ctx.timeline.since(m, NODE_HEALTHY);
     const status = machineSetStatus({
       ms: set,
       machines: owned,
       now,
-      nowISO: ctx.clock.stamp(),
+      nowISO,
       readySince,
       ...(creationError ? { creationError } : {}),
+    });
+    status.v1beta2 = machineSetV2Status({
+      ms: set,
+      machines: owned,
+      clusterPaused: Boolean(clusters.get(set.metadata.namespace, clusterName)?.spec?.paused),
+      wallNow: ctx.clock.wallNow(),
+      deletingFor: (m) => {
+        const at = ctx.timeline.at(
+          m.metadata.uid,
+          'metadata/deletionTimestamp',
+          m.metadata.deletionTimestamp,
+        );
+        return at === undefined ? undefined : now - at;
+      },
+      drainingFor: (m) => {
+        const at = ctx.timeline.at(
+          m.metadata.uid,
+          DRAIN_START_PATH,
+          m.status?.deletion?.nodeDrainStartTime,
+        );
+        return at === undefined ? undefined : now - at;
+      },
+      nowISO,
     });
     if (!same(status, set.status)) await ctx.writer.updateStatus('MachineSet', { ...set, status });
 

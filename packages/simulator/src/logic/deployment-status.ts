@@ -1,4 +1,21 @@
-import type { MachineDeployment, MachineSet } from '@dcs/domain';
+import type { Machine, MachineDeployment, MachineSet } from '@dcs/domain';
+import { machinesAggregates, staleMachinesMessage } from './machineset-status';
+import {
+  DELETING,
+  REMEDIATING,
+  ROLLING_OUT,
+  SCALING_DOWN,
+  SCALING_UP,
+  UP_TO_DATE,
+  getV2,
+  pausedCondition,
+  setV2Conditions,
+  v1beta2Of,
+  v2,
+  v2ConditionsOf,
+  type V1Beta2Block,
+  type V2Update,
+} from './v1beta2';
 import { falseCondition, mirror, setConditions, trueCondition, withSummary } from './conditions';
 import { maxUnavailableOf, type DeploymentState } from './rollout';
 import { effectiveSelector } from './machineset-desired';
@@ -72,5 +89,133 @@ export function deploymentStatus(
     unavailableReplicas: Math.max(0, specTotal - available),
     ...(phase ? { phase } : {}),
     conditions,
+  };
+}
+
+// --- v1beta2 (internal/controllers/machinedeployment/machinedeployment_status.go, v1.14.0) ---
+
+export interface DeploymentV2Input {
+  md: MachineDeployment;
+  state: DeploymentState;
+  sets: readonly MachineSet[];
+  /** The machines of every set of the deployment. */
+  machines: readonly Machine[];
+  clusterPaused: boolean;
+  wallNow: number;
+  deletingFor: (m: Machine) => number | undefined;
+  drainingFor: (m: Machine) => number | undefined;
+  nowISO: string;
+}
+
+const sumOf = (
+  sets: readonly MachineSet[],
+  key: 'readyReplicas' | 'availableReplicas' | 'upToDateReplicas',
+) => {
+  let total: number | undefined;
+  for (const ms of sets) {
+    const v = v1beta2Of(ms.status)?.[key];
+    if (typeof v === 'number') total = (total ?? 0) + v;
+  }
+  return total;
+};
+
+/** RollingOut: the machines whose UpToDate is False, with their reasons (a version change first). */
+export function rollingOutCondition(machines: readonly Machine[]): V2Update {
+  let rolling = 0;
+  const reasons = new Set<string>();
+  for (const m of machines) {
+    const c = getV2(v2ConditionsOf(m), UP_TO_DATE);
+    if (c?.status !== 'False') continue;
+    rolling++;
+    if (c.message) for (const line of c.message.split('\n')) reasons.add(line);
+  }
+  if (rolling === 0) return v2(ROLLING_OUT, 'False', 'NotRollingOut');
+  const sorted = [...reasons].sort((a, b) => {
+    const va = a.startsWith('* Version');
+    const vb = b.startsWith('* Version');
+    if (va !== vb) return va ? -1 : 1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  });
+  return v2(
+    ROLLING_OUT,
+    'True',
+    'RollingOut',
+    `Rolling out ${rolling} not up-to-date replicas${sorted.length ? `\n${sorted.join('\n')}` : ''}`,
+  );
+}
+
+/** The MachineDeployment's `status.v1beta2` (updateStatus). */
+export function deploymentV2Status(input: DeploymentV2Input): V1Beta2Block {
+  const { md, state, sets, machines } = input;
+  const readyReplicas = sumOf(sets, 'readyReplicas');
+  const availableReplicas = sumOf(sets, 'availableReplicas');
+  const upToDateReplicas = sumOf(sets, 'upToDateReplicas');
+  const deleting = Boolean(md.metadata.deletionTimestamp);
+  const updates: V2Update[] = [];
+
+  // setAvailableCondition
+  const minNeeded = state.replicas - maxUnavailableOf(state);
+  if (availableReplicas === undefined) {
+    updates.push(
+      v2(
+        MD_AVAILABLE,
+        'Unknown',
+        'WaitingForAvailableReplicasSet',
+        'Waiting for status.availableReplicas set',
+      ),
+    );
+  } else if (availableReplicas >= minNeeded) {
+    updates.push(v2(MD_AVAILABLE, 'True', 'Available'));
+  } else {
+    let message = `${availableReplicas} available replicas, at least ${minNeeded} required`;
+    if (state.strategy === 'RollingUpdate') {
+      const mu = state.maxUnavailable ?? 0;
+      message += ` (spec.strategy.rollout.maxUnavailable is ${String(mu)}, spec.replicas is ${String(state.replicas)})`;
+    }
+    if (deleting) message = 'Deletion in progress';
+    updates.push(v2(MD_AVAILABLE, 'False', 'NotAvailable', message));
+  }
+  updates.push(rollingOutCondition(machines));
+
+  const desired = deleting ? 0 : state.replicas;
+  const current = sets.reduce((n, ms) => n + (ms.status?.replicas ?? 0), 0);
+  updates.push(
+    current >= desired
+      ? v2(SCALING_UP, 'False', 'NotScalingUp')
+      : v2(SCALING_UP, 'True', 'ScalingUp', `Scaling up from ${current} to ${desired} replicas`),
+  );
+  const stale = () => staleMachinesMessage(machines, input.deletingFor, input.drainingFor);
+  if (current > desired) {
+    const s = stale();
+    updates.push(
+      v2(
+        SCALING_DOWN,
+        'True',
+        'ScalingDown',
+        `Scaling down from ${current} to ${desired} replicas${s ? `\n* ${s}` : ''}`,
+      ),
+    );
+  } else updates.push(v2(SCALING_DOWN, 'False', 'NotScalingDown'));
+  updates.push(...machinesAggregates(machines, input.wallNow));
+  updates.push(v2(REMEDIATING, 'False', 'NotRemediating'));
+  if (!deleting) updates.push(v2(DELETING, 'False', 'NotDeleting'));
+  else {
+    const n = sets.length;
+    const m = machines.length;
+    const s = stale();
+    const message =
+      n === 0 && m === 0
+        ? 'Deletion completed'
+        : `Deleting ${n} MachineSet${n === 1 ? '' : 's'}${m ? ` and ${m} Machine${m === 1 ? '' : 's'}` : ''}${s ? `\n* ${s}` : ''}`;
+    updates.push(v2(DELETING, 'True', 'Deleting', message));
+  }
+  updates.push(pausedCondition(input.clusterPaused, md.metadata.annotations, 'MachineDeployment'));
+
+  const previous = v1beta2Of(md.status)?.conditions;
+  return {
+    conditions: setV2Conditions(previous, updates, md.metadata.generation ?? 0, input.nowISO),
+    ...(readyReplicas !== undefined ? { readyReplicas } : {}),
+    ...(availableReplicas !== undefined ? { availableReplicas } : {}),
+    ...(upToDateReplicas !== undefined ? { upToDateReplicas } : {}),
   };
 }

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { aKubeadmControlPlane, aMachine, controlPlaneLabels } from '@dcs/domain/testing';
-import type { KubeadmConfigSpec, Machine } from '@dcs/domain';
+import type { KubeadmConfigSpec, KubeadmControlPlane, Machine } from '@dcs/domain';
 import { trueCondition } from './conditions';
 import {
   bootstrapConfigMatches,
   kcpNextAction,
   kcpStatus,
+  kcpV2Status,
   machineComponentConditions,
+  machineV2ComponentConditions,
   rolloutReason,
   type KcpMachine,
 } from './kcp';
+import { setV2Conditions, v2 } from './v1beta2';
 
 const now = Date.parse('2026-02-01T00:00:00Z');
 const kcp = (version = 'v1.33.4', template = 'demo-control-plane-template') =>
@@ -250,5 +253,107 @@ describe('KubeadmControlPlane status and conditions (U-6)', () => {
       message: 'Scaling up control plane to 3 replicas (actual 0)',
     });
     expect(s.initialized).toBe(false);
+  });
+});
+
+describe('KubeadmControlPlane v1beta2 (controllers/status.go setAvailableCondition, UpToDate)', () => {
+  const withV2 = (k: KubeadmControlPlane, m: KcpMachine): Machine => {
+    const conditions = setV2Conditions(
+      undefined,
+      [
+        ...machineV2ComponentConditions(k, m, now),
+        v2('Ready', 'True', 'Ready'),
+        v2('Available', 'True', 'Available'),
+      ],
+      1,
+      '2026-02-01T00:00:00Z',
+    );
+    return { ...m.machine, status: { ...m.machine.status, v1beta2: { conditions } } };
+  };
+  const input = (k: KubeadmControlPlane, machines: Machine[]) => ({
+    kcp: k,
+    machines,
+    initialized: true,
+    certificatesReady: true,
+    clusterPaused: false,
+    wallNow: now,
+    deletingFor: () => undefined,
+    drainingFor: () => undefined,
+    nowISO: '2026-02-01T00:00:00Z',
+  });
+  const byType = (conditions: readonly { type: string }[] | undefined) =>
+    Object.fromEntries((conditions ?? []).map((c) => [c.type, c]));
+
+  it('three healthy members: Available, the components and etcd healthy, all up to date', () => {
+    const k = kcp();
+    const s = kcpV2Status(
+      input(
+        k,
+        ['a', 'b', 'c'].map((n) => withV2(k, cp(n))),
+      ),
+    );
+    const c = byType(s.conditions);
+    expect(c.Available).toMatchObject({ status: 'True', reason: 'Available' });
+    expect(c.EtcdClusterHealthy).toMatchObject({ status: 'True', reason: 'Healthy' });
+    expect(c.ControlPlaneComponentsHealthy).toMatchObject({ status: 'True', reason: 'Healthy' });
+    expect(s).toMatchObject({ readyReplicas: 3, availableReplicas: 3, upToDateReplicas: 3 });
+  });
+
+  it('one of three etcd members healthy: below quorum, NotAvailable saying so', () => {
+    const k = kcp();
+    const healthy = withV2(k, cp('a'));
+    const sick = ['b', 'c'].map((n) => {
+      const m = cp(n, { healthy: false });
+      // The node not healthy: its static pods and etcd member are not running yet.
+      if (m.machine.status)
+        m.machine.status.conditions = m.machine.status.conditions?.filter(
+          (c) => c.type !== 'NodeHealthy',
+        );
+      return withV2(k, m);
+    });
+    const s = kcpV2Status(input(k, [healthy, ...sick]));
+    expect(byType(s.conditions).Available).toMatchObject({
+      status: 'False',
+      reason: 'NotAvailable',
+      message:
+        '* 1 of 3 etcd members is healthy, at least 2 healthy member required for etcd quorum',
+    });
+    expect(byType(s.conditions).EtcdClusterHealthy).toMatchObject({
+      status: 'False',
+      reason: 'NotHealthy',
+    });
+  });
+
+  it('a version change: the machines are not up to date, the control plane rolling out', () => {
+    const old = kcp('v1.33.4');
+    const next = kcp('v1.34.1');
+    const machines = ['a', 'b'].map((n) => withV2(next, cp(n)));
+    expect(machines[0]?.status?.v1beta2).toBeDefined();
+    const upToDate = machineV2ComponentConditions(next, cp('a'), now).find(
+      (c) => c.type === 'UpToDate',
+    );
+    expect(upToDate).toEqual(
+      v2('UpToDate', 'False', 'NotUpToDate', '* Version v1.33.4, v1.34.1 required'),
+    );
+    expect(byType(kcpV2Status(input(next, machines)).conditions).RollingOut).toMatchObject({
+      status: 'True',
+      reason: 'RollingOut',
+      message: 'Rolling out 2 not up-to-date replicas\n* Version v1.33.4, v1.34.1 required',
+    });
+    expect(
+      machineV2ComponentConditions(old, cp('a'), now).find((c) => c.type === 'UpToDate')?.status,
+    ).toBe('True');
+  });
+
+  it('not initialized yet: NotAvailable, the components not inspected', () => {
+    const k = kcp();
+    const s = kcpV2Status({ ...input(k, []), initialized: false });
+    const c = byType(s.conditions);
+    expect(c.Available).toMatchObject({
+      status: 'False',
+      message: 'Control plane not yet initialized',
+    });
+    expect(c.Initialized).toMatchObject({ status: 'False', reason: 'NotInitialized' });
+    expect(c.EtcdClusterHealthy).toMatchObject({ status: 'Unknown', reason: 'InspectionFailed' });
   });
 });

@@ -13,6 +13,31 @@ import {
   READY,
 } from './conditions';
 import { NODE_HEALTHY } from './machine-status';
+import { rollingOutCondition } from './deployment-status';
+import {
+  machineSources,
+  machinesAggregates,
+  staleMachinesMessage,
+  v2Counters,
+} from './machineset-status';
+import {
+  DELETING,
+  REMEDIATING,
+  SCALING_DOWN,
+  SCALING_UP,
+  UP_TO_DATE,
+  getV2,
+  indentIfMultiline,
+  isTrueV2,
+  pausedCondition,
+  setV2Conditions,
+  v1beta2Of,
+  v2,
+  v2ConditionsOf,
+  type V1Beta2Block,
+  type V2Condition,
+  type V2Update,
+} from './v1beta2';
 
 /**
  * KubeadmControlPlane as Cluster API v1.10's KCP controller decides and reports it
@@ -488,4 +513,203 @@ export function kcpStatus(input: KcpStatusInput): KcpStatus {
     observedGeneration: kcp.metadata.generation ?? 0,
     conditions,
   };
+}
+
+// --- v1beta2 (controlplane/kubeadm/internal/controllers/status.go, v1.14.0) ---------------
+
+/** The conditions KCP adds to every control-plane Machine's Ready (its readiness gates). */
+export const KCP_READINESS_GATES = [...MACHINE_COMPONENT_CONDITIONS, MACHINE_ETCD_MEMBER_HEALTHY];
+
+/** The v1beta2 conditions KCP sets on one machine: the static pods, the etcd member, UpToDate. */
+export function machineV2ComponentConditions(
+  kcp: KubeadmControlPlane,
+  m: KcpMachine,
+  now: number,
+): V2Update[] {
+  const out: V2Update[] = [];
+  const reason = rolloutReason(kcp, m, now);
+  out.push(
+    reason
+      ? v2(UP_TO_DATE, 'False', 'NotUpToDate', `* ${reasonForCondition(kcp, m, reason)}`)
+      : v2(UP_TO_DATE, 'True', 'UpToDate'),
+  );
+  const machine = m.machine;
+  if (!machine.status?.nodeRef) return out;
+  if (machine.metadata.deletionTimestamp) {
+    for (const type of KCP_READINESS_GATES)
+      out.push(v2(type, 'False', 'Deleting', 'Machine is deleting'));
+    return out;
+  }
+  const healthy = isTrue(machine.status.conditions, NODE_HEALTHY);
+  for (const type of MACHINE_COMPONENT_CONDITIONS)
+    out.push(
+      healthy
+        ? v2(type, 'True', 'Running')
+        : v2(type, 'False', 'Provisioning', 'Waiting to be scheduled'),
+    );
+  out.push(
+    healthy
+      ? v2(MACHINE_ETCD_MEMBER_HEALTHY, 'True', 'Healthy')
+      : v2(MACHINE_ETCD_MEMBER_HEALTHY, 'False', 'NotHealthy', 'Etcd member is not started yet'),
+  );
+  return out;
+}
+
+/** UpToDateMachines' condition messages: "Version a, b required", "<Kind> is not up-to-date". */
+function reasonForCondition(kcp: KubeadmControlPlane, m: KcpMachine, reason: string): string {
+  const version = m.machine.spec?.version;
+  if (!version || normalizeKubeVersion(version) !== normalizeKubeVersion(kcp.spec?.version ?? ''))
+    return `Version ${version ?? ''}, ${kcp.spec?.version ?? ''} required`;
+  if (reason.startsWith('Infrastructure template'))
+    return `${m.machine.spec?.infrastructureRef.kind ?? 'DCSMachine'} is not up-to-date`;
+  if (reason.startsWith('Machine KubeadmConfig')) return 'KubeadmConfig is not up-to-date';
+  return reason;
+}
+
+export interface KcpV2Input {
+  kcp: KubeadmControlPlane;
+  machines: readonly Machine[];
+  initialized: boolean;
+  certificatesReady: boolean;
+  clusterPaused: boolean;
+  wallNow: number;
+  deletingFor: (m: Machine) => number | undefined;
+  drainingFor: (m: Machine) => number | undefined;
+  nowISO: string;
+}
+
+/** KCP's `status.v1beta2` (updateStatus), for a stacked etcd (one member per machine with a Node). */
+export function kcpV2Status(input: KcpV2Input): V1Beta2Block {
+  const { kcp, machines } = input;
+  const deleting = Boolean(kcp.metadata.deletionTimestamp);
+  const desired = deleting ? 0 : (kcp.spec?.replicas ?? 1);
+  const current = machines.length;
+  const stale = () => staleMachinesMessage(machines, input.deletingFor, input.drainingFor);
+  const updates: V2Update[] = [
+    input.initialized
+      ? v2('Initialized', 'True', 'Initialized')
+      : v2('Initialized', 'False', 'NotInitialized'),
+    input.certificatesReady
+      ? v2(CERTIFICATES_AVAILABLE, 'True', 'Available')
+      : v2(
+          CERTIFICATES_AVAILABLE,
+          'False',
+          'InternalError',
+          'Please check controller logs for errors',
+        ),
+    rollingOutCondition(machines),
+    current >= desired
+      ? v2(SCALING_UP, 'False', 'NotScalingUp')
+      : v2(
+          SCALING_UP,
+          'True',
+          'ScalingUp',
+          `Scaling up from ${String(current)} to ${String(desired)} replicas`,
+        ),
+  ];
+  if (current > desired) {
+    const s = stale();
+    updates.push(
+      v2(
+        SCALING_DOWN,
+        'True',
+        'ScalingDown',
+        `Scaling down from ${String(current)} to ${String(desired)} replicas${s ? `\n* ${s}` : ''}`,
+      ),
+    );
+  } else updates.push(v2(SCALING_DOWN, 'False', 'NotScalingDown'));
+  updates.push(...machinesAggregates(machines, input.wallNow));
+  updates.push(v2(REMEDIATING, 'False', 'NotRemediating'));
+  updates.push(
+    deleting
+      ? v2(DELETING, 'True', 'WaitingForMachineDeletion', `Deleting ${String(current)} Machines`)
+      : v2(DELETING, 'False', 'NotDeleting'),
+  );
+  updates.push(
+    pausedCondition(input.clusterPaused, kcp.metadata.annotations, 'KubeadmControlPlane'),
+  );
+
+  // The components and etcd, from the machines' conditions (reconcileControlPlaneAndMachinesConditions).
+  const withNodes = machines.filter((m) => m.status?.nodeRef);
+  const sources = machineSources(withNodes);
+  if (!input.initialized || withNodes.length === 0) {
+    const msg = 'Waiting for Cluster control plane to be initialized';
+    updates.push(
+      v2(CONTROL_PLANE_COMPONENTS_HEALTHY, 'Unknown', 'InspectionFailed', msg),
+      v2(ETCD_CLUSTER_HEALTHY, 'Unknown', 'InspectionFailed', msg),
+    );
+  } else {
+    const components = aggregateComponents(sources, MACHINE_COMPONENT_CONDITIONS);
+    updates.push(
+      components.bad
+        ? v2(CONTROL_PLANE_COMPONENTS_HEALTHY, 'False', 'NotHealthy', components.message)
+        : v2(CONTROL_PLANE_COMPONENTS_HEALTHY, 'True', 'Healthy'),
+    );
+    const etcd = aggregateComponents(sources, [MACHINE_ETCD_MEMBER_HEALTHY]);
+    updates.push(
+      etcd.bad
+        ? v2(ETCD_CLUSTER_HEALTHY, 'False', 'NotHealthy', etcd.message)
+        : v2(ETCD_CLUSTER_HEALTHY, 'True', 'Healthy'),
+    );
+  }
+
+  // setAvailableCondition (stacked etcd: one voting member per machine with a Node).
+  let cpHealthy = 0;
+  for (const m of machines) {
+    if (!m.spec?.providerID) continue;
+    const c = v2ConditionsOf(m);
+    if (KCP_READINESS_GATES.every((t) => isTrueV2(c, t))) cpHealthy++;
+  }
+  const voting = withNodes.length;
+  const etcdHealthy = withNodes.filter((m) =>
+    isTrueV2(v2ConditionsOf(m), MACHINE_ETCD_MEMBER_HEALTHY),
+  ).length;
+  const quorum = Math.floor(voting / 2) + 1;
+  if (!input.initialized) {
+    updates.push(v2(KCP_AVAILABLE, 'False', 'NotAvailable', 'Control plane not yet initialized'));
+  } else if (!deleting && etcdHealthy >= quorum && cpHealthy >= 1 && input.certificatesReady) {
+    updates.push(v2(KCP_AVAILABLE, 'True', 'Available'));
+  } else {
+    const messages: string[] = [];
+    if (deleting) messages.push('* Control plane metadata.deletionTimestamp is set');
+    if (!input.certificatesReady) messages.push('* Control plane certificates are not available');
+    if (etcdHealthy < quorum) {
+      messages.push(
+        etcdHealthy === 0
+          ? `* There are no healthy etcd member, at least ${String(quorum)} healthy member required for etcd quorum`
+          : `* ${String(etcdHealthy)} of ${String(voting)} etcd members ${etcdHealthy === 1 ? 'is' : 'are'} healthy, at least ${String(quorum)} healthy member required for etcd quorum`,
+      );
+    }
+    if (cpHealthy < 1)
+      messages.push(
+        '* There are no Machines with healthy control plane components, at least 1 required',
+      );
+    updates.push(v2(KCP_AVAILABLE, 'False', 'NotAvailable', messages.join('\n')));
+  }
+
+  const previous = v1beta2Of(kcp.status)?.conditions;
+  return {
+    conditions: setV2Conditions(previous, updates, kcp.metadata.generation ?? 0, input.nowISO),
+    ...v2Counters(machines),
+  };
+}
+
+/** The machines whose listed conditions are not all True, aggregated ("* Machine m: …"). */
+function aggregateComponents(
+  sources: ReturnType<typeof machineSources>,
+  types: readonly string[],
+): { bad: boolean; message: string } {
+  const bad = sources.filter((s) => !types.every((t) => isTrueV2(s.conditions, t)));
+  if (bad.length === 0) return { bad: false, message: '' };
+  const lines: string[] = [];
+  for (const s of bad) {
+    const issues = types
+      .map((t) => getV2(s.conditions, t))
+      .filter((c): c is V2Condition => c !== undefined && c.status !== 'True')
+      .map((c) => `* ${c.type}:${c.message ? indentIfMultiline(c.message) : ` ${c.reason}`}`);
+    lines.push(
+      `* Machine ${s.name}:${indentIfMultiline(issues.join('\n') || '* Condition not yet reported')}`,
+    );
+  }
+  return { bad: true, message: lines.join('\n') };
 }

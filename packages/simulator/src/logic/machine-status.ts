@@ -1,5 +1,24 @@
 import type { Condition, Machine, MachinePhase } from '@dcs/domain';
 import { withSummary } from './conditions';
+import {
+  AVAILABLE,
+  BOOTSTRAP_CONFIG_READY,
+  DELETING,
+  HEALTH_CHECK_SUCCEEDED as V2_HEALTH_CHECK_SUCCEEDED,
+  INFRASTRUCTURE_READY as V2_INFRASTRUCTURE_READY,
+  NODE_HEALTHY as V2_NODE_HEALTHY,
+  NODE_READY,
+  READY,
+  getV2,
+  pausedCondition,
+  setV2Conditions,
+  summaryV2,
+  v1beta2Of,
+  v2,
+  type V2Condition,
+  type V2Status,
+  type V2Update,
+} from './v1beta2';
 
 /** A Machine's phase and Ready summary as Cluster API v1.10 computes them (v1beta1). */
 
@@ -46,4 +65,327 @@ export function withMachineReady(
     },
     nowISO,
   );
+}
+
+// --- v1beta2 (internal/controllers/machine/machine_controller_status.go, v1.14.0) -----------
+
+/** The Deleting step of a Machine being deleted (reconcileDelete's deletingReason / message). */
+export interface DeletingStep {
+  reason: string;
+  message: string;
+}
+
+export interface MachineV2Input {
+  /** The Machine with the v1beta1 status about to be written. */
+  m: Machine;
+  /** The bootstrap config: its kind, whether it exists, and v1beta2 Ready (when it writes one). */
+  bootstrap: { kind: string; exists: boolean; ready?: V2Update | undefined };
+  /** The infrastructure machine (a v1beta1-contract provider: no v1beta2 Ready to mirror). */
+  infra: { kind: string; exists: boolean };
+  cluster: {
+    infrastructureProvisioned: boolean;
+    controlPlaneInitialized: boolean;
+    paused: boolean;
+  };
+  /** The Node's Ready condition, when the Node exists (the simulated kubelet's). */
+  nodeReady: { status: V2Status; message: string } | undefined;
+  /** While deleting: the step reconcileDelete reached. */
+  deleting?: DeletingStep | undefined;
+  /** Condition types added to Ready (KCP's on its machines), besides spec.readinessGates. */
+  readinessGates?: readonly string[] | undefined;
+  /** The owner's verdict (MachineSet or KCP); kept from the current status when undefined. */
+  upToDate?: V2Update | undefined;
+  /** Simulated ms since the deletionTimestamp and since the drain started (stale-deletion notes). */
+  deletingForMs?: number | undefined;
+  drainingForMs?: number | undefined;
+  generation: number;
+  nowISO: string;
+}
+
+const FIFTEEN_MINUTES = 15 * 60_000;
+const FIVE_MINUTES = 5 * 60_000;
+
+/** calculateDeletingConditionForSummary: the Deleting condition as the Ready summary shows it. */
+export function deletingForSummary(
+  deleting: V2Condition | V2Update | undefined,
+  deletingForMs: number | undefined,
+  drainingForMs: number | undefined,
+): V2Update {
+  let msg = 'Machine deletion in progress';
+  if (deleting) {
+    msg = `Machine deletion in progress, stage: ${deleting.reason}`;
+    if ((deletingForMs ?? 0) > FIFTEEN_MINUTES) {
+      msg = `Machine deletion in progress since more than 15m, stage: ${deleting.reason}`;
+      if (deleting.reason === DELETING_DRAINING_NODE && (drainingForMs ?? 0) > FIVE_MINUTES) {
+        const delays = drainDelayReasons(deleting.message);
+        if (delays.length) msg += `, delay likely due to ${delays.join(', ')}`;
+      }
+    }
+  }
+  return v2(DELETING, 'True', 'Deleting', msg);
+}
+
+/** What a drain message says delays it, in upstream's order. */
+export function drainDelayReasons(message: string): string[] {
+  const out: string[] = [];
+  if (message.includes("cannot evict pod as it would violate the pod's disruption budget."))
+    out.push('PodDisruptionBudgets');
+  if (message.includes('deletionTimestamp set, but still not removed from the Node'))
+    out.push('Pods not terminating');
+  if (message.includes('failed to evict Pod')) out.push('Pod eviction errors');
+  if (message.includes('waiting for completion')) out.push('Pods not completed yet');
+  return out;
+}
+
+export const DELETING_DRAINING_NODE = 'DrainingNode';
+
+/** The Pods a simulated Node runs that a drain evicts: one workload Pod behind a PodDisruptionBudget. */
+export function drainPodOf(nodeName: string): { pod: string; pdb: string } {
+  return { pod: `default/web-${nodeName.slice(-5)}`, pdb: 'web' };
+}
+
+/**
+ * EvictionResult.ConditionMessage for the simulated drain: the Pod still being evicted, or (stuck)
+ * the Pod whose eviction the PodDisruptionBudget refuses. Without a Node name, the header alone
+ * (what reconcileDelete writes before the first eviction).
+ */
+export function drainMessage(
+  startISO: string,
+  nodeName: string | undefined,
+  stuck: boolean,
+): string {
+  const header = `Drain not completed yet (started at ${startISO}):`;
+  if (!nodeName) return header;
+  const { pod, pdb } = drainPodOf(nodeName);
+  return stuck
+    ? `${header}\n* Pod ${pod}: cannot evict pod as it would violate the pod's disruption budget. The disruption budget ${pdb} needs 1 healthy pods and has 1 currently`
+    : `${header}\n* Pod ${pod}: deletionTimestamp set, but still not removed from the Node`;
+}
+
+function nodeConditions(input: MachineV2Input): V2Update[] {
+  const { m, cluster } = input;
+  const both = (status: V2Status, reason: string, message: string) => [
+    v2(NODE_READY, status, reason, message),
+    v2(V2_NODE_HEALTHY, status, reason, message),
+  ];
+  if (!cluster.infrastructureProvisioned)
+    return both(
+      'Unknown',
+      'InspectionFailed',
+      'Waiting for Cluster status.initialization.infrastructureProvisioned to be true',
+    );
+  if (!cluster.controlPlaneInitialized)
+    return both(
+      'Unknown',
+      'InspectionFailed',
+      'Waiting for Cluster control plane to be initialized',
+    );
+  const node = input.nodeReady;
+  if (node) {
+    const message = node.status !== 'True' && node.message ? `* Node.Ready: ${node.message}` : '';
+    const readyReason =
+      node.status === 'True'
+        ? 'NodeReady'
+        : node.status === 'False'
+          ? 'NodeNotReady'
+          : 'NodeReadyUnknown';
+    // summarizeNodeV1Beta2Conditions: the pressure conditions of the simulated Node are all False.
+    const healthy =
+      node.status === 'True'
+        ? v2(V2_NODE_HEALTHY, 'True', 'NodeHealthy')
+        : v2(
+            V2_NODE_HEALTHY,
+            node.status === 'False' ? 'False' : 'Unknown',
+            node.status === 'False' ? 'NodeNotHealthy' : 'NodeHealthyUnknown',
+            `* Node.Ready: ${node.message || `Condition is ${node.status}`}`,
+          );
+    return [v2(NODE_READY, node.status, readyReason, message), healthy];
+  }
+  const nodeName = m.status?.nodeRef?.name;
+  if (m.metadata.deletionTimestamp)
+    return nodeName
+      ? both('False', 'NodeDeleted', `Node ${nodeName} has been deleted`)
+      : both('Unknown', 'NodeDoesNotExist', 'Node does not exist');
+  if (nodeName)
+    return both(
+      'False',
+      'NodeDeleted',
+      `Node ${nodeName} has been deleted while the Machine still exists`,
+    );
+  const providerID = m.spec?.providerID;
+  if (providerID)
+    return both(
+      'Unknown',
+      'InspectionFailed',
+      `Waiting for a Node with spec.providerID ${providerID} to exist`,
+    );
+  return both(
+    'Unknown',
+    'InspectionFailed',
+    `Waiting for ${m.spec?.infrastructureRef.kind ?? 'InfrastructureMachine'} to report spec.providerID`,
+  );
+}
+
+/** The Machine's `status.v1beta2` conditions (updateStatus): one copy of the list per write. */
+export function machineV2Conditions(input: MachineV2Input): V2Condition[] {
+  const { m, bootstrap, infra } = input;
+  const s = m.status ?? {};
+  const deleting = Boolean(m.metadata.deletionTimestamp);
+  const updates: V2Update[] = [];
+
+  // setBootstrapReadyCondition
+  const bootstrapKind = bootstrap.kind;
+  const dataSecretCreated = Boolean(s.bootstrapReady);
+  if (!m.spec?.bootstrap.configRef) {
+    updates.push(v2(BOOTSTRAP_CONFIG_READY, 'True', 'DataSecretProvided'));
+  } else if (bootstrap.exists) {
+    const mirrored = bootstrap.ready;
+    updates.push(
+      mirrored
+        ? { ...mirrored, type: BOOTSTRAP_CONFIG_READY }
+        : dataSecretCreated
+          ? v2(BOOTSTRAP_CONFIG_READY, 'True', 'Ready')
+          : v2(
+              BOOTSTRAP_CONFIG_READY,
+              'False',
+              'NotReady',
+              `${bootstrapKind} status.ready is false`,
+            ),
+    );
+  } else if (deleting && dataSecretCreated) {
+    updates.push(
+      v2(BOOTSTRAP_CONFIG_READY, 'False', 'ObjectDeleted', `${bootstrapKind} has been deleted`),
+    );
+  } else {
+    updates.push(
+      v2(BOOTSTRAP_CONFIG_READY, 'False', 'ObjectDoesNotExist', `${bootstrapKind} does not exist`),
+    );
+  }
+
+  // setInfrastructureReadyCondition (fallback condition: DCSMachine reports no v1beta2 Ready)
+  const provisioned = Boolean(s.infrastructureReady);
+  if (infra.exists) {
+    updates.push(
+      provisioned
+        ? v2(V2_INFRASTRUCTURE_READY, 'True', 'Ready')
+        : v2(V2_INFRASTRUCTURE_READY, 'False', 'NotReady', `${infra.kind} status.ready is false`),
+    );
+  } else if (deleting) {
+    updates.push(
+      provisioned
+        ? v2(V2_INFRASTRUCTURE_READY, 'False', 'ObjectDeleted', `${infra.kind} has been deleted`)
+        : v2(
+            V2_INFRASTRUCTURE_READY,
+            'False',
+            'ObjectDoesNotExist',
+            `${infra.kind} does not exist`,
+          ),
+    );
+  } else if (provisioned) {
+    updates.push(
+      v2(
+        V2_INFRASTRUCTURE_READY,
+        'False',
+        'ObjectDeleted',
+        `${infra.kind} has been deleted while the Machine still exists`,
+      ),
+    );
+  } else {
+    updates.push(
+      v2(V2_INFRASTRUCTURE_READY, 'False', 'ObjectDoesNotExist', `${infra.kind} does not exist`),
+    );
+  }
+
+  updates.push(...nodeConditions(input));
+
+  // setDeletingCondition: not updated while deleting unless reconcileDelete ran.
+  if (!deleting) updates.push(v2(DELETING, 'False', 'NotDeleting'));
+  else if (input.deleting)
+    updates.push(v2(DELETING, 'True', input.deleting.reason, input.deleting.message));
+  if (input.upToDate) updates.push(input.upToDate);
+  updates.push(pausedCondition(input.cluster.paused, m.metadata.annotations, 'Machine'));
+
+  const generation = input.generation;
+  const previous = v1beta2Of(s)?.conditions;
+  let conditions = setV2Conditions(previous, updates, generation, input.nowISO);
+
+  // setReadyCondition
+  const gates =
+    (m.spec?.readinessGates as { conditionType?: string; polarity?: string }[] | undefined) ?? [];
+  const types = [
+    DELETING,
+    BOOTSTRAP_CONFIG_READY,
+    V2_INFRASTRUCTURE_READY,
+    V2_NODE_HEALTHY,
+    V2_HEALTH_CHECK_SUCCEEDED,
+  ];
+  const negative = [DELETING];
+  for (const g of gates) {
+    if (!g.conditionType) continue;
+    types.push(g.conditionType);
+    if (g.polarity === 'Negative') negative.push(g.conditionType);
+  }
+  for (const g of input.readinessGates ?? []) if (!types.includes(g)) types.push(g);
+  const ready = summaryV2(conditions, READY, {
+    types,
+    ignoreIfMissing: [V2_HEALTH_CHECK_SUCCEEDED],
+    negativePolarity: negative,
+    reasons: ['NotReady', 'ReadyUnknown', 'Ready'],
+    overrides: deleting
+      ? [deletingForSummary(getV2(conditions, DELETING), input.deletingForMs, input.drainingForMs)]
+      : [],
+    // While deleting, the external objects and the Node being gone is expected: info, not issues.
+    priority: deleting
+      ? (c) =>
+          (c.type === BOOTSTRAP_CONFIG_READY || c.type === V2_INFRASTRUCTURE_READY) &&
+          (c.reason === 'ObjectDeleted' || c.reason === 'ObjectDoesNotExist')
+            ? 2
+            : c.type === V2_NODE_HEALTHY &&
+                (c.reason === 'NodeDeleted' || c.reason === 'NodeDoesNotExist')
+              ? 2
+              : undefined
+      : undefined,
+    transform: groupControlPlaneMessages,
+  });
+  // setAvailableCondition
+  const available =
+    ready.status === 'True'
+      ? v2(AVAILABLE, 'True', 'Available')
+      : v2(AVAILABLE, 'False', 'NotReady');
+  conditions = setV2Conditions(conditions, [ready, available], generation, input.nowISO);
+  return conditions;
+}
+
+/** transformControlPlaneAndEtcdConditions: one line for the control-plane pods when they agree. */
+export function groupControlPlaneMessages(messages: string[]): string[] {
+  const isCp = (c: string) =>
+    c.startsWith('* APIServer') ||
+    c.startsWith('* ControllerManager') ||
+    c.startsWith('* Scheduler') ||
+    c === '* EtcdPodHealthy';
+  const out: string[] = [];
+  let count = 0;
+  let cpMsg = '';
+  for (const m of messages) {
+    const sep = m.indexOf(':');
+    if (sep === -1) {
+      out.push(m);
+      continue;
+    }
+    const c = m.slice(0, sep);
+    const msg = m.slice(sep + 1);
+    if (!isCp(c)) {
+      out.push(m);
+      continue;
+    }
+    if (cpMsg === '') {
+      cpMsg = msg;
+      out.push(`* Control plane components:${msg}`);
+      count++;
+      continue;
+    }
+    if (cpMsg !== msg) return messages;
+    count++;
+  }
+  return count === 1 ? messages : out;
 }

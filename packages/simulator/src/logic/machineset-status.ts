@@ -1,4 +1,35 @@
-import type { Condition, Machine, MachineSet } from '@dcs/domain';
+import {
+  LABEL_CONTROL_PLANE,
+  type Condition,
+  type Machine,
+  type MachineDeployment,
+  type MachineSet,
+} from '@dcs/domain';
+import { effectiveTemplate } from './machineset-desired';
+import { DELETING_DRAINING_NODE, drainDelayReasons } from './machine-status';
+import { canonicalJson, rolloutFields, sameRolloutFields, type MachineTemplate } from './names';
+import {
+  AVAILABLE,
+  DELETING,
+  MACHINES_READY as MACHINES_READY_V2,
+  MACHINES_UP_TO_DATE,
+  READY,
+  REMEDIATING,
+  SCALING_DOWN,
+  SCALING_UP,
+  UP_TO_DATE,
+  aggregateV2,
+  getV2,
+  listToString,
+  pausedCondition,
+  setV2Conditions,
+  v1beta2Of,
+  v2,
+  v2ConditionsOf,
+  type AggregateSource,
+  type V1Beta2Block,
+  type V2Update,
+} from './v1beta2';
 import {
   aggregate,
   falseCondition,
@@ -140,5 +171,198 @@ export function machineSetStatus(input: MachineSetStatusInput): MachineSetStatus
     availableReplicas: available,
     observedGeneration: ms.metadata.generation ?? 0,
     conditions,
+  };
+}
+
+// --- v1beta2 (internal/controllers/machineset/machineset_controller_status.go, v1.14.0) ------
+
+const dropTemplate = (kind: string | undefined) => (kind ?? '').replace(/Template$/, '');
+
+/**
+ * mdutil.MachineTemplateUpToDate's condition messages: what a machine made from `current` lacks
+ * against `desired` (empty when up to date).
+ */
+export function templateDiff(current: MachineTemplate, desired: MachineTemplate): string[] {
+  if (sameRolloutFields(current, desired)) return [];
+  const a = rolloutFields(current);
+  const b = rolloutFields(desired);
+  const out: string[] = [];
+  if (a.version !== b.version)
+    out.push(`Version ${current.spec.version ?? 'nil'}, ${desired.spec.version ?? 'nil'} required`);
+  if (canonicalJson(a.bootstrap) !== canonicalJson(b.bootstrap)) {
+    const ref = current.spec.bootstrap.configRef;
+    out.push(
+      ref
+        ? `${dropTemplate(ref.kind)} is not up-to-date`
+        : `spec.bootstrap.dataSecretName ${current.spec.bootstrap.dataSecretName ?? 'nil'}, ${desired.spec.bootstrap.dataSecretName ?? 'nil'} required`,
+    );
+  }
+  if (canonicalJson(a.infrastructureRef) !== canonicalJson(b.infrastructureRef))
+    out.push(`${dropTemplate(current.spec.infrastructureRef.kind)} is not up-to-date`);
+  if ((a.failureDomain ?? '') !== (b.failureDomain ?? ''))
+    out.push(
+      `Failure domain ${current.spec.failureDomain ?? 'nil'}, ${desired.spec.failureDomain ?? 'nil'} required`,
+    );
+  // Any other rollout field (e.g. readiness gates are in place; minReadySeconds is not a rollout field).
+  if (out.length === 0)
+    out.push(`${dropTemplate(current.spec.infrastructureRef.kind)} is not up-to-date`);
+  return out;
+}
+
+/**
+ * The UpToDate condition the MachineSet controller sets on its machines: whether the set's
+ * template is its deployment's (a set without a deployment is its own template: up to date).
+ */
+export function machineUpToDate(
+  ms: MachineSet | undefined,
+  md: MachineDeployment | undefined,
+): V2Update | undefined {
+  const current = ms?.spec?.template;
+  if (!current) return undefined;
+  if (!md) return v2(UP_TO_DATE, 'True', 'UpToDate');
+  const diff = templateDiff(current, effectiveTemplate(md));
+  return diff.length === 0
+    ? v2(UP_TO_DATE, 'True', 'UpToDate')
+    : v2(UP_TO_DATE, 'False', 'NotUpToDate', diff.map((d) => `* ${d}`).join('\n'));
+}
+
+/** aggregateStaleMachines: machines deleting for more than 15 minutes, and why. */
+export function staleMachinesMessage(
+  machines: readonly Machine[],
+  deletingFor: (m: Machine) => number | undefined,
+  drainingFor: (m: Machine) => number | undefined,
+): string {
+  const names: string[] = [];
+  const delays = new Set<string>();
+  for (const m of machines) {
+    if (!m.metadata.deletionTimestamp || (deletingFor(m) ?? 0) <= 15 * 60_000) continue;
+    names.push(m.metadata.name ?? '');
+    const d = getV2(v2ConditionsOf(m), DELETING);
+    if (
+      d?.status === 'True' &&
+      d.reason === DELETING_DRAINING_NODE &&
+      (drainingFor(m) ?? 0) > 5 * 60_000
+    )
+      for (const r of drainDelayReasons(d.message)) delays.add(r);
+  }
+  if (names.length === 0) return '';
+  names.sort();
+  let message = `${names.length > 1 ? 'Machines' : 'Machine'} ${listToString(names)} ${names.length > 1 ? 'are' : 'is'} in deletion since more than 15m`;
+  if (delays.size) {
+    const order = [
+      'PodDisruptionBudgets',
+      'Pods not terminating',
+      'Pod eviction errors',
+      'Pods not completed yet',
+    ];
+    message += `, delay likely due to ${order.filter((r) => delays.has(r)).join(', ')}`;
+  }
+  return message;
+}
+
+export const machineSources = (machines: readonly Machine[]): AggregateSource[] =>
+  machines.map((m) => ({
+    kind: 'Machine',
+    name: m.metadata.name ?? '',
+    conditions: v2ConditionsOf(m),
+    controlPlane: m.metadata.labels?.[LABEL_CONTROL_PLANE] !== undefined,
+  }));
+
+/** MachinesReady, MachinesUpToDate: the machines' Ready and UpToDate conditions aggregated. */
+export function machinesAggregates(machines: readonly Machine[], wallNow: number): V2Update[] {
+  const sources = machineSources(machines);
+  const ready =
+    machines.length === 0
+      ? v2(MACHINES_READY_V2, 'True', 'NoReplicas')
+      : aggregateV2(sources, READY, MACHINES_READY_V2, ['NotReady', 'ReadyUnknown', 'Ready']);
+  // Only machines with an UpToDate condition or older than 10 s (no flicker after a create).
+  const considered = sources.filter((s, i) => {
+    if (getV2(s.conditions, UP_TO_DATE)) return true;
+    const created = Date.parse(machines[i]?.metadata.creationTimestamp ?? '');
+    return !Number.isNaN(created) && wallNow - created > 10_000;
+  });
+  const upToDate =
+    considered.length === 0
+      ? v2(MACHINES_UP_TO_DATE, 'True', 'NoReplicas')
+      : aggregateV2(considered, UP_TO_DATE, MACHINES_UP_TO_DATE, [
+          'NotUpToDate',
+          'UpToDateUnknown',
+          'UpToDate',
+        ]);
+  return [ready, upToDate];
+}
+
+/** The counters of v1beta2: machines whose Ready, Available and UpToDate are True. */
+export function v2Counters(machines: readonly Machine[]): {
+  readyReplicas: number;
+  availableReplicas: number;
+  upToDateReplicas: number;
+} {
+  let readyReplicas = 0;
+  let availableReplicas = 0;
+  let upToDateReplicas = 0;
+  for (const m of machines) {
+    const c = v2ConditionsOf(m);
+    if (!c) continue;
+    for (const x of c) {
+      if (x.status !== 'True') continue;
+      if (x.type === READY) readyReplicas++;
+      else if (x.type === AVAILABLE) availableReplicas++;
+      else if (x.type === UP_TO_DATE) upToDateReplicas++;
+    }
+  }
+  return { readyReplicas, availableReplicas, upToDateReplicas };
+}
+
+export interface MachineSetV2Input {
+  ms: MachineSet;
+  machines: readonly Machine[];
+  clusterPaused: boolean;
+  /** Wall-clock now (machines' creationTimestamp). */
+  wallNow: number;
+  deletingFor: (m: Machine) => number | undefined;
+  drainingFor: (m: Machine) => number | undefined;
+  nowISO: string;
+}
+
+/** The MachineSet's `status.v1beta2` (updateStatus). */
+export function machineSetV2Status(input: MachineSetV2Input): V1Beta2Block {
+  const { ms, machines } = input;
+  const desired = ms.metadata.deletionTimestamp ? 0 : (ms.spec?.replicas ?? 1);
+  const current = machines.length;
+  const stale = () => staleMachinesMessage(machines, input.deletingFor, input.drainingFor);
+  const updates: V2Update[] = [
+    current >= desired
+      ? v2(SCALING_UP, 'False', 'NotScalingUp')
+      : v2(SCALING_UP, 'True', 'ScalingUp', `Scaling up from ${current} to ${desired} replicas`),
+  ];
+  if (current > desired) {
+    const s = stale();
+    updates.push(
+      v2(
+        SCALING_DOWN,
+        'True',
+        'ScalingDown',
+        `Scaling down from ${current} to ${desired} replicas${s ? `\n* ${s}` : ''}`,
+      ),
+    );
+  } else updates.push(v2(SCALING_DOWN, 'False', 'NotScalingDown'));
+  updates.push(...machinesAggregates(machines, input.wallNow));
+  // No MachineHealthCheck in the simulation: nothing is unhealthy or to be remediated.
+  updates.push(v2(REMEDIATING, 'False', 'NotRemediating'));
+  if (!ms.metadata.deletionTimestamp) updates.push(v2(DELETING, 'False', 'NotDeleting'));
+  else {
+    const s = stale();
+    const message =
+      current > 0
+        ? `Deleting ${current} Machine${current === 1 ? '' : 's'}${s ? `\n* ${s}` : ''}`
+        : 'Deletion completed';
+    updates.push(v2(DELETING, 'True', 'Deleting', message));
+  }
+  updates.push(pausedCondition(input.clusterPaused, ms.metadata.annotations, 'MachineSet'));
+  const previous = v1beta2Of(ms.status)?.conditions;
+  return {
+    conditions: setV2Conditions(previous, updates, ms.metadata.generation ?? 0, input.nowISO),
+    ...v2Counters(machines),
   };
 }

@@ -46,6 +46,10 @@ interface ConditionSpec {
   message: string;
 }
 
+/** The kubelet's Ready message while the node is not ready (no CNI yet). */
+export const NODE_NOT_READY_MESSAGE =
+  'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized';
+
 function conditionSpecs(ready: boolean): ConditionSpec[] {
   return [
     {
@@ -83,8 +87,7 @@ function conditionSpecs(ready: boolean): ConditionSpec[] {
           type: 'Ready',
           status: 'False',
           reason: 'KubeletNotReady',
-          message:
-            'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
+          message: NODE_NOT_READY_MESSAGE,
         },
   ];
 }

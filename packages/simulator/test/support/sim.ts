@@ -6,6 +6,7 @@ import {
   type ObjectOf,
   type ParsedKind,
 } from '@dcs/domain';
+import type { CapiRelease } from '../../src/capi/releases';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../../src/embedded';
 import { createClock, type SimClock } from '../../src/logic/clock';
 import {
@@ -63,9 +64,9 @@ const conditionsText = (conditions: readonly Condition[] | undefined) =>
     .join(' ');
 
 export async function startSim(
-  o: { timeScale?: number; controllers?: ControllerOptions } = {},
+  o: { timeScale?: number; controllers?: ControllerOptions; capiRelease?: CapiRelease } = {},
 ): Promise<Sim> {
-  const cluster = await startEmbeddedCluster();
+  const cluster = await startEmbeddedCluster(o.capiRelease ? { capiRelease: o.capiRelease } : {});
   const kubeconfig = new KubeConfig();
   kubeconfig.loadFromString(cluster.kubeconfig);
   const clock = createClock({ timeScale: o.timeScale ?? 600 });
