@@ -25,7 +25,10 @@ export type {
   Scope,
   TokenEntry,
   UserInfo,
+  ValidationRule,
 } from './types';
+export { celCompileErrors, validateCel, PER_CALL_LIMIT, RUNTIME_COST_BUDGET } from './cel';
+export type { CelResult } from './cel';
 export type { StatusBody, StatusCause, StatusDetails } from './status';
 export { StateLockedError } from './persistence';
 export { writePrivateFile } from './identity';

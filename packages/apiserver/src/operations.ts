@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Admission, AdmissionConverter } from './admission';
 import { timestampNow } from './clock';
+import { blocksCel, CEL_NOT_CHECKED, celValidator, validateCel } from './cel';
 import {
   clone,
   deepEqual,
@@ -338,7 +339,12 @@ export class Operations {
   }
 
   /** Field errors of the object itself (name, metadata, schema, kind-specific rules). */
-  private validate(rt: ResourceType, obj: KubeObject, old: KubeObject | undefined): void {
+  private validate(
+    rt: ResourceType,
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    warnings: string[],
+  ): void {
     const errors: FieldError[] = [];
     const name = obj.metadata.name ?? '';
     if (!name)
@@ -346,6 +352,15 @@ export class Operations {
     else errors.push(...validateName(name, nameRule(rt)));
     errors.push(...validateMeta(obj));
     errors.push(...validateSchema(obj, rt.schema));
+    // x-kubernetes-validations, unless the object is not of the shape its rules were written for.
+    if (celValidator(rt.schema)) {
+      if (blocksCel(errors)) errors.push(CEL_NOT_CHECKED);
+      else {
+        const cel = validateCel(rt.schema, obj, old);
+        errors.push(...cel.errors);
+        warnings.push(...cel.warnings);
+      }
+    }
     if (rt.validate) errors.push(...rt.validate(obj, old));
     if (old?.metadata.deletionTimestamp) {
       const added = (obj.metadata.finalizers ?? []).filter(
@@ -374,7 +389,7 @@ export class Operations {
     const req = this.admissionRequest(rt, op, obj, old, ctx, subresource);
     const conv = admissionConverter(rt);
     await this.admission.mutate(req, conv);
-    this.validate(rt, obj, old);
+    this.validate(rt, obj, old, ctx.warnings);
     ctx.warnings.push(...(await this.admission.validate(req, conv)));
   }
 

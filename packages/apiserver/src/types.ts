@@ -54,6 +54,17 @@ export interface PrinterColumn {
   priority?: number;
 }
 
+/** One entry of `x-kubernetes-validations` (apiextensions/v1 ValidationRule). */
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  reason?:
+    'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
+}
+
 /** A structural OpenAPI v3 schema, as in a CRD's `openAPIV3Schema`. */
 export interface JSONSchemaProps {
   type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
@@ -88,6 +99,8 @@ export interface JSONSchemaProps {
   'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
   'x-kubernetes-list-map-keys'?: string[];
   'x-kubernetes-map-type'?: 'atomic' | 'granular';
+  /** CEL rules (`src/cel.ts`). */
+  'x-kubernetes-validations'?: ValidationRule[];
   /** Built-in kinds: how a strategic merge patch merges this list. */
   'x-kubernetes-patch-strategy'?: string;
   'x-kubernetes-patch-merge-key'?: string;
