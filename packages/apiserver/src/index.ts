@@ -11,6 +11,7 @@ export type {
   AdmissionOperation,
   AdmissionRequest,
   AdmissionResult,
+  AdmissionStatus,
   AnyKindRegistration,
   ConversionCallback,
   JSONSchemaProps,
@@ -29,7 +30,8 @@ export type {
 } from './types';
 export { celCompileErrors, validateCel, PER_CALL_LIMIT, RUNTIME_COST_BUDGET } from './cel';
 export type { CelResult } from './cel';
-export type { StatusBody, StatusCause, StatusDetails } from './status';
+export type { FieldError, StatusBody, StatusCause, StatusDetails } from './status';
+export { fieldError, invalid } from './status';
 export { StateLockedError } from './persistence';
 export { writePrivateFile } from './identity';
 export { compareVersionPriority } from './version-priority';

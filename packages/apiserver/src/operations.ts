@@ -388,7 +388,7 @@ export class Operations {
   ): Promise<void> {
     const req = this.admissionRequest(rt, op, obj, old, ctx, subresource);
     const conv = admissionConverter(rt);
-    await this.admission.mutate(req, conv);
+    ctx.warnings.push(...(await this.admission.mutate(req, conv)));
     this.validate(rt, obj, old, ctx.warnings);
     ctx.warnings.push(...(await this.admission.validate(req, conv)));
   }
@@ -842,7 +842,7 @@ export class Operations {
     const old = current.object();
     const req = this.admissionRequest(rt, 'DELETE', undefined, old, ctx, '');
     const conv = admissionConverter(rt);
-    await this.admission.mutate(req, conv);
+    ctx.warnings.push(...(await this.admission.mutate(req, conv)));
     ctx.warnings.push(...(await this.admission.validate(req, conv)));
 
     const policy = options.propagationPolicy ?? 'Background';

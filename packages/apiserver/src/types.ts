@@ -235,7 +235,27 @@ export type AdmissionResult =
       /** HTTP code; 403 (Forbidden) by default, 422 (Invalid) when a field is named. */
       code?: number;
       warnings?: string[];
+      /**
+       * The webhook's own Status, answered as kube-apiserver answers a denial
+       * (`webhookerrors.ToStatusErr`): its code (at least 400), reason and details as they are,
+       * its message after `admission webhook "<name>" denied the request: `. When set, `rule`,
+       * `field` and `code` are not used. Cluster API's webhooks answer `apierrors.NewInvalid`.
+       */
+      status?: AdmissionStatus;
     };
+
+/** What a webhook's `AdmissionResponse.result` carries. */
+export interface AdmissionStatus {
+  code: number;
+  reason?: string;
+  message?: string;
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    causes?: { reason?: string; message?: string; field?: string }[];
+  };
+}
 
 export interface AdmissionMatch {
   /** API group and kind, e.g. `{group: 'cluster.x-k8s.io', kind: 'MachineDeployment'}`; `*` for any. */
@@ -261,6 +281,10 @@ export interface AdmissionHook {
    * storage version. Kinds with one version (and the two Event APIs) are sent as requested.
    */
   versions?: readonly string[];
-  mutate?: (request: AdmissionRequest) => void | Promise<void>;
+  /**
+   * Changes `request.object` in place. May deny the request as `validate` does (a defaulting
+   * webhook that cannot decode the object refuses it before any validation runs).
+   */
+  mutate?: (request: AdmissionRequest) => AdmissionResult | undefined | Promise<AdmissionResult | undefined>;
   validate?: (request: AdmissionRequest) => AdmissionResult | Promise<AdmissionResult>;
 }
