@@ -389,6 +389,12 @@ export class Operations {
     const req = this.admissionRequest(rt, op, obj, old, ctx, subresource);
     const conv = admissionConverter(rt);
     ctx.warnings.push(...(await this.admission.mutate(req, conv)));
+    // kube-apiserver runs mutating admission before the strategy's PrepareForCreate/Update: what
+    // a webhook (or a conversion for it) put in the status of a main-resource write is dropped.
+    if (rt.statusSubresource && !rt.builtin && subresource === '') {
+      if (op === 'CREATE' || old?.status === undefined) removeKey(obj, 'status');
+      else obj.status = old.status;
+    }
     this.validate(rt, obj, old, ctx.warnings);
     ctx.warnings.push(...(await this.admission.validate(req, conv)));
   }

@@ -75,6 +75,28 @@ describe('mutating hooks', () => {
     expect(created.body.metadata.labels).toEqual({ size: '2' });
   });
 
+  it('what a hook puts in the status of a main-resource write is dropped, as PrepareForCreate/Update drop it', async () => {
+    const conv = lossyConversion();
+    const statusWriter: AdmissionHook = {
+      name: 'default.example.com',
+      versions: ['v1'],
+      match: { kinds: [{ group: 'example.com', kind: 'Widget' }] },
+      mutate: (req) => {
+        if (req.object) req.object.metadata.labels = { touched: 'yes' };
+      },
+    };
+    t = await startTestServer({ kinds: [toyKind(conv)], admission: [statusWriter] });
+    // The change is converted back with v1's empty status: the stored object has none.
+    const created = await t.api('POST', V2, { body: w2('no-status') });
+    expect(created.body.metadata.labels).toEqual({ touched: 'yes' });
+    expect(created.body.status).toBeUndefined();
+    const updated = await t.api('PATCH', `${V2}/no-status`, {
+      body: { spec: { color: 'blue' } },
+      contentType: 'application/merge-patch+json',
+    });
+    expect(updated.body.status).toBeUndefined();
+  });
+
   it('may deny with its own Status, answered as kube-apiserver answers a webhook denial', async () => {
     const decoder: AdmissionHook = {
       name: 'default.example.com',
