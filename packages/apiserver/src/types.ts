@@ -285,6 +285,8 @@ export interface AdmissionHook {
    * Changes `request.object` in place. May deny the request as `validate` does (a defaulting
    * webhook that cannot decode the object refuses it before any validation runs).
    */
-  mutate?: (request: AdmissionRequest) => AdmissionResult | undefined | Promise<AdmissionResult | undefined>;
+  mutate?: (
+    request: AdmissionRequest,
+  ) => AdmissionResult | undefined | Promise<AdmissionResult | undefined>;
   validate?: (request: AdmissionRequest) => AdmissionResult | Promise<AdmissionResult>;
 }
