@@ -370,3 +370,37 @@ describe('CEL cost bound', () => {
     ]);
   });
 });
+
+describe('CEL environment', () => {
+  const holder = (rule: string): JSONSchemaProps => ({
+    type: 'object',
+    properties: {
+      v: {
+        type: 'object',
+        properties: {
+          xs: { type: 'array', items: { type: 'integer' } },
+          s: { type: 'string' },
+          'a-b': { type: 'string' },
+        },
+        'x-kubernetes-validations': [{ rule }],
+      },
+    },
+  });
+  const v = { xs: [1, 2, 3], s: 'Hello-World', 'a-b': 'x' };
+  it.each([
+    'self.xs.isSorted()',
+    'self.xs.sum() == 6',
+    'self.xs.min() == 1 && self.xs.max() == 3',
+    "self.s.lowerAscii() == 'hello-world'",
+    "self.s.split('-') == ['Hello', 'World']",
+    "self.s.indexOf('W') == 6",
+    "['a', 'b'].join(',') == 'a,b'",
+    "self['a-b'] == 'x'",
+    "self.s.matches('^H[a-z]+-W')",
+  ])('%s', (rule) => {
+    expect(validateCel(holder(rule), { v }).errors).toEqual([]);
+  });
+  it('a false extension call fails the rule', () => {
+    expect(validateCel(holder('self.xs.sum() == 7'), { v }).errors).toHaveLength(1);
+  });
+});
