@@ -4,9 +4,9 @@
  * validating hook. A denial reads like a webhook's: `admission webhook "<name>" denied the
  * request: <rule>: <message>`, and carries the rule id as the reason of its cause.
  */
-import { put } from './json';
+import { deepEqual, put } from './json';
 import { ApiError, type StatusReason } from './status';
-import type { AdmissionHook, AdmissionRequest, KubeObject } from './types';
+import type { AdmissionHook, AdmissionRequest, AdmissionResult, KubeObject } from './types';
 
 /**
  * How a request to a kind with several versions is shown to each hook: in the version it takes
@@ -82,19 +82,63 @@ export class Admission {
     this.hooks.push(hook);
   }
 
-  /** Runs every matching mutating hook; `conv` shows the request in each hook's version. */
-  async mutate(req: AdmissionRequest, conv?: AdmissionConverter): Promise<void> {
+  /**
+   * Runs every matching mutating hook; `conv` shows the request in each hook's version. What a
+   * hook leaves unchanged is not converted back: a round trip through another version is not
+   * always the identity (an empty `status: {}` a version adds), and a webhook that patches
+   * nothing changes nothing. Throws the first denial.
+   */
+  async mutate(req: AdmissionRequest, conv?: AdmissionConverter): Promise<string[]> {
+    const warnings: string[] = [];
     for (const hook of this.hooks) {
       if (!hook.mutate || !matches(hook, req)) continue;
       const version = conv?.versionFor(hook) ?? req.kind.version;
-      if (!conv || version === req.kind.version) {
-        await hook.mutate(req);
-        continue;
+      let res: AdmissionResult | undefined;
+      if (!conv || version === req.kind.version) res = await hook.mutate(req);
+      else {
+        const view = viewIn(req, version, conv);
+        const before = view.object ? structuredClone(view.object) : undefined;
+        res = await hook.mutate(view);
+        if (req.object && view.object && !deepEqual(before, view.object))
+          replaceContents(req.object, conv.from(view.object, version));
       }
-      const view = viewIn(req, version, conv);
-      await hook.mutate(view);
-      if (req.object && view.object) replaceContents(req.object, conv.from(view.object, version));
+      if (res) this.check(hook, req, res, warnings);
     }
+    return warnings;
+  }
+
+  /** Collects a hook's warnings; throws its denial as kube-apiserver words a webhook's. */
+  private check(
+    hook: AdmissionHook,
+    req: AdmissionRequest,
+    res: AdmissionResult,
+    warnings: string[],
+  ): void {
+    warnings.push(...(res.warnings ?? []));
+    if (res.allowed) return;
+    const deniedBy = `admission webhook "${hook.name}" denied the request`;
+    if (res.status) {
+      const st = res.status;
+      const code = st.code < 400 ? 400 : st.code;
+      throw new ApiError(
+        code,
+        (st.reason ?? '') as StatusReason | '',
+        st.message ? `${deniedBy}: ${st.message}` : `${deniedBy} without explanation`,
+        st.details,
+      );
+    }
+    const code = res.code ?? (res.field ? 422 : 403);
+    const text = res.rule ? `${res.rule}: ${res.message}` : res.message;
+    const cause: { reason?: string; message: string; field?: string } = { message: text };
+    if (res.rule) cause.reason = res.rule;
+    if (res.field) cause.field = res.field;
+    const details: { name?: string; group?: string; kind: string; causes: (typeof cause)[] } = {
+      kind: req.resource.resource,
+      causes: [cause],
+    };
+    if (req.name) details.name = req.name;
+    if (req.resource.group) details.group = req.resource.group;
+    throw new ApiError(code, reasonFor(code), `${deniedBy}: ${text}`, details);
   }
 
   /** Runs every matching validating hook; returns their warnings, throws the first denial. */
@@ -106,25 +150,7 @@ export class Admission {
       const res = await hook.validate(
         !conv || version === req.kind.version ? req : viewIn(req, version, conv),
       );
-      warnings.push(...(res.warnings ?? []));
-      if (res.allowed) continue;
-      const code = res.code ?? (res.field ? 422 : 403);
-      const text = res.rule ? `${res.rule}: ${res.message}` : res.message;
-      const cause: { reason?: string; message: string; field?: string } = { message: text };
-      if (res.rule) cause.reason = res.rule;
-      if (res.field) cause.field = res.field;
-      const details: { name?: string; group?: string; kind: string; causes: (typeof cause)[] } = {
-        kind: req.resource.resource,
-        causes: [cause],
-      };
-      if (req.name) details.name = req.name;
-      if (req.resource.group) details.group = req.resource.group;
-      throw new ApiError(
-        code,
-        reasonFor(code),
-        `admission webhook "${hook.name}" denied the request: ${text}`,
-        details,
-      );
+      this.check(hook, req, res, warnings);
     }
     return warnings;
   }

@@ -11,6 +11,7 @@ export type {
   AdmissionOperation,
   AdmissionRequest,
   AdmissionResult,
+  AdmissionStatus,
   AnyKindRegistration,
   ConversionCallback,
   JSONSchemaProps,
@@ -25,8 +26,12 @@ export type {
   Scope,
   TokenEntry,
   UserInfo,
+  ValidationRule,
 } from './types';
-export type { StatusBody, StatusCause, StatusDetails } from './status';
+export { celCompileErrors, validateCel, PER_CALL_LIMIT, RUNTIME_COST_BUDGET } from './cel';
+export type { CelResult } from './cel';
+export type { FieldError, StatusBody, StatusCause, StatusDetails } from './status';
+export { fieldError, invalid } from './status';
 export { StateLockedError } from './persistence';
 export { writePrivateFile } from './identity';
 export { compareVersionPriority } from './version-priority';

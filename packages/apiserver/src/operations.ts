@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Admission, AdmissionConverter } from './admission';
 import { timestampNow } from './clock';
+import { blocksCel, CEL_NOT_CHECKED, celValidator, validateCel } from './cel';
 import {
   clone,
   deepEqual,
@@ -338,7 +339,12 @@ export class Operations {
   }
 
   /** Field errors of the object itself (name, metadata, schema, kind-specific rules). */
-  private validate(rt: ResourceType, obj: KubeObject, old: KubeObject | undefined): void {
+  private validate(
+    rt: ResourceType,
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    warnings: string[],
+  ): void {
     const errors: FieldError[] = [];
     const name = obj.metadata.name ?? '';
     if (!name)
@@ -346,6 +352,15 @@ export class Operations {
     else errors.push(...validateName(name, nameRule(rt)));
     errors.push(...validateMeta(obj));
     errors.push(...validateSchema(obj, rt.schema));
+    // x-kubernetes-validations, unless the object is not of the shape its rules were written for.
+    if (celValidator(rt.schema)) {
+      if (blocksCel(errors)) errors.push(CEL_NOT_CHECKED);
+      else {
+        const cel = validateCel(rt.schema, obj, old);
+        errors.push(...cel.errors);
+        warnings.push(...cel.warnings);
+      }
+    }
     if (rt.validate) errors.push(...rt.validate(obj, old));
     if (old?.metadata.deletionTimestamp) {
       const added = (obj.metadata.finalizers ?? []).filter(
@@ -373,8 +388,14 @@ export class Operations {
   ): Promise<void> {
     const req = this.admissionRequest(rt, op, obj, old, ctx, subresource);
     const conv = admissionConverter(rt);
-    await this.admission.mutate(req, conv);
-    this.validate(rt, obj, old);
+    ctx.warnings.push(...(await this.admission.mutate(req, conv)));
+    // kube-apiserver runs mutating admission before the strategy's PrepareForCreate/Update: what
+    // a webhook (or a conversion for it) put in the status of a main-resource write is dropped.
+    if (rt.statusSubresource && !rt.builtin && subresource === '') {
+      if (op === 'CREATE' || old?.status === undefined) removeKey(obj, 'status');
+      else obj.status = old.status;
+    }
+    this.validate(rt, obj, old, ctx.warnings);
     ctx.warnings.push(...(await this.admission.validate(req, conv)));
   }
 
@@ -827,7 +848,7 @@ export class Operations {
     const old = current.object();
     const req = this.admissionRequest(rt, 'DELETE', undefined, old, ctx, '');
     const conv = admissionConverter(rt);
-    await this.admission.mutate(req, conv);
+    ctx.warnings.push(...(await this.admission.mutate(req, conv)));
     ctx.warnings.push(...(await this.admission.validate(req, conv)));
 
     const policy = options.propagationPolicy ?? 'Background';

@@ -51,7 +51,8 @@ export interface StatusBody {
 export class ApiError extends Error {
   constructor(
     readonly code: number,
-    readonly reason: StatusReason,
+    /** Empty only for a webhook's Status that has none. */
+    readonly reason: StatusReason | '',
     message: string,
     readonly details?: StatusDetails,
   ) {
@@ -65,7 +66,8 @@ export class ApiError extends Error {
       metadata: {},
       status: 'Failure',
       message: this.message,
-      reason: this.reason,
+      // A webhook's Status may have no reason; Go's omitempty leaves it out.
+      ...(this.reason ? { reason: this.reason } : {}),
       code: this.code,
     };
     if (this.details) body.details = this.details;

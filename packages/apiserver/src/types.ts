@@ -54,6 +54,17 @@ export interface PrinterColumn {
   priority?: number;
 }
 
+/** One entry of `x-kubernetes-validations` (apiextensions/v1 ValidationRule). */
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  reason?:
+    'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
+}
+
 /** A structural OpenAPI v3 schema, as in a CRD's `openAPIV3Schema`. */
 export interface JSONSchemaProps {
   type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
@@ -88,6 +99,8 @@ export interface JSONSchemaProps {
   'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
   'x-kubernetes-list-map-keys'?: string[];
   'x-kubernetes-map-type'?: 'atomic' | 'granular';
+  /** CEL rules (`src/cel.ts`). */
+  'x-kubernetes-validations'?: ValidationRule[];
   /** Built-in kinds: how a strategic merge patch merges this list. */
   'x-kubernetes-patch-strategy'?: string;
   'x-kubernetes-patch-merge-key'?: string;
@@ -222,7 +235,27 @@ export type AdmissionResult =
       /** HTTP code; 403 (Forbidden) by default, 422 (Invalid) when a field is named. */
       code?: number;
       warnings?: string[];
+      /**
+       * The webhook's own Status, answered as kube-apiserver answers a denial
+       * (`webhookerrors.ToStatusErr`): its code (at least 400), reason and details as they are,
+       * its message after `admission webhook "<name>" denied the request: `. When set, `rule`,
+       * `field` and `code` are not used. Cluster API's webhooks answer `apierrors.NewInvalid`.
+       */
+      status?: AdmissionStatus;
     };
+
+/** What a webhook's `AdmissionResponse.result` carries. */
+export interface AdmissionStatus {
+  code: number;
+  reason?: string;
+  message?: string;
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    causes?: { reason?: string; message?: string; field?: string }[];
+  };
+}
 
 export interface AdmissionMatch {
   /** API group and kind, e.g. `{group: 'cluster.x-k8s.io', kind: 'MachineDeployment'}`; `*` for any. */
@@ -248,6 +281,12 @@ export interface AdmissionHook {
    * storage version. Kinds with one version (and the two Event APIs) are sent as requested.
    */
   versions?: readonly string[];
-  mutate?: (request: AdmissionRequest) => void | Promise<void>;
+  /**
+   * Changes `request.object` in place. May deny the request as `validate` does (a defaulting
+   * webhook that cannot decode the object refuses it before any validation runs).
+   */
+  mutate?: (
+    request: AdmissionRequest,
+  ) => AdmissionResult | undefined | Promise<AdmissionResult | undefined>;
   validate?: (request: AdmissionRequest) => AdmissionResult | Promise<AdmissionResult>;
 }

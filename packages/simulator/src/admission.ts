@@ -6,6 +6,7 @@ import {
   webhookRules,
   type RuleIssue,
 } from '@dcs/domain';
+import { capiWebhookHooks } from './capi-webhooks';
 
 /**
  * The webhooks of Cluster API and the DCS provider, played by admission hooks: exactly the rules
@@ -77,6 +78,8 @@ const refuseHook: AdmissionHook = {
 };
 
 export const webhookAdmission: readonly AdmissionHook[] = [
+  // Cluster API's own webhooks first: what upstream refuses (and defaults) beyond the schemas.
+  ...capiWebhookHooks(),
   ...(Object.keys(webhookRules) as WebhookKind[]).map(hookFor),
   refuseHook,
 ];

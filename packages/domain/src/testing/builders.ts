@@ -170,7 +170,14 @@ export function aMachineDeployment(o?: DeepPartial<MachineDeployment>): MachineD
         selector: { matchLabels: { [LABEL_CLUSTER_NAME]: cluster, [LABEL_DEPLOYMENT_NAME]: name } },
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } },
         template: {
-          metadata: { labels: { [LABEL_CLUSTER_NAME]: cluster, [LABEL_POOL_NAME]: name } },
+          // The selector's labels, as Cluster API's webhook requires of the template's.
+          metadata: {
+            labels: {
+              [LABEL_CLUSTER_NAME]: cluster,
+              [LABEL_DEPLOYMENT_NAME]: name,
+              [LABEL_POOL_NAME]: name,
+            },
+          },
           spec: {
             clusterName: cluster,
             version: 'v1.33.4',

@@ -162,13 +162,23 @@ describe('src/generated/capi-schemas.ts', () => {
     }
   });
 
-  it('refuses a keyword the embedded validator would ignore, such as a CEL rule', () => {
+  it('refuses a keyword the embedded validator would ignore; keeps CEL rules, which it evaluates', () => {
     expect(() =>
       stripSchema({
         type: 'object',
-        properties: { a: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self != ""' }] } },
+        properties: { a: { type: 'string', patternProperties: { x: { type: 'string' } } } },
       }),
-    ).toThrow(/\/properties\/a: schema keyword x-kubernetes-validations is not implemented/);
+    ).toThrow(/\/properties\/a: schema keyword patternProperties is not implemented/);
+    const rules = [{ rule: 'self != ""', message: 'a must not be empty' }];
+    expect(
+      stripSchema({
+        type: 'object',
+        properties: { a: { type: 'string', 'x-kubernetes-validations': rules } },
+      }),
+    ).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string', 'x-kubernetes-validations': rules } },
+    });
     // A property named like a keyword is data and stays.
     expect(
       stripSchema({ type: 'object', properties: { description: { type: 'string' } } }),

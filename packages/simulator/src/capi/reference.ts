@@ -51,9 +51,10 @@ export interface ReferenceSchema {
 }
 
 /**
- * Every schema keyword the embedded validator (`@dcs/apiserver` validation.ts) implements. The
- * generator refuses any other keyword, so a newer reference with, say, CEL rules
- * (`x-kubernetes-validations`) fails loudly instead of being served without its rules.
+ * Every schema keyword the embedded validator (`@dcs/apiserver` validation.ts, and cel.ts for
+ * the CEL rules of `x-kubernetes-validations`) implements. The generator refuses any other
+ * keyword, so a newer reference with, say, `x-kubernetes-validations`' successor fails loudly
+ * instead of being served without its rules.
  */
 const VALIDATED_KEYWORDS = new Set([
   'type',
@@ -87,6 +88,7 @@ const VALIDATED_KEYWORDS = new Set([
   'x-kubernetes-list-type',
   'x-kubernetes-list-map-keys',
   'x-kubernetes-map-type',
+  'x-kubernetes-validations',
 ]);
 
 /** Keywords with no effect on what is accepted (documentation only). */
