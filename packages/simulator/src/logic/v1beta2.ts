@@ -11,14 +11,16 @@
 
 export type V2Status = 'True' | 'False' | 'Unknown';
 
-export interface V2Condition {
+// A type, not an interface: it is assignable to the domain's loose (index-signed) schema types.
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+export type V2Condition = {
   type: string;
   status: V2Status;
   reason: string;
   message: string;
   lastTransitionTime?: string;
   observedGeneration?: number;
-}
+};
 
 /** What a controller sets: the time and generation are added by `setV2Conditions`. */
 export type V2Update = Omit<V2Condition, 'lastTransitionTime' | 'observedGeneration'>;
