@@ -60,7 +60,7 @@ describe('a CRD the controllers need is missing (issue 25)', () => {
     expect(r.code).toBe(1);
     const output = r.out + r.err;
     expect(output).toMatch(
-      /^sim:controllers: cannot start: the API server does not serve kubeadmconfigs\.bootstrap\.cluster\.x-k8s\.io\/v1beta1 \(KubeadmConfig\)/m,
+      /^sim:controllers: cannot start: the API server does not serve kubeadmconfigs\.bootstrap\.cluster\.x-k8s\.io\/v1beta[12] \(KubeadmConfig\)/m,
     );
     expect(output).toContain(
       `pnpm --silent sim:crds --kubeconfig ${kubeconfig} | kubectl --kubeconfig ${kubeconfig} apply --server-side -f -`,
