@@ -26,6 +26,9 @@ export const ZH_GLOSSARY = {
     'Bearer',
     'SSH',
     'Web',
+    // Cluster API's API versions, as written in apiVersion (issue 23).
+    'v1beta1',
+    'v1beta2',
   ],
   /** Abbreviations and units as engineers write them in Chinese too. */
   abbreviations: [
