@@ -8,7 +8,7 @@ export {
 } from './capi/releases';
 export type { CapiRelease } from './capi/releases';
 export * from './admission';
-export { startControllers } from './controllers/start';
+export { INSTALL_MISSING_CRDS, MissingKindsError, startControllers } from './controllers/start';
 export type {
   ControllerOptions,
   RunningControllers,

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CAPI_RELEASES, capiVersionsOf, isCapiRelease } from '../capi/releases';
-import { startControllers } from '../controllers/start';
+import { MissingKindsError, startControllers } from '../controllers/start';
 import { createClock } from '../logic/clock';
 import { parseFailureRule, type FailureRule } from '../logic/failures';
 import { seed } from '../seed';
@@ -78,9 +78,13 @@ async function orExit<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (e) {
-    process.stderr.write(
-      `sim:controllers: ${what}: ${e instanceof Error ? e.message : String(e)}\n`,
-    );
+    const message = e instanceof Error ? e.message : String(e);
+    // A missing CRD's message names the command to install it, with this kubeconfig (issue 25).
+    const shown =
+      e instanceof MissingKindsError
+        ? message.replaceAll('FILE', kubeconfigPath ?? 'FILE')
+        : message;
+    process.stderr.write(`sim:controllers: ${what}: ${shown}\n`);
     process.exit(1);
   }
 }

@@ -2,6 +2,8 @@ import { InformerFactory, internStrings, stripManagedFields } from '@dcs/informe
 import {
   asHub,
   DEFAULT_NAMESPACE,
+  kindTable,
+  type KindInfo,
   type ApiVersionChoice,
   LABEL_CONTROL_PLANE_NAME,
   LABEL_DEPLOYMENT_NAME,
@@ -35,6 +37,28 @@ import { DEFAULT_PROVIDER_VERSION, ensureProviderDeployment } from './provider';
  * and the DCS infrastructure provider, as ordinary API clients of any API server that has the
  * Cluster API and DCS CRDs.
  */
+
+/** The command that prints the CRDs a server lacks (`src/cli/crds.ts`); FILE: its kubeconfig. */
+export const INSTALL_MISSING_CRDS =
+  'pnpm --silent sim:crds --kubeconfig FILE | kubectl --kubeconfig FILE apply --server-side -f -';
+
+/** The API server lacks CRDs the controllers watch. */
+export class MissingKindsError extends Error {
+  constructor(readonly kinds: readonly KindInfo[]) {
+    const names = kinds.map((k) => `${k.plural}.${k.group}/${k.version} (${k.kind})`).join(', ');
+    const kubeadm = kinds.some(
+      (k) => k.group.startsWith('bootstrap.') || k.group.startsWith('controlplane.'),
+    );
+    super(
+      `the API server does not serve ${names}, which the controllers need: its CRD is not installed. ` +
+        `Install what is missing with: ${INSTALL_MISSING_CRDS}` +
+        (kubeadm
+          ? ' (on a real Cluster API, the kubeadm providers bring theirs: clusterctl init --bootstrap kubeadm --control-plane kubeadm)'
+          : ''),
+    );
+    this.name = 'MissingKindsError';
+  }
+}
 
 export interface ControllerOptions {
   /**
@@ -143,6 +167,10 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
   // the controllers' caches and logic keep the hub.
   if (o.capiVersions) client.versions = o.capiVersions;
   else await client.discoverVersions();
+  // Issue 25: a kind the server does not serve (its CRD not installed) is named once, here, with
+  // the command that installs it, instead of an informer retrying a 404 forever.
+  const missing = await client.missingKinds(WATCHED_KINDS.map((k) => kindTable[k]));
+  if (missing.length > 0) throw new MissingKindsError(missing);
   const intern = internStrings();
   const factory = new InformerFactory(input.kubeconfig, {
     onError: (error, info) => {

@@ -138,6 +138,35 @@ export class KubeClient {
     void this.pool?.then((p) => p.close()).catch(() => undefined);
   }
 
+  /**
+   * The kinds of `kinds` the API server does not serve (discovery of each group/version, in the
+   * version `at` speaks): a CRD that is not installed. Asked once, at start (issue 25), so that a
+   * missing CRD is named instead of an informer looping on 404.
+   */
+  async missingKinds(kinds: readonly KindInfo[]): Promise<KindInfo[]> {
+    const served = new Map<string, Promise<Set<string>>>();
+    const resourcesOf = (groupVersion: string) => {
+      let known = served.get(groupVersion);
+      if (!known) {
+        known = this.request<{ resources?: { name?: string }[] }>('GET', `/apis/${groupVersion}`)
+          .then((b) => new Set((b.resources ?? []).flatMap((r) => (r.name ? [r.name] : []))))
+          .catch((e: unknown) => {
+            if (isNotFound(e)) return new Set<string>();
+            throw e;
+          });
+        served.set(groupVersion, known);
+      }
+      return known;
+    };
+    const missing: KindInfo[] = [];
+    for (const kind of kinds) {
+      const info = this.at(kind);
+      const resources = await resourcesOf(`${info.group}/${info.version}`);
+      if (!resources.has(info.plural)) missing.push(info);
+    }
+    return missing;
+  }
+
   get<T extends KubeObject>(
     info: KindInfo,
     namespace: string | undefined,
