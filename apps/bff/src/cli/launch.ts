@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, launcherSettings, optionArgs } from '../config/env';
+import { watchAncestors } from './ancestry';
 import { main as serveMain, serve } from './serve';
 
 /**
@@ -81,6 +82,14 @@ const isRunning = (child: ChildProcess) => child.exitCode === null && child.sign
 async function launch(argv: readonly string[]): Promise<void> {
   const settings = launcherSettings(optionArgs(argv));
   const args = settings.bffArgs;
+  // When whoever started us goes away without passing the signal on — SIGTERM to the `pnpm
+  // start` at the top of a chain of shells and pnpms (ancestry.ts), or pnpm under `timeout` —
+  // stop as on SIGTERM rather than leave the console and the simulator running orphaned. In
+  // both modes: serve's SIGTERM handler, or this launcher's below.
+  watchAncestors((why) => {
+    process.stderr.write(`launcher: ${why}; stopping\n`);
+    process.kill(process.pid, 'SIGTERM');
+  });
   if (settings.kubeconfig !== undefined) {
     await serveMain(args);
     return;
@@ -117,13 +126,6 @@ async function launch(argv: readonly string[]): Promise<void> {
     process.stderr.write(`launcher: the simulator exited (${String(code ?? signal)}); stopping\n`);
     process.exit(1);
   });
-  // When whoever started us goes away without passing the signal on (pnpm under `timeout`),
-  // shut down too rather than leave the console and the simulator running orphaned.
-  const parent = process.ppid;
-  setInterval(() => {
-    if (process.ppid !== parent) shutdown('SIGTERM');
-  }, 1000).unref();
-
   const kubeconfig = await ready;
   if (run.stopping) return;
   // The simulator stamps objects on the wall clock and `--time-scale X` shortens its durations:
