@@ -31,8 +31,8 @@ export interface Kube {
   localIdentity: Identity | undefined;
   /**
    * Local mode, identity not known: asks the server again (one question at a time, at most once
-   * per IDENTITY_ASK_AGAIN_MS) and resolves to what is known then, waiting at most
-   * IDENTITY_WAIT_MS; the answer, when it comes later, is kept for the next request.
+   * per IDENTITY_ASK_AGAIN_MS) and resolves to what is known then, waiting at most until
+   * IDENTITY_WAIT_MS after the question was asked; a later answer is kept for the next request.
    */
   confirmLocalIdentity(): Promise<Identity | undefined>;
 }
@@ -92,11 +92,15 @@ export default fp<{ kubeConfig?: KubeConfig }>(
             });
         }
         if (!asking) return undefined;
+        // One wait per question, shared: while a slow question is out, later requests wait only
+        // for what is left of it, never IDENTITY_WAIT_MS each.
+        const left = askedAt + IDENTITY_WAIT_MS - Date.now();
+        if (left <= 0) return undefined;
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<undefined>((resolve) => {
           timer = setTimeout(() => {
             resolve(undefined);
-          }, IDENTITY_WAIT_MS);
+          }, left);
           timer.unref();
         });
         return Promise.race([asking, timeout]).finally(() => {
