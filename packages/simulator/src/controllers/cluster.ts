@@ -5,7 +5,8 @@ import {
   type DCSCluster,
   type KubeadmControlPlane,
 } from '@dcs/domain';
-import { clusterStatus } from '../logic/cluster-status';
+import { clusterStatus, clusterV2Status } from '../logic/cluster-status';
+import { BY_CLUSTER, indexKey } from '../runtime/caches';
 import { setConditions, trueCondition, withSummary } from '../logic/conditions';
 import { ownerRef } from '../logic/machine-desired';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
@@ -24,6 +25,7 @@ export function clusterController(ctx: Context): Controller {
   const clusters = ctx.caches.get('Cluster');
   const dcsClusters = ctx.caches.get('DCSCluster');
   const kcps = ctx.caches.get('KubeadmControlPlane');
+  const deployments = ctx.caches.get('MachineDeployment');
 
   async function own<T extends DCSCluster | KubeadmControlPlane>(
     cluster: Cluster,
@@ -66,7 +68,16 @@ export function clusterController(ctx: Context): Controller {
     }
 
     const before = cluster.status ?? {};
-    const status = clusterStatus(cluster, infra, kcp, ctx.clock.stamp());
+    const nowISO = ctx.clock.stamp();
+    const status = clusterStatus(cluster, infra, kcp, nowISO);
+    status.v1beta2 = clusterV2Status({
+      cluster,
+      status,
+      infra,
+      kcp,
+      deployments: deployments.byIndex(BY_CLUSTER, indexKey(namespace, name)),
+      nowISO,
+    });
     if (same(status, before)) return undefined;
     await ctx.writer.updateStatus('Cluster', { ...cluster, status });
     if (status.phase !== before.phase) {
@@ -122,7 +133,14 @@ export function clusterController(ctx: Context): Controller {
   return {
     name: 'cluster',
     primary: 'Cluster',
-    watches: [watch('DCSCluster', toCluster), watch('KubeadmControlPlane', toCluster)],
+    watches: [
+      watch('DCSCluster', toCluster),
+      watch('KubeadmControlPlane', toCluster),
+      // The pools' Available, RollingOut, Scaling* and counters (v1beta2).
+      watch('MachineDeployment', (md) =>
+        md.spec?.clusterName ? [`${md.metadata.namespace ?? ''}/${md.spec.clusterName}`] : [],
+      ),
+    ],
     reconcile,
   };
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Machine, MachineDeployment, MachineSet } from '@dcs/domain';
+import type {
+  Cluster,
+  DCSCluster,
+  KubeadmControlPlane,
+  Machine,
+  MachineDeployment,
+  MachineSet,
+} from '@dcs/domain';
+import { clusterV2Status } from './cluster-status';
 import { deploymentV2Status, rollingOutCondition } from './deployment-status';
 import {
   deletingForSummary,
@@ -436,6 +444,107 @@ describe('MachineSet and MachineDeployment v1beta2 status', () => {
       message:
         '1 available replicas, at least 2 required (spec.strategy.rollout.maxUnavailable is 0, spec.replicas is 2)',
       observedGeneration: 4,
+    });
+  });
+});
+
+describe('Cluster v1beta2 (cluster_controller_status.go)', () => {
+  const cluster = {
+    apiVersion: 'cluster.x-k8s.io/v1beta1',
+    kind: 'Cluster',
+    metadata: { name: 'c', namespace: 'ns', generation: 1 },
+    spec: {
+      infrastructureRef: { kind: 'DCSCluster', name: 'c' },
+      controlPlaneRef: { kind: 'KubeadmControlPlane', name: 'c-cp' },
+    },
+  } as Cluster;
+  const kcpWith = (conditions: V2Condition[]) =>
+    ({
+      apiVersion: 'controlplane.cluster.x-k8s.io/v1beta1',
+      kind: 'KubeadmControlPlane',
+      metadata: { name: 'c-cp', namespace: 'ns' },
+      spec: { replicas: 3 },
+      status: {
+        replicas: 3,
+        v1beta2: { conditions, readyReplicas: 3, availableReplicas: 3, upToDateReplicas: 1 },
+      },
+    }) as unknown as KubeadmControlPlane;
+  const initialized = {
+    infrastructureReady: true,
+    conditions: [{ type: 'ControlPlaneInitialized', status: 'True' as const }],
+  };
+
+  it('no pools: WorkersAvailable NoWorkers; the control plane rolling out shows on the Cluster', () => {
+    const s = clusterV2Status({
+      cluster,
+      status: initialized,
+      infra: {} as DCSCluster,
+      kcp: kcpWith([
+        { type: 'Available', status: 'True', reason: 'Available', message: '' },
+        {
+          type: 'RollingOut',
+          status: 'True',
+          reason: 'RollingOut',
+          message: 'Rolling out 2 not up-to-date replicas\n* Version v1.33.4, v1.34.1 required',
+        },
+      ]),
+      deployments: [],
+      nowISO: NOW,
+    });
+    const by = Object.fromEntries((s.conditions ?? []).map((c) => [c.type, c]));
+    expect(by.WorkersAvailable).toMatchObject({ status: 'True', reason: 'NoWorkers' });
+    expect(by.ControlPlaneAvailable).toMatchObject({ status: 'True', reason: 'Available' });
+    expect(by.RollingOut).toEqual(
+      expect.objectContaining({
+        status: 'True',
+        reason: 'RollingOut',
+        message:
+          '* KubeadmControlPlane c-cp:\n  * Rolling out 2 not up-to-date replicas\n    * Version v1.33.4, v1.34.1 required',
+      }),
+    );
+    expect(by.Available).toMatchObject({ status: 'True', reason: 'Available' });
+    expect(s.controlPlane).toEqual({
+      desiredReplicas: 3,
+      replicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      upToDateReplicas: 1,
+    });
+  });
+
+  it('a pool not available: WorkersAvailable and Available False, naming the pool', () => {
+    const pool = md('v1.34.1');
+    pool.status = {
+      v1beta2: {
+        conditions: [
+          {
+            type: 'Available',
+            status: 'False',
+            reason: 'NotAvailable',
+            message: '0 available replicas, at least 2 required',
+          },
+        ],
+      },
+    };
+    const s = clusterV2Status({
+      cluster,
+      status: initialized,
+      infra: {} as DCSCluster,
+      kcp: kcpWith([{ type: 'Available', status: 'True', reason: 'Available', message: '' }]),
+      deployments: [pool],
+      nowISO: NOW,
+    });
+    const by = Object.fromEntries((s.conditions ?? []).map((c) => [c.type, c]));
+    expect(by.WorkersAvailable).toMatchObject({
+      status: 'False',
+      reason: 'NotAvailable',
+      message: '* MachineDeployment md: 0 available replicas, at least 2 required',
+    });
+    expect(by.Available).toMatchObject({
+      status: 'False',
+      reason: 'NotAvailable',
+      message:
+        '* WorkersAvailable:\n  * MachineDeployment md: 0 available replicas, at least 2 required',
     });
   });
 });

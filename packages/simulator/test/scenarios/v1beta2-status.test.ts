@@ -169,6 +169,42 @@ describe('v1beta2 status under --capi-release v1.14', () => {
     expect(cond(cp, 'EtcdMemberHealthy')).toMatchObject({ status: 'True', reason: 'Healthy' });
     expect(cond(cp, 'UpToDate')).toMatchObject({ status: 'True', reason: 'UpToDate' });
     expect(cond(cp, 'Ready')).toMatchObject({ status: 'True', reason: 'Ready' });
+
+    // The Cluster: its infrastructure, control plane and pools, and the counters.
+    const cluster = await sim.until('the cluster available', () => {
+      const c = v2List('Cluster').find((x) => x.metadata.name === 'v2');
+      return cond(c, 'Available')?.status === 'True' ? c : undefined;
+    });
+    expect(
+      Object.fromEntries(
+        (cluster.status?.conditions ?? []).map((c) => [c.type, `${c.status}/${c.reason}`]),
+      ),
+    ).toEqual({
+      Available: 'True/Available',
+      RemoteConnectionProbe: 'True/ProbeSucceeded',
+      InfrastructureReady: 'True/Ready',
+      ControlPlaneInitialized: 'True/Initialized',
+      ControlPlaneAvailable: 'True/Available',
+      WorkersAvailable: 'True/Available',
+      RollingOut: 'False/NotRollingOut',
+      Remediating: 'False/NotRemediating',
+      ScalingDown: 'False/NotScalingDown',
+      ScalingUp: 'False/NotScalingUp',
+      Paused: 'False/NotPaused',
+      Deleting: 'False/NotDeleting',
+    });
+    const counts = cluster.status as unknown as {
+      controlPlane?: Record<string, number>;
+      workers?: Record<string, number>;
+    };
+    expect(counts.controlPlane).toEqual({
+      desiredReplicas: 1,
+      replicas: 1,
+      readyReplicas: 1,
+      availableReplicas: 1,
+      upToDateReplicas: 1,
+    });
+    expect(counts.workers).toMatchObject({ desiredReplicas: 2, replicas: 2, readyReplicas: 2 });
   }, 60_000);
 
   it('drain-stuck: the deleting Machine says DrainingNode and names the Pod the PodDisruptionBudget holds', async () => {
