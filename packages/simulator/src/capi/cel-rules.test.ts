@@ -83,8 +83,7 @@ function rulesOf(schema: JSONSchemaProps, where: string, out: Found[]): void {
 }
 
 const found: Found[] = [];
-for (const s of capiReferenceSchemasV114)
-  rulesOf(s.schema, `${s.kind} ${s.version} `, found);
+for (const s of capiReferenceSchemasV114) rulesOf(s.schema, `${s.kind} ${s.version} `, found);
 
 describe('the CEL rules of Cluster API v1.14.0 (generated/capi-schemas-v1.14.ts)', () => {
   it('are all found: 37 rules, five distinct expressions, each with a case', () => {
