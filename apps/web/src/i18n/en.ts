@@ -183,7 +183,7 @@ export const en = {
   'conditions.problem': 'Needs attention',
   'conditions.inProgress': 'Not healthy yet (severity Info): a step still in progress',
   'conditions.link': 'Link',
-  'conditions.v1beta2Of': 'Cluster API v1beta2 conditions of {kind} {name}',
+  'conditions.v1beta2Of': '{kind} {name}: Cluster API v1beta2 conditions',
   'conditions.v1beta2Missing':
     'This cluster writes only Cluster API v1beta1 status for {name} (Cluster API v1.8 or older, or not written yet): no v1beta2 conditions, no Available and Up-to-date counts, no deletion steps.',
   'conditions.stale': 'Stale',

@@ -33,7 +33,7 @@ describe('V1Beta2Conditions (issue 23)', () => {
   it('lists the v1beta2 conditions; one written for an older generation is marked stale, with the generation', () => {
     show(v1beta2ConditionViews(md));
     const table = screen.getByRole('table', {
-      name: 'Cluster API v1beta2 conditions of MachineDeployment demo-md-0',
+      name: 'MachineDeployment demo-md-0: Cluster API v1beta2 conditions',
     });
     const row = (type: string) => within(table).getAllByText(type)[0]?.closest('tr') as HTMLElement;
     const stale = within(row('Available')).getByText('Stale');
