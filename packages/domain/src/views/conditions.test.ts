@@ -175,6 +175,8 @@ describe('Cluster API v1beta2 condition views (issue 23)', () => {
       Deleting: [false, 'ok'],
       Ready: [false, 'ok'],
     });
+    // v1beta2 has no severity, and the view makes none up.
+    expect(views.map((v) => v.severity)).toEqual(views.map(() => undefined));
     // Problems first, then the step in progress, then the healthy ones (Ready first).
     expect(views.map((v) => v.type)).toEqual([
       'Available',

@@ -174,9 +174,10 @@ const V1BETA2_IN_PROGRESS = new Set([
 ]);
 
 /**
- * One v1beta2 condition as the Conditions view shows it. Without severity, a False condition of a
- * health type (Available, Ready, NodeHealthy, …) is a problem, an Unknown one too; a True
- * condition of an in-progress type is informational (`severity: 'Info'`), never a problem.
+ * One v1beta2 condition as the Conditions view shows it. v1beta2 has no severity, and none is
+ * made up: a False condition of a health type (Available, Ready, NodeHealthy, …) is a problem,
+ * an Unknown one too; a True condition of an in-progress type is informational (its tone is
+ * `info`), never a problem.
  */
 export function v1beta2ConditionView(
   c: V1Beta2Condition,
@@ -187,20 +188,10 @@ export function v1beta2ConditionView(
     c.observedGeneration !== undefined &&
     generation !== undefined &&
     c.observedGeneration < generation;
-  let problem: boolean;
-  let severity: ConditionSeverity | undefined;
-  if (c.status === 'Unknown') problem = true;
-  else if (inProgress) {
-    problem = false;
-    if (c.status === 'True') severity = 'Info';
-  } else {
-    problem = c.status === 'False';
-    if (problem) severity = 'Warning';
-  }
+  const problem = c.status === 'Unknown' || (!inProgress && c.status === 'False');
   return {
     type: c.type,
     status: c.status,
-    ...(severity ? { severity } : {}),
     ...(c.reason ? { reason: c.reason } : {}),
     ...(c.message ? { message: c.message } : {}),
     ...(c.lastTransitionTime ? { lastTransitionTime: c.lastTransitionTime } : {}),

@@ -203,7 +203,10 @@ export function ConditionsTable({
                     </TableCell>
                     <TableCell>{c.severity ?? '—'}</TableCell>
                     <TableCell>{c.reason ?? '—'}</TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere' }}>{c.message ?? '—'}</TableCell>
+                    {/* Cluster API v1beta2's aggregate messages are lines ("* Machine a: …"). */}
+                    <TableCell sx={{ overflowWrap: 'anywhere', whiteSpace: 'pre-line' }}>
+                      {c.message ?? '—'}
+                    </TableCell>
                     {/* One line each for "1 minute ago" and the date: wrapped, a row was four lines tall. */}
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>
                       <time
