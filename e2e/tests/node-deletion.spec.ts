@@ -49,6 +49,7 @@ const TEXTS = {
     yes: 'Yes',
     no: 'No',
     ready: 'Ready',
+    deletionStep: /Deleting: (DrainingNode|WaitingFor\w+|DeletingNode)/,
   },
   'zh-CN': {
     heading: '节点',
@@ -65,6 +66,7 @@ const TEXTS = {
     yes: '是',
     no: '否',
     ready: '就绪',
+    deletionStep: /删除中：(DrainingNode|WaitingFor\w+|DeletingNode)/,
   },
 } as const;
 type Lang = keyof typeof TEXTS;
@@ -235,6 +237,10 @@ async function journey(
       /Draining|Cordoned|Deleted/,
       { timeout: 60_000 },
     );
+    // Cluster API v1beta2's Deleting condition (v1.14): the machine page names the step.
+    await expect(machinePage.getByTestId('deletion-step')).toContainText(T.deletionStep, {
+      timeout: 30_000,
+    });
     await snap(page, testInfo, `node-deletion-column-${lang}`);
     await snap(machinePage, testInfo, `node-deletion-machine-${lang}`);
     if (zh) {
