@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JSONSchemaProps } from '@dcs/apiserver';
+import { validateCel, type JSONSchemaProps } from '@dcs/apiserver';
 import {
   applyStep,
   capiConvertible,
@@ -42,8 +42,10 @@ import { join } from 'node:path';
  * and back, is one Cluster API v1.14.0's CRD of that version accepts: Ajv on the version's
  * openAPIV3Schema (`src/generated/capi-schemas-v1.14.ts`, generated from the reference CRDs and
  * committed, so that CI without `shared/reference` checks it too), and nothing in it the schema
- * does not declare (pruning would drop it without a word). The CEL rules
- * (`x-kubernetes-validations`) the schemas carry are not evaluated here: Ajv has no CEL.
+ * does not declare (pruning would drop it without a word), and every CEL rule
+ * (`x-kubernetes-validations`) the schema carries, with the embedded API server's evaluator
+ * (`validateCel`, @bufbuild/cel: Ajv has no CEL; each rule of the v1.14 CRDs is held to upstream's
+ * message by `cel-rules.test.ts`).
  */
 
 const ajv = kubeAjv();
@@ -68,6 +70,8 @@ function problemsOf(obj: KubeObject): string[] {
       (p) => `${ref.kind} ${ref.version} prunes ${p}`,
     ),
   );
+  const cel = validateCel(ref.schema, structuredClone(obj));
+  out.push(...cel.errors.map((e) => `${ref.kind} ${ref.version} CEL: ${JSON.stringify(e)}`));
   return out;
 }
 
@@ -114,6 +118,31 @@ describe('converted objects validate against the v1.14.0 CRDs of their version',
     const problems = problemsOf({ ...md, apiVersion: 'cluster.x-k8s.io/v1beta2' });
     expect(problems).toContain('MachineDeployment v1beta2 prunes .spec.strategy');
     expect(problems.some((p) => p.includes('must have required property'))).toBe(true);
+  });
+
+  it("the check evaluates the schema's CEL rules: v1beta2 kubeletExtraArgs with a name twice", () => {
+    const kct = to(aBootstrapTemplate(), 'v1beta2') as KubeObject & {
+      spec: {
+        template: {
+          spec: {
+            joinConfiguration?: {
+              nodeRegistration?: { kubeletExtraArgs?: { name: string; value: string }[] };
+            };
+          };
+        };
+      };
+    };
+    const registration = kct.spec.template.spec.joinConfiguration?.nodeRegistration;
+    if (!registration) throw new Error('the builder has a join configuration');
+    registration.kubeletExtraArgs = [
+      { name: 'node-ip', value: 'NODE_IP' },
+      { name: 'node-ip', value: '10.0.0.1' },
+    ];
+    const problems = problemsOf(kct);
+    expect(
+      problems.some((p) => p.includes('CEL') && p.includes('kubeletExtraArgs name must be unique')),
+      problems.join('\n'),
+    ).toBe(true);
   });
 
   it.each([
