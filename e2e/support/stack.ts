@@ -110,6 +110,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       '--seed',
       options.seed ?? 'demo',
       ...(options.providerVersion ? ['--provider-version', options.providerVersion] : []),
+      // Issue 23: the journeys against another Cluster API release (v1.10, v1.16; default v1.14).
+      ...(process.env.E2E_CAPI_RELEASE ? ['--capi-release', process.env.E2E_CAPI_RELEASE] : []),
     ],
     { cwd: join(repoRoot, 'packages/simulator'), stdio: ['ignore', 'pipe', 'pipe'] },
   );
