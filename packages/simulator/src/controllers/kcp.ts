@@ -8,7 +8,7 @@ import {
   type ObjectOf,
 } from '@dcs/domain';
 import { setConditions } from '../logic/conditions';
-import { deletionClocks } from '../logic/timeline';
+import { DRAIN_START_PATH } from '../logic/timeline';
 import { setV2Conditions, v1beta2Of } from '../logic/v1beta2';
 import {
   ANNOTATION_CLONED_FROM_NAME,
@@ -296,7 +296,22 @@ export function kcpController(ctx: Context): Controller {
       certificatesReady: certificatesDone.has(`${namespace ?? ''}/${cluster}`),
       clusterPaused: Boolean(ctx.caches.get('Cluster').get(namespace, cluster)?.spec?.paused),
       wallNow: now,
-      ...deletionClocks(ctx.timeline, simNow),
+      deletingFor: (m) => {
+        const at = ctx.timeline.at(
+          m.metadata.uid,
+          'metadata/deletionTimestamp',
+          m.metadata.deletionTimestamp,
+        );
+        return at === undefined ? undefined : simNow - at;
+      },
+      drainingFor: (m) => {
+        const at = ctx.timeline.at(
+          m.metadata.uid,
+          DRAIN_START_PATH,
+          m.status?.deletion?.nodeDrainStartTime,
+        );
+        return at === undefined ? undefined : simNow - at;
+      },
       nowISO: ctx.clock.stamp(),
     });
     if (!same(status, kcp.status))

@@ -27,7 +27,7 @@ import { NODE_NOT_READY_MESSAGE } from '../logic/node-desired';
 import { getV2, v1beta2Of } from '../logic/v1beta2';
 import { BY_CLUSTER, indexKey } from '../runtime/caches';
 import { stepDuration } from '../logic/timings';
-import { deletionClocks, DRAIN_START_PATH } from '../logic/timeline';
+import { DRAIN_START_PATH } from '../logic/timeline';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
 import { nodeInfoOf, nodeRefOf } from './node';
@@ -69,6 +69,24 @@ export function machineController(ctx: Context): Controller {
     );
     const md = mdRef ? deployments.get(m.metadata.namespace, mdRef.name) : undefined;
     return machineUpToDate(ms, md);
+  };
+
+  /** Simulated ms since the deletionTimestamp (the API server's wall-clock stamp). */
+  const deletingFor = (m: Machine, now: number) => {
+    const at = ctx.timeline.at(
+      m.metadata.uid,
+      'metadata/deletionTimestamp',
+      m.metadata.deletionTimestamp,
+    );
+    return at === undefined ? undefined : now - at;
+  };
+  const drainingFor = (m: Machine, now: number) => {
+    const at = ctx.timeline.at(
+      m.metadata.uid,
+      DRAIN_START_PATH,
+      m.status?.deletion?.nodeDrainStartTime,
+    );
+    return at === undefined ? undefined : now - at;
   };
 
   const infraOf = (m: Machine) => {
@@ -286,7 +304,6 @@ export function machineController(ctx: Context): Controller {
     const config = configOf(m);
     const infra = infraOf(m);
     const now = ctx.clock.now();
-    const clocks = deletionClocks(ctx.timeline, now);
     const healthy = next.conditions?.find((c) => c.type === NODE_HEALTHY);
     const v1beta2 = {
       ...(v1beta2Of(before) ?? {}),
@@ -320,8 +337,10 @@ export function machineController(ctx: Context): Controller {
           ? KCP_READINESS_GATES
           : undefined,
         upToDate: upToDateOf(m),
-        deletingForMs: clocks.deletingFor(m),
-        drainingForMs: clocks.drainingFor({ ...m, status: next }),
+        deletingForMs: m.metadata.deletionTimestamp ? deletingFor(m, now) : undefined,
+        drainingForMs: next.deletion?.nodeDrainStartTime
+          ? drainingFor({ ...m, status: next }, now)
+          : undefined,
         generation: m.metadata.generation ?? 0,
         nowISO,
       }),

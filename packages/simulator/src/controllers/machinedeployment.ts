@@ -7,7 +7,7 @@ import {
   type MachineSet,
 } from '@dcs/domain';
 import { deploymentStatus, deploymentV2Status } from '../logic/deployment-status';
-import { deletionClocks } from '../logic/timeline';
+import { DRAIN_START_PATH } from '../logic/timeline';
 import {
   ANNOTATION_DISABLE_MACHINE_CREATE,
   deploymentState,
@@ -241,7 +241,22 @@ export function machineDeploymentController(ctx: Context): Controller {
       ),
       clusterPaused: Boolean(cluster?.spec?.paused),
       wallNow: ctx.clock.wallNow(),
-      ...deletionClocks(ctx.timeline, now),
+      deletingFor: (m) => {
+        const at = ctx.timeline.at(
+          m.metadata.uid,
+          'metadata/deletionTimestamp',
+          m.metadata.deletionTimestamp,
+        );
+        return at === undefined ? undefined : now - at;
+      },
+      drainingFor: (m) => {
+        const at = ctx.timeline.at(
+          m.metadata.uid,
+          DRAIN_START_PATH,
+          m.status?.deletion?.nodeDrainStartTime,
+        );
+        return at === undefined ? undefined : now - at;
+      },
       nowISO,
     });
     if (!same(status, md.status)) {

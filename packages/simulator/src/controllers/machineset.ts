@@ -16,7 +16,7 @@ import {
   machineSetV2Status,
   machineUpToDate,
 } from '../logic/machineset-status';
-import { deletionClocks } from '../logic/timeline';
+import { DRAIN_START_PATH } from '../logic/timeline';
 import { UP_TO_DATE, getV2, setV2Conditions, v1beta2Of } from '../logic/v1beta2';
 import { seeded } from '../logic/random';
 import { BY_OWNER } from '../runtime/caches';
@@ -227,7 +227,22 @@ export function machineSetController(ctx: Context): Controller {
       machines: owned,
       clusterPaused: Boolean(clusters.get(set.metadata.namespace, clusterName)?.spec?.paused),
       wallNow: ctx.clock.wallNow(),
-      ...deletionClocks(ctx.timeline, now),
+      deletingFor: (m) => {
+        const at = ctx.timeline.at(
+          m.metadata.uid,
+          'metadata/deletionTimestamp',
+          m.metadata.deletionTimestamp,
+        );
+        return at === undefined ? undefined : now - at;
+      },
+      drainingFor: (m) => {
+        const at = ctx.timeline.at(
+          m.metadata.uid,
+          DRAIN_START_PATH,
+          m.status?.deletion?.nodeDrainStartTime,
+        );
+        return at === undefined ? undefined : now - at;
+      },
       nowISO,
     });
     if (!same(status, set.status)) await ctx.writer.updateStatus('MachineSet', { ...set, status });

@@ -14,27 +14,6 @@ import type { Condition } from '@dcs/domain';
 export const conditionPath = (type: string) => `conditions/${type}`;
 /** The Machine's status.deletion.nodeDrainStartTime. */
 export const DRAIN_START_PATH = 'deletion/nodeDrainStartTime';
-/** The API server's metadata.deletionTimestamp (never written by the controllers). */
-export const DELETION_PATH = 'metadata/deletionTimestamp';
-
-interface DeletingMachine {
-  metadata: { uid?: string; deletionTimestamp?: string };
-  status?: { deletion?: { nodeDrainStartTime?: string } };
-}
-
-/**
- * How long, on the simulated clock at `now`, a machine has been deleting and draining, as the
- * status functions ask for it (`undefined`: not deleting, not draining).
- */
-export function deletionClocks(timeline: Timeline, now: number) {
-  const since = (at: number | undefined) => (at === undefined ? undefined : now - at);
-  return {
-    deletingFor: (m: DeletingMachine) =>
-      since(timeline.at(m.metadata.uid, DELETION_PATH, m.metadata.deletionTimestamp)),
-    drainingFor: (m: DeletingMachine) =>
-      since(timeline.at(m.metadata.uid, DRAIN_START_PATH, m.status?.deletion?.nodeDrainStartTime)),
-  };
-}
 
 /**
  * Paths whose stamp `after` sets or changes relative to `before`: `conditions/<type>` (a
