@@ -32,4 +32,34 @@ describe('VersionHistory.since (R-PLAN-STALE: every version since the one a user
     expect(h.since('k', '3')).toBeUndefined();
     expect(h.since('k', '9')).toHaveLength(1);
   });
+
+  it('still knows a version after any amount of status churn (status-only writes extend a run)', () => {
+    const h = new VersionHistory(2);
+    h.record('k', '10', md(3, '10'));
+    for (let rv = 11; rv < 500; rv++)
+      h.record('k', String(rv), { ...md(3, ''), status: { n: rv } });
+    h.record('k', '500', md(5, '500'));
+    // The version seen (10, or one of the status writes the cache no longer lists exactly).
+    for (const seen of ['10', '11', '250', '499']) {
+      const chain = h.since('k', seen) as { spec: { replicas: number } }[] | undefined;
+      expect(
+        chain?.map((v) => v.spec.replicas),
+        seen,
+      ).toEqual([3, 5]);
+    }
+    expect(h.at('k', '250')).toMatchObject({ spec: { replicas: 3 } });
+    // Not a version of this object: before its first, or past the latest the cache has seen.
+    expect(h.has('k', '9')).toBe(false);
+    expect(h.has('k', '501')).toBe(false);
+  });
+
+  it('matches resourceVersions that are not decimal integers only exactly (they are opaque)', () => {
+    const h = new VersionHistory();
+    h.record('k', 'a1', md(3, 'a1'));
+    for (let i = 0; i < 40; i++) h.record('k', `b${i}`, { ...md(3, ''), status: { n: i } });
+    expect(h.has('k', 'a1')).toBe(true); // a run's first version is kept
+    expect(h.has('k', 'b39')).toBe(true);
+    expect(h.has('k', 'b2')).toBe(false); // past the exact ones kept, and no order to place it by
+    expect(h.has('k', '007')).toBe(false);
+  });
 });

@@ -7,16 +7,45 @@
 
 export type Stripped = Record<string, unknown>;
 
-/** Kept as JSON text: one compact string per version, parsed only when a conflict asks. */
-interface Entry {
-  rv: string;
+/**
+ * A run of consecutive versions with the same content (status, managed fields and the
+ * resourceVersion left out), kept as JSON text: one compact string, parsed only when a conflict
+ * asks. Status churn (a controller's every write) extends the run instead of pushing older
+ * contents out, so the version a user saw minutes ago is still known however busy the object is.
+ */
+interface Run {
   json: string;
   /**
-   * The source's relist count when this version arrived. A relist delivers only the latest
-   * version of what changed while the watch was down, so two versions recorded in different
-   * epochs may have others between them that the cache never saw.
+   * The source's relist count when this run began. A relist delivers only the latest version of
+   * what changed while the watch was down, so two versions recorded in different epochs may have
+   * others between them that the cache never saw; a run never spans two epochs.
    */
   epoch: number;
+  first: string;
+  last: string;
+  /** The latest resourceVersions of the run, exactly (bounded: a busy object has thousands). */
+  recent: string[];
+}
+
+/** How many of a run's resourceVersions are kept exactly, beside its first and last. */
+const RECENT_PER_RUN = 16;
+
+/**
+ * A resourceVersion's place in the order of writes, when the server's are decimal integers, as
+ * kube-apiserver's are (etcd revisions) and the embedded server's: then a version the watch
+ * delivered between a run's first and last belongs to that run, even when it is not among the
+ * few kept exactly. Versions of any other form are only ever matched exactly.
+ */
+function ordinal(rv: string): bigint | undefined {
+  return /^[1-9][0-9]{0,30}$/.test(rv) ? BigInt(rv) : undefined;
+}
+
+function holds(run: Run, rv: string): boolean {
+  if (run.first === rv || run.last === rv || run.recent.includes(rv)) return true;
+  const n = ordinal(rv);
+  const from = ordinal(run.first);
+  const to = ordinal(run.last);
+  return n !== undefined && from !== undefined && to !== undefined && from <= n && n <= to;
 }
 
 export function stripForHistory(obj: Record<string, unknown>): Stripped {
@@ -30,8 +59,9 @@ export function stripForHistory(obj: Record<string, unknown>): Stripped {
 
 export class VersionHistory {
   readonly #perObject: number;
-  readonly #byKey = new Map<string, Entry[]>();
+  readonly #byKey = new Map<string, Run[]>();
 
+  /** `perObject`: how many distinct contents (runs) are remembered per object. */
   constructor(perObject = 8) {
     this.#perObject = perObject;
   }
@@ -42,18 +72,35 @@ export class VersionHistory {
 
   record(key: string, rv: string | undefined, obj: Record<string, unknown>, epoch = 0): void {
     if (rv === undefined) return;
-    const list = this.#byKey.get(key) ?? [];
-    const last = list[list.length - 1];
-    if (last?.rv === rv) return;
+    const runs = this.#byKey.get(key) ?? [];
+    const last = runs[runs.length - 1];
+    if (last?.last === rv) return;
     const json = JSON.stringify(stripForHistory(obj));
-    // Consecutive versions with the same content share the string; only the rv is new.
-    list.push({ rv, json: last?.json === json ? last.json : json, epoch });
-    if (list.length > this.#perObject) list.shift();
-    this.#byKey.set(key, list);
+    if (last && last.json === json && last.epoch === epoch) {
+      last.last = rv;
+      last.recent.push(rv);
+      if (last.recent.length > RECENT_PER_RUN) last.recent.shift();
+      return;
+    }
+    // Equal contents across a relist keep one string, though not one run.
+    runs.push({
+      json: last?.json === json ? last.json : json,
+      epoch,
+      first: rv,
+      last: rv,
+      recent: [rv],
+    });
+    if (runs.length > this.#perObject) runs.shift();
+    this.#byKey.set(key, runs);
   }
 
   forget(key: string): void {
     this.#byKey.delete(key);
+  }
+
+  #locate(key: string, rv: string): { runs: Run[]; from: number } {
+    const runs = this.#byKey.get(key) ?? [];
+    return { runs, from: runs.findIndex((r) => holds(r, rv)) };
   }
 
   /**
@@ -64,28 +111,28 @@ export class VersionHistory {
    * remembered, or when a relist lies between it and the latest (versions may be missing there).
    */
   since(key: string, rv: string): Stripped[] | undefined {
-    const list = this.#byKey.get(key) ?? [];
-    const from = list.findIndex((e) => e.rv === rv);
-    const start = list[from];
+    const { runs, from } = this.#locate(key, rv);
+    const start = runs[from];
     if (start === undefined) return undefined;
     const out: Stripped[] = [];
     let previous: string | undefined;
-    for (const e of list.slice(from)) {
-      if (e.epoch !== start.epoch) return undefined;
-      if (e.json !== previous) out.push(JSON.parse(e.json) as Stripped);
-      previous = e.json;
+    for (const r of runs.slice(from)) {
+      if (r.epoch !== start.epoch) return undefined;
+      if (r.json !== previous) out.push(JSON.parse(r.json) as Stripped);
+      previous = r.json;
     }
     return out;
   }
 
   /** Whether the cache has held the object at `rv` (it may have moved on since). */
   has(key: string, rv: string): boolean {
-    return this.#byKey.get(key)?.some((e) => e.rv === rv) ?? false;
+    return this.#locate(key, rv).from >= 0;
   }
 
   /** The object as it was at `rv` (without status), if still remembered. */
   at(key: string, rv: string): Stripped | undefined {
-    const json = this.#byKey.get(key)?.find((e) => e.rv === rv)?.json;
+    const { runs, from } = this.#locate(key, rv);
+    const json = runs[from]?.json;
     return json === undefined ? undefined : (JSON.parse(json) as Stripped);
   }
 }
