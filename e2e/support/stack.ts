@@ -14,6 +14,9 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '../..');
 const tsx = join(repoRoot, 'e2e/node_modules/.bin/tsx');
+/** Cluster API releases in upgrade order (the simulator's own list, packages/simulator/src/capi). */
+const CAPI_RELEASES = ['v1.10', 'v1.14', 'v1.16'] as const;
+export type CapiRelease = (typeof CAPI_RELEASES)[number];
 export const webDist = join(repoRoot, 'apps/web/dist');
 
 export interface StackOptions {
@@ -22,6 +25,11 @@ export interface StackOptions {
   /** The DCS provider version the simulator reports (R-VER-*). */
   providerVersion?: string;
   seed?: 'demo' | 'empty';
+  /**
+   * The Cluster API release the embedded cluster stands for (issue 23); by default
+   * E2E_CAPI_RELEASE, else the simulator's default (v1.14).
+   */
+  capiRelease?: CapiRelease;
   /** Names the stack's temporary folder (`dcs-e2e-NAME-…`), to tell stacks apart when debugging. */
   name?: string;
 }
@@ -30,6 +38,11 @@ export interface Stack {
   url: string;
   tokens: { operator: string; viewer: string };
   kubeconfig: string;
+  /**
+   * Upgrades the embedded cluster's Cluster API to the next release while everything runs, as
+   * `clusterctl upgrade` does (the simulator's SIGUSR2); resolves with the simulator's line.
+   */
+  upgradeCapi: () => Promise<string>;
   stop: () => Promise<void>;
 }
 
@@ -47,7 +60,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Resolves with the first match of `pattern` in the process's output, or fails on exit/timeout. */
+/**
+ * Resolves with the first match of `pattern` in the process's output from now on, or fails on
+ * exit/timeout. Its listeners go once it settles (the streams keep flowing: nothing blocks the
+ * child), so that a long-lived stack does not scan an ever longer output on every chunk.
+ */
 function waitFor(
   child: ChildProcess,
   pattern: RegExp,
@@ -56,23 +73,31 @@ function waitFor(
 ): Promise<RegExpMatchArray> {
   return new Promise((ok, fail) => {
     let out = '';
+    const done = () => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.stderr?.off('data', onData);
+      child.off('exit', onExit);
+    };
     const timer = setTimeout(() => {
-      fail(new Error(`${what} did not start within ${timeoutMs} ms:\n${out}`));
+      done();
+      fail(new Error(`${what} did not happen within ${String(timeoutMs)} ms:\n${out}`));
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const m = pattern.exec(out);
       if (m) {
-        clearTimeout(timer);
+        done();
         ok(m);
       }
     };
+    const onExit = (code: number | null) => {
+      done();
+      fail(new Error(`${what}: the process exited with ${String(code)}:\n${out}`));
+    };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`${what} exited with ${code}:\n${out}`));
-    });
+    child.once('exit', onExit);
   });
 }
 
@@ -97,9 +122,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), `dcs-e2e-${options.name ? `${options.name}-` : ''}`));
   const kubeconfig = join(dir, 'kubeconfig');
   const timeScale = options.timeScale ?? 30;
+  const capiRelease = options.capiRelease ?? process.env.E2E_CAPI_RELEASE;
+  // Node with tsx's loader, not the tsx CLI: its wrapper process relays SIGINT and SIGTERM only,
+  // and a SIGUSR2 (the upgrade) would end it.
   const sim = spawn(
-    tsx,
+    process.execPath,
     [
+      '--import',
+      'tsx',
       'src/cli/sim.ts',
       '--port',
       '0',
@@ -111,7 +141,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       options.seed ?? 'demo',
       ...(options.providerVersion ? ['--provider-version', options.providerVersion] : []),
       // Issue 23: the journeys against another Cluster API release (v1.10, v1.16; default v1.14).
-      ...(process.env.E2E_CAPI_RELEASE ? ['--capi-release', process.env.E2E_CAPI_RELEASE] : []),
+      ...(capiRelease ? ['--capi-release', capiRelease] : []),
     ],
     { cwd: join(repoRoot, 'packages/simulator'), stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -144,7 +174,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     );
     children.push(bff);
     await waitFor(bff, /bff: ready/, 'the BFF');
-    return { url: `http://127.0.0.1:${port}`, tokens: { operator, viewer }, kubeconfig, stop };
+    const upgradeCapi = async () => {
+      const upgraded = waitFor(sim, /sim: Cluster API upgraded [^\n]*\n/, 'the upgrade', 120_000);
+      sim.kill('SIGUSR2');
+      const [line = ''] = await upgraded;
+      return line.trim();
+    };
+    return {
+      url: `http://127.0.0.1:${port}`,
+      tokens: { operator, viewer },
+      kubeconfig,
+      upgradeCapi,
+      stop,
+    };
   } catch (e) {
     await stop();
     throw e;

@@ -10,10 +10,15 @@ import {
   type KubeObject,
   writePrivateFile,
 } from '@dcs/apiserver';
-import { DEFAULT_NAMESPACE, kindTable } from '@dcs/domain';
+import { DEFAULT_NAMESPACE, isVersionedGroup, kindTable } from '@dcs/domain';
 import { webhookAdmission } from './admission';
 import { registrationFor } from './capi/release-kinds';
-import { capiVersionsOf, DEFAULT_CAPI_RELEASE, type CapiRelease } from './capi/releases';
+import {
+  CAPI_RELEASES,
+  capiVersionsOf,
+  DEFAULT_CAPI_RELEASE,
+  type CapiRelease,
+} from './capi/releases';
 import { crdKinds, servedSchemaOf } from './crds';
 
 /**
@@ -52,8 +57,21 @@ export interface EmbeddedClusterOptions {
 export interface EmbeddedCluster {
   server: ApiServer;
   /** The Cluster API release it stands for, and the versions a client of that release speaks. */
-  capiRelease: CapiRelease;
-  capiVersions: Readonly<Record<string, string>>;
+  readonly capiRelease: CapiRelease;
+  readonly capiVersions: Readonly<Record<string, string>>;
+  /**
+   * Upgrades the Cluster API kinds to `release` while the cluster serves, as `clusterctl upgrade`
+   * does on a real one: each CRD is replaced by the release's (served versions, storage version,
+   * schemas and conversion; the kind's open watches end, as a CRD update ends them), then every
+   * object stored in an older version is rewritten in the new storage version (clusterctl's CRD
+   * migration), so that a later release may stop serving the old one. Objects, names and
+   * resourceVersions carry over; a client that resumes its watch misses nothing. Only forward:
+   * Cluster API does not support a downgrade. Resolves with the number of objects rewritten.
+   * Controllers of the older release are the caller's to restart in the new release's versions.
+   */
+  upgradeCapi(
+    release: CapiRelease,
+  ): Promise<{ from: CapiRelease; to: CapiRelease; migrated: number }>;
   url: string;
   operatorToken: string;
   viewerToken: string;
@@ -212,14 +230,39 @@ export async function startEmbeddedCluster(
     ],
     { clusterName: 'dcs-sim', currentContext: OPERATOR_USER },
   );
+  let release = o.capiRelease ?? DEFAULT_CAPI_RELEASE;
+  let upgrading: Promise<unknown> = Promise.resolve();
+  const upgrade = async (to: CapiRelease) => {
+    const from = release;
+    if (o.kinds) throw new Error('a cluster started with its own kinds has no Cluster API release');
+    if (CAPI_RELEASES.indexOf(to) < CAPI_RELEASES.indexOf(from))
+      throw new Error(`Cluster API ${from} cannot be downgraded to ${to}`);
+    if (to === from) return { from, to, migrated: 0 };
+    const next = kindRegistrations(to).filter((r) => isVersionedGroup(r.group));
+    for (const reg of next) server.updateKind(reg);
+    let migrated = 0;
+    for (const reg of next) migrated += await server.migrateStorageVersion(reg.group, reg.plural);
+    release = to;
+    return { from, to, migrated };
+  };
   return {
     server,
     url: server.url,
     operatorToken,
     viewerToken,
     kubeconfig,
-    capiRelease: o.capiRelease ?? DEFAULT_CAPI_RELEASE,
-    capiVersions: capiVersionsOf(o.capiRelease ?? DEFAULT_CAPI_RELEASE),
+    get capiRelease() {
+      return release;
+    },
+    get capiVersions() {
+      return capiVersionsOf(release);
+    },
+    // One upgrade at a time: a second waits for the first and starts from where it ended.
+    upgradeCapi: (to) => {
+      const run = upgrading.then(() => upgrade(to));
+      upgrading = run.catch(() => undefined);
+      return run;
+    },
     close: () => server.close(),
   };
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CapiRelease } from '../src/capi/releases';
+import { capiVersionsOf, type CapiRelease } from '../src/capi/releases';
 import { startControllers, type RunningControllers } from '../src/controllers/start';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../src/embedded';
 import { createClock } from '../src/logic/clock';
@@ -38,18 +38,28 @@ afterAll(async () => {
   }
 });
 
-async function start(release: CapiRelease): Promise<Running> {
-  const cluster = await startEmbeddedCluster({ capiRelease: release });
+const controllersOn = (cluster: EmbeddedCluster): Promise<RunningControllers> => {
   const kubeconfig = new KubeConfig();
   kubeconfig.loadFromString(cluster.kubeconfig);
-  const controllers = await startControllers({
+  return startControllers({
     kubeconfig,
     clock: createClock({ timeScale: 1000 }),
     options: { log: () => undefined, workloadClusters: false },
   });
+};
+
+/** As `clusterctl upgrade` does: the controllers of the new release replace the old ones. */
+async function restartControllers(r: Running): Promise<void> {
+  await r.controllers.stop();
+  r.controllers = await controllersOn(r.cluster);
+}
+
+async function start(release: CapiRelease): Promise<Running> {
+  const cluster = await startEmbeddedCluster({ capiRelease: release });
+  const controllers = await controllersOn(cluster);
   const result = await seed(
     'demo',
-    seedClientInProcess(cluster.server.client, cluster.capiVersions),
+    seedClientInProcess(cluster.server.client, () => cluster.capiVersions),
     {
       pollMs: 50,
     },
@@ -66,7 +76,8 @@ async function start(release: CapiRelease): Promise<Running> {
 async function demoMachinesRunning(r: Running): Promise<number> {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
-    const machines = r.cluster.server.client.list('cluster.x-k8s.io/v1beta2', 'Machine');
+    const version = r.cluster.capiVersions['cluster.x-k8s.io'] ?? 'v1beta1';
+    const machines = r.cluster.server.client.list(`cluster.x-k8s.io/${version}`, 'Machine');
     const running = machines.filter(
       (m) => (m as { status?: { phase?: string } }).status?.phase === 'Running',
     );
@@ -155,5 +166,85 @@ describe('--capi-release (issue 23)', () => {
       await expect(kubectl(r, 'get', 'machines.v1beta1.cluster.x-k8s.io', '-A')).rejects.toThrow();
     },
     WAIT_MS + 60_000,
+  );
+});
+
+describe('upgradeCapi: Cluster API upgraded while the cluster serves (issue 23)', () => {
+  it(
+    'v1.10 → v1.14 → v1.16: the same objects, migrated to v1beta2; restarted controllers scale in it; no downgrade',
+    async () => {
+      const r = await start('v1.10');
+      expect(await demoMachinesRunning(r)).toBeGreaterThan(5);
+      const client = r.cluster.server.client;
+      const before = client.list('cluster.x-k8s.io/v1beta1', 'MachineDeployment');
+      const uids = before.map((o) => o.metadata.uid).sort();
+      expect(r.cluster.server.storedVersions('cluster.x-k8s.io', 'machinedeployments')).toEqual([
+        'cluster.x-k8s.io/v1beta1',
+      ]);
+
+      const first = await r.cluster.upgradeCapi('v1.14');
+      expect(first).toMatchObject({ from: 'v1.10', to: 'v1.14' });
+      expect(first.migrated).toBeGreaterThan(before.length);
+      expect(r.cluster.capiRelease).toBe('v1.14');
+      expect(r.cluster.capiVersions['cluster.x-k8s.io']).toBe('v1beta2');
+      for (const plural of ['machinedeployments', 'machinesets', 'machines'])
+        expect(r.cluster.server.storedVersions('cluster.x-k8s.io', plural)).toEqual([
+          'cluster.x-k8s.io/v1beta2',
+        ]);
+      const old = await kubectl(r, 'get', 'machinedeployments.v1beta1.cluster.x-k8s.io', '-A');
+      expect(old.stderr).toContain('is deprecated');
+
+      await restartControllers(r);
+      await r.cluster.upgradeCapi('v1.16');
+      // The demo's seed goes on in the background: it speaks what the cluster serves now, and a
+      // client that kept the old versions is answered with a rejection, never a throw.
+      const ref = {
+        apiVersion: 'cluster.x-k8s.io/v1beta1',
+        kind: 'MachineDeployment',
+        namespace: 'cpaas-system',
+        name: 'prod-east-legacy',
+      };
+      const live = seedClientInProcess(client, () => r.cluster.capiVersions);
+      expect(await live.get?.(ref)).toMatchObject({ apiVersion: 'cluster.x-k8s.io/v1beta1' });
+      const stale = seedClientInProcess(client, capiVersionsOf('v1.10'));
+      await expect(stale.get?.(ref)).rejects.toThrow(/no kind "MachineDeployment"/);
+      const versions = await kubectl(r, 'api-versions');
+      expect(versions.stdout.split('\n')).not.toContain('cluster.x-k8s.io/v1beta1');
+      const after = client.list('cluster.x-k8s.io/v1beta2', 'MachineDeployment');
+      expect(after.map((o) => o.metadata.uid).sort()).toEqual(uids);
+      await expect(r.cluster.upgradeCapi('v1.14')).rejects.toThrow(/cannot be downgraded/);
+
+      await restartControllers(r);
+      const md = client.get({
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'MachineDeployment',
+        namespace: 'cpaas-system',
+        name: 'prod-east-legacy',
+      }) as unknown as { spec: { replicas: number } };
+      const want = md.spec.replicas + 1;
+      await kubectl(
+        r,
+        'scale',
+        'machinedeployment/prod-east-legacy',
+        '-n',
+        'cpaas-system',
+        `--replicas=${String(want)}`,
+      );
+      await v1beta2StatusWritten(r);
+      const deadline = Date.now() + WAIT_MS;
+      for (;;) {
+        const d = client.get({
+          apiVersion: 'cluster.x-k8s.io/v1beta2',
+          kind: 'MachineDeployment',
+          namespace: 'cpaas-system',
+          name: 'prod-east-legacy',
+        }) as unknown as { status?: { readyReplicas?: number } };
+        if (d.status?.readyReplicas === want) break;
+        if (Date.now() > deadline)
+          throw new Error(`readyReplicas ${String(d.status?.readyReplicas)}, want ${String(want)}`);
+        await new Promise((done) => setTimeout(done, 200));
+      }
+    },
+    3 * WAIT_MS,
   );
 });

@@ -106,6 +106,13 @@ const EnvSchema = z.object({
    */
   UPSTREAM_DOWN_AFTER: duration.prefault('10s'),
   /**
+   * Issue 23: how often the served versions of the Cluster API groups are read again from
+   * discovery, so that an upgrade of Cluster API under a running console (v1.10 → v1.14 starts
+   * serving v1beta2) moves its watches without a restart. A watch answered 404 (v1.16 stops
+   * serving v1beta1) asks again at once.
+   */
+  DISCOVERY_RECHECK: duration.prefault('30s'),
+  /**
    * Issue 14 (cold start): how long a read of cached data waits for the caches' first list
    * before it answers 503 with Retry-After (never a 404 or a partial answer from a half-filled
    * cache, never a hang).
@@ -170,6 +177,8 @@ export interface Config {
   informerStaleAfterMs: number;
   /** See UPSTREAM_DOWN_AFTER. */
   upstreamDownAfterMs: number;
+  /** See DISCOVERY_RECHECK. */
+  discoveryRecheckMs: number;
   /** See CACHE_SYNC_WAIT. */
   cacheSyncWaitMs: number;
   allowInsecureTls: boolean;
@@ -385,6 +394,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
     },
     informerStaleAfterMs: env.INFORMER_STALE_AFTER_MS,
     upstreamDownAfterMs: env.UPSTREAM_DOWN_AFTER,
+    discoveryRecheckMs: env.DISCOVERY_RECHECK,
     cacheSyncWaitMs: env.CACHE_SYNC_WAIT,
     allowInsecureTls: env.ALLOW_INSECURE_TLS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,

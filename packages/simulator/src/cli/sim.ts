@@ -10,6 +10,7 @@ import { CAPI_RELEASES, DEFAULT_CAPI_RELEASE, isCapiRelease } from '../capi/rele
  * (v1.10, v1.14 — the default — or v1.16) does (issue 23). Prints its URL and writes a kubeconfig with the
  * contexts `sim-operator` (current, full rights) and `sim-viewer` (read-only). The kubeconfig is
  * written only once the server is ready and seeded, so a launcher may wait for the file.
+ * SIGUSR2 upgrades Cluster API to the next release while it runs (`upgradeToNext`).
  */
 
 const { values } = parseArgs({
@@ -104,17 +105,19 @@ const clock = createClock({ timeScale });
 const abort = new AbortController();
 const seeded = await seed(
   seedKind,
-  seedClientInProcess(cluster.server.client, cluster.capiVersions),
+  seedClientInProcess(cluster.server.client, () => cluster.capiVersions),
   {
     signal: abort.signal,
   },
 );
+// The demo's later steps (its rolling upgrade) must never take the cluster down with them.
+seeded.background.catch((e: unknown) => {
+  process.stderr.write(`sim: the demo seed's background step failed: ${String(e)}\n`);
+});
 
-let controllers: RunningControllers | undefined;
-if (!values['no-controllers']) {
-  const kubeconfig = await loadKubeConfig({ text: cluster.kubeconfig });
-  controllers = await startControllers({
-    kubeconfig,
+const runControllers = async (): Promise<RunningControllers> =>
+  startControllers({
+    kubeconfig: await loadKubeConfig({ text: cluster.kubeconfig }),
     clock,
     options: {
       randomSeed,
@@ -123,7 +126,8 @@ if (!values['no-controllers']) {
       ...(values.quiet ? { log: () => undefined } : {}),
     },
   });
-}
+let controllers: RunningControllers | undefined;
+if (!values['no-controllers']) controllers = await runControllers();
 
 const kubeconfigPath = fromUser(values['kubeconfig-out']);
 await writeFileAtomic(kubeconfigPath, cluster.kubeconfig);
@@ -135,6 +139,7 @@ process.stdout.write(
     `sim: controllers ${controllers ? `running at ${String(timeScale)}x simulated time` : 'off'}`,
     `sim: operator token ${cluster.operatorToken}`,
     `sim: viewer token   ${cluster.viewerToken}`,
+    `sim: Cluster API ${cluster.capiRelease}; kill -USR2 ${String(process.pid)} upgrades it to the next release`,
     `sim: try  kubectl --kubeconfig ${kubeconfigPath} get machines -A -w`,
     '',
   ].join('\n'),
@@ -152,5 +157,37 @@ async function shutdown(signal: string) {
   await cluster.close();
   process.exit(0);
 }
+/**
+ * SIGUSR2: Cluster API upgraded to the next release while everything runs (issue 23), in the
+ * order `clusterctl upgrade apply` takes: the CRDs and the stored objects (`upgradeCapi`), then
+ * the controllers, replaced by the new release's (they speak the versions it serves).
+ */
+let upgrading = false;
+async function upgradeToNext() {
+  const next = CAPI_RELEASES[CAPI_RELEASES.indexOf(cluster.capiRelease) + 1];
+  if (closing || upgrading) return;
+  if (next === undefined) {
+    process.stdout.write(
+      `sim: Cluster API ${cluster.capiRelease} is the newest release simulated\n`,
+    );
+    return;
+  }
+  upgrading = true;
+  try {
+    const { from, to, migrated } = await cluster.upgradeCapi(next);
+    if (controllers && !closing) {
+      await controllers.stop();
+      controllers = await runControllers();
+    }
+    process.stdout.write(
+      `sim: Cluster API upgraded ${from} → ${to}: ${String(migrated)} objects rewritten in the new storage version${controllers ? ', controllers restarted' : ''}\n`,
+    );
+  } catch (e) {
+    process.stderr.write(`sim: the upgrade to Cluster API ${next} failed: ${String(e)}\n`);
+  } finally {
+    upgrading = false;
+  }
+}
+process.on('SIGUSR2', () => void upgradeToNext());
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -21,21 +21,26 @@ export interface InProcessClient {
 
 /**
  * The seed writes the hub (issue 23); `versions` are what the server speaks for the Cluster API
- * groups (`EmbeddedCluster.capiVersions`): objects and references are converted to them, and what
- * is read back to the hub. Merge patches are of metadata, the same in every version.
+ * groups (`EmbeddedCluster.capiVersions`), or a function that reads them at each call, for a
+ * seed that goes on in the background while Cluster API is upgraded under it: objects and
+ * references are converted to them, and what is read back to the hub. Merge patches are of
+ * metadata, the same in every version.
  */
 export function seedClientInProcess(
   client: InProcessClient,
-  versions: ApiVersionChoice = {},
+  versions: ApiVersionChoice | (() => ApiVersionChoice) = {},
 ): SeedClient {
+  const now = typeof versions === 'function' ? versions : () => versions;
   const served = (ref: Ref): Ref => {
+    const choice = now();
     const group = ref.apiVersion.split('/')[0] ?? '';
-    const version = Object.hasOwn(versions, group) ? versions[group] : undefined;
+    const version = Object.hasOwn(choice, group) ? choice[group] : undefined;
     return version ? { ...ref, apiVersion: `${group}/${version}` } : ref;
   };
   return {
-    create: (obj) => client.create(asServed(obj, versions)),
-    get: (ref) => Promise.resolve(asHub(client.get(served(ref)))),
+    create: (obj) => client.create(asServed(obj, now())),
+    // Synchronous throws of the in-process client become rejections, as over HTTP.
+    get: async (ref) => asHub(client.get(served(ref))),
     patch: (ref, p) => client.patch(served(ref), 'merge', p),
   };
 }

@@ -48,6 +48,7 @@ export default fp<{ sources?: SourceFactory; versions?: ServedVersions }>(
     const apiVersions =
       opts.versions ??
       new ServedVersions(app.kube.own, {
+        recheckMs: app.config.discoveryRecheckMs,
         onError: (error, group) => {
           app.log.warn({ err: error, group }, 'cannot read the served versions of an API group');
         },
