@@ -20,7 +20,7 @@ import {
 } from './json';
 import { checkObjectBounds } from './limits';
 import { metadataDecodeError, normalizeNulls } from './metadata-validation';
-import { serverSideApply, trackUpdate } from './patch/apply';
+import { managedFieldsSent, serverSideApply, sortManagedFields, trackUpdate } from './patch/apply';
 import { applyInVersions, trackUpdateInVersions, type VersionView } from './versioned-fields';
 import { applyJsonPatch, parseJsonPatch } from './patch/json-patch';
 import { mergePatch } from './patch/merge-patch';
@@ -449,6 +449,8 @@ export class Operations {
         apiVersion: rt.apiVersion,
         schema: rt.schema,
       });
+    if (obj.metadata.managedFields?.length)
+      obj.metadata.managedFields = sortManagedFields(obj.metadata.managedFields);
     await this.admit(rt, 'CREATE', obj, undefined, ctx, '');
     if (ctx.dryRun) return WriteResult.plain(obj);
     // Admission may have awaited: check again in the commit's tick.
@@ -537,10 +539,18 @@ export class Operations {
       m.generation = deepEqual(specOf(rt, obj), specOf(rt, old)) ? gen : gen + 1;
     } else removeKey(m, 'generation');
     rt.normalize?.(obj);
+    // The managed fields the update starts from (upstream's decodeLiveOrNew): sent ones replace
+    // the live ones, `[]` or `[{}]` resets them; an object without any is not tracked by an
+    // update (skipnonapplied.go), only its first apply gives them to "before-first-apply".
+    const sent = managed
+      ? undefined
+      : managedFieldsSent(incoming.metadata.managedFields, subresource);
+    const base = sent === 'reset' ? [] : (sent ?? om.managedFields ?? []);
     if (managed) m.managedFields = managed;
+    else if (base.length === 0) removeKey(m, 'managedFields');
     else {
       trackUpdateInVersions(
-        old,
+        { ...old, metadata: { ...om, managedFields: base } },
         obj,
         {
           manager: this.manager(ctx),
@@ -553,6 +563,7 @@ export class Operations {
     }
     // trackUpdate leaves no managedFields at all when nobody manages a field (a no-op write).
     if ((m.managedFields ?? []).length === 0) removeKey(m, 'managedFields');
+    else m.managedFields = sortManagedFields(m.managedFields ?? []);
     await this.admit(rt, 'UPDATE', obj, old, ctx, subresource);
     // Managed fields count but for their timestamps, as kube-apiserver's
     // IgnoreManagedFieldsTimestampsTransformer: an apply of values that are already there by a

@@ -13,6 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Admission } from './admission';
 import { Authenticator } from './auth/authn';
 import { escalationHook } from './auth/escalation';
+import { ImpersonationHeaderError, impersonate } from './auth/impersonation';
 import { RbacAuthorizer, forbiddenReason, type Attributes } from './auth/rbac';
 import { builtinKinds, SYSTEM_NAMESPACES } from './builtin/kinds';
 import { AUTOUPDATE_ANNOTATION, bootstrapPolicy } from './builtin/policy';
@@ -377,8 +378,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         handleNonResource(req, res, path, registry, openapi, serverAddress);
         return;
       }
-      const user = authn.authenticate(req);
-      if (!user) throw unauthorized();
+      const authenticated = authn.authenticate(req);
+      if (!authenticated) throw unauthorized();
+      const user = impersonate(req, authenticated, rbac);
       const info = requestInfo(req.method ?? 'GET', path, url.searchParams);
       const attrs: Attributes = info.isResource
         ? {
@@ -430,6 +432,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         handleNonResource(req, res, path, registry, openapi, serverAddress);
       }
     } catch (e) {
+      if (e instanceof ImpersonationHeaderError) {
+        // Upstream answers this one in plain text (responsewriters.InternalError), not a Status.
+        res.writeHead(500, {
+          'content-type': 'text/plain; charset=utf-8',
+          'x-content-type-options': 'nosniff',
+        });
+        res.end(e.body());
+        return;
+      }
       const err = toApiError(e);
       if (e instanceof ConversionError) console.error(`apiserver: ${e.message}`);
       else if (err.code === 500) console.error('apiserver: internal error', e);

@@ -223,7 +223,7 @@ export function applyInVersions(
   if (!view || others.length === 0) return serverSideApply(live, applied, o);
   // serverSideApply merges into the object it is given: the comparison needs it as it was.
   const before = clone(bare(live));
-  const merged = serverSideApply(withEntries(live, same), applied, o);
+  const merged = serverSideApply(withEntries(live, same), applied, { ...o, otherManagers: true });
   const settled = settle(others, before, merged, view, 'apply');
   // Upstream: a field applied over another version's manager conflicts unless forced; forced,
   // the applier takes it over.

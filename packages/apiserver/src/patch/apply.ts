@@ -83,6 +83,8 @@ export interface ApplyOptions {
   apiVersion: string;
   schema: JSONSchemaProps | undefined;
   subresource?: string;
+  /** The object has managers this call is not given (those of other versions of its kind). */
+  otherManagers?: boolean;
 }
 
 /** The object after applying `applied` over `live` (undefined when the apply creates). */
@@ -92,6 +94,10 @@ export function serverSideApply(
   o: ApplyOptions,
 ): KubeObject {
   const owned = readEntries(live);
+  if (live && !o.otherManagers && owned.every((e) => e.paths.size === 0)) {
+    const before = beforeFirstApply(live, o);
+    if (before) owned.push(before);
+  }
   const mine = owned.find((e) => e.entry.manager === o.manager && e.entry.operation === 'Apply');
   const newPaths = new Map(leafPaths(applied, o.schema).map((p) => [JSON.stringify(p), p]));
 
@@ -162,6 +168,77 @@ export function serverSideApply(
   next.push({ entry, paths: newPaths });
   writeEntries(result, next);
   return result;
+}
+
+/**
+ * The manager kube-apiserver gives the fields of an object that has no managed fields when it is
+ * first applied (skipnonapplied.go: an update from an empty object to the live one by
+ * "before-first-apply"), so that the applier conflicts with what is there instead of silently
+ * taking it over.
+ */
+export const BEFORE_FIRST_APPLY = 'before-first-apply';
+
+function beforeFirstApply(live: KubeObject, o: ApplyOptions): Owned | undefined {
+  const bare = { ...live, metadata: { ...live.metadata, managedFields: undefined } };
+  const paths = fromFieldsV1(fieldSet(bare, o.schema));
+  if (paths.length === 0) return undefined;
+  const entry: Entry = {
+    manager: BEFORE_FIRST_APPLY,
+    operation: 'Update',
+    apiVersion: o.apiVersion,
+    time: now(),
+    fieldsType: 'FieldsV1',
+    fieldsV1: {},
+  };
+  if (o.subresource) entry.subresource = o.subresource;
+  return { entry, paths: new Map(paths.map((p) => [JSON.stringify(p), p])) };
+}
+
+/**
+ * The managed fields an update starts from, as the field manager's decodeLiveOrNew reads them: a
+ * request that sends `managedFields: []` or `[{}]` resets them (`'reset'`); one that sends entries
+ * that decode replaces the live ones with them (managed fields can be written directly); one that
+ * sends none, or entries that do not decode, keeps the live ones. A subresource request always
+ * keeps the live ones.
+ */
+export function managedFieldsSent(
+  sent: unknown,
+  subresource: string,
+): 'reset' | JsonObject[] | undefined {
+  if (subresource || !Array.isArray(sent)) return undefined;
+  if (sent.length === 0) return 'reset';
+  const first: unknown = sent[0];
+  if (sent.length === 1 && isObject(first) && Object.keys(first).length === 0) return 'reset';
+  const decodes = sent.every(
+    (e) =>
+      isObject(e) &&
+      typeof e.manager === 'string' &&
+      (e.operation === 'Apply' || e.operation === 'Update') &&
+      e.fieldsType === 'FieldsV1' &&
+      (e.fieldsV1 === undefined || isObject(e.fieldsV1)),
+  );
+  return decodes ? (sent as JsonObject[]) : undefined;
+}
+
+/**
+ * Managed fields in kube-apiserver's order (sortEncodedManagedFields): appliers before updaters,
+ * then by time to the second, manager, apiVersion and subresource.
+ */
+export function sortManagedFields(entries: JsonObject[]): JsonObject[] {
+  const seconds = (t: unknown) => {
+    const ms = typeof t === 'string' ? Date.parse(t) : NaN;
+    return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
+  };
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...entries].sort(
+    (p, q) =>
+      cmp(str(p.operation), str(q.operation)) ||
+      seconds(p.time) - seconds(q.time) ||
+      cmp(str(p.manager), str(q.manager)) ||
+      cmp(str(p.apiVersion), str(q.apiVersion)) ||
+      cmp(str(p.subresource), str(q.subresource)),
+  );
 }
 
 /** Records the manager of a PUT/PATCH as owner of the fields it changed. */

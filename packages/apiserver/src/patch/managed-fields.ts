@@ -31,6 +31,16 @@ function isSet(schema: JSONSchemaProps | undefined): boolean {
   return schema?.['x-kubernetes-list-type'] === 'set';
 }
 
+/**
+ * `x-kubernetes-map-type: atomic` (a map, or an object with properties): structured-merge-diff
+ * treats it as one value, like a scalar. Its path is a leaf of the field set (nothing below it
+ * is owned apart), an apply replaces it whole, and an update that changes anything in it changes
+ * it. `granular`, the default, is a map whose keys are owned one by one.
+ */
+export function isAtomicMap(schema: JSONSchemaProps | undefined): boolean {
+  return schema?.['x-kubernetes-map-type'] === 'atomic';
+}
+
 function itemKey(item: JsonObject, keys: string[]): string {
   const k: JsonObject = {};
   for (const key of keys) if (own(item, key) !== undefined) put(k, key, own(item, key));
@@ -56,7 +66,8 @@ export function leafPaths(
       }
       const s = itemSchema(schema, k);
       const p = [...prefix, `f:${k}`];
-      if (isObject(v) && Object.keys(v).length > 0) out.push(...leafPaths(v, s, p));
+      if (isObject(v) && Object.keys(v).length > 0 && !isAtomicMap(s))
+        out.push(...leafPaths(v, s, p));
       else if (Array.isArray(v)) out.push(...listPaths(v, s, p));
       else out.push(p);
     }
@@ -105,7 +116,7 @@ function objectFields(
     if (at === 'metadata' && !OWNED_METADATA.has(k)) continue;
     const s = itemSchema(schema, k);
     let child: JsonObject | undefined;
-    if (isObject(v) && Object.keys(v).length > 0)
+    if (isObject(v) && Object.keys(v).length > 0 && !isAtomicMap(s))
       child = objectFields(v, s, at === 'root' && k === 'metadata' ? 'metadata' : 'inner');
     else if (Array.isArray(v)) child = listFields(v, s);
     else child = {};
@@ -216,6 +227,8 @@ export function applyMerge(
   schema: JSONSchemaProps | undefined,
 ): unknown {
   if (isObject(applied)) {
+    // An atomic map is the applier's whole: what the live one has besides goes.
+    if (isAtomicMap(schema)) return applied;
     const out: JsonObject = isObject(live) ? live : {};
     for (const [k, v] of Object.entries(applied))
       put(out, k, applyMerge(own(out, k), v, itemSchema(schema, k)));
@@ -303,6 +316,8 @@ export function changedPaths(
   // Two objects are walked key by key (equal ones yield nothing), without first comparing them
   // whole: that comparison at every level would read the object once per level of depth.
   if (!(isObject(before) && isObject(after)) && deepEqual(before, after)) return [];
+  // A change anywhere in an atomic map changes the map (its one path).
+  if (isAtomicMap(schema) && isObject(after)) return deepEqual(before, after) ? [] : [prefix];
   if (isObject(before) && isObject(after)) {
     const out: FieldPath[] = [];
     // The keys of `before` that `after` still has, then the keys only `after` has: the order of

@@ -13,6 +13,7 @@ const CASES = [
   'deletion',
   'discovery',
   'error_status',
+  'impersonation',
   'optimistic_concurrency',
   'paging',
   'server_side_apply',

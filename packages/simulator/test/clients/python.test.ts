@@ -18,6 +18,7 @@ const CASES = [
   'deletion',
   'discovery',
   'error_status',
+  'impersonation',
   'optimistic_concurrency',
   'paging',
   'server_side_apply',

@@ -163,6 +163,25 @@ case_access_reviews() {
   expect_in "$out" 'configmaps is forbidden: User "sim-viewer" cannot create resource "configmaps" in API group "" in the namespace "'"$NS"'"' "Forbidden" || return 1
 }
 
+case_impersonation() {
+  local out
+  # The operator (system:masters) may impersonate anyone; the request then runs as that user.
+  [[ $(k --as=sim-viewer auth can-i delete machinedeployments.cluster.x-k8s.io) == no ]] || fail "--as=sim-viewer may not delete pools" || return 1
+  [[ $(k --as=sim-viewer auth can-i list machinedeployments.cluster.x-k8s.io) == yes ]] || fail "--as=sim-viewer may list pools" || return 1
+  [[ $(k --as=someone --as-group=system:masters auth can-i delete machinedeployments.cluster.x-k8s.io) == yes ]] || fail "--as-group=system:masters may delete" || return 1
+  out=$(k --as=sim-viewer get md -o name) || return 1
+  expect_in "$out" "machinedeployment.cluster.x-k8s.io/" "get as the viewer" || return 1
+  out=$(k --as=sim-viewer create cm kc-as-denied 2>&1) && fail "created as the viewer" && return 1
+  expect_in "$out" 'configmaps is forbidden: User "sim-viewer" cannot create resource "configmaps"' "Forbidden as the viewer" || return 1
+  if ((minor >= 28)); then
+    out=$(k --as=someone --as-group=team-a --as-group=team-b auth whoami -o jsonpath='{.status.userInfo.groups}') || return 1
+    expect_in "$out" '"team-a","team-b","system:authenticated"' "whoami --as --as-group" || return 1
+  fi
+  # The viewer may impersonate no one.
+  out=$(k --context=sim-viewer --as=someone get md 2>&1) && fail "the viewer impersonated" && return 1
+  expect_in "$out" 'users "someone" is forbidden: User "sim-viewer" cannot impersonate resource "users" in API group "" at the cluster scope' "impersonation refused" || return 1
+}
+
 TMPDIR=$(mktemp -d)
 trap 'rm -rf "$TMPDIR"' EXIT
 for fn in $(declare -F | awk '{print $3}' | grep '^case_'); do
