@@ -152,7 +152,10 @@ describe('Cluster API upgraded from v1.10 to v1.16 faster than the console looks
     expect(plan.kubectl.join('\n')).toContain('v1beta2');
     // Every watch moved, none left failing on the version no longer served.
     await until('every watch is healthy in the version served', () =>
-      c.app().cache.health().every((h) => h.hasSynced && h.failingSince === 0),
+      c
+        .app()
+        .cache.health()
+        .every((h) => h.hasSynced && h.failingSince === 0),
     );
     const ready = await c.app().inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode, ready.body).toBe(200);
