@@ -6,7 +6,16 @@ import { chromiumLaunchOptions } from './support/chromium';
  * Each worker starts the whole stack on free ports (fixtures/stack.ts): the embedded management
  * cluster at a high time scale and the BFF in token mode serving the SPA that globalSetup built.
  */
-export default defineConfig<object, Pick<StackWorkerFixtures, 'providerVersion'>>({
+/**
+ * Issue 23: the journeys whose requests or reads differ by Cluster API release (at least one per
+ * operation), run again against v1.10 (v1beta1 only) and v1.16 (v1beta2 only); the whole suite
+ * runs against the default, v1.14. In English and for the operator: the Chinese and viewer
+ * variants differ from them in neither the versions spoken nor the objects written.
+ */
+const RELEASE_JOURNEYS =
+  /\/(scale|create-pool|delete-pool|upgrades|rollout|rollout-settings|kcp-config|targeted-delete|ip-entry-edit|disk-migration|conditions|stuck-machine)\.spec\.ts$/;
+
+export default defineConfig<object, Pick<StackWorkerFixtures, 'providerVersion' | 'capiRelease'>>({
   testDir: 'tests',
   globalSetup: './support/global-setup.ts',
   fullyParallel: false,
@@ -30,5 +39,11 @@ export default defineConfig<object, Pick<StackWorkerFixtures, 'providerVersion'>
     { name: 'journeys', testIgnore: /gated\.spec\.ts/ },
     // R-VER-1: a management cluster whose DCS provider is older than 1.0.13.
     { name: 'gated', testMatch: /gated\.spec\.ts/, use: { providerVersion: '1.0.12' } },
+    ...(['v1.10', 'v1.16'] as const).map((capiRelease) => ({
+      name: `capi-${capiRelease}`,
+      testMatch: RELEASE_JOURNEYS,
+      grepInvert: /in Chinese|for a viewer/,
+      use: { capiRelease },
+    })),
   ],
 });
