@@ -56,9 +56,19 @@ describe('the console on Cluster API v1.14 (v1beta2 stored, v1beta1 deprecated)'
     expect(md().spec.replicas).toBe(2);
   });
 
-  it("a drain timeout is written as v1beta2's deletion.nodeDrainTimeoutSeconds (R-MD-2)", async () => {
+  it("a drain timeout is written as v1beta2's deletion.nodeDrainTimeoutSeconds (R-MD-7), previewed in it", async () => {
     await settle();
     const body = { resourceVersion: md().metadata.resourceVersion, nodeDrainTimeout: '2m' };
+    // The preview speaks the version it writes: its diff, its kubectl, its steps.
+    const dry = await h.s.request('POST', `${BASE}/nodepools/demo-md-0/strategy?dryRun=true`, body);
+    expect(dry.statusCode, dry.body).toBe(200);
+    const plan = dry.json<Plan>();
+    const diff = plan.diffs.find((d) => d.kind === 'MachineDeployment');
+    expect(diff?.after?.apiVersion).toBe('cluster.x-k8s.io/v1beta2');
+    expect(diff?.changes.map((c) => c.path)).toContain(
+      '/spec/template/spec/deletion/nodeDrainTimeoutSeconds',
+    );
+    expect(JSON.stringify(plan.steps)).not.toContain('nodeDrainTimeout"');
     const real = await h.s.request('POST', `${BASE}/nodepools/demo-md-0/strategy`, body);
     expect(real.statusCode, real.body).toBe(200);
     expect(md().spec.template.spec.deletion?.nodeDrainTimeoutSeconds).toBe(120);
