@@ -175,7 +175,8 @@ async function upgradeToNext() {
   upgrading = true;
   try {
     const { from, to, migrated } = await cluster.upgradeCapi(next);
-    if (controllers && !closing) {
+    // (A shutdown meanwhile exits the process whatever these do.)
+    if (controllers) {
       await controllers.stop();
       controllers = await runControllers();
     }

@@ -40,7 +40,7 @@ export function seedClientInProcess(
   return {
     create: (obj) => client.create(asServed(obj, now())),
     // Synchronous throws of the in-process client become rejections, as over HTTP.
-    get: async (ref) => asHub(client.get(served(ref))),
+    get: (ref) => Promise.resolve(ref).then((r) => asHub(client.get(served(r)))),
     patch: (ref, p) => client.patch(served(ref), 'merge', p),
   };
 }
