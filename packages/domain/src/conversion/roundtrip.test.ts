@@ -352,6 +352,116 @@ const spokeCluster = fc.record({
   ),
 });
 
+const spokeMS = fc.record({
+  apiVersion: fc.constant('cluster.x-k8s.io/v1beta1'),
+  kind: fc.constant('MachineSet'),
+  metadata,
+  spec: fc.record(
+    {
+      clusterName: name,
+      replicas: count,
+      selector: fc.record({ matchLabels: labels }),
+      template: fc.record({ metadata: fc.record({ labels }), spec: spokeMachineSpec }),
+      deletePolicy: fc.constantFrom('Random', 'Newest', 'Oldest'),
+      // int32,omitempty: a v1beta1 0 is not written, so only non-zero values say anything.
+      minReadySeconds: fc.integer({ min: 1, max: 600 }),
+      machineNamingStrategy: fc.record({ template: name }),
+    },
+    { requiredKeys: ['clusterName', 'selector', 'template'] },
+  ),
+  // spokeMachineSetStatus: an empty v1beta2 block is dropped (`some`).
+  status: fc.record(
+    {
+      selector: name,
+      replicas: count,
+      fullyLabeledReplicas: count,
+      readyReplicas: count,
+      availableReplicas: count,
+      observedGeneration: count,
+      failureReason: fc.constantFrom('InvalidConfiguration', 'CreateError'),
+      failureMessage: name,
+      conditions: conditions(legacyCondition),
+      v1beta2: some({
+        conditions: conditions(condition),
+        readyReplicas: count,
+        availableReplicas: count,
+        upToDateReplicas: count,
+      }),
+    },
+    { requiredKeys: [] },
+  ),
+});
+
+const spokeKC = fc.record({
+  apiVersion: fc.constant('bootstrap.cluster.x-k8s.io/v1beta1'),
+  kind: fc.constant('KubeadmConfig'),
+  metadata,
+  spec: spokeKubeadmSpec,
+  // v1beta1's `ready` is a bool without omitempty: always written, so always there.
+  // spokeKubeadmConfigStatus: an empty v1beta2 block is dropped.
+  status: fc.record(
+    {
+      ready: fc.boolean(),
+      dataSecretName: name,
+      observedGeneration: count,
+      failureReason: name,
+      failureMessage: name,
+      conditions: conditions(legacyCondition),
+      v1beta2: fc.record({ conditions: conditions(condition) }),
+    },
+    { requiredKeys: ['ready'] },
+  ),
+});
+
+const labelSelector = some({
+  matchLabels: fc.dictionary(name, name, { minKeys: 1, maxKeys: 2 }),
+  matchExpressions: fc.array(
+    fc.record({
+      key: name,
+      operator: fc.constantFrom('In', 'NotIn'),
+      values: fc.array(name, { minLength: 1, maxLength: 2 }),
+    }),
+    { minLength: 1, maxLength: 2 },
+  ),
+});
+
+/** The same fields in both versions: MachineDrainRule converts by copying (no conversion data). */
+const drainRuleSpec = fc.record(
+  {
+    drain: fc.record(
+      {
+        behavior: fc.constantFrom('Drain', 'Skip', 'WaitCompleted'),
+        order: fc.integer({ min: -100, max: 100 }),
+      },
+      { requiredKeys: ['behavior'] },
+    ),
+    machines: fc.array(
+      fc.record({ selector: labelSelector, clusterSelector: labelSelector }, { requiredKeys: [] }),
+      {
+        maxLength: 2,
+      },
+    ),
+    pods: fc.array(
+      fc.record(
+        { selector: labelSelector, namespaceSelector: labelSelector },
+        { requiredKeys: [] },
+      ),
+      {
+        maxLength: 2,
+      },
+    ),
+  },
+  { requiredKeys: ['drain'] },
+);
+
+const drainRule = (version: string) =>
+  fc.record({
+    apiVersion: fc.constant(`cluster.x-k8s.io/${version}`),
+    kind: fc.constant('MachineDrainRule'),
+    metadata,
+    spec: drainRuleSpec,
+  });
+
 // --- v1beta2 (hub) -------------------------------------------------------------------------
 
 const hubRef = (group: string, kind: string) =>
@@ -542,6 +652,229 @@ const hubKCP = fc.record({
   ),
 });
 
+/**
+ * MachineSet's ConvertTo makes a v1beta1 0 (or absent) minReadySeconds nil and restores nothing
+ * from the conversion data, so a hub `minReadySeconds: 0` comes back unset, in upstream as here;
+ * upstream's fuzzer (random int32s) practically never draws that 0.
+ */
+const hubMSTemplateSpec = hubMachineSpec.map((spec) =>
+  spec.minReadySeconds === 0 ? { ...spec, minReadySeconds: 30 } : spec,
+);
+
+const hubMS = fc.record({
+  apiVersion: fc.constant('cluster.x-k8s.io/v1beta2'),
+  kind: fc.constant('MachineSet'),
+  metadata,
+  spec: fc.record(
+    {
+      clusterName: name,
+      replicas: count,
+      selector: fc.record({ matchLabels: labels }),
+      template: fc.record({ metadata: fc.record({ labels }), spec: hubMSTemplateSpec }),
+      deletion: fc.record({ order: fc.constantFrom('Random', 'Newest', 'Oldest') }),
+      machineNaming: fc.record({ template: name }),
+    },
+    { requiredKeys: ['clusterName', 'selector', 'template'] },
+  ),
+  status: fc.record(
+    {
+      selector: name,
+      replicas: count,
+      readyReplicas: count,
+      availableReplicas: count,
+      upToDateReplicas: count,
+      observedGeneration: count,
+      conditions: conditions(condition),
+      // hubMachineSetStatus: deprecated.v1beta1 is always there (ConvertTo allocates it).
+      deprecated: fc.record({
+        v1beta1: fc.record(
+          {
+            conditions: conditions(legacyCondition),
+            availableReplicas: count,
+            fullyLabeledReplicas: count,
+            readyReplicas: count,
+            failureReason: fc.constantFrom('InvalidConfiguration', 'CreateError'),
+            failureMessage: name,
+          },
+          { requiredKeys: [] },
+        ),
+      }),
+    },
+    { requiredKeys: ['deprecated'] },
+  ),
+});
+
+const hubKC = fc.record({
+  apiVersion: fc.constant('bootstrap.cluster.x-k8s.io/v1beta2'),
+  kind: fc.constant('KubeadmConfig'),
+  metadata,
+  spec: hubKubeadmSpecReal,
+  status: fc.record(
+    {
+      dataSecretName: name,
+      observedGeneration: count,
+      // hubKubeadmConfigStatus: no empty initialization; deprecated.v1beta1 always there.
+      initialization: fc.record({ dataSecretCreated: fc.boolean() }),
+      conditions: conditions(condition),
+      deprecated: fc.record({
+        v1beta1: fc.record(
+          { conditions: conditions(legacyCondition), failureReason: name, failureMessage: name },
+          { requiredKeys: [] },
+        ),
+      }),
+    },
+    { requiredKeys: ['deprecated'] },
+  ),
+});
+
+const hubUnhealthy = fc.array(
+  fc.record({
+    type: fc.constantFrom('Ready', 'MemoryPressure'),
+    status: fc.constantFrom('False', 'Unknown'),
+    timeoutSeconds: seconds,
+  }),
+  { minLength: 1, maxLength: 2 },
+);
+
+const hubMHC = fc.record({
+  apiVersion: fc.constant('cluster.x-k8s.io/v1beta2'),
+  kind: fc.constant('MachineHealthCheck'),
+  metadata,
+  spec: fc.record(
+    {
+      clusterName: name,
+      selector: fc.record({ matchLabels: labels }),
+      checks: some({
+        nodeStartupTimeoutSeconds: seconds,
+        unhealthyNodeConditions: hubUnhealthy,
+        unhealthyMachineConditions: hubUnhealthy,
+      }),
+      remediation: some({
+        triggerIf: some({
+          unhealthyLessThanOrEqualTo: intOrPercent,
+          unhealthyInRange: fc.constant('[1-3]'),
+        }),
+        templateRef: fc.record({
+          apiVersion: fc.constant('infrastructure.cluster.x-k8s.io/v1beta1'),
+          kind: fc.constant('DCSRemediationTemplate'),
+          name,
+        }),
+      }),
+    },
+    { requiredKeys: ['clusterName', 'selector'] },
+  ),
+  status: fc.record(
+    {
+      // *int32: a 0 comes back through the conversion data (Convert_int32_To_Pointer_int32).
+      expectedMachines: count,
+      currentHealthy: count,
+      remediationsAllowed: count,
+      observedGeneration: count,
+      targets: fc.array(name, { minLength: 1, maxLength: 2 }),
+      conditions: conditions(condition),
+      // hubMachineHealthCheckStatus: an empty deprecated block is dropped.
+      deprecated: fc.record({ v1beta1: fc.record({ conditions: conditions(legacyCondition) }) }),
+    },
+    { requiredKeys: [] },
+  ),
+});
+
+const hubCluster = fc.record({
+  apiVersion: fc.constant('cluster.x-k8s.io/v1beta2'),
+  kind: fc.constant('Cluster'),
+  metadata,
+  spec: fc.record(
+    {
+      controlPlaneRef: hubRef('controlplane.cluster.x-k8s.io', 'KubeadmControlPlane'),
+      infrastructureRef: hubRef('infrastructure.cluster.x-k8s.io', 'DCSCluster'),
+      paused: fc.boolean(),
+      topology: fc.record(
+        {
+          classRef: fc.record({ name, namespace: name }, { requiredKeys: ['name'] }),
+          version: fc.constantFrom('v1.33.4', 'v1.34.1'),
+          controlPlane: some({
+            replicas: fc.constantFrom(1, 3),
+            deletion: some({
+              nodeDrainTimeoutSeconds: seconds,
+              nodeDeletionTimeoutSeconds: seconds,
+            }),
+            healthCheck: some({
+              enabled: fc.boolean(),
+              checks: some({
+                nodeStartupTimeoutSeconds: seconds,
+                unhealthyNodeConditions: hubUnhealthy,
+              }),
+              remediation: fc.record({
+                triggerIf: fc.record({ unhealthyLessThanOrEqualTo: intOrPercent }),
+              }),
+            }),
+          }),
+          workers: fc.record({
+            machineDeployments: fc.array(
+              fc.record(
+                {
+                  class: name,
+                  name,
+                  replicas: count,
+                  deletion: some({
+                    order: fc.constantFrom('Random', 'Newest', 'Oldest'),
+                    nodeDrainTimeoutSeconds: seconds,
+                  }),
+                  rollout: fc.record({
+                    strategy: some({
+                      type: fc.constantFrom('RollingUpdate', 'OnDelete'),
+                      rollingUpdate: some({ maxSurge: intOrPercent, maxUnavailable: intOrPercent }),
+                    }),
+                  }),
+                  healthCheck: fc.record({
+                    remediation: fc.record({ maxInFlight: intOrPercent }),
+                  }),
+                },
+                { requiredKeys: ['class', 'name'] },
+              ),
+              { minLength: 1, maxLength: 2 },
+            ),
+          }),
+        },
+        { requiredKeys: ['classRef', 'version'] },
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+  status: fc.record(
+    {
+      phase: fc.constantFrom('Provisioned', 'Provisioning'),
+      observedGeneration: count,
+      // hubClusterStatus: no empty initialization.
+      initialization: some({
+        controlPlaneInitialized: fc.boolean(),
+        infrastructureProvisioned: fc.boolean(),
+      }),
+      controlPlane: some({ replicas: count, readyReplicas: count, upToDateReplicas: count }),
+      workers: some({ replicas: count, availableReplicas: count }),
+      // A list sorted by name, as ConvertTo builds it from v1beta1's map.
+      failureDomains: fc
+        .uniqueArray(name, { minLength: 1, maxLength: 3 })
+        .chain((names) =>
+          fc.tuple(
+            ...names
+              .sort()
+              .map((n) => fc.record({ name: fc.constant(n), controlPlane: fc.boolean() })),
+          ),
+        ),
+      conditions: conditions(condition),
+      deprecated: fc.record({
+        v1beta1: some({
+          conditions: conditions(legacyCondition),
+          failureReason: name,
+          failureMessage: name,
+        }),
+      }),
+    },
+    { requiredKeys: [] },
+  ),
+});
+
 describe('spoke → hub → spoke (v1beta1 → v1beta2 → v1beta1) gives the spoke back', () => {
   const cases: [string, fc.Arbitrary<CapiObjectLike>][] = [
     ['MachineDeployment', spokeMD],
@@ -550,6 +883,9 @@ describe('spoke → hub → spoke (v1beta1 → v1beta2 → v1beta1) gives the sp
     ['KubeadmControlPlane', spokeKCP],
     ['MachineHealthCheck', spokeMHC],
     ['Cluster', spokeCluster],
+    ['MachineSet', spokeMS],
+    ['KubeadmConfig', spokeKC],
+    ['MachineDrainRule', drainRule('v1beta1')],
   ];
   it.each(cases)('%s', (_kind, arb) => {
     fc.assert(
@@ -567,6 +903,11 @@ describe('hub → spoke → hub (v1beta2 → v1beta1 → v1beta2) gives the hub 
     ['Machine', hubMachine],
     ['KubeadmConfigTemplate', hubKCT],
     ['KubeadmControlPlane', hubKCP],
+    ['MachineSet', hubMS],
+    ['KubeadmConfig', hubKC],
+    ['MachineHealthCheck', hubMHC],
+    ['Cluster', hubCluster],
+    ['MachineDrainRule', drainRule('v1beta2')],
   ];
   it.each(cases)('%s', (_kind, arb) => {
     fc.assert(
