@@ -14,6 +14,8 @@ import { CONVERSION_DATA_ANNOTATION, convertCapiObject, type CapiObjectLike } fr
  */
 
 const NS = 'ns-1';
+/** As upstream's fuzzers' fakeID and fakeSecret. */
+const TOKEN = 'abcdef.abcdef0123456789';
 const RUNS = { numRuns: 200 };
 
 /** As upstream's test apiVersionGetter: the version the generated refs name. */
@@ -185,12 +187,31 @@ const spokeKubeadmSpec = fc.record(
         certSANs: fc.array(name, { minLength: 1, maxLength: 2 }),
       }),
     }),
+    // spokeBootstrapToken: a ttl of whole seconds; spoke/hubBootstrapTokenString: a fixed token.
+    initConfiguration: fc.record({
+      bootstrapTokens: fc.array(
+        fc.record(
+          { token: fc.constant(TOKEN), ttl: duration, groups: fc.array(name, { maxLength: 2 }) },
+          { requiredKeys: ['token'] },
+        ),
+        { minLength: 1, maxLength: 2 },
+      ),
+    }),
     joinConfiguration: some({
       nodeRegistration: fc.record({
         kubeletExtraArgs: fc.dictionary(name, name, { minKeys: 1, maxKeys: 3 }),
       }),
-      discovery: fc.record({ timeout: duration }),
+      discovery: some({
+        timeout: duration,
+        // bool,omitempty in v1beta1: only `true` is said (a `false` is not written).
+        bootstrapToken: fc.record({
+          token: fc.constant(TOKEN),
+          apiServerEndpoint: fc.constant('10.0.0.1:6443'),
+          unsafeSkipCAVerification: fc.constant(true),
+        }),
+      }),
     }),
+    ignition: fc.record({ containerLinuxConfig: fc.record({ strict: fc.constant(true) }) }),
     files: fc.array(
       fc.record({ path: name.map((n) => `/${n}`), content: name, append: fc.constant(true) }),
       { minLength: 1, maxLength: 2 },
@@ -550,27 +571,43 @@ const hubMachine = fc.record({
   ),
 });
 
+/** Sorted and unique: ConvertToArgs sorts a map, so only a sorted list round trips. */
+const sortedArgs = fc
+  .uniqueArray(name, { minLength: 1, maxLength: 3 })
+  .map((ns) => ns.sort().map((n) => ({ name: n, value: `${n}-v` })));
+
 const hubKubeadmSpec = fc.record(
   {
     format: fc.constantFrom('cloud-config', 'ignition'),
     clusterConfiguration: fc.record({
       apiServer: fc.record({
-        // Sorted and unique: ConvertToArgs sorts a map, so only a sorted list round trips.
-        extraArgs: fc
-          .uniqueArray(name, { minLength: 1, maxLength: 3 })
-          .map((ns) => ns.sort().map((n) => ({ name: n, value: `${n}-v` }))),
+        extraArgs: sortedArgs,
       }),
     }),
-    initConfiguration: fc.record({
+    initConfiguration: some({
       timeouts: some({
         controlPlaneComponentHealthCheckSeconds: seconds,
         kubeletHealthCheckSeconds: seconds,
         discoverySeconds: seconds,
       }),
+      bootstrapTokens: fc.array(
+        fc.record({ token: fc.constant(TOKEN), ttlSeconds: seconds }, { requiredKeys: ['token'] }),
+        { minLength: 1, maxLength: 2 },
+      ),
+      nodeRegistration: fc.record({ kubeletExtraArgs: sortedArgs }),
     }),
-    joinConfiguration: fc.record({
+    joinConfiguration: some({
       timeouts: some({ tlsBootstrapSeconds: seconds, etcdAPICallSeconds: seconds }),
+      // *bool in v1beta2: a `false` comes back through the conversion data.
+      discovery: fc.record({
+        bootstrapToken: fc.record({
+          token: fc.constant(TOKEN),
+          apiServerEndpoint: fc.constant('10.0.0.1:6443'),
+          unsafeSkipCAVerification: fc.boolean(),
+        }),
+      }),
     }),
+    ignition: fc.record({ containerLinuxConfig: fc.record({ strict: fc.boolean() }) }),
     files: fc
       .array(fc.record({ path: name.map((n) => `/${n}`), content: name, append: fc.boolean() }), {
         minLength: 1,
@@ -587,12 +624,13 @@ const hubKubeadmSpec = fc.record(
  * same in join's (as upstream's hub fuzzer makes it).
  */
 const hubKubeadmSpecReal = hubKubeadmSpec.map((spec) => {
-  const cp = spec.initConfiguration?.timeouts.controlPlaneComponentHealthCheckSeconds;
+  const cp = spec.initConfiguration?.timeouts?.controlPlaneComponentHealthCheckSeconds;
   if (cp === undefined) return spec;
-  const join = spec.joinConfiguration ?? { timeouts: {} };
+  const join = spec.joinConfiguration ?? {};
   return {
     ...spec,
     joinConfiguration: {
+      ...join,
       timeouts: { ...join.timeouts, controlPlaneComponentHealthCheckSeconds: cp },
     },
   };
@@ -779,6 +817,29 @@ const hubMHC = fc.record({
   ),
 });
 
+/** A topology's healthCheck; a MachineDeployment's may hold remediation.maxInFlight too. */
+const hubHealthCheck = (md: boolean) =>
+  some({
+    enabled: fc.boolean(),
+    checks: some({
+      nodeStartupTimeoutSeconds: seconds,
+      unhealthyNodeConditions: hubUnhealthy,
+      unhealthyMachineConditions: hubUnhealthy,
+    }),
+    remediation: some({
+      triggerIf: some({
+        unhealthyLessThanOrEqualTo: intOrPercent,
+        unhealthyInRange: fc.constant('[1-3]'),
+      }),
+      templateRef: fc.record({
+        apiVersion: fc.constant('infrastructure.cluster.x-k8s.io/v1beta1'),
+        kind: fc.constant('DCSRemediationTemplate'),
+        name,
+      }),
+      ...(md ? { maxInFlight: intOrPercent } : {}),
+    }),
+  });
+
 const hubCluster = fc.record({
   apiVersion: fc.constant('cluster.x-k8s.io/v1beta2'),
   kind: fc.constant('Cluster'),
@@ -798,16 +859,7 @@ const hubCluster = fc.record({
               nodeDrainTimeoutSeconds: seconds,
               nodeDeletionTimeoutSeconds: seconds,
             }),
-            healthCheck: some({
-              enabled: fc.boolean(),
-              checks: some({
-                nodeStartupTimeoutSeconds: seconds,
-                unhealthyNodeConditions: hubUnhealthy,
-              }),
-              remediation: fc.record({
-                triggerIf: fc.record({ unhealthyLessThanOrEqualTo: intOrPercent }),
-              }),
-            }),
+            healthCheck: hubHealthCheck(false),
           }),
           workers: fc.record({
             machineDeployments: fc.array(
@@ -826,9 +878,7 @@ const hubCluster = fc.record({
                       rollingUpdate: some({ maxSurge: intOrPercent, maxUnavailable: intOrPercent }),
                     }),
                   }),
-                  healthCheck: fc.record({
-                    remediation: fc.record({ maxInFlight: intOrPercent }),
-                  }),
+                  healthCheck: hubHealthCheck(true),
                 },
                 { requiredKeys: ['class', 'name'] },
               ),
