@@ -1003,7 +1003,7 @@ describe('omitzero structs (found seeding a v1.16 cluster)', () => {
       }
       const kcp = aKubeadmControlPlane() as unknown as { spec: Record<string, unknown> };
       kcp.spec.machineNamingStrategy = naming;
-      const v2 = up(kcp as unknown as CapiObjectLike) as { spec: Record<string, unknown> };
+      const v2 = up(kcp) as { spec: Record<string, unknown> };
       expect(v2.spec).not.toHaveProperty('machineNaming');
     }
     // A template is kept, as before.

@@ -9,8 +9,15 @@ import { CONVERSION_DATA_ANNOTATION, convertCapiObject, type CapiObjectLike } fr
  * spoke → hub → spoke (v1beta1 → v1beta2 → v1beta1) and hub → spoke → hub, comparing after the
  * conversion-data annotation is removed. Their fuzz functions first bring each random object to
  * what a real one looks like (refs with the object's namespace and no uid/resourceVersion,
- * timeouts as whole seconds, no empty structs, no `false` where v1beta1 cannot say it…); the
- * arbitraries below generate only such objects. fast-check, 200 runs per property.
+ * timeouts as whole seconds, no empty structs, no `false` where v1beta1 cannot say it, the
+ * always-allocated `status.deprecated.v1beta1` of hubMachineSetStatus and its kin…); the
+ * arbitraries below generate only such objects, and name upstream's fuzzer func where they
+ * normalize. fast-check, 200 runs per property.
+ *
+ * Covered, both directions: Cluster, MachineDeployment, MachineSet, Machine, MachineHealthCheck,
+ * MachineDrainRule, KubeadmConfig, KubeadmConfigTemplate, KubeadmControlPlane — every kind
+ * `capiConvertible` accepts. Upstream's fuzz test also runs ClusterClass and MachinePool, which
+ * this module does not convert (and KubeadmControlPlaneTemplate, likewise not converted here).
  */
 
 const NS = 'ns-1';
