@@ -2,6 +2,7 @@ import { boolIntent, restoredAt } from './context';
 import {
   countersStatusDown,
   countersStatusUp,
+  machineNamingUp,
   timeoutsDown,
   timeoutsUp,
   type KindConversion,
@@ -95,13 +96,7 @@ export const kubeadmControlPlane: KindConversion = {
         if (!isEmptyObject(s)) rollout.strategy = s;
       }
       if (!isEmptyObject(rollout)) spec.rollout = rollout;
-      const naming = obj(spec, 'machineNamingStrategy');
-      delete spec.machineNamingStrategy;
-      if (naming) {
-        const m: JsonObject = {};
-        put(m, 'template', naming.template);
-        spec.machineNaming = m;
-      }
+      machineNamingUp(spec);
       const kcs = obj(spec, 'kubeadmConfigSpec');
       if (kcs) kubeadmSpecUp(kcs, ctx, ['spec', 'kubeadmConfigSpec'], 'spec.kubeadmConfigSpec');
     }

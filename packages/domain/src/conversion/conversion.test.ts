@@ -986,4 +986,38 @@ describe('omitzero structs (found seeding a v1.16 cluster)', () => {
     // As upstream: v1beta2 has nowhere to keep clusterName (only v1beta2 → v1beta1 writes the
     // conversion data), so a v1beta1 client's clusterName does not survive v1beta2 storage.
   });
+
+  it('a v1beta1 machineNamingStrategy without a template gives no machineNaming (MachineNamingSpec is omitzero; minProperties: 1)', () => {
+    const template = {
+      spec: { clusterName: 'demo', bootstrap: { dataSecretName: 's' }, infrastructureRef: {} },
+    };
+    for (const naming of [{}, { template: '' }]) {
+      for (const kind of ['MachineSet', 'MachineDeployment']) {
+        const v2 = up({
+          apiVersion: 'cluster.x-k8s.io/v1beta1',
+          kind,
+          metadata: META,
+          spec: { clusterName: 'demo', selector: {}, template, machineNamingStrategy: naming },
+        }) as { spec: Record<string, unknown> };
+        expect(v2.spec).not.toHaveProperty('machineNaming');
+      }
+      const kcp = aKubeadmControlPlane() as unknown as { spec: Record<string, unknown> };
+      kcp.spec.machineNamingStrategy = naming;
+      const v2 = up(kcp) as { spec: Record<string, unknown> };
+      expect(v2.spec).not.toHaveProperty('machineNaming');
+    }
+    // A template is kept, as before.
+    const set = up({
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind: 'MachineSet',
+      metadata: META,
+      spec: {
+        clusterName: 'demo',
+        selector: {},
+        template,
+        machineNamingStrategy: { template: 'x' },
+      },
+    }) as { spec: Record<string, unknown> };
+    expect(set.spec.machineNaming).toEqual({ template: 'x' });
+  });
 });

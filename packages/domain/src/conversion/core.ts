@@ -295,13 +295,16 @@ const machineDeployment: KindConversion = {
   },
 };
 
-function machineNamingUp(spec: JsonObject): void {
+/**
+ * `machineNamingStrategy` → `machineNaming`. v1beta2's MachineNamingSpec is a value struct
+ * (`omitempty,omitzero`, `minProperties: 1` in its CRDs): a strategy without a template is its
+ * zero value, which upstream's encoding leaves out.
+ */
+export function machineNamingUp(spec: JsonObject): void {
   const naming = obj(spec, 'machineNamingStrategy');
   delete spec.machineNamingStrategy;
-  if (naming) {
-    const m: JsonObject = {};
-    put(m, 'template', naming.template);
-    spec.machineNaming = m;
+  if (typeof naming?.template === 'string' && naming.template !== '') {
+    spec.machineNaming = { template: naming.template };
   }
 }
 

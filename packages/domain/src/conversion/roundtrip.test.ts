@@ -9,11 +9,20 @@ import { CONVERSION_DATA_ANNOTATION, convertCapiObject, type CapiObjectLike } fr
  * spoke → hub → spoke (v1beta1 → v1beta2 → v1beta1) and hub → spoke → hub, comparing after the
  * conversion-data annotation is removed. Their fuzz functions first bring each random object to
  * what a real one looks like (refs with the object's namespace and no uid/resourceVersion,
- * timeouts as whole seconds, no empty structs, no `false` where v1beta1 cannot say it…); the
- * arbitraries below generate only such objects. fast-check, 200 runs per property.
+ * timeouts as whole seconds, no empty structs, no `false` where v1beta1 cannot say it, the
+ * always-allocated `status.deprecated.v1beta1` of hubMachineSetStatus and its kin…); the
+ * arbitraries below generate only such objects, and name upstream's fuzzer func where they
+ * normalize. fast-check, 200 runs per property.
+ *
+ * Covered, both directions: Cluster, MachineDeployment, MachineSet, Machine, MachineHealthCheck,
+ * MachineDrainRule, KubeadmConfig, KubeadmConfigTemplate, KubeadmControlPlane — every kind
+ * `capiConvertible` accepts. Upstream's fuzz test also runs ClusterClass and MachinePool, which
+ * this module does not convert (and KubeadmControlPlaneTemplate, likewise not converted here).
  */
 
 const NS = 'ns-1';
+/** As upstream's fuzzers' fakeID and fakeSecret. */
+const TOKEN = 'abcdef.abcdef0123456789';
 const RUNS = { numRuns: 200 };
 
 /** As upstream's test apiVersionGetter: the version the generated refs name. */
@@ -185,12 +194,31 @@ const spokeKubeadmSpec = fc.record(
         certSANs: fc.array(name, { minLength: 1, maxLength: 2 }),
       }),
     }),
+    // spokeBootstrapToken: a ttl of whole seconds; spoke/hubBootstrapTokenString: a fixed token.
+    initConfiguration: fc.record({
+      bootstrapTokens: fc.array(
+        fc.record(
+          { token: fc.constant(TOKEN), ttl: duration, groups: fc.array(name, { maxLength: 2 }) },
+          { requiredKeys: ['token'] },
+        ),
+        { minLength: 1, maxLength: 2 },
+      ),
+    }),
     joinConfiguration: some({
       nodeRegistration: fc.record({
         kubeletExtraArgs: fc.dictionary(name, name, { minKeys: 1, maxKeys: 3 }),
       }),
-      discovery: fc.record({ timeout: duration }),
+      discovery: some({
+        timeout: duration,
+        // bool,omitempty in v1beta1: only `true` is said (a `false` is not written).
+        bootstrapToken: fc.record({
+          token: fc.constant(TOKEN),
+          apiServerEndpoint: fc.constant('10.0.0.1:6443'),
+          unsafeSkipCAVerification: fc.constant(true),
+        }),
+      }),
     }),
+    ignition: fc.record({ containerLinuxConfig: fc.record({ strict: fc.constant(true) }) }),
     files: fc.array(
       fc.record({ path: name.map((n) => `/${n}`), content: name, append: fc.constant(true) }),
       { minLength: 1, maxLength: 2 },
@@ -352,6 +380,116 @@ const spokeCluster = fc.record({
   ),
 });
 
+const spokeMS = fc.record({
+  apiVersion: fc.constant('cluster.x-k8s.io/v1beta1'),
+  kind: fc.constant('MachineSet'),
+  metadata,
+  spec: fc.record(
+    {
+      clusterName: name,
+      replicas: count,
+      selector: fc.record({ matchLabels: labels }),
+      template: fc.record({ metadata: fc.record({ labels }), spec: spokeMachineSpec }),
+      deletePolicy: fc.constantFrom('Random', 'Newest', 'Oldest'),
+      // int32,omitempty: a v1beta1 0 is not written, so only non-zero values say anything.
+      minReadySeconds: fc.integer({ min: 1, max: 600 }),
+      machineNamingStrategy: fc.record({ template: name }),
+    },
+    { requiredKeys: ['clusterName', 'selector', 'template'] },
+  ),
+  // spokeMachineSetStatus: an empty v1beta2 block is dropped (`some`).
+  status: fc.record(
+    {
+      selector: name,
+      replicas: count,
+      fullyLabeledReplicas: count,
+      readyReplicas: count,
+      availableReplicas: count,
+      observedGeneration: count,
+      failureReason: fc.constantFrom('InvalidConfiguration', 'CreateError'),
+      failureMessage: name,
+      conditions: conditions(legacyCondition),
+      v1beta2: some({
+        conditions: conditions(condition),
+        readyReplicas: count,
+        availableReplicas: count,
+        upToDateReplicas: count,
+      }),
+    },
+    { requiredKeys: [] },
+  ),
+});
+
+const spokeKC = fc.record({
+  apiVersion: fc.constant('bootstrap.cluster.x-k8s.io/v1beta1'),
+  kind: fc.constant('KubeadmConfig'),
+  metadata,
+  spec: spokeKubeadmSpec,
+  // v1beta1's `ready` is a bool without omitempty: always written, so always there.
+  // spokeKubeadmConfigStatus: an empty v1beta2 block is dropped.
+  status: fc.record(
+    {
+      ready: fc.boolean(),
+      dataSecretName: name,
+      observedGeneration: count,
+      failureReason: name,
+      failureMessage: name,
+      conditions: conditions(legacyCondition),
+      v1beta2: fc.record({ conditions: conditions(condition) }),
+    },
+    { requiredKeys: ['ready'] },
+  ),
+});
+
+const labelSelector = some({
+  matchLabels: fc.dictionary(name, name, { minKeys: 1, maxKeys: 2 }),
+  matchExpressions: fc.array(
+    fc.record({
+      key: name,
+      operator: fc.constantFrom('In', 'NotIn'),
+      values: fc.array(name, { minLength: 1, maxLength: 2 }),
+    }),
+    { minLength: 1, maxLength: 2 },
+  ),
+});
+
+/** The same fields in both versions: MachineDrainRule converts by copying (no conversion data). */
+const drainRuleSpec = fc.record(
+  {
+    drain: fc.record(
+      {
+        behavior: fc.constantFrom('Drain', 'Skip', 'WaitCompleted'),
+        order: fc.integer({ min: -100, max: 100 }),
+      },
+      { requiredKeys: ['behavior'] },
+    ),
+    machines: fc.array(
+      fc.record({ selector: labelSelector, clusterSelector: labelSelector }, { requiredKeys: [] }),
+      {
+        maxLength: 2,
+      },
+    ),
+    pods: fc.array(
+      fc.record(
+        { selector: labelSelector, namespaceSelector: labelSelector },
+        { requiredKeys: [] },
+      ),
+      {
+        maxLength: 2,
+      },
+    ),
+  },
+  { requiredKeys: ['drain'] },
+);
+
+const drainRule = (version: string) =>
+  fc.record({
+    apiVersion: fc.constant(`cluster.x-k8s.io/${version}`),
+    kind: fc.constant('MachineDrainRule'),
+    metadata,
+    spec: drainRuleSpec,
+  });
+
 // --- v1beta2 (hub) -------------------------------------------------------------------------
 
 const hubRef = (group: string, kind: string) =>
@@ -440,27 +578,43 @@ const hubMachine = fc.record({
   ),
 });
 
+/** Sorted and unique: ConvertToArgs sorts a map, so only a sorted list round trips. */
+const sortedArgs = fc
+  .uniqueArray(name, { minLength: 1, maxLength: 3 })
+  .map((ns) => ns.sort().map((n) => ({ name: n, value: `${n}-v` })));
+
 const hubKubeadmSpec = fc.record(
   {
     format: fc.constantFrom('cloud-config', 'ignition'),
     clusterConfiguration: fc.record({
       apiServer: fc.record({
-        // Sorted and unique: ConvertToArgs sorts a map, so only a sorted list round trips.
-        extraArgs: fc
-          .uniqueArray(name, { minLength: 1, maxLength: 3 })
-          .map((ns) => ns.sort().map((n) => ({ name: n, value: `${n}-v` }))),
+        extraArgs: sortedArgs,
       }),
     }),
-    initConfiguration: fc.record({
+    initConfiguration: some({
       timeouts: some({
         controlPlaneComponentHealthCheckSeconds: seconds,
         kubeletHealthCheckSeconds: seconds,
         discoverySeconds: seconds,
       }),
+      bootstrapTokens: fc.array(
+        fc.record({ token: fc.constant(TOKEN), ttlSeconds: seconds }, { requiredKeys: ['token'] }),
+        { minLength: 1, maxLength: 2 },
+      ),
+      nodeRegistration: fc.record({ kubeletExtraArgs: sortedArgs }),
     }),
-    joinConfiguration: fc.record({
+    joinConfiguration: some({
       timeouts: some({ tlsBootstrapSeconds: seconds, etcdAPICallSeconds: seconds }),
+      // *bool in v1beta2: a `false` comes back through the conversion data.
+      discovery: fc.record({
+        bootstrapToken: fc.record({
+          token: fc.constant(TOKEN),
+          apiServerEndpoint: fc.constant('10.0.0.1:6443'),
+          unsafeSkipCAVerification: fc.boolean(),
+        }),
+      }),
     }),
+    ignition: fc.record({ containerLinuxConfig: fc.record({ strict: fc.boolean() }) }),
     files: fc
       .array(fc.record({ path: name.map((n) => `/${n}`), content: name, append: fc.boolean() }), {
         minLength: 1,
@@ -477,12 +631,13 @@ const hubKubeadmSpec = fc.record(
  * same in join's (as upstream's hub fuzzer makes it).
  */
 const hubKubeadmSpecReal = hubKubeadmSpec.map((spec) => {
-  const cp = spec.initConfiguration?.timeouts.controlPlaneComponentHealthCheckSeconds;
+  const cp = spec.initConfiguration?.timeouts?.controlPlaneComponentHealthCheckSeconds;
   if (cp === undefined) return spec;
-  const join = spec.joinConfiguration ?? { timeouts: {} };
+  const join = spec.joinConfiguration ?? {};
   return {
     ...spec,
     joinConfiguration: {
+      ...join,
       timeouts: { ...join.timeouts, controlPlaneComponentHealthCheckSeconds: cp },
     },
   };
@@ -542,6 +697,241 @@ const hubKCP = fc.record({
   ),
 });
 
+/**
+ * MachineSet's ConvertTo makes a v1beta1 0 (or absent) minReadySeconds nil and restores nothing
+ * from the conversion data, so a hub `minReadySeconds: 0` comes back unset, in upstream as here;
+ * upstream's fuzzer (random int32s) practically never draws that 0.
+ */
+const hubMSTemplateSpec = hubMachineSpec.map((spec) =>
+  spec.minReadySeconds === 0 ? { ...spec, minReadySeconds: 30 } : spec,
+);
+
+const hubMS = fc.record({
+  apiVersion: fc.constant('cluster.x-k8s.io/v1beta2'),
+  kind: fc.constant('MachineSet'),
+  metadata,
+  spec: fc.record(
+    {
+      clusterName: name,
+      replicas: count,
+      selector: fc.record({ matchLabels: labels }),
+      template: fc.record({ metadata: fc.record({ labels }), spec: hubMSTemplateSpec }),
+      deletion: fc.record({ order: fc.constantFrom('Random', 'Newest', 'Oldest') }),
+      machineNaming: fc.record({ template: name }),
+    },
+    { requiredKeys: ['clusterName', 'selector', 'template'] },
+  ),
+  status: fc.record(
+    {
+      selector: name,
+      replicas: count,
+      readyReplicas: count,
+      availableReplicas: count,
+      upToDateReplicas: count,
+      observedGeneration: count,
+      conditions: conditions(condition),
+      // hubMachineSetStatus: deprecated.v1beta1 is always there (ConvertTo allocates it).
+      deprecated: fc.record({
+        v1beta1: fc.record(
+          {
+            conditions: conditions(legacyCondition),
+            availableReplicas: count,
+            fullyLabeledReplicas: count,
+            readyReplicas: count,
+            failureReason: fc.constantFrom('InvalidConfiguration', 'CreateError'),
+            failureMessage: name,
+          },
+          { requiredKeys: [] },
+        ),
+      }),
+    },
+    { requiredKeys: ['deprecated'] },
+  ),
+});
+
+const hubKC = fc.record({
+  apiVersion: fc.constant('bootstrap.cluster.x-k8s.io/v1beta2'),
+  kind: fc.constant('KubeadmConfig'),
+  metadata,
+  spec: hubKubeadmSpecReal,
+  status: fc.record(
+    {
+      dataSecretName: name,
+      observedGeneration: count,
+      // hubKubeadmConfigStatus: no empty initialization; deprecated.v1beta1 always there.
+      initialization: fc.record({ dataSecretCreated: fc.boolean() }),
+      conditions: conditions(condition),
+      deprecated: fc.record({
+        v1beta1: fc.record(
+          { conditions: conditions(legacyCondition), failureReason: name, failureMessage: name },
+          { requiredKeys: [] },
+        ),
+      }),
+    },
+    { requiredKeys: ['deprecated'] },
+  ),
+});
+
+const hubUnhealthy = fc.array(
+  fc.record({
+    type: fc.constantFrom('Ready', 'MemoryPressure'),
+    status: fc.constantFrom('False', 'Unknown'),
+    timeoutSeconds: seconds,
+  }),
+  { minLength: 1, maxLength: 2 },
+);
+
+const hubMHC = fc.record({
+  apiVersion: fc.constant('cluster.x-k8s.io/v1beta2'),
+  kind: fc.constant('MachineHealthCheck'),
+  metadata,
+  spec: fc.record(
+    {
+      clusterName: name,
+      selector: fc.record({ matchLabels: labels }),
+      checks: some({
+        nodeStartupTimeoutSeconds: seconds,
+        unhealthyNodeConditions: hubUnhealthy,
+        unhealthyMachineConditions: hubUnhealthy,
+      }),
+      remediation: some({
+        triggerIf: some({
+          unhealthyLessThanOrEqualTo: intOrPercent,
+          unhealthyInRange: fc.constant('[1-3]'),
+        }),
+        templateRef: fc.record({
+          apiVersion: fc.constant('infrastructure.cluster.x-k8s.io/v1beta1'),
+          kind: fc.constant('DCSRemediationTemplate'),
+          name,
+        }),
+      }),
+    },
+    { requiredKeys: ['clusterName', 'selector'] },
+  ),
+  status: fc.record(
+    {
+      // *int32: a 0 comes back through the conversion data (Convert_int32_To_Pointer_int32).
+      expectedMachines: count,
+      currentHealthy: count,
+      remediationsAllowed: count,
+      observedGeneration: count,
+      targets: fc.array(name, { minLength: 1, maxLength: 2 }),
+      conditions: conditions(condition),
+      // hubMachineHealthCheckStatus: an empty deprecated block is dropped.
+      deprecated: fc.record({ v1beta1: fc.record({ conditions: conditions(legacyCondition) }) }),
+    },
+    { requiredKeys: [] },
+  ),
+});
+
+/** A topology's healthCheck; a MachineDeployment's may hold remediation.maxInFlight too. */
+const hubHealthCheck = (md: boolean) =>
+  some({
+    enabled: fc.boolean(),
+    checks: some({
+      nodeStartupTimeoutSeconds: seconds,
+      unhealthyNodeConditions: hubUnhealthy,
+      unhealthyMachineConditions: hubUnhealthy,
+    }),
+    remediation: some({
+      triggerIf: some({
+        unhealthyLessThanOrEqualTo: intOrPercent,
+        unhealthyInRange: fc.constant('[1-3]'),
+      }),
+      templateRef: fc.record({
+        apiVersion: fc.constant('infrastructure.cluster.x-k8s.io/v1beta1'),
+        kind: fc.constant('DCSRemediationTemplate'),
+        name,
+      }),
+      ...(md ? { maxInFlight: intOrPercent } : {}),
+    }),
+  });
+
+const hubCluster = fc.record({
+  apiVersion: fc.constant('cluster.x-k8s.io/v1beta2'),
+  kind: fc.constant('Cluster'),
+  metadata,
+  spec: fc.record(
+    {
+      controlPlaneRef: hubRef('controlplane.cluster.x-k8s.io', 'KubeadmControlPlane'),
+      infrastructureRef: hubRef('infrastructure.cluster.x-k8s.io', 'DCSCluster'),
+      paused: fc.boolean(),
+      topology: fc.record(
+        {
+          classRef: fc.record({ name, namespace: name }, { requiredKeys: ['name'] }),
+          version: fc.constantFrom('v1.33.4', 'v1.34.1'),
+          controlPlane: some({
+            replicas: fc.constantFrom(1, 3),
+            deletion: some({
+              nodeDrainTimeoutSeconds: seconds,
+              nodeDeletionTimeoutSeconds: seconds,
+            }),
+            healthCheck: hubHealthCheck(false),
+          }),
+          workers: fc.record({
+            machineDeployments: fc.array(
+              fc.record(
+                {
+                  class: name,
+                  name,
+                  replicas: count,
+                  deletion: some({
+                    order: fc.constantFrom('Random', 'Newest', 'Oldest'),
+                    nodeDrainTimeoutSeconds: seconds,
+                  }),
+                  rollout: fc.record({
+                    strategy: some({
+                      type: fc.constantFrom('RollingUpdate', 'OnDelete'),
+                      rollingUpdate: some({ maxSurge: intOrPercent, maxUnavailable: intOrPercent }),
+                    }),
+                  }),
+                  healthCheck: hubHealthCheck(true),
+                },
+                { requiredKeys: ['class', 'name'] },
+              ),
+              { minLength: 1, maxLength: 2 },
+            ),
+          }),
+        },
+        { requiredKeys: ['classRef', 'version'] },
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+  status: fc.record(
+    {
+      phase: fc.constantFrom('Provisioned', 'Provisioning'),
+      observedGeneration: count,
+      // hubClusterStatus: no empty initialization.
+      initialization: some({
+        controlPlaneInitialized: fc.boolean(),
+        infrastructureProvisioned: fc.boolean(),
+      }),
+      controlPlane: some({ replicas: count, readyReplicas: count, upToDateReplicas: count }),
+      workers: some({ replicas: count, availableReplicas: count }),
+      // A list sorted by name, as ConvertTo builds it from v1beta1's map.
+      failureDomains: fc
+        .uniqueArray(name, { minLength: 1, maxLength: 3 })
+        .chain((names) =>
+          fc.tuple(
+            ...names
+              .sort()
+              .map((n) => fc.record({ name: fc.constant(n), controlPlane: fc.boolean() })),
+          ),
+        ),
+      conditions: conditions(condition),
+      deprecated: fc.record({
+        v1beta1: some({
+          conditions: conditions(legacyCondition),
+          failureReason: name,
+          failureMessage: name,
+        }),
+      }),
+    },
+    { requiredKeys: [] },
+  ),
+});
+
 describe('spoke → hub → spoke (v1beta1 → v1beta2 → v1beta1) gives the spoke back', () => {
   const cases: [string, fc.Arbitrary<CapiObjectLike>][] = [
     ['MachineDeployment', spokeMD],
@@ -550,6 +940,9 @@ describe('spoke → hub → spoke (v1beta1 → v1beta2 → v1beta1) gives the sp
     ['KubeadmControlPlane', spokeKCP],
     ['MachineHealthCheck', spokeMHC],
     ['Cluster', spokeCluster],
+    ['MachineSet', spokeMS],
+    ['KubeadmConfig', spokeKC],
+    ['MachineDrainRule', drainRule('v1beta1')],
   ];
   it.each(cases)('%s', (_kind, arb) => {
     fc.assert(
@@ -567,6 +960,11 @@ describe('hub → spoke → hub (v1beta2 → v1beta1 → v1beta2) gives the hub 
     ['Machine', hubMachine],
     ['KubeadmConfigTemplate', hubKCT],
     ['KubeadmControlPlane', hubKCP],
+    ['MachineSet', hubMS],
+    ['KubeadmConfig', hubKC],
+    ['MachineHealthCheck', hubMHC],
+    ['Cluster', hubCluster],
+    ['MachineDrainRule', drainRule('v1beta2')],
   ];
   it.each(cases)('%s', (_kind, arb) => {
     fc.assert(
