@@ -189,7 +189,12 @@ export function ObjectTreeTab({ namespace, cluster }: { namespace: string; clust
             {t('tree.conditionsFrom', { version: tree.data.conditions })}
           </Typography>
           <Box sx={{ overflowX: 'auto' }}>
-            <Table size="small" aria-label={t('tree.label', { cluster })} sx={MONO}>
+            <Table
+              size="small"
+              aria-label={t('tree.label', { cluster })}
+              // No rules between lines: the tree's glyphs join from one line to the next.
+              sx={{ ...MONO, '& td': { borderBottom: 0, lineHeight: 1.35 } }}
+            >
               <TableHead>
                 <TableRow>
                   {tree.data.header.map((h) => (
@@ -206,7 +211,7 @@ export function ObjectTreeTab({ namespace, cluster }: { namespace: string; clust
                   const statusAt = tree.data.conditions === 'v1beta2' ? 4 : 0;
                   return (
                     <TableRow key={`${row.node}:${String(i)}`} data-row-type={row.type}>
-                      <TableCell sx={{ ...MONO, whiteSpace: 'pre', py: 0.25 }}>
+                      <TableCell sx={{ ...MONO, whiteSpace: 'pre', py: 0 }}>
                         <Box component="span" sx={{ color: 'text.disabled' }}>
                           {row.prefix}
                         </Box>
@@ -229,7 +234,7 @@ export function ObjectTreeTab({ namespace, cluster }: { namespace: string; clust
                           sx={{
                             ...MONO,
                             whiteSpace: 'pre',
-                            py: 0.25,
+                            py: 0,
                             ...(j === statusAt && row.tone ? { color: TONE_COLOR[row.tone] } : {}),
                           }}
                         >
