@@ -34,6 +34,7 @@ import diskMigration from './routes/api/disk-migration';
 import ippools from './routes/api/ippools';
 import nodepoolWrites from './routes/api/nodepool-writes';
 import nodepools from './routes/api/nodepools';
+import objectTree from './routes/api/tree';
 import workloadNodes from './routes/api/nodes';
 import objects from './routes/api/objects';
 import session from './routes/api/session';
@@ -147,6 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(stream);
       // Issue 12: the audit timeline.
       await api.register(timeline);
+      await api.register(objectTree);
       // Issue 12: the workload clusters' Nodes.
       await api.register(workloadNodes);
     },

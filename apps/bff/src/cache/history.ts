@@ -76,7 +76,7 @@ export class VersionHistory {
     const last = runs[runs.length - 1];
     if (last?.last === rv) return;
     const json = JSON.stringify(stripForHistory(obj));
-    if (last && last.json === json && last.epoch === epoch) {
+    if (last?.json === json && last.epoch === epoch) {
       last.last = rv;
       last.recent.push(rv);
       if (last.recent.length > RECENT_PER_RUN) last.recent.shift();

@@ -39,6 +39,8 @@ function makeStores(): Stores {
     DCSMachineTemplate: new KindStore<Cached<'DCSMachineTemplate'>>(),
     KubeadmConfigTemplate: new KindStore<Cached<'KubeadmConfigTemplate'>>(),
     DCSIpHostnamePool: new KindStore<Cached<'DCSIpHostnamePool'>>(),
+    KubeadmConfig: new KindStore<Cached<'KubeadmConfig'>>(),
+    DCSCluster: new KindStore<Cached<'DCSCluster'>>(),
     ConfigMap: new KindStore<Cached<'ConfigMap'>>(),
     Deployment: new KindStore<Cached<'Deployment'>>(),
   };

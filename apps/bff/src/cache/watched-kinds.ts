@@ -31,6 +31,9 @@ export const NAMESPACED_KINDS = [
   'DCSMachineTemplate',
   'KubeadmConfigTemplate',
   'DCSIpHostnamePool',
+  // Read only by the object tree (issue 26): machines' bootstrap objects, the cluster's infrastructure.
+  'KubeadmConfig',
+  'DCSCluster',
 ] as const satisfies readonly KindName[];
 
 export type CachedKind = (typeof NAMESPACED_KINDS)[number] | 'ConfigMap' | 'Deployment';

@@ -167,6 +167,10 @@ export class ModelRegistry {
         }
         break;
       }
+      case 'KubeadmConfig':
+      case 'DCSCluster':
+        // No view is built from them (the object tree reads them when asked): nothing to rebuild.
+        return;
       case 'ConfigMap':
       case 'Deployment':
         for (const model of this.#models.values()) {

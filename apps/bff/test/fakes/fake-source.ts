@@ -31,6 +31,8 @@ const PLURAL: Record<string, string> = {
   DCSMachineTemplate: 'dcsmachinetemplates',
   KubeadmConfigTemplate: 'kubeadmconfigtemplates',
   DCSIpHostnamePool: 'dcsiphostnamepools',
+  KubeadmConfig: 'kubeadmconfigs',
+  DCSCluster: 'dcsclusters',
   ConfigMap: 'configmaps',
   Deployment: 'deployments',
 };

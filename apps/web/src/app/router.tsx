@@ -93,6 +93,12 @@ export const router = createBrowserRouter([
             lazy: async () => ({ Component: (await import('./routes/MachineRoute')).MachineRoute }),
           },
           {
+            path: 'tree',
+            lazy: async () => ({
+              Component: (await import('./routes/ObjectTreeRoute')).ObjectTreeRoute,
+            }),
+          },
+          {
             path: 'ip-pools',
             lazy: async () => ({ Component: (await import('./routes/IpPoolsRoute')).IpPoolsRoute }),
           },

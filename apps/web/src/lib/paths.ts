@@ -19,6 +19,8 @@ export const machinePath = (ns: string, cluster: string, machine: string) =>
   `${nodesPath(ns, cluster)}/${e(machine)}`;
 export const machineConditionsPath = (ns: string, cluster: string, machine: string) =>
   `${machinePath(ns, cluster, machine)}/conditions`;
+/** The cluster's object tree, as clusterctl describe cluster shows it (issue 26). */
+export const objectTreePath = (ns: string, cluster: string) => `${clusterPath(ns, cluster)}/tree`;
 export const ipPoolsPath = (ns: string, cluster: string) => `${clusterPath(ns, cluster)}/ip-pools`;
 export const newIpPoolPath = (ns: string, cluster: string) => `${ipPoolsPath(ns, cluster)}/new`;
 export const ipPoolPath = (ns: string, cluster: string, name: string) =>

@@ -20,6 +20,9 @@ export const queryKeys = {
     [...queryKeys.pool(namespace, name, pool), 'disk-migration'] as const,
   machines: (namespace: string, name: string) =>
     [...queryKeys.cluster(namespace, name), 'machines'] as const,
+  /** The object tree (issue 26), per choice of options. */
+  objectTree: (namespace: string, name: string, options: Readonly<Record<string, string>>) =>
+    [...queryKeys.cluster(namespace, name), 'tree', options] as const,
   /** The workload cluster's Nodes (issue 12): the summaries, and one Node by name below it. */
   nodes: (namespace: string, name: string) =>
     [...queryKeys.cluster(namespace, name), 'nodes'] as const,

@@ -15,6 +15,8 @@ export const ZH_GLOSSARY = {
     'DCS',
     'Kubernetes',
     'kubectl',
+    // Cluster API's CLI, whose describe cluster output the object tree reproduces (issue 26).
+    'clusterctl',
     'kubeadm',
     'etcd',
     'kubelet',

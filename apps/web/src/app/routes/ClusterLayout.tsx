@@ -18,7 +18,7 @@ import { PageLoading } from '../../components/PageLoading';
 import { useClusters } from '../../features/clusters/api/get-clusters';
 import { useI18n } from '../../i18n/context';
 import { apiUrl, seg } from '../../lib/api-client';
-import { ipPoolsPath, nodesPath, poolsPath } from '../../lib/paths';
+import { ipPoolsPath, nodesPath, objectTreePath, poolsPath } from '../../lib/paths';
 import { StreamContext, useClusterStream } from '../../lib/stream/use-cluster-stream';
 
 /** A cluster's page: its header, the tabs of U-1, and one live stream for all of them. */
@@ -80,6 +80,7 @@ function LiveClusterPage({
     { label: t('tabs.nodePools'), to: poolsPath(namespace, cluster) },
     { label: t('tabs.nodes'), to: nodesPath(namespace, cluster) },
     { label: t('tabs.ipPools'), to: ipPoolsPath(namespace, cluster) },
+    { label: t('tabs.objectTree'), to: objectTreePath(namespace, cluster) },
   ];
   const current = tabs.findIndex((tab) => pathname === tab.to || pathname.startsWith(`${tab.to}/`));
   // The Cluster object's own problems (issue 12): a link to the first, on the Node Pools tab.
