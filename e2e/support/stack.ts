@@ -14,9 +14,8 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '../..');
 const tsx = join(repoRoot, 'e2e/node_modules/.bin/tsx');
-/** Cluster API releases in upgrade order (the simulator's own list, packages/simulator/src/capi). */
-const CAPI_RELEASES = ['v1.10', 'v1.14', 'v1.16'] as const;
-export type CapiRelease = (typeof CAPI_RELEASES)[number];
+/** The Cluster API releases the simulator stands for (its own list, packages/simulator/src/capi). */
+export type CapiRelease = 'v1.10' | 'v1.14' | 'v1.16';
 export const webDist = join(repoRoot, 'apps/web/dist');
 
 export interface StackOptions {
