@@ -1,5 +1,10 @@
 import { resolveFenceposts } from '../intstr';
-import { CONTROL_PLANE_POOL_ID, LABEL_CLUSTER_NAME, LABEL_SET_NAME } from '../labels';
+import {
+  ANNOTATION_PAUSED,
+  CONTROL_PLANE_POOL_ID,
+  LABEL_CLUSTER_NAME,
+  LABEL_SET_NAME,
+} from '../labels';
 import type { Severity } from '../rules/issue';
 import type { VersionsCatalog } from '../schemas/catalog';
 import type { Cluster, Machine, MachineDeployment, MachineSet } from '../schemas/capi';
@@ -207,7 +212,6 @@ export interface PoolWithMachines {
   machines: MachineView[];
 }
 
-const PAUSED_ANNOTATION = 'cluster.x-k8s.io/paused';
 const LEGACY_CPAAS_PATH = '/var/cpaas';
 
 function summarizeTemplate(
@@ -700,7 +704,7 @@ export function buildWorkerPoolFrom(
 
   const paused =
     spec?.paused === true ||
-    md.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined ||
+    md.metadata.annotations?.[ANNOTATION_PAUSED] !== undefined ||
     ctx.cluster?.spec?.paused === true;
   const status = poolStatus({
     deleting: md.metadata.deletionTimestamp !== undefined,
@@ -822,7 +826,7 @@ export function buildControlPlanePoolFrom(
   problems.push(...conditionProblems(kcp.status?.conditions));
 
   const paused =
-    kcp.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined ||
+    kcp.metadata.annotations?.[ANNOTATION_PAUSED] !== undefined ||
     ctx.cluster?.spec?.paused === true;
   const status = poolStatus({
     deleting: kcp.metadata.deletionTimestamp !== undefined,
