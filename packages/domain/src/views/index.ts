@@ -14,3 +14,4 @@ export * from './group';
 export * from './scale-follow';
 export * from './node';
 export * from './machine-problems';
+export * from './pause';

@@ -1,10 +1,5 @@
 import { resolveFenceposts } from '../intstr';
-import {
-  ANNOTATION_PAUSED,
-  CONTROL_PLANE_POOL_ID,
-  LABEL_CLUSTER_NAME,
-  LABEL_SET_NAME,
-} from '../labels';
+import { CONTROL_PLANE_POOL_ID, LABEL_CLUSTER_NAME, LABEL_SET_NAME } from '../labels';
 import type { Severity } from '../rules/issue';
 import type { VersionsCatalog } from '../schemas/catalog';
 import type { Cluster, Machine, MachineDeployment, MachineSet } from '../schemas/capi';
@@ -29,6 +24,7 @@ import {
 } from './machine';
 import { machineFactsVia, machineViewVia, type MachineViewMemo } from './machine-memo';
 import type { ViewMessageKey } from './messages';
+import { pauseView, type PauseView } from './pause';
 import { controlPlaneRuleProblems, workerPoolRuleProblems } from './pool-rules';
 import { sortProblems, viewProblem, type ViewProblem } from './problem';
 import {
@@ -137,6 +133,8 @@ export interface NodePoolView {
   /** Worker pools only: what O-EDIT-STRATEGY edits besides the two above. */
   nodeVolumeDetachTimeout?: string;
   paused: boolean;
+  /** Why it is paused, and the v1beta2 Paused condition (issue 26). */
+  pause: PauseView;
   createdAt?: string;
 }
 
@@ -702,10 +700,8 @@ export function buildWorkerPoolFrom(
   problems.push(...versionProblems(version, template.vmTemplateName, ctx, true));
   problems.push(...conditionProblems(md.status?.conditions));
 
-  const paused =
-    spec?.paused === true ||
-    md.metadata.annotations?.[ANNOTATION_PAUSED] !== undefined ||
-    ctx.cluster?.spec?.paused === true;
+  const pause = pauseView(md, ctx.cluster, spec?.paused === true);
+  const paused = pause.paused;
   const status = poolStatus({
     deleting: md.metadata.deletionTimestamp !== undefined,
     paused,
@@ -755,6 +751,7 @@ export function buildWorkerPoolFrom(
     ...optional('nodeDeletionTimeout', tplSpec?.nodeDeletionTimeout),
     ...optional('nodeVolumeDetachTimeout', tplSpec?.nodeVolumeDetachTimeout),
     paused,
+    pause,
     ...optional('createdAt', md.metadata.creationTimestamp),
   };
   return { pool, machines };
@@ -825,9 +822,8 @@ export function buildControlPlanePoolFrom(
   problems.push(...versionProblems(version, template.vmTemplateName, ctx, false));
   problems.push(...conditionProblems(kcp.status?.conditions));
 
-  const paused =
-    kcp.metadata.annotations?.[ANNOTATION_PAUSED] !== undefined ||
-    ctx.cluster?.spec?.paused === true;
+  const pause = pauseView(kcp, ctx.cluster);
+  const paused = pause.paused;
   const status = poolStatus({
     deleting: kcp.metadata.deletionTimestamp !== undefined,
     paused,
@@ -870,6 +866,7 @@ export function buildControlPlanePoolFrom(
     ...optional('nodeDrainTimeout', spec?.machineTemplate.nodeDrainTimeout),
     ...optional('nodeDeletionTimeout', spec?.machineTemplate.nodeDeletionTimeout),
     paused,
+    pause,
     ...optional('createdAt', kcp.metadata.creationTimestamp),
   };
   return { pool, machines };
