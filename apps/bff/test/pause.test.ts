@@ -151,6 +151,27 @@ describe('O-PAUSE / O-RESUME routes', () => {
     expect(md().metadata.annotations?.[ANNOTATION_PAUSED]).toBe('again');
   });
 
+  it('O-PAUSE of a cluster seen a few versions ago (its status moved, someone labelled it): rebased and applied', async () => {
+    await settle();
+    const seen = cluster().metadata.resourceVersion;
+    await server().patch({ ...CLUSTER, name: 'demo', namespace: NS }, 'merge', {
+      metadata: { labels: { team: 'a' } },
+    });
+    await settle();
+    const res = await h.s.request('POST', `${BASE}/pause`, { resourceVersion: seen, paused: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ rebased: { kind: string }[] }>().rebased).toMatchObject([
+      { kind: 'Cluster' },
+    ]);
+    expect(cluster().spec.paused).toBe(true);
+    await settle();
+    const back = await h.s.request('POST', `${BASE}/pause`, {
+      resourceVersion: cluster().metadata.resourceVersion,
+      paused: false,
+    });
+    expect(back.statusCode, back.body).toBe(200);
+  });
+
   it('O-PAUSE of the control plane annotates its KubeadmControlPlane; an unknown pool is a 404, a bad body a 400 naming the field', async () => {
     const kcp = () =>
       server().get({
