@@ -18,7 +18,8 @@ import { useClusterContext } from '../../api/get-cluster-context';
 import { ActionButton } from '../../components/ActionButton';
 import { PageLoading } from '../../components/PageLoading';
 import { PausedChip } from '../../components/PausedChip';
-import { useClusters } from '../../features/clusters/api/get-clusters';
+import { useQueryClient } from '@tanstack/react-query';
+import { clustersQueryOptions, useClusters } from '../../features/clusters/api/get-clusters';
 import { useI18n } from '../../i18n/context';
 import { apiUrl, seg } from '../../lib/api-client';
 import { ipPoolsPath, nodesPath, poolsPath } from '../../lib/paths';
@@ -169,6 +170,7 @@ function ClusterPauseAction({ namespace, view }: { namespace: string; view: Clus
   const { t } = useI18n();
   const context = useClusterContext(namespace, view.name);
   const [open, setOpen] = useState(false);
+  const client = useQueryClient();
   const paused = view.pause.byCluster;
   return (
     <>
@@ -193,6 +195,10 @@ function ClusterPauseAction({ namespace, view }: { namespace: string; view: Clus
               resourceVersion: view.resourceVersion ?? '',
               pausedByItself: paused,
               clusterPaused: paused,
+              currentResourceVersion: async () =>
+                (await client.query({ ...clustersQueryOptions(), staleTime: 0 })).find(
+                  (c) => c.namespace === namespace && c.name === view.name,
+                )?.resourceVersion,
             }}
             onClose={() => {
               setOpen(false);

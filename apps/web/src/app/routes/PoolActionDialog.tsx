@@ -88,6 +88,11 @@ export default function PoolActionDialog({
                 : pool.resourceVersions.md) ?? '',
             pausedByItself: pool.pause.byAnnotation,
             clusterPaused: pool.pause.byCluster,
+            // The pools' list follows the stream: its copy is the newest the page has.
+            currentResourceVersion: () => {
+              const live = pools.data?.find((p) => p.id === pool.id)?.resourceVersions;
+              return Promise.resolve(pool.kind === 'control-plane' ? live?.kcp : live?.md);
+            },
           }}
           onClose={onClose}
         />

@@ -19,6 +19,11 @@ export interface PauseTarget {
   pausedByItself: boolean;
   /** The pool's cluster is paused too (R-PAUSE-2). */
   clusterPaused: boolean;
+  /**
+   * The target's resourceVersion now, read when Preview (or Re-apply) is asked: a Cluster's status
+   * moves its version often, and the page's copy of it may be older than the BFF remembers.
+   */
+  currentResourceVersion?: () => Promise<string | undefined>;
 }
 
 /**
@@ -41,7 +46,11 @@ export function PauseDialog({
   const flow = usePlanFlow(send, onClose);
   const pausing = !target.pausedByItself;
   const isCluster = target.kind === 'Cluster';
-  const req: PauseRequest = { resourceVersion: target.resourceVersion, paused: pausing };
+  const preview = async () => {
+    const rv = (await target.currentResourceVersion?.()) ?? target.resourceVersion;
+    const req: PauseRequest = { resourceVersion: rv, paused: pausing };
+    await flow.preview(req);
+  };
   const title = isCluster
     ? t(pausing ? 'pause.titlePauseCluster' : 'pause.titleResumeCluster', { name: target.name })
     : t(pausing ? 'pause.titlePausePool' : 'pause.titleResumePool', { name: target.label });
@@ -51,7 +60,10 @@ export function PauseDialog({
       flow={flow}
       onClose={onClose}
       onPreview={() => {
-        void flow.preview(req);
+        void preview();
+      }}
+      onReapply={() => {
+        void preview();
       }}
       applyLabel={t(pausing ? 'pause.applyPause' : 'pause.applyResume')}
       danger={pausing}
