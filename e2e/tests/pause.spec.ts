@@ -1,4 +1,4 @@
-import { expect, kubectl, snap, test } from '../fixtures';
+import { expect, expectAccessible, kubectl, snap, test } from '../fixtures';
 import type { Locator } from '@playwright/test';
 
 // O-PAUSE / O-RESUME (issue 26): Cluster API's reconciliation of one pool (the paused annotation
@@ -171,6 +171,8 @@ test('O-PAUSE of a cluster: the cluster, its control plane and every pool say Pa
     page.getByRole('button', { name: 'Resume reconciliation', exact: true }),
   ).toBeVisible();
   await snap(page, testInfo, 'pause-cluster-paused');
+  // The chips and the header's action, as axe judges them (contrast, names).
+  await expectAccessible(page, testInfo, 'pause-cluster-paused');
 
   // R-PAUSE-1: any change to the paused cluster says nothing happens until it is resumed.
   const data = pools.card('prod-east-data');
