@@ -37,6 +37,7 @@ import nodepools from './routes/api/nodepools';
 import objectTree from './routes/api/tree';
 import workloadNodes from './routes/api/nodes';
 import objects from './routes/api/objects';
+import pause from './routes/api/pause';
 import session from './routes/api/session';
 import stream from './routes/api/stream';
 // Issue 12: the audit timeline.
@@ -144,6 +145,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Issue 12 (h-kcp): the control plane's kubeadm config; the R-DISK-5 migration plan.
       await api.register(controlPlaneConfig);
       await api.register(diskMigration);
+      // Issue 26: pause and resume reconciliation of a cluster or of one pool.
+      await api.register(pause);
       await api.register(objects);
       await api.register(stream);
       // Issue 12: the audit timeline.

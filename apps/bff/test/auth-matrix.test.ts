@@ -41,7 +41,7 @@ const OVERRIDES: Record<string, Record<string, string>> = {
 const QUERY: Record<string, string> = { '/api/v1/stream': 'cluster=cpaas-system/demo' };
 
 type Rv = (
-  kind: 'MachineDeployment' | 'DCSIpHostnamePool' | 'KubeadmControlPlane',
+  kind: 'MachineDeployment' | 'DCSIpHostnamePool' | 'KubeadmControlPlane' | 'Cluster',
   name: string,
 ) => string;
 
@@ -65,6 +65,15 @@ const BODIES: Record<string, (rv: Rv, tokens: { operator: string }) => unknown> 
   'POST /api/v1/clusters/{namespace}/{cluster}/control-plane/kubeadm-config': (rv) => ({
     resourceVersion: rv('KubeadmControlPlane', 'demo-control-plane'),
     kubeadmConfigSpec: { format: 'ignition', preKubeadmCommands: ['echo matrix'] },
+  }),
+  // O-PAUSE as a dry run (issue 26): a viewer's is refused before any plan.
+  'POST /api/v1/clusters/{namespace}/{cluster}/pause': (rv) => ({
+    resourceVersion: rv('Cluster', 'demo'),
+    paused: true,
+  }),
+  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/pause': (rv) => ({
+    resourceVersion: rv('MachineDeployment', 'demo-md-0'),
+    paused: true,
   }),
   'DELETE /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}': (rv) => ({
     resourceVersion: rv('MachineDeployment', 'demo-md-0'),

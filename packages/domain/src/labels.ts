@@ -18,6 +18,12 @@ export const LABEL_APP_VERSION = 'app.kubernetes.io/version';
 export const LABEL_TEMPLATE_POOL = 'dcs.io/node-pool';
 
 export const ANNOTATION_DELETE_MACHINE = 'cluster.x-k8s.io/delete-machine';
+/**
+ * Cluster API's `annotations.HasPaused`: an object carrying this annotation (any value) is not
+ * reconciled by its controller (R-PAUSE-1); `Cluster.spec.paused` does the same for every object of
+ * the cluster.
+ */
+export const ANNOTATION_PAUSED = 'cluster.x-k8s.io/paused';
 export const ANNOTATION_REVISION = 'machinedeployment.clusters.x-k8s.io/revision';
 export const ANNOTATION_DESIRED_REPLICAS = 'machinedeployment.clusters.x-k8s.io/desired-replicas';
 export const ANNOTATION_MAX_REPLICAS = 'machinedeployment.clusters.x-k8s.io/max-replicas';

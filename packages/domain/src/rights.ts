@@ -26,6 +26,9 @@ export type RightName =
   | 'editControlPlaneConfig'
   | 'createIpPool'
   | 'editIpPool'
+  | 'pauseCluster'
+  | 'pausePool'
+  | 'pauseControlPlane'
   | 'readSecrets';
 
 /** What each right needs: the verbs on kinds its operations' plans write with. */
@@ -65,6 +68,11 @@ export const RIGHTS: Readonly<Record<RightName, readonly (readonly [Verb, KindNa
   editControlPlaneConfig: [['patch', 'KubeadmControlPlane']],
   createIpPool: [['create', 'DCSIpHostnamePool']],
   editIpPool: [['patch', 'DCSIpHostnamePool']],
+  // O-PAUSE / O-RESUME: one JSON patch of the Cluster (spec.paused), of a worker pool's
+  // MachineDeployment or of the KubeadmControlPlane (the paused annotation).
+  pauseCluster: [['patch', 'Cluster']],
+  pausePool: [['patch', 'MachineDeployment']],
+  pauseControlPlane: [['patch', 'KubeadmControlPlane']],
   // R-BOOT-1 on bootstrap files kept in Secrets: without it, their contents are "unknown".
   readSecrets: [['get', 'Secret']],
 };

@@ -41,6 +41,8 @@ export type Cached<K extends CachedKind> = ObjectOf<K>;
 
 /** Kinds whose recent versions are remembered for three-way conflicts. */
 export const EDITED_KINDS: readonly CachedKind[] = [
+  // O-PAUSE / O-RESUME of a cluster (issue 26): its spec.paused.
+  'Cluster',
   'MachineDeployment',
   'KubeadmControlPlane',
   'DCSIpHostnamePool',

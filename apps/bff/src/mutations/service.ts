@@ -14,6 +14,7 @@ import {
   type ApiVersionChoice,
   type UpstreamStatus,
   type ValidationContext,
+  withPauseWarnings,
 } from '@dcs/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Recorder } from '../audit/recorder';
@@ -115,6 +116,10 @@ export interface MutationDeps {
    */
   recordWaitMs?: number;
 }
+
+/** The spec's plan, with R-PAUSE-1's warning when it writes what a pause keeps still. */
+const planOf = <Req>(spec: MutationSpec<Req>, request: Req, ctx: ValidationContext): Plan =>
+  withPauseWarnings(spec.plan(request, ctx), ctx);
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -468,7 +473,7 @@ export class MutationService {
     rebased: Rebase[],
   ): Promise<{ plan: Plan; request: Req }> {
     let request = original;
-    let plan = spec.plan(request, ctx);
+    let plan = planOf(spec, request, ctx);
     // Permission first: a user who may not make this change learns nothing more (403, not 409/422).
     await this.#authorizePlan(principal, plan);
     for (let round = 0; round < 3; round++) {
@@ -479,12 +484,12 @@ export class MutationService {
         stale.map((r) => this.#awaitSeen(principal, spec.namespace, r)),
       );
       if (waited.some(Boolean)) {
-        plan = spec.plan(request, ctx);
+        plan = planOf(spec, request, ctx);
         continue;
       }
       let next = request;
       for (const r of stale) next = withResourceVersion(next, r.path, r.current) as Req;
-      const candidate = spec.plan(next, ctx);
+      const candidate = planOf(spec, next, ctx);
       this.#judge(spec.namespace, stale, plan, candidate);
       for (const r of stale)
         rebased.push({ kind: r.kind, name: r.name, from: r.seen, to: r.current });

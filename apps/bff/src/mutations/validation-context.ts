@@ -1,5 +1,6 @@
 import {
   controlPlaneVersionOf,
+  hasPausedAnnotation,
   ipPoolContextOf,
   ipPoolView,
   type ValidationContext,
@@ -76,6 +77,14 @@ export function validationContext(
     (ref?.kind === 'KubeadmControlPlane' && ref.name !== undefined
       ? s.KubeadmControlPlane.get(namespace, ref.name)
       : undefined) ?? s.KubeadmControlPlane.byIndex('cluster', `${namespace}/${clusterName}`)[0];
+  // R-PAUSE-1: what of this cluster is paused now (its spec.paused, its annotated objects).
+  const ofCluster = `${namespace}/${clusterName}`;
+  const annotated = [
+    ...(kcp && hasPausedAnnotation(kcp) ? [kcp] : []),
+    ...mds.filter((md) => md.spec?.clusterName === clusterName),
+    ...s.MachineSet.inNamespace(namespace).filter((ms) => ms.spec?.clusterName === clusterName),
+    ...s.Machine.byIndex('cluster', ofCluster),
+  ].filter(hasPausedAnnotation);
   return {
     namespace,
     clusterName,
@@ -119,5 +128,16 @@ export function validationContext(
     versions: globals.versions,
     providerVersion: globals.providerVersion,
     controlPlaneVersion: controlPlaneVersionOf(kcp),
+    ...(cluster
+      ? {
+          paused: {
+            cluster: cluster.spec?.paused === true,
+            objects: [...new Set(annotated)].map((o) => ({
+              kind: o.kind,
+              name: o.metadata.name ?? '',
+            })),
+          },
+        }
+      : {}),
   };
 }

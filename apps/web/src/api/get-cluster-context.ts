@@ -26,7 +26,10 @@ export type Action =
   | 'createIpPool'
   | 'editIpPool'
   | 'editStrategy'
-  | 'editControlPlaneConfig';
+  | 'editControlPlaneConfig'
+  | 'pauseCluster'
+  | 'pausePool'
+  | 'pauseControlPlane';
 
 export interface Permission {
   allowed: boolean;
@@ -56,6 +59,9 @@ const RIGHT_OF: Record<Action, RightName> = {
   editIpPool: 'editIpPool',
   editStrategy: 'editStrategy',
   editControlPlaneConfig: 'editControlPlaneConfig',
+  pauseCluster: 'pauseCluster',
+  pausePool: 'pausePool',
+  pauseControlPlane: 'pauseControlPlane',
 };
 
 type ContextWire = ValidationContext & {

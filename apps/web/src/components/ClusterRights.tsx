@@ -13,6 +13,7 @@ const SHOWN = [
   'upgradeControlPlane',
   'createIpPool',
   'editIpPool',
+  'pauseCluster',
 ] as const satisfies readonly Action[];
 
 /** The user's rights in the cluster on screen, as the BFF's access reviews decided them. */

@@ -744,6 +744,31 @@ export const en = {
   'migration.copy': 'Copy the kubectl commands of step {n}',
   'migration.copied': 'Copied',
   'migration.nothingToRun': 'Nothing left to run for this step.',
+  // O-PAUSE / O-RESUME (issue 26): Cluster API's reconciliation of a cluster or of one pool.
+  'right.pauseCluster': 'Pause and resume the cluster',
+  'pause.actionPause': 'Pause reconciliation',
+  'pause.actionResume': 'Resume reconciliation',
+  'pause.titlePauseCluster': 'Pause reconciliation of cluster {name}',
+  'pause.titleResumeCluster': 'Resume reconciliation of cluster {name}',
+  'pause.titlePausePool': 'Pause reconciliation of {name}',
+  'pause.titleResumePool': 'Resume reconciliation of {name}',
+  'pause.explainPauseCluster':
+    'Cluster API stops reconciling every object of cluster {name}: no machine is created, replaced or deleted, and scaling, upgrades and deletions wait until it is resumed. Running machines and their nodes keep running. Preview lists what is changing now and stops midway.',
+  'pause.explainPausePool':
+    'Cluster API stops reconciling the {kind} of {name}: a change of its replicas, template or settings waits until it is resumed. Machines already being created or deleted finish.',
+  'pause.explainResume':
+    'Cluster API reconciles {name} again: every change made while it was paused is carried out now.',
+  'pause.stillPausedByCluster':
+    'Cluster {cluster} is paused too: {name} stays paused until the cluster is resumed.',
+  'pause.applyPause': 'Pause',
+  'pause.applyResume': 'Resume',
+  'pause.chipLabel': 'Paused: {cause}',
+  'pause.causeCluster': 'cluster paused',
+  'pause.causeAnnotation': 'paused annotation',
+  'pause.causeSpec': 'spec.paused of the MachineDeployment',
+  'pause.chipHelp':
+    'Cluster API does not reconcile this: nothing changes until it is resumed. Paused condition: {condition}',
+  'pause.conditionUnknown': 'not reported yet',
 } as const;
 
 export type MessageKey = keyof typeof en;

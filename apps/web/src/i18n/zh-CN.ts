@@ -693,4 +693,26 @@ export const zhCN: Messages = {
   'migration.copy': '复制第 {n} 步的 kubectl 命令',
   'migration.copied': '已复制',
   'migration.nothingToRun': '此步骤已无需执行任何命令。',
+  // O-PAUSE / O-RESUME（issue 26）：Cluster API 对集群或单个节点池的协调。
+  'right.pauseCluster': '暂停和恢复集群',
+  'pause.actionPause': '暂停协调',
+  'pause.actionResume': '恢复协调',
+  'pause.titlePauseCluster': '暂停集群 {name} 的协调',
+  'pause.titleResumeCluster': '恢复集群 {name} 的协调',
+  'pause.titlePausePool': '暂停 {name} 的协调',
+  'pause.titleResumePool': '恢复 {name} 的协调',
+  'pause.explainPauseCluster':
+    'Cluster API 将停止协调集群 {name} 的所有对象：不会创建、替换或删除任何 machine，扩缩容、升级和删除都要等到恢复后才会进行。正在运行的 machine 及其节点继续运行。预览会列出正在进行、将停在中途的变更。',
+  'pause.explainPausePool':
+    'Cluster API 将停止协调 {name} 的 {kind}：对其副本数、模板或设置的修改要等到恢复后才会执行。正在创建或删除的 machine 会完成。',
+  'pause.explainResume': 'Cluster API 将重新协调 {name}：暂停期间所做的修改将立即执行。',
+  'pause.stillPausedByCluster': '集群 {cluster} 也已暂停：在集群恢复之前，{name} 仍保持暂停。',
+  'pause.applyPause': '暂停',
+  'pause.applyResume': '恢复',
+  'pause.chipLabel': '已暂停：{cause}',
+  'pause.causeCluster': '集群已暂停',
+  'pause.causeAnnotation': '暂停注解',
+  'pause.causeSpec': 'MachineDeployment 的 spec.paused',
+  'pause.chipHelp': 'Cluster API 不会协调它：在恢复之前不会有任何变化。Paused 状况：{condition}',
+  'pause.conditionUnknown': '尚未上报',
 };

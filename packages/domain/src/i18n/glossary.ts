@@ -124,6 +124,11 @@ export const ZH_GLOSSARY = {
     'clusterConfiguration',
     'nodeRegistration',
     'patches',
+    // O-PAUSE / O-RESUME (issue 26): metadata and the v1beta2 Paused condition, as written
+    'generation',
+    'finalizer',
+    'Paused',
+    'NotPaused',
   ],
   /** Words the Chinese documents keep in English, and API values shown as they are. */
   documentTerms: [

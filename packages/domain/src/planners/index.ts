@@ -27,6 +27,7 @@ export * from './delete-pool';
 export * from './pool-defaults';
 export * from './edit-strategy';
 export * from './control-plane-config';
+export * from './pause';
 export * from './disk-migration';
 export * from './bounds';
 export * from './wire';

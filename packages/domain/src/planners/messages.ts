@@ -335,6 +335,88 @@ const catalog = {
     en: 'IP pool {pool} has no entry with ip {ip}',
     'zh-CN': 'IP 池 {pool} 中没有 ip 为 {ip} 的条目',
   },
+  /* O-PAUSE / O-RESUME (issue 26) and R-PAUSE-1..3 */
+  'plan.step.pauseCluster': {
+    en: 'Pause cluster {name}: set spec.paused to true',
+    'zh-CN': '暂停集群 {name}：将 spec.paused 设为 true',
+  },
+  'plan.step.resumeCluster': {
+    en: 'Resume cluster {name}: remove spec.paused',
+    'zh-CN': '恢复集群 {name}：移除 spec.paused',
+  },
+  'plan.step.pauseObject': {
+    en: 'Pause {kind} {name}: add the cluster.x-k8s.io/paused annotation',
+    'zh-CN': '暂停 {kind} {name}：添加 cluster.x-k8s.io/paused 注解',
+  },
+  'plan.step.resumeObject': {
+    en: 'Resume {kind} {name}: remove the cluster.x-k8s.io/paused annotation',
+    'zh-CN': '恢复 {kind} {name}：移除 cluster.x-k8s.io/paused 注解',
+  },
+  'plan.effect.pauseCluster': {
+    en: 'Cluster API stops reconciling cluster {name} and every object of it (the control plane, {pools, plural, one {# worker pool} other {# worker pools}}, their MachineSets, Machines and DCS machines): no machine is created, replaced or deleted, and no scale, upgrade or deletion progresses until the cluster is resumed. Running machines and their nodes keep running.',
+    'zh-CN':
+      'Cluster API 将停止协调集群 {name} 及其所有对象（控制平面、{pools} 个工作节点池及其 MachineSet、Machine 和 DCS machine）：在集群恢复之前，不会创建、替换或删除任何 machine，扩缩容、升级和删除都不会推进。正在运行的 machine 及其节点继续运行。',
+  },
+  'plan.effect.pauseMachineDeployment': {
+    en: 'Cluster API stops reconciling MachineDeployment {name}: a change of its replicas, template or rollout settings is not carried to its MachineSets until it is resumed. Its MachineSets and Machines are still reconciled: machines already being created or deleted finish.',
+    'zh-CN':
+      'Cluster API 将停止协调 MachineDeployment {name}：在恢复之前，对其副本数、模板或滚动更新设置的修改不会同步到其 MachineSet。其 MachineSet 和 Machine 仍会被协调：正在创建或删除的 machine 会完成。',
+  },
+  'plan.effect.pauseControlPlane': {
+    en: 'Cluster API stops reconciling KubeadmControlPlane {name}: no control-plane machine is created, replaced or deleted, and an upgrade or a change of its kubeadm config does not progress, until it is resumed. Its Machines are still reconciled.',
+    'zh-CN':
+      'Cluster API 将停止协调 KubeadmControlPlane {name}：在恢复之前，不会创建、替换或删除任何控制平面 machine，升级或 kubeadm 配置的修改也不会推进。其 Machine 仍会被协调。',
+  },
+  'plan.effect.stopsMidway': {
+    en: '{kind} {name} is changing now ({current} of {desired} machines as wanted): the change stops where it is and goes on once it is resumed',
+    'zh-CN':
+      '{kind} {name} 正在变更中（{desired} 台 machine 中已有 {current} 台符合期望）：变更将停在当前位置，恢复后继续',
+  },
+  'plan.effect.resumeCluster': {
+    en: 'Cluster API reconciles cluster {name} and its objects again: what was changed while it was paused is carried out now',
+    'zh-CN': 'Cluster API 将重新协调集群 {name} 及其对象：暂停期间所做的修改将立即执行',
+  },
+  'plan.effect.resumeObject': {
+    en: 'Cluster API reconciles {kind} {name} again: what was changed while it was paused is carried out now',
+    'zh-CN': 'Cluster API 将重新协调 {kind} {name}：暂停期间所做的修改将立即执行',
+  },
+  'plan.effect.pendingChange': {
+    en: '{kind} {name} was changed while paused (generation {generation}, last reconciled at {observed}): the change is carried out now',
+    'zh-CN':
+      '{kind} {name} 在暂停期间被修改（generation {generation}，上次协调于 {observed}）：该修改将立即执行',
+  },
+  'plan.effect.alsoPausedByCluster': {
+    en: '{kind} {name} is already paused through cluster {cluster} (spec.paused); the annotation keeps it paused after the cluster is resumed',
+    'zh-CN':
+      '{kind} {name} 已因集群 {cluster} 暂停（spec.paused）；该注解会在集群恢复后继续保持其暂停',
+  },
+  'plan.effect.alreadyPaused': {
+    en: 'Nothing to change: {kind} {name} is already paused',
+    'zh-CN': '无需修改：{kind} {name} 已处于暂停状态',
+  },
+  'plan.effect.notPaused': {
+    en: 'Nothing to change: {kind} {name} is not paused',
+    'zh-CN': '无需修改：{kind} {name} 未被暂停',
+  },
+  'plan.issue.pausedCluster': {
+    en: 'Cluster {cluster} is paused (spec.paused): Cluster API reconciles none of its objects, so this change is written but nothing happens (no machine is created, replaced or deleted) until the cluster is resumed',
+    'zh-CN':
+      '集群 {cluster} 已暂停（spec.paused）：Cluster API 不会协调其任何对象，因此该修改会被写入，但在集群恢复之前不会产生任何效果（不会创建、替换或删除 machine）',
+  },
+  'plan.issue.pausedObject': {
+    en: '{kind} {name} is paused (cluster.x-k8s.io/paused annotation): Cluster API does not reconcile it, so this change is written but nothing happens until it is resumed',
+    'zh-CN':
+      '{kind} {name} 已暂停（cluster.x-k8s.io/paused 注解）：Cluster API 不会协调它，因此该修改会被写入，但在恢复之前不会产生任何效果',
+  },
+  'plan.issue.clusterStillPaused': {
+    en: 'Cluster {cluster} is paused (spec.paused): {kind} {name} stays paused until the cluster is resumed too',
+    'zh-CN': '集群 {cluster} 已暂停（spec.paused）：在集群也恢复之前，{kind} {name} 仍保持暂停',
+  },
+  'plan.issue.pauseWhileDeleting': {
+    en: '{kind} {name} is being deleted: while it is paused its deletion stops where it is (machines are not drained or removed, its finalizer stays) until it is resumed',
+    'zh-CN':
+      '{kind} {name} 正在被删除：暂停期间其删除将停在当前位置（machine 不会被驱逐或移除，finalizer 保留），直到恢复',
+  },
 } as const satisfies Record<string, MessageText>;
 
 export type PlanMessageKey = keyof typeof catalog;

@@ -25,7 +25,10 @@ import type { PlanVerdict } from './verdict';
  * - a plan whose `issues` contain an error is never executed.
  */
 
-/** The operations of DOMAIN.md §3, O-EDIT-STRATEGY, and the two IP-pool edits of the `ippools` routes. */
+/**
+ * The operations of DOMAIN.md §3, O-EDIT-STRATEGY, O-EDIT-CP-CONFIG, the two IP-pool edits of the
+ * `ippools` routes, and O-PAUSE / O-RESUME.
+ */
 export const OPERATIONS = [
   'O-CREATE-POOL',
   'O-SCALE-UP',
@@ -42,6 +45,9 @@ export const OPERATIONS = [
   'O-EDIT-CP-CONFIG',
   'O-CREATE-IP-POOL',
   'O-EDIT-IP-POOL',
+  // Issue 26: stop and restart Cluster API's reconciliation of a cluster or of one pool.
+  'O-PAUSE',
+  'O-RESUME',
 ] as const;
 export type OperationId = (typeof OPERATIONS)[number];
 

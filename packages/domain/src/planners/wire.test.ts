@@ -7,6 +7,7 @@ import {
 } from '../requests';
 import {
   aBootstrapTemplate,
+  aCluster,
   aCreatePoolRequest,
   aKubeadmControlPlane,
   aMachine,
@@ -18,6 +19,7 @@ import {
 import { planCreatePool } from './create-pool';
 import { planDeletePool } from './delete-pool';
 import { planEditStrategy } from './edit-strategy';
+import { planPause } from './pause';
 import { applyStep } from './objects';
 import type { KubeObject, Plan } from './plan';
 import { planScale } from './scale';
@@ -149,6 +151,53 @@ describe('planForVersions over the real planners (v1beta2 served)', () => {
     ).toBe(true);
     expect(JSON.stringify(ops)).not.toContain('nodeDrainTimeout"');
     expect(sent.kubectl[0]).toContain('machinedeployments.v1beta2.cluster.x-k8s.io demo-md-0');
+  });
+
+  it('O-PAUSE / O-RESUME: spec.paused and the paused annotation mean the same in v1beta2, and are sent so', () => {
+    const { hub, wire } = world([
+      aCluster({ metadata: { resourceVersion: '4' } }),
+      aMachineDeployment({ metadata: { resourceVersion: '10' } }),
+    ]);
+    const cluster = hub[0] as Parameters<typeof planPause>[1]['target'];
+    const pause = checkPlan(
+      planPause({ resourceVersion: '4', paused: true }, { target: cluster }, ctx),
+      hub,
+      wire,
+    );
+    const ops = (p: Plan) => {
+      const step = p.steps[0];
+      return step?.verb === 'patch' && step.patch.type === 'json' ? step.patch.ops : [];
+    };
+    expect(ops(pause).filter((o) => o.op !== 'test')).toEqual([
+      { op: 'add', path: '/spec/paused', value: true },
+    ]);
+    expect(pause.kubectl[0]).toContain('clusters.v1beta2.cluster.x-k8s.io demo');
+    const md = hub[1] as Parameters<typeof planPause>[1]['target'];
+    const poolPause = checkPlan(
+      planPause({ resourceVersion: '10', paused: true }, { target: md }, ctx),
+      hub,
+      wire,
+    );
+    expect(ops(poolPause).filter((o) => o.op !== 'test')).toEqual([
+      // The builder's deployment has no annotations: the map is added with the one key.
+      { op: 'add', path: '/metadata/annotations', value: { 'cluster.x-k8s.io/paused': 'true' } },
+    ]);
+    // Resumed: spec.paused removed, on a v1beta2 cluster too.
+    const paused = world([
+      aCluster({ metadata: { resourceVersion: '5' }, spec: { paused: true } }),
+    ]);
+    const resume = checkPlan(
+      planPause(
+        { resourceVersion: '5', paused: false },
+        { target: paused.hub[0] as Parameters<typeof planPause>[1]['target'] },
+        ctx,
+      ),
+      paused.hub,
+      paused.wire,
+    );
+    expect(ops(resume).filter((o) => o.op !== 'test')).toEqual([
+      { op: 'remove', path: '/spec/paused' },
+    ]);
   });
 
   it('O-UPDATE-BOOTSTRAP: a new bootstrap template, the configRef switched in v1beta2 terms', () => {

@@ -15,6 +15,7 @@ export * from './issues';
 export * from './edit-strategy';
 export * from './field-rules';
 export * from './control-plane-config';
+export * from './pause';
 
 /**
  * Request bodies of the BFF's mutating routes, shared by the browser's forms (zodResolver) and the

@@ -19,6 +19,7 @@ import {
   DeletePoolRequestSchema,
   EditControlPlaneConfigRequestSchema,
   EditStrategyRequestSchema,
+  PauseRequestSchema,
   PatchIpPoolRequestSchema,
   requestIssues,
   ScaleRequestSchema,
@@ -178,6 +179,11 @@ const CASES: Case[] = [
         nodeVolumeDetachTimeout: '1h',
       },
     ],
+  },
+  {
+    name: 'O-PAUSE',
+    schema: PauseRequestSchema,
+    bodies: [{ resourceVersion: '1', paused: true }],
   },
   {
     name: 'O-DELETE-POOL',

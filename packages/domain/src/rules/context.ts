@@ -2,6 +2,7 @@ import type { VersionsCatalog } from '../schemas/catalog';
 import type { KubeadmConfigSpec } from '../schemas/bootstrap';
 import type { DCSMachineSpec, IpPoolEntry } from '../schemas/dcs';
 import type { IntOrString } from '../schemas/meta';
+import type { PauseContext } from './pause';
 
 /**
  * What the rules need to know about the namespace, gathered by the BFF from its cache and sent to
@@ -42,6 +43,11 @@ export interface ValidationContext {
    * R-NIC-1: a port group must belong to its switch). Absent: membership is not checked.
    */
   dcsInventory?: DcsNetworkInventory | undefined;
+  /**
+   * What of this cluster is paused (R-PAUSE-1): every plan that writes a paused object, or any
+   * object of a paused cluster, warns that nothing happens until it is resumed. Absent: unknown.
+   */
+  paused?: PauseContext | undefined;
 }
 
 export interface DcsNetworkInventory {

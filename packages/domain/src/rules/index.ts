@@ -12,3 +12,4 @@ export * from './version';
 export * from './net';
 export * from './strategy-edit';
 export * from './control-plane-config';
+export * from './pause';

@@ -3,6 +3,7 @@ import type { KubeadmControlPlane } from '../schemas/controlplane';
 import { conditionViews, type ConditionView } from './conditions';
 import type { MachineView } from './machine';
 import type { NodePoolView } from './nodepool';
+import { pauseView, type PauseView } from './pause';
 import { optional } from './util';
 
 /** One row of the cluster list. */
@@ -21,6 +22,8 @@ export interface ClusterView {
   problems: number;
   conditions: ConditionView[];
   paused: boolean;
+  /** The Cluster's spec.paused and its v1beta2 Paused condition (issue 26). */
+  pause: PauseView;
   resourceVersion?: string;
   createdAt?: string;
 }
@@ -47,6 +50,7 @@ export function clusterView(
     problems: pools.reduce((n, p) => n + p.problems.length, 0),
     conditions: conditionViews(cluster.status?.conditions),
     paused: cluster.spec?.paused === true,
+    pause: pauseView(cluster, cluster),
     ...optional('resourceVersion', cluster.metadata.resourceVersion),
     ...optional('createdAt', cluster.metadata.creationTimestamp),
   };

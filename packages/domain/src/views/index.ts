@@ -15,3 +15,4 @@ export * from './scale-follow';
 export * from './node';
 export * from './machine-problems';
 export * from './object-tree';
+export * from './pause';

@@ -24,6 +24,7 @@ import {
 } from './machine';
 import { machineFactsVia, machineViewVia, type MachineViewMemo } from './machine-memo';
 import type { ViewMessageKey } from './messages';
+import { pauseView, type PauseView } from './pause';
 import { controlPlaneRuleProblems, workerPoolRuleProblems } from './pool-rules';
 import { sortProblems, viewProblem, type ViewProblem } from './problem';
 import {
@@ -132,6 +133,8 @@ export interface NodePoolView {
   /** Worker pools only: what O-EDIT-STRATEGY edits besides the two above. */
   nodeVolumeDetachTimeout?: string;
   paused: boolean;
+  /** Why it is paused, and the v1beta2 Paused condition (issue 26). */
+  pause: PauseView;
   createdAt?: string;
 }
 
@@ -207,7 +210,6 @@ export interface PoolWithMachines {
   machines: MachineView[];
 }
 
-const PAUSED_ANNOTATION = 'cluster.x-k8s.io/paused';
 const LEGACY_CPAAS_PATH = '/var/cpaas';
 
 function summarizeTemplate(
@@ -698,10 +700,8 @@ export function buildWorkerPoolFrom(
   problems.push(...versionProblems(version, template.vmTemplateName, ctx, true));
   problems.push(...conditionProblems(md.status?.conditions));
 
-  const paused =
-    spec?.paused === true ||
-    md.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined ||
-    ctx.cluster?.spec?.paused === true;
+  const pause = pauseView(md, ctx.cluster, spec?.paused === true);
+  const paused = pause.paused;
   const status = poolStatus({
     deleting: md.metadata.deletionTimestamp !== undefined,
     paused,
@@ -751,6 +751,7 @@ export function buildWorkerPoolFrom(
     ...optional('nodeDeletionTimeout', tplSpec?.nodeDeletionTimeout),
     ...optional('nodeVolumeDetachTimeout', tplSpec?.nodeVolumeDetachTimeout),
     paused,
+    pause,
     ...optional('createdAt', md.metadata.creationTimestamp),
   };
   return { pool, machines };
@@ -821,9 +822,8 @@ export function buildControlPlanePoolFrom(
   problems.push(...versionProblems(version, template.vmTemplateName, ctx, false));
   problems.push(...conditionProblems(kcp.status?.conditions));
 
-  const paused =
-    kcp.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined ||
-    ctx.cluster?.spec?.paused === true;
+  const pause = pauseView(kcp, ctx.cluster);
+  const paused = pause.paused;
   const status = poolStatus({
     deleting: kcp.metadata.deletionTimestamp !== undefined,
     paused,
@@ -866,6 +866,7 @@ export function buildControlPlanePoolFrom(
     ...optional('nodeDrainTimeout', spec?.machineTemplate.nodeDrainTimeout),
     ...optional('nodeDeletionTimeout', spec?.machineTemplate.nodeDeletionTimeout),
     paused,
+    pause,
     ...optional('createdAt', kcp.metadata.creationTimestamp),
   };
   return { pool, machines };

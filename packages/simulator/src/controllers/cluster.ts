@@ -11,6 +11,7 @@ import { setConditions, trueCondition, withSummary } from '../logic/conditions';
 import { ownerRef } from '../logic/machine-desired';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
+import { ensurePausedCondition } from './paused';
 import { hasOwner, same, withOwner } from './util';
 
 /**
@@ -50,6 +51,9 @@ export function clusterController(ctx: Context): Controller {
     const { namespace, name } = splitKey(key);
     let cluster = clusters.get(namespace, name);
     if (!cluster) return undefined;
+    // EnsurePausedCondition(cluster, cluster): a paused Cluster is not reconciled either.
+    const pause = await ensurePausedCondition(ctx, 'Cluster', cluster, cluster);
+    if (pause.stop) return pause.result;
     const infraRef = cluster.spec?.infrastructureRef;
     const cpRef = cluster.spec?.controlPlaneRef;
     const infra = infraRef?.name

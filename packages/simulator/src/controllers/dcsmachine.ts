@@ -1,4 +1,5 @@
 import {
+  LABEL_CLUSTER_NAME,
   vmStatusFields,
   type Condition,
   type DCSIpHostnamePool,
@@ -31,6 +32,7 @@ import { stepDuration } from '../logic/timings';
 import { BY_POOL, indexKey } from '../runtime/caches';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
+import { PausedKeys } from './paused';
 import { controlPlaneFirst, keyFor, remaining, same } from './util';
 
 /**
@@ -76,6 +78,8 @@ export function dcsMachineController(ctx: Context): Controller {
   const pools = ctx.caches.get('DCSIpHostnamePool');
   const clusters = ctx.caches.get('Cluster');
   const locks = new PoolLocks();
+  // A provider honours pausing (annotations.IsPaused(cluster, dcsMachine)), its deletion too.
+  const paused = new PausedKeys();
   const seed = ctx.options.randomSeed;
   const duration = (name: string, step: Parameters<typeof stepDuration>[3]) =>
     stepDuration(ctx.options.timings, seed, name, step);
@@ -229,6 +233,10 @@ export function dcsMachineController(ctx: Context): Controller {
     const { namespace, name } = splitKey(key);
     let dm = dms.get(namespace, name);
     if (!dm?.spec) return undefined;
+    const clusterOf =
+      dm.metadata.labels?.[LABEL_CLUSTER_NAME] ?? ownerMachine(dm)?.spec?.clusterName ?? '';
+    const cluster = clusters.get(namespace, clusterOf);
+    if (paused.skip(key, `${namespace ?? ''}/${clusterOf}`, dm, cluster)) return undefined;
     if (dm.metadata.deletionTimestamp) return reconcileDelete(dm);
     if (!dm.metadata.finalizers?.includes(DCS_MACHINE_FINALIZER)) {
       dm = await ctx.writer.update('DCSMachine', {
@@ -519,7 +527,8 @@ export function dcsMachineController(ctx: Context): Controller {
               REASON.waitingForClusterInfrastructure;
             return ready === waiting;
           })
-          .map(keyFor);
+          .map(keyFor)
+          .concat(paused.wake(c));
       }),
     ],
     reconcile,

@@ -29,11 +29,12 @@ import {
 import { generateName } from '../logic/names';
 import { seeded } from '../logic/random';
 import { selectorString } from '../logic/selectors';
-import { BY_OWNER } from '../runtime/caches';
+import { BY_CLUSTER, BY_OWNER, indexKey } from '../runtime/caches';
 import { isAlreadyExists } from '../runtime/client';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
-import { errorMessage, same } from './util';
+import { ensurePausedCondition, pauseDrifted } from './paused';
+import { errorMessage, keyFor, same } from './util';
 
 /**
  * The kubeadm control-plane provider (KCP, v1.10): cluster certificates, control-plane machines
@@ -222,6 +223,13 @@ export function kcpController(ctx: Context): Controller {
       kcp.metadata.labels?.[LABEL_CLUSTER_NAME] ??
       kcp.metadata.ownerReferences?.find((r) => r.kind === 'Cluster')?.name;
     if (!cluster) return undefined; // waiting for the Cluster controller to set the owner and label
+    const pause = await ensurePausedCondition(
+      ctx,
+      'KubeadmControlPlane',
+      kcp,
+      ctx.caches.get('Cluster').get(namespace, cluster),
+    );
+    if (pause.stop) return pause.result;
     // rolloutAfter and creationTimestamp are wall-clock times.
     const now = ctx.clock.wallNow();
     await ensureCertificates(kcp, cluster);
@@ -333,6 +341,13 @@ export function kcpController(ctx: Context): Controller {
         );
         return owner ? [`${m.metadata.namespace ?? ''}/${owner.name}`] : [];
       }),
+      // ClusterPausedTransitions: the control planes whose Paused condition the cluster changes.
+      watch('Cluster', (c) =>
+        pauseDrifted(
+          kcps.byIndex(BY_CLUSTER, indexKey(c.metadata.namespace, c.metadata.name ?? '')),
+          c,
+        ).map(keyFor),
+      ),
     ],
     reconcile,
   };

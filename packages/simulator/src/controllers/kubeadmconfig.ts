@@ -16,6 +16,7 @@ import { isAlreadyExists } from '../runtime/client';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import { BY_CLUSTER, indexKey } from '../runtime/caches';
 import type { ReconcileResult } from '../runtime/queue';
+import { PausedKeys } from './paused';
 import { controlPlaneFirst, same } from './util';
 
 /**
@@ -54,6 +55,8 @@ export function kubeadmConfigController(ctx: Context): Controller {
   const configs = ctx.caches.get('KubeadmConfig');
   const clusters = ctx.caches.get('Cluster');
   const machines = ctx.caches.get('Machine');
+  // The kubeadm bootstrap provider honours pausing (annotations.IsPaused) without a v1beta2 condition.
+  const paused = new PausedKeys();
 
   async function reconcile(key: string): Promise<ReconcileResult | undefined> {
     const { namespace, name } = splitKey(key);
@@ -66,6 +69,7 @@ export function kubeadmConfigController(ctx: Context): Controller {
     const clusterName =
       config.metadata.labels?.[LABEL_CLUSTER_NAME] ?? machine.spec?.clusterName ?? '';
     const cluster = clusters.get(namespace, clusterName);
+    if (paused.skip(key, `${namespace ?? ''}/${clusterName}`, config, cluster)) return undefined;
     const isInit =
       Boolean(config.spec?.initConfiguration) &&
       machine.metadata.labels?.[LABEL_CONTROL_PLANE] !== undefined;
@@ -177,7 +181,8 @@ export function kubeadmConfigController(ctx: Context): Controller {
               init && expected === 'WaitingForControlPlaneAvailable' ? undefined : expected;
             return reason !== wanted || cond === undefined;
           })
-          .map((k) => `${k.metadata.namespace ?? ''}/${k.metadata.name ?? ''}`);
+          .map((k) => `${k.metadata.namespace ?? ''}/${k.metadata.name ?? ''}`)
+          .concat(paused.wake(c));
       }),
     ],
     reconcile,

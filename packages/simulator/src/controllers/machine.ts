@@ -31,6 +31,7 @@ import { DRAIN_START_PATH } from '../logic/timeline';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
 import { nodeInfoOf, nodeRefOf } from './node';
+import { ensurePausedCondition, isPaused } from './paused';
 import { controlPlaneFirst, remaining, same, withOwner } from './util';
 
 /**
@@ -136,6 +137,14 @@ export function machineController(ctx: Context): Controller {
     const { namespace, name } = splitKey(key);
     const m = machines.get(namespace, name);
     if (!m?.spec) return undefined;
+    // Paused before anything, its deletion too (upstream's reconcileDelete waits as well).
+    const pause = await ensurePausedCondition(
+      ctx,
+      'Machine',
+      m,
+      clusters.get(namespace, m.spec.clusterName),
+    );
+    if (pause.stop) return pause.result;
     if (m.metadata.deletionTimestamp) return reconcileDelete(m);
 
     // Spec and metadata: finalizer, cluster label, dataSecretName and providerID (as Cluster API patches them).
@@ -513,7 +522,6 @@ export function machineController(ctx: Context): Controller {
         const initialized =
           c.status?.conditions?.find((x) => x.type === 'ControlPlaneInitialized')?.status ===
           'True';
-        const paused = Boolean(c.spec?.paused);
         return machines
           .byIndex(BY_CLUSTER, indexKey(c.metadata.namespace, c.metadata.name ?? ''))
           .filter((m) => {
@@ -523,7 +531,7 @@ export function machineController(ctx: Context): Controller {
             const waiting =
               node?.reason === 'InspectionFailed' && node.message.startsWith('Waiting for Cluster');
             const pausedNow = getV2(conditions, 'Paused')?.status === 'True';
-            return (waiting && provisioned && initialized) || pausedNow !== paused;
+            return (waiting && provisioned && initialized) || pausedNow !== isPaused(m, c);
           })
           .map((m) => `${m.metadata.namespace ?? ''}/${m.metadata.name ?? ''}`);
       }),

@@ -23,10 +23,11 @@ import {
   type MachineSetState,
   type ScaleStep,
 } from '../logic/rollout';
-import { BY_OWNER, BY_TEMPLATE, indexKey } from '../runtime/caches';
+import { BY_CLUSTER, BY_OWNER, BY_TEMPLATE, indexKey } from '../runtime/caches';
 import { isAlreadyExists } from '../runtime/client';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
+import { ensurePausedCondition, pauseDrifted } from './paused';
 import { keyFor, same, withOwner } from './util';
 
 /**
@@ -137,7 +138,16 @@ export function machineDeploymentController(ctx: Context): Controller {
   async function reconcile(key: string): Promise<ReconcileResult | undefined> {
     const { namespace, name } = splitKey(key);
     let md = mds.get(namespace, name);
-    if (!md?.spec || md.metadata.deletionTimestamp) return undefined;
+    if (!md?.spec) return undefined;
+    // Paused (its Cluster's spec.paused, its own annotation): only the Paused condition is kept.
+    const pause = await ensurePausedCondition(
+      ctx,
+      'MachineDeployment',
+      md,
+      ctx.caches.get('Cluster').get(md.metadata.namespace, md.spec.clusterName),
+    );
+    if (pause.stop) return pause.result;
+    if (md.metadata.deletionTimestamp) return undefined;
     md = (await ensureClusterLink(md)) ?? md;
     const state = deploymentState(md);
     let owned = md.metadata.uid ? sets.byIndex(BY_OWNER, md.metadata.uid) : [];
@@ -326,17 +336,14 @@ export function machineDeploymentController(ctx: Context): Controller {
           )
           .map(keyFor),
       ),
-      watch('Cluster', (c) =>
-        mds
-          .list()
-          .filter(
-            (md) =>
-              md.metadata.namespace === c.metadata.namespace &&
-              md.spec?.clusterName === c.metadata.name &&
-              !md.metadata.ownerReferences?.some((r) => r.kind === 'Cluster'),
-          )
-          .map(keyFor),
-      ),
+      watch('Cluster', (c) => {
+        const own = mds.byIndex(BY_CLUSTER, indexKey(c.metadata.namespace, c.metadata.name ?? ''));
+        const unlinked = own.filter(
+          (md) => !md.metadata.ownerReferences?.some((r) => r.kind === 'Cluster'),
+        );
+        // ClusterPausedTransitions: the deployments whose Paused condition the cluster changes.
+        return [...new Set([...unlinked, ...pauseDrifted(own, c)].map(keyFor))];
+      }),
     ],
     reconcile,
   };

@@ -19,11 +19,12 @@ import {
 import { DRAIN_START_PATH } from '../logic/timeline';
 import { UP_TO_DATE, getV2, setV2Conditions, v1beta2Of } from '../logic/v1beta2';
 import { seeded } from '../logic/random';
-import { BY_OWNER } from '../runtime/caches';
+import { BY_CLUSTER, BY_OWNER, indexKey } from '../runtime/caches';
 import { isAlreadyExists } from '../runtime/client';
 import { splitKey, watch, type Context, type Controller } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
-import { SUMMARY_BATCH_SIM_MS, errorMessage, same } from './util';
+import { ensurePausedCondition, pauseDrifted } from './paused';
+import { SUMMARY_BATCH_SIM_MS, errorMessage, keyFor, same } from './util';
 
 /**
  * Cluster API's MachineSet controller (v1.10): creates machines with their bootstrap config and
@@ -115,8 +116,16 @@ export function machineSetController(ctx: Context): Controller {
   async function reconcile(key: string): Promise<ReconcileResult | undefined> {
     const { namespace, name } = splitKey(key);
     let ms = sets.get(namespace, name);
-    if (!ms?.spec || ms.metadata.deletionTimestamp) return undefined;
+    if (!ms?.spec) return undefined;
     const clusterName = ms.spec.clusterName;
+    const pause = await ensurePausedCondition(
+      ctx,
+      'MachineSet',
+      ms,
+      clusters.get(namespace, clusterName),
+    );
+    if (pause.stop) return pause.result;
+    if (ms.metadata.deletionTimestamp) return undefined;
     if (ms.metadata.labels?.[LABEL_CLUSTER_NAME] !== clusterName) {
       ms = await ctx.writer.update('MachineSet', {
         ...ms,
@@ -271,6 +280,13 @@ export function machineSetController(ctx: Context): Controller {
         );
         return owner ? [`${m.metadata.namespace ?? ''}/${owner.name}`] : [];
       }),
+      // ClusterPausedTransitions: the sets whose Paused condition the cluster changes.
+      watch('Cluster', (c) =>
+        pauseDrifted(
+          sets.byIndex(BY_CLUSTER, indexKey(c.metadata.namespace, c.metadata.name ?? '')),
+          c,
+        ).map(keyFor),
+      ),
     ],
     reconcile,
   };

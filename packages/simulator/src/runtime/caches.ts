@@ -105,6 +105,10 @@ export class Caches {
         break;
       case 'MachineSet':
         c.addIndex(BY_OWNER, byControllerOwner);
+        c.addIndex(BY_CLUSTER, (o) => {
+          const ms = o as ObjectOf<'MachineSet'>;
+          return ms.spec?.clusterName ? [indexKey(ns(ms), ms.spec.clusterName)] : [];
+        });
         break;
       case 'MachineDeployment':
         c.addIndex(BY_TEMPLATE, (o) => {

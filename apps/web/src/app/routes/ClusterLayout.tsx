@@ -12,14 +12,24 @@ import {
   Tabs,
   Typography,
 } from '@mui/material';
-import { Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, Outlet, useLocation, useParams } from 'react-router';
+import { useClusterContext } from '../../api/get-cluster-context';
+import { ActionButton } from '../../components/ActionButton';
 import { PageLoading } from '../../components/PageLoading';
-import { useClusters } from '../../features/clusters/api/get-clusters';
+import { PausedChip } from '../../components/PausedChip';
+import { useQueryClient } from '@tanstack/react-query';
+import { clustersQueryOptions, useClusters } from '../../features/clusters/api/get-clusters';
 import { useI18n } from '../../i18n/context';
 import { apiUrl, seg } from '../../lib/api-client';
 import { ipPoolsPath, nodesPath, objectTreePath, poolsPath } from '../../lib/paths';
 import { StreamContext, useClusterStream } from '../../lib/stream/use-cluster-stream';
+
+const PauseDialog = lazy(() =>
+  import('../../features/operations/components/PauseDialog').then((m) => ({
+    default: m.PauseDialog,
+  })),
+);
 
 /** A cluster's page: its header, the tabs of U-1, and one live stream for all of them. */
 export function ClusterLayout() {
@@ -121,7 +131,9 @@ function LiveClusterPage({
             clickable
           />
         )}
+        {view && <PausedChip pause={view.pause} />}
         <Box sx={{ flexGrow: 1 }} />
+        {view && <ClusterPauseAction namespace={namespace} view={view} />}
         {/* For support: the whole cluster in one file (every pool, machine, object, event). */}
         <Button
           size="small"
@@ -148,5 +160,53 @@ function LiveClusterPage({
         <Outlet />
       </Suspense>
     </StreamContext>
+  );
+}
+
+/**
+ * O-PAUSE / O-RESUME of the whole cluster (issue 26): its spec.paused. A viewer sees the action,
+ * inert, with the access review's refusal (ActionButton).
+ */
+function ClusterPauseAction({ namespace, view }: { namespace: string; view: ClusterView }) {
+  const { t } = useI18n();
+  const context = useClusterContext(namespace, view.name);
+  const [open, setOpen] = useState(false);
+  const client = useQueryClient();
+  const paused = view.pause.byCluster;
+  return (
+    <>
+      <ActionButton
+        size="small"
+        variant="outlined"
+        label={t(paused ? 'pause.actionResume' : 'pause.actionPause')}
+        permission={context.data?.permissions.pauseCluster}
+        onClick={() => {
+          setOpen(true);
+        }}
+      />
+      {open && (
+        <Suspense fallback={null}>
+          <PauseDialog
+            namespace={namespace}
+            cluster={view.name}
+            target={{
+              kind: 'Cluster',
+              name: view.name,
+              label: view.name,
+              resourceVersion: view.resourceVersion ?? '',
+              pausedByItself: paused,
+              clusterPaused: paused,
+              currentResourceVersion: async () =>
+                (await client.query({ ...clustersQueryOptions(), staleTime: 0 })).find(
+                  (c) => c.namespace === namespace && c.name === view.name,
+                )?.resourceVersion,
+            }}
+            onClose={() => {
+              setOpen(false);
+            }}
+          />
+        </Suspense>
+      )}
+    </>
   );
 }

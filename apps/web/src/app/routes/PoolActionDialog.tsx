@@ -8,6 +8,7 @@ import { DeletePoolDialog } from '../../features/operations/components/DeletePoo
 import { EditStrategyDialog } from '../../features/operations/components/EditStrategyDialog';
 import { ControlPlaneConfigDialog } from '../../features/operations/components/ControlPlaneConfigDialog';
 import { ScaleDialog } from '../../features/operations/components/ScaleDialog';
+import { PauseDialog } from '../../features/operations/components/PauseDialog';
 import { UpgradeDialog } from '../../features/operations/components/UpgradeDialog';
 import { useI18n } from '../../i18n/context';
 import { poolObjectRefs } from '../../lib/object-refs';
@@ -71,6 +72,31 @@ export default function PoolActionDialog({
       return <EditStrategyDialog {...common} />;
     case 'editControlPlaneConfig':
       return <ControlPlaneConfigDialog {...common} />;
+    case 'pause':
+      return (
+        <PauseDialog
+          namespace={namespace}
+          cluster={cluster}
+          target={{
+            kind: pool.kind === 'control-plane' ? 'KubeadmControlPlane' : 'MachineDeployment',
+            name: pool.name,
+            label: pool.kind === 'control-plane' ? t('pool.controlPlane') : pool.name,
+            pool: pool.id,
+            resourceVersion:
+              (pool.kind === 'control-plane'
+                ? pool.resourceVersions.kcp
+                : pool.resourceVersions.md) ?? '',
+            pausedByItself: pool.pause.byAnnotation,
+            clusterPaused: pool.pause.byCluster,
+            // The pools' list follows the stream: its copy is the newest the page has.
+            currentResourceVersion: () => {
+              const live = pools.data?.find((p) => p.id === pool.id)?.resourceVersions;
+              return Promise.resolve(pool.kind === 'control-plane' ? live?.kcp : live?.md);
+            },
+          }}
+          onClose={onClose}
+        />
+      );
     case 'upgradeControlPlane':
       return <UpgradeDialog {...common} initialTab="kubernetes" />;
     case 'deleteMachines':

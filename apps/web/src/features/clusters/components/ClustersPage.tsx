@@ -13,6 +13,7 @@ import {
 } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import { PageLoading } from '../../../components/PageLoading';
+import { PausedChip } from '../../../components/PausedChip';
 import { useI18n } from '../../../i18n/context';
 import { clusterPath } from '../../../lib/paths';
 import { useClusters } from '../api/get-clusters';
@@ -51,7 +52,7 @@ export function ClustersPage() {
                     <Link component={RouterLink} to={clusterPath(c.namespace, c.name)}>
                       {c.name}
                     </Link>
-                    {c.paused && <Chip size="small" label={t('status.Paused')} sx={{ ml: 1 }} />}
+                    <PausedChip pause={c.pause} sx={{ ml: 1 }} />
                   </TableCell>
                   <TableCell>{c.namespace}</TableCell>
                   <TableCell>{c.phase ?? '—'}</TableCell>

@@ -63,6 +63,10 @@ export const ControlPlaneCard = memo(function ControlPlaneCard({
               onYaml={() => {
                 onAction('yaml', pool);
               }}
+              onPause={() => {
+                onAction('pause', pool);
+              }}
+              pausePermission={permissions?.pauseControlPlane}
             />
           </Box>
         </>

@@ -2,6 +2,7 @@ import type { NodePoolView } from '@dcs/domain';
 import { Box, Card, CardActions, CardContent, Chip, Link, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { PausedChip } from '../../../components/PausedChip';
 import { ProblemList } from '../../../components/ProblemList';
 import { StatusChip } from '../../../components/StatusChip';
 import { useI18n } from '../../../i18n/context';
@@ -85,7 +86,7 @@ export function PoolCardFrame({
               to={poolDiskMigrationPath(pool.namespace, pool.cluster, pool.id)}
             />
           )}
-          {pool.paused && <Chip size="small" label={t('status.Paused')} />}
+          <PausedChip pause={pool.pause} />
         </Stack>
         {children}
         {pool.problems.length > 0 && (

@@ -1,15 +1,35 @@
 import MoreVert from '@mui/icons-material/MoreVert';
-import { IconButton, Menu, MenuItem } from '@mui/material';
+import { IconButton, ListItemText, Menu, MenuItem } from '@mui/material';
 import type { NodePoolView } from '@dcs/domain';
 import { useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import type { Permission } from '../../../api/get-cluster-context';
+import { refusalText } from '../../../components/refusal-text';
 import { useI18n } from '../../../i18n/context';
 import { apiUrl, seg } from '../../../lib/api-client';
 import { poolPath } from '../../../lib/paths';
 
-/** Less frequent things: the pool's page (machines, events), its YAML, the support export. */
-export function PoolMoreMenu({ pool, onYaml }: { pool: NodePoolView; onYaml: () => void }) {
-  const { t } = useI18n();
+/**
+ * Less frequent things: the pool's page (machines, events), its YAML, the support export, and
+ * pausing or resuming Cluster API's reconciliation of the pool (O-PAUSE / O-RESUME, issue 26):
+ * offered to a viewer too, inert, with the access review's refusal written under it.
+ */
+export function PoolMoreMenu({
+  pool,
+  onYaml,
+  onPause,
+  pausePermission,
+}: {
+  pool: NodePoolView;
+  onYaml: () => void;
+  onPause?: () => void;
+  pausePermission?: Permission | undefined;
+}) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const pauseRefused =
+    pausePermission === undefined ? undefined : refusalText(pausePermission, i18n);
+  const pauseInert = pausePermission === undefined || pauseRefused !== undefined;
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const id = useId();
   const close = () => {
@@ -53,6 +73,22 @@ export function PoolMoreMenu({ pool, onYaml }: { pool: NodePoolView; onYaml: () 
         <MenuItem component="a" href={diagnostics} download onClick={close}>
           {t('action.exportDiagnostics')}
         </MenuItem>
+        {onPause && (
+          <MenuItem
+            aria-disabled={pauseInert ? 'true' : undefined}
+            sx={pauseInert ? { opacity: 0.6, cursor: 'not-allowed' } : undefined}
+            onClick={() => {
+              if (pauseInert) return;
+              close();
+              onPause();
+            }}
+          >
+            <ListItemText
+              primary={t(pool.pause.byAnnotation ? 'pause.actionResume' : 'pause.actionPause')}
+              secondary={pauseRefused}
+            />
+          </MenuItem>
+        )}
       </Menu>
     </>
   );

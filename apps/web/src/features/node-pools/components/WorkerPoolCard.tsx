@@ -117,6 +117,10 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
               onYaml={() => {
                 onAction('yaml', pool);
               }}
+              onPause={() => {
+                onAction('pause', pool);
+              }}
+              pausePermission={permissions?.pausePool}
             />
             <ActionButton
               icon={<DeleteOutlined />}

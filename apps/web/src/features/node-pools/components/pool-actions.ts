@@ -10,7 +10,8 @@ export type PoolAction =
   | 'delete'
   | 'yaml'
   | 'upgradeControlPlane'
-  | 'editControlPlaneConfig';
+  | 'editControlPlaneConfig'
+  | 'pause';
 
 export interface PoolCardProps {
   pool: NodePoolView;
