@@ -84,6 +84,12 @@ export interface ApiServerOptions {
   /** Events kept per kind for watch resumption (default 10,000); older resourceVersions get 410. */
   watchHistorySize?: number;
   /**
+   * Of those, events older than this are dropped beyond the latest 100 of their kind (default
+   * 75 s, kube-apiserver's watch cache `eventFreshDuration`; 0 keeps all `watchHistorySize`): a
+   * watch from a resourceVersion older than what is kept gets 410 and relists, as upstream.
+   */
+  watchHistoryFreshMs?: number;
+  /**
    * How long an Event is kept after its last write (kube-apiserver's `--event-ttl`, default one
    * hour); 0 keeps Events forever. Expired Events are deleted (watchers see DELETED) by a sweep
    * every `eventSweepIntervalMs` (default a minute, or the TTL when shorter) and by `expireEvents`.
@@ -190,7 +196,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     registry.addVersions(set, served);
   }
 
-  const store = new Store(options.watchHistorySize ?? 10_000);
+  const freshMs = options.watchHistoryFreshMs ?? 75_000;
+  const store = new Store(
+    options.watchHistorySize ?? 10_000,
+    0,
+    freshMs > 0 ? { windowMs: freshMs, keep: 100, now: options.now ?? Date.now } : undefined,
+  );
   const persistence = options.statePath
     ? await Persistence.open(options.statePath, store, registry)
     : undefined;
