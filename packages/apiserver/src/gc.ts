@@ -138,7 +138,7 @@ export class GarbageCollector {
    */
   private async collectDangling(s: Stored): Promise<void> {
     const current = this.store.get(s.rt, s.namespace || undefined, s.name);
-    if (!current || current.uid !== s.uid || current.deleting) return;
+    if (current?.uid !== s.uid || current.deleting) return;
     const dangling = current.ownerUids.filter((u) => !this.ownerAlive(u));
     if (dangling.length === 0) return;
     if (dangling.length === current.ownerUids.length) {

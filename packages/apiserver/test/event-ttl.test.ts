@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- responses are arbitrary JSON from the wire */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access -- responses are arbitrary JSON from the wire */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, readWatch, startTestServer, type TestServer } from './support/server';
 
@@ -69,7 +69,8 @@ describe('Event TTL (kube-apiserver --event-ttl, default 1h)', () => {
       ADMIN,
       (ev) => ev.length >= 2,
     );
-    expect(seen.events.map((e: any) => [e.type, e.object.metadata.name]).sort()).toEqual([
+    const seenEvents = seen.events as { type: string; object: { metadata: { name: string } } }[];
+    expect(seenEvents.map((e) => [e.type, e.object.metadata.name]).sort()).toEqual([
       ['DELETED', 'old'],
       ['DELETED', 'old-v1'],
     ]);

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- responses are arbitrary JSON from the wire */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- responses are arbitrary JSON from the wire */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, readWatch, startTestServer, type TestServer } from './support/server';
 

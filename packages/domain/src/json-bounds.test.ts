@@ -96,7 +96,7 @@ describe('jsonClone', () => {
     const c = jsonClone({ ...{ x: undefined, y: [1, undefined] }, parsed });
     expect(c).toEqual({
       y: [1, null],
-      parsed: JSON.parse('{"__proto__":{"polluted":true},"a":1}'),
+      parsed: JSON.parse('{"__proto__":{"polluted":true},"a":1}') as unknown,
     });
     expect(Object.hasOwn(c.parsed, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(c.parsed)).toBe(Object.prototype);

@@ -87,7 +87,8 @@ export function jsonBoundsProblem(
       }
       if (bytes > maxBytes) return 'size';
       for (let i = keys.length - 1; i >= 0; i--) {
-        const k = keys[i] as string;
+        const k = keys[i];
+        if (k === undefined) continue;
         const kind = visit(record[k], depth + 1);
         if (kind) {
           if (kind !== 'size') segments.push(k);

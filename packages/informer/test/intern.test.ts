@@ -119,7 +119,10 @@ describe('internStrings', () => {
 
   it('never interns the values of uniqueKeys: a deleted object leaves nothing of them in the table (issue 25, item 13)', () => {
     const data = (i: number) => `{"apiVersion":"cluster.x-k8s.io/v1beta2","rv":${String(i)}}`;
-    const object = (i: number): KubeObject => ({
+    type Annotated = KubeObject & {
+      metadata: { name: string; annotations: Record<string, string> };
+    };
+    const object = (i: number): Annotated => ({
       metadata: {
         name: 'worker-machine-1',
         annotations: { 'cluster.x-k8s.io/conversion-data': data(i) },
@@ -134,8 +137,8 @@ describe('internStrings', () => {
       uniqueKeys: ['cluster.x-k8s.io/conversion-data'],
     });
     for (let i = 0; i < 100; i++) {
-      const o = intern(object(i));
-      expect(o.metadata.annotations?.['cluster.x-k8s.io/conversion-data']).toBe(data(i));
+      const o = intern(object(i)) as Annotated;
+      expect(o.metadata.annotations['cluster.x-k8s.io/conversion-data']).toBe(data(i));
     }
     expect(intern.tableSize()).toBe(1);
   });

@@ -138,7 +138,7 @@ export function servedBody<N extends RequestSchemaName>(
         // and the next stretch of work (validation, the planner) starts after other requests
         // had their turn (issue 25, item 6: a 3,000-entry IP-pool edit held the loop ~1 s).
         request.body = parsed.data;
-        if (typeof parsed.data === 'object' && parsed.data !== null) prevalidated.add(parsed.data);
+        prevalidated.add(parsed.data);
         await yieldToLoop();
         return;
       }
