@@ -159,6 +159,7 @@ async function cycle(i: number): Promise<void> {
 }
 
 const rows: string[] = [];
+const samples: { cycle: number; mb: number }[] = [];
 const t0 = Date.now();
 const base = heapMb();
 process.stdout.write(`cycle    0: heap ${base.toFixed(1)} MB\n`);
@@ -173,6 +174,7 @@ for (let i = 1; i <= cycles; i++) {
       if (values['heap-snapshot'])
         writeHeapSnapshot(`${values['heap-snapshot']}-warm.heapsnapshot`);
     }
+    samples.push({ cycle: i, mb });
     const line = `cycle ${String(i).padStart(4)}: heap ${mb.toFixed(1)} MB, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB, ${((Date.now() - t0) / 1000).toFixed(0)} s`;
     rows.push(line);
     process.stdout.write(`${line}\n`);
@@ -180,6 +182,14 @@ for (let i = 1; i <= cycles; i++) {
 }
 const end = heapMb();
 if (values['heap-snapshot']) writeHeapSnapshot(`${values['heap-snapshot']}-end.heapsnapshot`);
+// The API server keeps the watch events of the last 75 s (and the Events of the last hour):
+// what it holds grows until the window is full, then stays. The second half is the slope to read.
+const mid = samples.find((x) => x.cycle >= cycles / 2);
+if (mid && mid.cycle < cycles) {
+  process.stdout.write(
+    `heap growth over the second half (cycles ${String(mid.cycle)}-${String(cycles)}): ${(((end - mid.mb) * 1024) / (cycles - mid.cycle)).toFixed(0)} KB per cycle\n`,
+  );
+}
 const span = cycles - every;
 process.stdout.write(
   `heap growth after the warm-up (${String(every)} cycles): ${(end - warm).toFixed(1)} MB over ${String(span)} cycles = ${span > 0 ? (((end - warm) * 1024) / span).toFixed(0) : '—'} KB per cycle\n`,
