@@ -1,14 +1,19 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Plan } from '@dcs/domain';
 import { describe, expect, it } from 'vitest';
 import { untilCached, useTestApp } from './support/harness';
+import { loopBlocks } from './support/loop-blocks';
 
 /**
  * Issue 25, item 6: `PATCH …/ippools/{name}` appending 3,000 entries (~700 KB) held the event
  * loop 21 s, every other request (health checks, the viewer's 403) waiting behind it: the
- * planner's undo copied the whole pool once per appended entry. Linear now; the guard is
- * generous (the fixed edit takes about a second here, on a shared machine), the old one not near it.
+ * planner's undo copied the whole pool once per appended entry. Made linear, it still held the
+ * loop for one stretch of 450-1,300 ms (both body parses and the planner in one turn, the planner
+ * 200 ms of CPU); now the body is parsed once, the planner starts on a turn of its own and costs
+ * a third of that. The bound is on the CPU of the longest stretch (a busy neighbour on this
+ * shared 2-core machine stretches wall time 3×, not CPU): generous against the 100 ms goal, well
+ * under what the old request spent (the process, embedded API server included, in one test).
  */
+const MAX_STRETCH_CPU_MS = 250;
 
 const NS = 'cpaas-system';
 const URL = `/api/v1/namespaces/${NS}/ippools/demo-worker-pool`;
@@ -42,17 +47,19 @@ describe('a large IP-pool edit (issue 25, item 6)', () => {
       machineName: `bulk-vm-${String(i)}`,
     }));
     const body = { resourceVersion: pool().metadata.resourceVersion, append };
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
-    const res = await h.s.request('PATCH', `${URL}?dryRun=true`, body);
-    delay.disable();
+    const {
+      result: res,
+      wallMs,
+      cpuMs,
+    } = await loopBlocks(() => h.s.request('PATCH', `${URL}?dryRun=true`, body));
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
     const plan = res.json<Plan>();
     expect(plan.verdict?.steps.map((s) => s.status)).toEqual(['accepted']);
-    const longestBlockMs = delay.max / 1e6;
     console.log(
-      `3,000-entry IP-pool edit: longest event-loop block ${longestBlockMs.toFixed(0)} ms`,
+      `3,000-entry IP-pool edit: longest event-loop stretch ${wallMs.toFixed(0)} ms of wall time, ${cpuMs.toFixed(0)} ms of CPU`,
     );
-    expect(longestBlockMs).toBeLessThan(5_000);
+    expect(cpuMs).toBeLessThan(MAX_STRETCH_CPU_MS);
+    // Wall time too, with room for a machine busy with other work: the old stretch was seconds.
+    expect(wallMs).toBeLessThan(2_000);
   });
 });

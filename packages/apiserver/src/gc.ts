@@ -5,6 +5,9 @@
  * - Foreground: the owner (finalizer `foregroundDeletion`) waits until its blocking dependents
  *   (blockOwnerDeletion) are gone; its dependents are deleted in the foreground too;
  * - Orphan: the owner (finalizer `orphan`) drops its dependents' references to it, then goes;
+ * - a dependent written with an owner that is already gone (a controller acting on a stale cache
+ *   recreates what was just collected) is collected too, as kube's GC collects an object whose
+ *   owner references all dangle, or drops the dangling ones when another owner lives;
  * - a terminating namespace is emptied, then removed.
  * Work is queued and run off the request path, like the real controllers.
  */
@@ -83,7 +86,10 @@ export class GarbageCollector {
       for (const uid of s.ownerUids) this.enqueue(() => this.checkForeground(uid));
       return;
     }
-    if (!s.deleting) return;
+    if (!s.deleting) {
+      if (s.ownerUids.some((u) => !this.ownerAlive(u))) this.enqueue(() => this.collectDangling(s));
+      return;
+    }
     if (s.finalizers.includes('orphan')) this.enqueue(() => this.orphan(s));
     if (s.finalizers.includes('foregroundDeletion')) this.enqueue(() => this.foreground(s));
     if (s.rt.kind === 'Namespace' && s.rt.group === '')
@@ -124,6 +130,26 @@ export class GarbageCollector {
         await this.deleteObject(dep, policy);
       }
     }
+  }
+
+  /**
+   * An object some of whose owners are gone (checked again when the job runs): deleted when none
+   * lives, else the dangling references are dropped.
+   */
+  private async collectDangling(s: Stored): Promise<void> {
+    const current = this.store.get(s.rt, s.namespace || undefined, s.name);
+    if (current?.uid !== s.uid || current.deleting) return;
+    const dangling = current.ownerUids.filter((u) => !this.ownerAlive(u));
+    if (dangling.length === 0) return;
+    if (dangling.length === current.ownerUids.length) {
+      await this.deleteObject(current, 'Background');
+      return;
+    }
+    await this.ops.systemUpdate(current.rt, current, (obj) => {
+      obj.metadata.ownerReferences = (obj.metadata.ownerReferences ?? []).filter(
+        (r) => !dangling.includes(r.uid),
+      );
+    });
   }
 
   private async orphan(owner: Stored): Promise<void> {

@@ -33,6 +33,7 @@ import { sendStatus } from './http/respond';
 import { buildKubeconfig, type KubeconfigContext } from './kubeconfig';
 import { OpenApi } from './openapi';
 import { Operations, type DeleteOptions, type PatchType, type WriteContext } from './operations';
+import { DEFAULT_EVENT_TTL_MS, EventExpiry } from './event-ttl';
 import { Persistence } from './persistence';
 import { Registry, resolveKind, type ResourceType } from './registry';
 import { ApiError, badRequest, forbidden, toApiError, unauthorized } from './status';
@@ -83,6 +84,21 @@ export interface ApiServerOptions {
   watchUnresponsiveGraceMs?: number;
   /** Events kept per kind for watch resumption (default 10,000); older resourceVersions get 410. */
   watchHistorySize?: number;
+  /**
+   * Of those, events older than this are dropped beyond the latest 100 of their kind (default
+   * 75 s, kube-apiserver's watch cache `eventFreshDuration`; 0 keeps all `watchHistorySize`): a
+   * watch from a resourceVersion older than what is kept gets 410 and relists, as upstream.
+   */
+  watchHistoryFreshMs?: number;
+  /**
+   * How long an Event is kept after its last write (kube-apiserver's `--event-ttl`, default one
+   * hour); 0 keeps Events forever. Expired Events are deleted (watchers see DELETED) by a sweep
+   * every `eventSweepIntervalMs` (default a minute, or the TTL when shorter) and by `expireEvents`.
+   */
+  eventTtlMs?: number;
+  eventSweepIntervalMs?: number;
+  /** The time the server goes by, in milliseconds since the epoch (default `Date.now`; tests). */
+  now?: () => number;
   /** Namespaces to create at start besides default, kube-system, kube-public, kube-node-lease. */
   namespaces?: readonly string[];
 }
@@ -131,6 +147,8 @@ export interface ApiServer {
   watchCount(): number;
   /** Resolves when the garbage collector has nothing queued. */
   settled(): Promise<void>;
+  /** Deletes the Events whose TTL has run out now (`eventTtlMs`); returns how many. */
+  expireEvents(): number;
   /**
    * Redefines a registered kind, as an update of its CRD does: versions added, removed or no
    * longer served, the storage version moved, schemas, columns and conversion replaced.
@@ -179,7 +197,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     registry.addVersions(set, served);
   }
 
-  const store = new Store(options.watchHistorySize ?? 10_000);
+  const freshMs = options.watchHistoryFreshMs ?? 75_000;
+  const store = new Store(
+    options.watchHistorySize ?? 10_000,
+    0,
+    freshMs > 0 ? { windowMs: freshMs, keep: 100, now: options.now ?? Date.now } : undefined,
+  );
   const persistence = options.statePath
     ? await Persistence.open(options.statePath, store, registry)
     : undefined;
@@ -191,6 +214,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     () => persistence?.durable() ?? Promise.resolve(),
   );
   const gc = new GarbageCollector(store, registry, ops);
+  const eventTtlMs = options.eventTtlMs ?? DEFAULT_EVENT_TTL_MS;
+  const events =
+    eventTtlMs > 0
+      ? new EventExpiry(store, registry, eventTtlMs, options.now ?? Date.now)
+      : undefined;
+  events?.start(options.eventSweepIntervalMs ?? Math.min(60_000, eventTtlMs));
   const authn = new Authenticator(options.tokens ?? [], options.anonymous ?? false);
   const rbacType = (plural: string): ResourceType => {
     const rt = registry.lookup('rbac.authorization.k8s.io', 'v1', plural);
@@ -460,6 +489,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     });
   } catch (e) {
     // Not serving after all: the state file is free for the next try (a port in use, say).
+    events?.stop();
     await gc.idle();
     await persistence?.close();
     throw e;
@@ -492,6 +522,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     },
     watchCount: () => store.watcherCount(),
     settled: () => gc.idle(),
+    expireEvents: () => events?.sweep() ?? 0,
     updateKind: (registration) => {
       updateKind(registry, store, registration);
       openapi.invalidate();
@@ -506,6 +537,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         fieldManager: 'storage-version-migrator',
       }),
     close: async () => {
+      events?.stop();
       for (const f of watches) f();
       watches.clear();
       await new Promise<void>((resolve) => {

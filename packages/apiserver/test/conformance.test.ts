@@ -767,6 +767,40 @@ describe('deletion', () => {
     expect(await exists(`${W}/gc-fg`)).toBe(false);
   });
 
+  it('collects a dependent written after its owner is gone, and drops a dangling reference beside a live owner (issue 25, item 13)', async () => {
+    // A controller acting on a stale cache recreates what the collector just deleted, naming the
+    // deleted owner: kube's collector deletes it (every owner reference dangles) instead of
+    // leaving it, and its children, forever.
+    const gone = (await owner('gc-gone')).body;
+    await t.api('DELETE', `${W}/gc-gone`);
+    await t.server.settled();
+    expect((await dependent('dep-late', gone)).status).toBe(201);
+    await t.server.settled();
+    expect(await exists('/api/v1/namespaces/default/configmaps/dep-late')).toBe(false);
+
+    const live = (await owner('gc-live')).body;
+    const both = await t.api('POST', '/api/v1/namespaces/default/configmaps', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name: 'dep-two-owners',
+          ownerReferences: [gone, live].map((o) => ({
+            apiVersion: 'example.com/v1',
+            kind: 'Widget',
+            name: o.metadata.name,
+            uid: o.metadata.uid,
+          })),
+        },
+      },
+    });
+    expect(both.status).toBe(201);
+    await t.server.settled();
+    const kept = await t.api('GET', '/api/v1/namespaces/default/configmaps/dep-two-owners');
+    expect(kept.status).toBe(200);
+    expect(kept.body.metadata.ownerReferences.map((r: any) => r.uid)).toEqual([live.metadata.uid]);
+  });
+
   it('holds an object with finalizers until they are removed, and refuses new ones', async () => {
     await t.api('POST', W, {
       body: widget('fin', { color: 'red' }, { finalizers: ['example.com/cleanup'] }),

@@ -33,6 +33,12 @@ export interface InternOptions {
   readonly maxLength?: number;
   /** Strings per generation of the table (default 16,384). */
   readonly generationSize?: number;
+  /**
+   * Keys whose string values are never interned: values that differ in every version of every
+   * object, so that no copy is ever shared and the table only keeps dead versions alive (Cluster
+   * API's `cluster.x-k8s.io/conversion-data` annotation: the whole object again, a few KB).
+   */
+  readonly uniqueKeys?: readonly string[];
 }
 
 export interface StringInterner {
@@ -45,6 +51,7 @@ export interface StringInterner {
 export function internStrings(options: InternOptions = {}): StringInterner {
   const maxLength = options.maxLength ?? 4096;
   const generationSize = Math.max(1, options.generationSize ?? 16_384);
+  const unique = new Set(options.uniqueKeys ?? []);
   let current = new Map<string, string>();
   let previous = new Map<string, string>();
 
@@ -92,8 +99,9 @@ export function internStrings(options: InternOptions = {}): StringInterner {
         continue;
       }
       const w = was && Object.hasOwn(was, key) ? was[key] : undefined;
-      if (typeof v === 'string') record[key] = w === v ? w : intern(v);
-      else if (typeof v === 'object' && v !== null) walk(v, w);
+      if (typeof v === 'string') {
+        if (!unique.has(key)) record[key] = w === v ? w : intern(v);
+      } else if (typeof v === 'object' && v !== null) walk(v, w);
     }
   };
 

@@ -117,6 +117,32 @@ describe('internStrings', () => {
     expect(intern.tableSize()).toBeGreaterThan(1000);
   });
 
+  it('never interns the values of uniqueKeys: a deleted object leaves nothing of them in the table (issue 25, item 13)', () => {
+    const data = (i: number) => `{"apiVersion":"cluster.x-k8s.io/v1beta2","rv":${String(i)}}`;
+    type Annotated = KubeObject & {
+      metadata: { name: string; annotations: Record<string, string> };
+    };
+    const object = (i: number): Annotated => ({
+      metadata: {
+        name: 'worker-machine-1',
+        annotations: { 'cluster.x-k8s.io/conversion-data': data(i) },
+      },
+    });
+    const plain = internStrings({ generationSize: 1000 });
+    for (let i = 0; i < 100; i++) plain(object(i));
+    // Without it, every version's conversion data stays in the table: 100 of them and the name.
+    expect(plain.tableSize()).toBe(101);
+    const intern = internStrings({
+      generationSize: 1000,
+      uniqueKeys: ['cluster.x-k8s.io/conversion-data'],
+    });
+    for (let i = 0; i < 100; i++) {
+      const o = intern(object(i)) as Annotated;
+      expect(o.metadata.annotations['cluster.x-k8s.io/conversion-data']).toBe(data(i));
+    }
+    expect(intern.tableSize()).toBe(1);
+  });
+
   it('leaves strings longer than maxLength alone', () => {
     const intern = internStrings({ maxLength: 20, generationSize: 100 });
     intern({ metadata: { name: 'x'.repeat(21), namespace: 'cpaas-system' } });

@@ -41,6 +41,8 @@ export interface EmbeddedClusterOptions {
   bookmarkIntervalMs?: number;
   /** Watch events kept per kind (the API server's default: 10,000); older resourceVersions get 410. */
   watchHistorySize?: number;
+  /** How long an Event is kept after its last write (kube-apiserver's `--event-ttl`; default 1 h, 0 = forever). */
+  eventTtlMs?: number;
   /**
    * The kinds served, by default {@link kindRegistrations}: a test may serve another schema for
    * a kind (a real provider's CRD with fields the domain does not model).
@@ -204,6 +206,7 @@ export async function startEmbeddedCluster(
       ...(o.statePath ? { statePath: o.statePath } : {}),
       ...(o.bookmarkIntervalMs ? { bookmarkIntervalMs: o.bookmarkIntervalMs } : {}),
       ...(o.watchHistorySize ? { watchHistorySize: o.watchHistorySize } : {}),
+      ...(o.eventTtlMs !== undefined ? { eventTtlMs: o.eventTtlMs } : {}),
     });
   let server: ApiServer;
   if (askedPort === 0 && kept?.port) {

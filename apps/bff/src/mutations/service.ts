@@ -33,6 +33,7 @@ import {
   type ExecutionResult,
   type ExecutorOptions,
 } from '../plan/executor';
+import { yieldToLoop } from '../requests/served-fields';
 import type { Globals } from '../views/globals';
 import {
   changedPathsAlong,
@@ -473,6 +474,8 @@ export class MutationService {
     rebased: Rebase[],
   ): Promise<{ plan: Plan; request: Req }> {
     let request = original;
+    // The planner is the request's longest stretch of work: it starts on a turn of its own.
+    await yieldToLoop();
     let plan = planOf(spec, request, ctx);
     // Permission first: a user who may not make this change learns nothing more (403, not 409/422).
     await this.#authorizePlan(principal, plan);

@@ -116,6 +116,16 @@ class WatcherIndex {
   }
 }
 
+/**
+ * How long watch events stay beyond the latest `keep` of a kind: `windowMs` by the clock `now`
+ * (kube-apiserver's watch cache: eventFreshDuration 75 s, at least 100 events).
+ */
+export interface HistoryFreshness {
+  windowMs: number;
+  keep: number;
+  now: () => number;
+}
+
 /** A durable record of one change, for the persistence log. */
 export interface CommitRecord {
   type: EventType;
@@ -132,13 +142,21 @@ class KindData {
   readonly watchers = new WatcherIndex();
   /** A ring of the latest events; a watch from a resourceVersion older than it gets 410. */
   private readonly history: (StoreEvent | undefined)[];
+  /** When each event of `history` was recorded (ms, the store's clock). */
+  private readonly recordedAt: Float64Array;
   private head = 0;
   private size = 0;
   /** Events with rv > compactedRv are all in `history`. */
   compactedRv: number;
 
-  constructor(historySize: number, startRv: number) {
-    this.history = new Array<StoreEvent | undefined>(Math.max(1, historySize));
+  constructor(
+    historySize: number,
+    startRv: number,
+    private readonly fresh: HistoryFreshness | undefined,
+  ) {
+    const cap = Math.max(1, historySize);
+    this.history = new Array<StoreEvent | undefined>(cap);
+    this.recordedAt = new Float64Array(cap);
     this.compactedRv = startRv;
   }
 
@@ -203,16 +221,34 @@ class KindData {
 
   record(ev: StoreEvent): void {
     const cap = this.history.length;
-    const idx = (this.head + this.size) % cap;
-    if (this.size === cap) {
-      const evicted = this.history[this.head];
-      if (evicted) this.compactedRv = evicted.rv;
-      this.history[idx] = ev;
-      this.head = (this.head + 1) % cap;
-    } else {
-      this.history[idx] = ev;
-      this.size++;
+    const now = this.fresh?.now() ?? 0;
+    // Events older than the fresh window go first (beyond the `keep` latest), as kube-apiserver's
+    // watch cache shrinks to the events of its last 75 s: without it a quiet kind kept its last
+    // 10,000 versions, whole objects, for hours (issue 25, item 13).
+    if (this.fresh) {
+      const before = now - this.fresh.windowMs;
+      while (this.size > this.fresh.keep && (this.recordedAt[this.head] ?? 0) < before) {
+        this.evictHead();
+      }
     }
+    if (this.size === cap) this.evictHead();
+    this.history[(this.head + this.size) % cap] = ev;
+    this.recordedAt[(this.head + this.size) % cap] = now;
+    this.size++;
+  }
+
+  private evictHead(): void {
+    const cap = this.history.length;
+    const evicted = this.history[this.head];
+    if (evicted) this.compactedRv = evicted.rv;
+    this.history[this.head] = undefined;
+    this.head = (this.head + 1) % cap;
+    this.size--;
+  }
+
+  /** Events kept for watch resumption now. */
+  get historyLength(): number {
+    return this.size;
   }
 
   /** Events after `rv`, or undefined when some of them were already evicted. */
@@ -292,8 +328,14 @@ export class Store {
   constructor(
     private readonly historySize: number,
     startRv = 0,
+    private readonly fresh?: HistoryFreshness,
   ) {
     this.rvCounter = startRv;
+  }
+
+  /** Watch events kept now, per storage key (tests, benchmarks). */
+  historyLengths(): Record<string, number> {
+    return Object.fromEntries([...this.kinds].map(([k, d]) => [k, d.historyLength]));
   }
 
   get resourceVersion(): number {
@@ -311,7 +353,7 @@ export class Store {
     const key = storageKey(rt);
     let k = this.kinds.get(key);
     if (!k) {
-      k = new KindData(this.historySize, this.rvCounter);
+      k = new KindData(this.historySize, this.rvCounter, this.fresh);
       this.kinds.set(key, k);
     }
     return k;

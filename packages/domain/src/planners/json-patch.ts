@@ -8,7 +8,7 @@
  * `test` op with 422 Unprocessable Entity, not 409: callers treat both as a conflict.
  */
 
-import { assertJsonDepth, setOwn } from '../json-bounds';
+import { assertJsonDepth, JSON_LIMITS, setOwn } from '../json-bounds';
 
 /** A JSON Pointer (RFC 6901), such as `/spec/pool/3/ip`. */
 export type JsonPointer = string;
@@ -43,7 +43,9 @@ export class JsonPatchError extends Error {
 
 /** Escapes one reference token (`~` → `~0`, `/` → `~1`): annotation keys contain slashes. */
 export function escapePointerToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+  if (typeof token === 'number') return String(token);
+  if (!token.includes('~') && !token.includes('/')) return token;
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** Builds a pointer from unescaped tokens: `pointer('metadata', 'annotations', 'a/b')`. */
@@ -55,10 +57,9 @@ export function pointer(...tokens: (string | number)[]): JsonPointer {
 export function parsePointer(path: JsonPointer): string[] {
   if (path === '') return [];
   if (!path.startsWith('/')) throw new Error(`a JSON pointer starts with "/": ${path}`);
-  return path
-    .slice(1)
-    .split('/')
-    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = path.slice(1).split('/');
+  if (!path.includes('~')) return tokens;
+  return tokens.map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 export const testOp = (path: JsonPointer, value: unknown): JsonPatchTestOp => ({
@@ -99,8 +100,54 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  */
 export function jsonClone<T>(value: T): T {
   if (value === undefined) return value;
+  // Plain JSON data (what planners hold: parsed bodies, cached objects) is copied member by member,
+  // several times faster than a JSON round trip plus a depth walk (issue 25, item 6: a 3,000-entry
+  // IP-pool edit cloned each entry several times). Anything else takes the round trip.
+  const copy = plainCopy(value, 0);
+  if (copy !== NOT_PLAIN) return copy as T;
   assertJsonDepth(value);
   return JSON.parse(JSON.stringify(value)) as T;
+}
+
+const NOT_PLAIN: unique symbol = Symbol('not plain JSON');
+
+/**
+ * A copy of `v` if it is plain JSON (objects of Object's or no prototype without `toJSON`,
+ * arrays, strings, finite numbers, booleans, null; `undefined` members, which the wire drops, are
+ * left out) as JSON.parse(JSON.stringify(v)) makes it: `__proto__` an own member. NOT_PLAIN
+ * otherwise, and past the depth bound (the caller's depth walk then names the place).
+ */
+function plainCopy(v: unknown, depth: number): unknown {
+  if (typeof v === 'string' || typeof v === 'boolean' || v === null) return v;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : NOT_PLAIN;
+  if (typeof v !== 'object') return NOT_PLAIN;
+  if (depth >= JSON_LIMITS.maxDepth) return NOT_PLAIN;
+  if (Array.isArray(v)) {
+    const list = v as unknown[];
+    const out = new Array<unknown>(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const x = list[i];
+      // JSON writes an undefined element as null.
+      const c = x === undefined ? null : plainCopy(x, depth + 1);
+      if (c === NOT_PLAIN) return NOT_PLAIN;
+      out[i] = c;
+    }
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
+  const record = v as Record<string, unknown>;
+  if (typeof record.toJSON === 'function') return NOT_PLAIN;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(record)) {
+    const x = record[k];
+    if (x === undefined) continue;
+    const c = plainCopy(x, depth + 1);
+    if (c === NOT_PLAIN) return NOT_PLAIN;
+    if (k === '__proto__') setOwn(out, k, c);
+    else out[k] = c;
+  }
+  return out;
 }
 
 /** Structural equality of JSON values (object key order does not matter), as `test` compares. */
@@ -151,8 +198,12 @@ class Applier {
   }
 
   get(path: JsonPointer): unknown {
+    return this.getTokens(this.tokens(path));
+  }
+
+  private getTokens(tokens: readonly string[]): unknown {
     let cur = this.doc;
-    for (const t of this.tokens(path)) {
+    for (const t of tokens) {
       if (Array.isArray(cur)) {
         if (!ARRAY_INDEX.test(t)) this.fail('INVALID_INDEX', `"${t}" is not an array index`);
         const i = Number(t);
@@ -172,7 +223,7 @@ class Applier {
     const tokens = this.tokens(path);
     const key = tokens.pop();
     if (key === undefined) return undefined;
-    const parent = this.get(tokens.map((t) => `/${escapePointerToken(t)}`).join(''));
+    const parent = this.getTokens(tokens);
     if (!Array.isArray(parent) && !isRecord(parent)) {
       return this.fail('INVALID_TARGET', 'the parent is not an object or array');
     }
@@ -327,8 +378,15 @@ export function getAtPointer(
   doc: unknown,
   path: JsonPointer,
 ): { found: true; value: unknown } | { found: false } {
+  return getAtTokens(doc, parsePointer(path));
+}
+
+function getAtTokens(
+  doc: unknown,
+  tokens: readonly string[],
+): { found: true; value: unknown } | { found: false } {
   let cur = doc;
-  for (const t of parsePointer(path)) {
+  for (const t of tokens) {
     if (Array.isArray(cur) && ARRAY_INDEX.test(t) && Number(t) < cur.length) cur = cur[Number(t)];
     else if (isRecord(cur) && Object.hasOwn(cur, t)) cur = cur[t];
     else return { found: false };
@@ -385,14 +443,17 @@ export function invertJsonPatch(
           : [op];
     for (const p of primitives) {
       const tokens = parsePointer(p.path);
-      const parent = peek(state, pointer(...tokens.slice(0, -1)));
+      const up = getAtTokens(state, tokens.slice(0, -1));
+      const parent = up.found ? up.value : undefined;
       const last = tokens.at(-1);
       // `-` appends: the undo needs the index the value landed at.
       const path =
         Array.isArray(parent) && last === '-'
           ? pointer(...tokens.slice(0, -1), parent.length)
           : p.path;
-      const before = getAtPointer(state, path);
+      // Into an array, an add inserts: its undo removes, whatever was at the index before.
+      const before: ReturnType<typeof getAtPointer> =
+        p.op === 'add' && Array.isArray(parent) ? { found: false } : getAtPointer(state, path);
       if (p.op === 'add') {
         groups.push(
           Array.isArray(parent) || !before.found

@@ -49,6 +49,14 @@ export function checkEntryPersistentDiskSupport(
   path: string,
 ): RuleIssue[] {
   if (!entry.persistentDisk?.length || providerSupportsPersistentDisks(ctx)) return [];
+  return persistentDisksUnsupported(entry, ctx, path);
+}
+
+function persistentDisksUnsupported(
+  entry: Pick<IpPoolEntry, 'ip'>,
+  ctx: ValidationContext,
+  path: string,
+): RuleIssue[] {
   return [
     error('R-VER-2', path, 'version.persistentDisksUnsupported', {
       ip: entry.ip,
@@ -64,7 +72,11 @@ export function checkPersistentDiskSupport(
   ctx: ValidationContext,
   basePath: string,
 ): RuleIssue[] {
+  // The provider's version is compared once for the list, not once per entry.
+  if (providerSupportsPersistentDisks(ctx)) return [];
   return entries.flatMap((entry, i) =>
-    checkEntryPersistentDiskSupport(entry, ctx, joinPath(basePath, i, 'persistentDisk')),
+    entry.persistentDisk?.length
+      ? persistentDisksUnsupported(entry, ctx, joinPath(basePath, i, 'persistentDisk'))
+      : [],
   );
 }

@@ -1,6 +1,7 @@
 import { InformerFactory, internStrings, stripManagedFields } from '@dcs/informer';
 import {
   asHub,
+  CONVERSION_DATA_ANNOTATION,
   DEFAULT_NAMESPACE,
   kindTable,
   type KindInfo,
@@ -171,7 +172,10 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
   // the command that installs it, instead of an informer retrying a 404 forever.
   const missing = await client.missingKinds(WATCHED_KINDS.map((k) => kindTable[k]));
   if (missing.length > 0) throw new MissingKindsError(missing);
-  const intern = internStrings();
+  // The conversion-data annotation (the object again, as the served version has it) differs in
+  // every version: interned, each would stay in the table after its object is gone (issue 25,
+  // item 13: most of the controllers' growth per pool created and deleted).
+  const intern = internStrings({ uniqueKeys: [CONVERSION_DATA_ANNOTATION] });
   const factory = new InformerFactory(input.kubeconfig, {
     onError: (error, info) => {
       log(`informer ${info.resource} (${info.phase}): ${error.message}`);
