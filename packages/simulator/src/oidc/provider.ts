@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { oidcOptionsFromFlags, type OidcOptions } from '@dcs/apiserver';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider, {
   type ClientMetadata,
@@ -88,6 +89,13 @@ export function oidcTrustFlags(issuer: string, clientId = CONSOLE_CLIENT_ID) {
     'oidc-groups-claim': 'groups',
     'oidc-groups-prefix': OIDC_GROUPS_PREFIX,
   };
+}
+
+/** What the embedded cluster's `oidc` option takes to trust this provider. */
+export function oidcTrust(issuer: string, clientId = CONSOLE_CLIENT_ID): OidcOptions {
+  const o = oidcOptionsFromFlags(oidcTrustFlags(issuer, clientId), () => '');
+  if (!o) throw new Error('no OIDC options');
+  return o;
 }
 
 async function signingKey(): Promise<JWK> {
