@@ -202,3 +202,20 @@ describe('OIDC mode settings (issue 27)', () => {
     ).toBe('http://127.0.0.1:5556');
   });
 });
+
+describe('pnpm start --sso (issue 27)', () => {
+  it('asks the simulator for its provider with the console’s exact redirect URI, and keeps --sso from the BFF', () => {
+    const s = launcherSettings(['--sso', '--port', '9000'], {});
+    expect(s.sso).toEqual({ consoleUrl: 'http://127.0.0.1:9000' });
+    expect(s.bffArgs).toEqual(['--port', '9000']);
+    expect(s.simArgs).toEqual([
+      '--oidc',
+      '--oidc-redirect-uri',
+      'http://127.0.0.1:9000/api/v1/session/oidc/callback',
+      '--oidc-post-logout-redirect-uri',
+      'http://127.0.0.1:9000/sign-in',
+    ]);
+    expect(launcherSettings([], {}).sso).toBeUndefined();
+    expect(() => launcherSettings(['--sso'], { PORT: '0' })).toThrow(/--sso needs a fixed port/);
+  });
+});

@@ -20,6 +20,32 @@ const csv = z.string().transform((v) =>
     .filter((s) => s !== ''),
 );
 
+/**
+ * The BFF's environment for signing in through the simulator's embedded OpenID provider (`pnpm
+ * start --sso`, the e2e suite): the provider's issuer and client as the simulator prints them, the
+ * claims mapping its cluster uses (`oidcTrustFlags`), and a session key for this run unless one
+ * is set.
+ */
+export function embeddedSsoEnv(
+  issuer: string,
+  clientId: string,
+  consoleUrl: string,
+  sessionKey: string,
+): Record<string, string> {
+  return {
+    AUTH_MODE: 'oidc',
+    OIDC_ISSUER_URL: issuer,
+    OIDC_CLIENT_ID: clientId,
+    OIDC_REDIRECT_URI: `${consoleUrl}${OIDC_CALLBACK_PATH}`,
+    OIDC_POST_LOGOUT_REDIRECT_URI: `${consoleUrl}/sign-in`,
+    OIDC_SCOPES: 'openid email profile groups offline_access',
+    OIDC_USERNAME_CLAIM: 'email',
+    OIDC_GROUPS_CLAIM: 'groups',
+    OIDC_GROUPS_PREFIX: 'oidc:',
+    SESSION_KEYS: sessionKey,
+  };
+}
+
 /** A duration such as `10m`, `90s` or `1m30s`, as milliseconds. */
 const duration = z.string().transform((v, ctx) => {
   const ms = parseDuration(v);
@@ -523,6 +549,12 @@ export interface LauncherSettings {
    * (10m / X for `--time-scale X` in SIM_ARGS), unless the user gave one; undefined otherwise.
    */
   stuckAfter: string | undefined;
+  /**
+   * `pnpm start --sso` (issue 27): the simulator also runs its embedded OpenID provider, the
+   * cluster trusts it, and the BFF signs users in through it (AUTH_MODE=oidc). The console's
+   * address, which the provider must know as the exact redirect URI.
+   */
+  sso: { consoleUrl: string } | undefined;
 }
 
 /** The value of `--name V` or `--name=V` in argv (the last one wins, as parseArgs does). */
@@ -552,12 +584,30 @@ export function launcherSettings(
     ...(env.SIM_ARGS ?? '').split(/\s+/).filter((a) => a !== ''),
     ...(release !== undefined ? ['--capi-release', release] : []),
   ];
+  const sso = argv.includes('--sso');
   const bffArgs = argv.filter(
     (a, i) =>
+      a !== '--sso' &&
       a !== '--capi-release' &&
       argv[i - 1] !== '--capi-release' &&
       !a.startsWith('--capi-release='),
   );
+  let consoleUrl: string | undefined;
+  if (sso) {
+    const host = flagValue(argv, 'host') ?? env.HOST ?? '127.0.0.1';
+    const port = flagValue(argv, 'port') ?? env.PORT ?? '8080';
+    if (port === '0')
+      throw new ConfigError('--sso needs a fixed port: the provider must know the redirect URI');
+    const name = WILDCARDS.has(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    consoleUrl = `http://${name}:${port}`;
+    simArgs.push(
+      '--oidc',
+      '--oidc-redirect-uri',
+      `${consoleUrl}${OIDC_CALLBACK_PATH}`,
+      '--oidc-post-logout-redirect-uri',
+      `${consoleUrl}/sign-in`,
+    );
+  }
   const timeScale = Number(flagValue(simArgs, 'time-scale') ?? '1');
   const userGaveOne =
     flagValue(argv, 'stuck-after') !== undefined || (env.STUCK_AFTER ?? '') !== '';
@@ -570,5 +620,6 @@ export function launcherSettings(
       userGaveOne || !(timeScale > 0) || timeScale === 1
         ? undefined
         : stuckAfterForTimeScale(timeScale),
+    sso: consoleUrl !== undefined ? { consoleUrl } : undefined,
   };
 }
