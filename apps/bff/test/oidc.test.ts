@@ -9,6 +9,7 @@ import {
   type EmbeddedOidcProvider,
 } from '@dcs/simulator';
 import type { FastifyInstance } from 'fastify';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
 import { TestSession } from './support/session';
@@ -342,6 +343,44 @@ describe('single sign-on (OIDC mode)', () => {
     expect((await s.request('GET', '/api/v1/clusters')).statusCode).toBe(200);
   });
 
+  it('downloads a kubeconfig that signs in through the same provider (kubectl oidc-login), with no secret or token in it', async () => {
+    expect(
+      (await new TestSession(app).request('GET', '/api/v1/session/kubeconfig')).statusCode,
+    ).toBe(401);
+    const s = new TestSession(app);
+    await s.signInSso({ login: 'viewer' }, REDIRECT);
+    const res = await s.request('GET', '/api/v1/session/kubeconfig');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toContain('attachment');
+    const doc = parseYaml(res.body) as {
+      clusters: { cluster: { server: string; 'certificate-authority-data'?: string } }[];
+      users: {
+        name: string;
+        user: { exec: { command: string; args: string[]; apiVersion: string } };
+      }[];
+      'current-context': string;
+    };
+    expect(doc.clusters[0]?.cluster.server).toBe(t.cluster.url);
+    expect(doc.clusters[0]?.cluster['certificate-authority-data']).toBeTruthy();
+    expect(doc.users[0]?.user.exec).toEqual({
+      apiVersion: 'client.authentication.k8s.io/v1',
+      command: 'kubectl',
+      args: [
+        'oidc-login',
+        'get-token',
+        `--oidc-issuer-url=${op.issuer}`,
+        `--oidc-client-id=${CONSOLE_CLIENT_ID}`,
+        '--oidc-extra-scope=email',
+        '--oidc-extra-scope=profile',
+        '--oidc-extra-scope=groups',
+        '--oidc-extra-scope=offline_access',
+      ],
+      interactiveMode: 'IfAvailable',
+      provideClusterInfo: false,
+    });
+    expect(res.body).not.toMatch(/eyJ|token:|client-secret|password/);
+  });
+
   it('the access token, by setting: an API server that does not take it says not_trusted', async () => {
     const access = await buildTestApp(t, {
       mode: 'oidc',
@@ -395,6 +434,15 @@ describe('single sign-on with a confidential client', () => {
     expect((await s.request('GET', '/api/v1/session')).json<SessionBody>().user?.username).toBe(
       'viewer@dcs.example',
     );
+  });
+
+  it('its kubeconfig names the client but never the secret', async () => {
+    const s = new TestSession(a2);
+    await s.signInSso({ login: 'operator' }, REDIRECT);
+    const res = await s.request('GET', '/api/v1/session/kubeconfig');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('--oidc-client-id=dcs-console-confidential');
+    expect(res.body).not.toContain('a-long-enough-client-secret-for-tests');
   });
 
   it('a wrong secret is the provider refusing the client: a page, not a 5xx', async () => {

@@ -49,6 +49,7 @@ export const en = {
   'session.modeLocal': 'Local mode: the console acts as the kubeconfig’s user.',
   'session.modeToken': 'Token mode: the console acts with your token.',
   'session.modeOidc': 'Single sign-on: the console acts with your identity provider’s token.',
+  'session.downloadKubeconfig': 'Download kubeconfig (kubectl oidc-login)',
   'session.ssoHelp':
     'Sign in through your organization’s identity provider. The console acts with your own identity: what you may do is what the cluster’s RBAC grants you.',
   'session.ssoSignIn': 'Sign in with single sign-on',

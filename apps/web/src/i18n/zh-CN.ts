@@ -46,6 +46,7 @@ export const zhCN: Messages = {
   'session.modeLocal': '本地模式：控制台以 kubeconfig 的用户身份操作。',
   'session.modeToken': '令牌模式：控制台以你的令牌操作。',
   'session.modeOidc': '单点登录：控制台以身份提供方为你签发的令牌操作。',
+  'session.downloadKubeconfig': '下载 kubeconfig（kubectl oidc-login）',
   'session.ssoHelp':
     '通过你所在组织的身份提供方登录。控制台以你本人的身份操作：你能做什么由集群的权限配置决定。',
   'session.ssoSignIn': '单点登录',

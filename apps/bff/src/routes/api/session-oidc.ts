@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { stringify } from 'yaml';
 import { z } from 'zod';
 import { SsoError, failureOf, type SsoFailure } from '../../auth/oidc';
 import {
@@ -164,8 +165,92 @@ const sessionOidc: FastifyPluginAsync = (base) => {
       return reply.redirect(pending?.next ?? '/', 303);
     },
   );
+  app.get(
+    '/session/kubeconfig',
+    {
+      schema: {
+        tags: ['session'],
+        summary:
+          'OIDC mode: a kubeconfig for the management cluster that signs in through the same provider (kubectl oidc-login)',
+        response: { 200: z.string(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      if (!oidc) throw notFound('single sign-on is not configured (AUTH_MODE=oidc)', 'mode');
+      const principal = await app.principalOf(request);
+      const yaml = oidcKubeconfig({
+        cluster: app.kube.cluster,
+        issuerUrl: oidc.settings.issuerUrl,
+        clientId: oidc.settings.kubectlClientId,
+        scopes: oidc.settings.scopes,
+        user: principal.username,
+      });
+      request.log.info(
+        { audit: { user: principal.username, action: 'session.kubeconfig', result: 'ok' } },
+        'audit',
+      );
+      return reply
+        .header('content-type', 'application/yaml; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="kubeconfig-oidc.yaml"')
+        .send(yaml);
+    },
+  );
   return Promise.resolve();
 };
+
+/**
+ * A kubeconfig whose user signs in through the provider with the kubectl oidc-login exec plugin
+ * (int128/kubelogin): the issuer and a public client id, never a secret of the console's nor a
+ * token. Pure: the route gives it what the BFF's own kubeconfig and settings say.
+ */
+export function oidcKubeconfig(o: {
+  cluster: { name: string; server: string; caPem: string | undefined };
+  issuerUrl: string;
+  clientId: string;
+  scopes: readonly string[];
+  user: string;
+}): string {
+  const name = o.cluster.name.replace(/[^A-Za-z0-9._-]/g, '-') || 'management';
+  const doc = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [
+      {
+        name,
+        cluster: {
+          server: o.cluster.server,
+          ...(o.cluster.caPem
+            ? { 'certificate-authority-data': Buffer.from(o.cluster.caPem).toString('base64') }
+            : {}),
+        },
+      },
+    ],
+    users: [
+      {
+        name: 'oidc',
+        user: {
+          exec: {
+            apiVersion: 'client.authentication.k8s.io/v1',
+            command: 'kubectl',
+            args: [
+              'oidc-login',
+              'get-token',
+              `--oidc-issuer-url=${o.issuerUrl}`,
+              `--oidc-client-id=${o.clientId}`,
+              ...o.scopes.filter((s) => s !== 'openid').map((s) => `--oidc-extra-scope=${s}`),
+            ],
+            interactiveMode: 'IfAvailable',
+            provideClusterInfo: false,
+          },
+        },
+      },
+    ],
+    contexts: [{ name: `oidc@${name}`, context: { cluster: name, user: 'oidc' } }],
+    'current-context': `oidc@${name}`,
+    preferences: {},
+  };
+  return `# Signs in as ${o.user.replace(/[\r\n]/g, ' ')} (or whoever signs in) through ${o.issuerUrl}; needs kubectl oidc-login.\n${stringify(doc)}`;
+}
 
 export { OIDC_CALLBACK_PATH };
 export default sessionOidc;

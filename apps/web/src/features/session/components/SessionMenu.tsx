@@ -81,6 +81,11 @@ export function SessionMenu({ rights }: { rights?: ReactNode }) {
           </Typography>
         </Box>
         {s.authMode !== 'local' && <Divider />}
+        {s.authMode === 'oidc' && (
+          <MenuItem component="a" href="/api/v1/session/kubeconfig" download="kubeconfig-oidc.yaml">
+            {t('session.downloadKubeconfig')}
+          </MenuItem>
+        )}
         {s.authMode !== 'local' && (
           <MenuItem
             onClick={() => {

@@ -80,6 +80,10 @@ describe('single sign-on in the web (issue 27)', () => {
     expect(claims.textContent).toContain('Username claim “email”operator@dcs.example');
     expect(claims.textContent).toContain('Groups claim “groups”dcs-operators (prefix oidc:)');
     expect(screen.getByText('Sign out')).toBeTruthy();
+    const download = screen.getByRole('menuitem', {
+      name: 'Download kubeconfig (kubectl oidc-login)',
+    });
+    expect(download.getAttribute('href')).toBe('/api/v1/session/kubeconfig');
   });
 
   it('asks for the session again shortly before the token expires (the BFF refreshes it then)', () => {
