@@ -13,6 +13,7 @@ import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
 import { TestSession } from './support/session';
+import { openSse } from './support/sse';
 
 /**
  * Issue 27, single sign-on, against the embedded OpenID provider (oidc-provider, its own login
@@ -207,6 +208,51 @@ describe('single sign-on (OIDC mode)', () => {
     expect(third.json<SessionBody>().authenticated).toBe(true);
     expect(third.cookies.map((c) => c.name)).toContain('dcs_session');
   });
+
+  it('an open stream lives on through refreshes and past the first token’s expiry', async () => {
+    const live = await buildTestApp(t, {
+      mode: 'oidc',
+      env: ssoEnv(op.issuer, { OIDC_REFRESH_BEFORE: '4s', SSE_HEARTBEAT_MS: '500' }),
+    });
+    try {
+      const address = await live.listen({ host: '127.0.0.1', port: 0 });
+      const s = new TestSession(live);
+      await s.signInSso({ login: 'viewer' }, REDIRECT);
+      const cookie = [...s.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      const stream = await openSse(`${address}/api/v1/stream?cluster=${NS}/demo`, { cookie });
+      expect(stream.status).toBe(200);
+      await stream.waitFor(() => true, 5000, true);
+      let ended = false;
+      void stream.closed.then(() => {
+        ended = true;
+      });
+      // The page refreshes (its session request), the first token expires (TTL 6 s).
+      await new Promise((r) => setTimeout(r, 2500));
+      expect((await s.request('GET', '/api/v1/session')).cookies.map((c) => c.name)).toContain(
+        'dcs_session',
+      );
+      await new Promise((r) => setTimeout(r, TTL * 1000 - 1500));
+      const change = stream.waitFor((f) => {
+        const d = f.data as { kind?: string; id?: string } | undefined;
+        return d?.kind === 'machine';
+      }, 5000);
+      await t.cluster.server.client.patch(
+        {
+          apiVersion: 'cluster.x-k8s.io/v1beta1',
+          kind: 'Machine',
+          name: 'demo-md-0-abc12-m0',
+          namespace: NS,
+        },
+        'merge',
+        { metadata: { labels: { touched: String(Date.now()) } } },
+      );
+      await change;
+      expect(ended).toBe(false);
+      stream.close();
+    } finally {
+      await live.close();
+    }
+  }, 30_000);
 
   it('ends the session on every replica when the provider refuses the refresh (a revoked grant)', async () => {
     const other = await buildTestApp(t, {
