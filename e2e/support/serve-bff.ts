@@ -6,12 +6,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '@dcs/bff/src/app';
-import { loadConfig, stuckAfterForTimeScale } from '@dcs/bff/src/config/env';
+import { embeddedSsoEnv, loadConfig, stuckAfterForTimeScale } from '@dcs/bff/src/config/env';
 
 const [kubeconfig = '', port = '0', staticDir = '', timeScale = '1', providerVersion] =
   process.argv.slice(2);
 
 async function main() {
+  // An `sso` stack (issue 27): OIDC mode against the simulator's embedded provider.
+  const issuer = process.env.E2E_SSO_ISSUER;
+  const sessionKey = randomBytes(32).toString('base64');
+  const sso = issuer
+    ? embeddedSsoEnv(issuer, 'dcs-console', process.env.E2E_CONSOLE_URL ?? '', sessionKey)
+    : {};
   const config = loadConfig({
     argv: [
       '--kubeconfig',
@@ -21,7 +27,7 @@ async function main() {
       '--host',
       '127.0.0.1',
       '--auth-mode',
-      'token',
+      issuer ? 'oidc' : 'token',
       '--stuck-after',
       stuckAfterForTimeScale(Number(timeScale)),
       ...(providerVersion ? ['--provider-version', providerVersion] : []),
@@ -29,7 +35,8 @@ async function main() {
     env: {
       STATIC_DIR: staticDir,
       LOG_LEVEL: 'warn',
-      SESSION_KEYS: randomBytes(32).toString('base64'),
+      SESSION_KEYS: sessionKey,
+      ...sso,
       // Journeys sign in and mutate far more often than a person would.
       SIGNIN_RATE_PER_MINUTE: '1000',
       MUTATION_RATE_PER_MINUTE: '1000',

@@ -29,12 +29,19 @@ export interface StackOptions {
    * E2E_CAPI_RELEASE, else the simulator's default (v1.14).
    */
   capiRelease?: CapiRelease;
+  /**
+   * Issue 27: the simulator runs its embedded OpenID provider (demo users operator and viewer),
+   * the cluster trusts it, and the BFF signs users in through it (OIDC mode).
+   */
+  sso?: boolean;
   /** Names the stack's temporary folder (`dcs-e2e-NAME-…`), to tell stacks apart when debugging. */
   name?: string;
 }
 
 export interface Stack {
   url: string;
+  /** The embedded OpenID provider's issuer (an `sso` stack). */
+  issuer?: string;
   tokens: { operator: string; viewer: string };
   kubeconfig: string;
   /**
@@ -122,6 +129,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const kubeconfig = join(dir, 'kubeconfig');
   const timeScale = options.timeScale ?? 30;
   const capiRelease = options.capiRelease ?? process.env.E2E_CAPI_RELEASE;
+  // The provider must know the console's exact redirect URI, so the BFF's port is chosen first.
+  const port = await freePort();
+  const consoleUrl = `http://127.0.0.1:${String(port)}`;
   // Node with tsx's loader, not the tsx CLI: its wrapper process relays SIGINT and SIGTERM only,
   // and a SIGUSR2 (the upgrade) would end it.
   const sim = spawn(
@@ -141,6 +151,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.providerVersion ? ['--provider-version', options.providerVersion] : []),
       // Issue 23: the journeys against another Cluster API release (v1.10, v1.16; default v1.14).
       ...(capiRelease ? ['--capi-release', capiRelease] : []),
+      ...(options.sso
+        ? [
+            '--oidc',
+            '--oidc-redirect-uri',
+            `${consoleUrl}/api/v1/session/oidc/callback`,
+            '--oidc-post-logout-redirect-uri',
+            `${consoleUrl}/sign-in`,
+          ]
+        : []),
     ],
     { cwd: join(repoRoot, 'packages/simulator'), stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -150,12 +169,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const [, operator = '', viewer = ''] = await waitFor(
+    // One write prints the tokens and then the provider's line: both read in one match.
+    const [, operator = '', viewer = '', issuer] = await waitFor(
       sim,
-      /operator token (\S+)\s+sim: viewer token\s+(\S+)/,
+      options.sso
+        ? /operator token (\S+)\s+sim: viewer token\s+(\S+)\s+sim: oidc issuer (\S+) client/
+        : /operator token (\S+)\s+sim: viewer token\s+(\S+)/,
       'the simulator',
     );
-    const port = await freePort();
     const bff = spawn(
       tsx,
       [
@@ -169,6 +190,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       {
         cwd: join(repoRoot, 'e2e'),
         stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          ...(issuer ? { E2E_SSO_ISSUER: issuer, E2E_CONSOLE_URL: consoleUrl } : {}),
+        },
       },
     );
     children.push(bff);
@@ -180,7 +205,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       return line.trim();
     };
     return {
-      url: `http://127.0.0.1:${port}`,
+      url: consoleUrl,
+      ...(issuer ? { issuer } : {}),
       tokens: { operator, viewer },
       kubeconfig,
       upgradeCapi,

@@ -40,6 +40,7 @@ import workloadNodes from './routes/api/nodes';
 import objects from './routes/api/objects';
 import pause from './routes/api/pause';
 import session from './routes/api/session';
+import sessionOidc from './routes/api/session-oidc';
 import stream from './routes/api/stream';
 // Issue 12: the audit timeline.
 import timeline from './routes/api/timeline';
@@ -143,6 +144,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         if (mutating) app.checkCsrf(request);
       });
       await api.register(session);
+      // OIDC mode's sign-in routes exist only in that mode (the OpenAPI document says so).
+      if (config.authMode === 'oidc') await api.register(sessionOidc);
       await api.register(clusters);
       await api.register(nodepools);
       await api.register(

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oidcTrust, startEmbeddedOidcProvider, type EmbeddedOidcProvider } from '@dcs/simulator';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
 import { TestSession } from './support/session';
 import { settledStored, storedExceptAudit } from './support/stored';
@@ -112,7 +113,10 @@ function streamStatus(url: string, headers: Record<string, string>): Promise<num
   });
 }
 
-const isPublic = (r: Route) => r.path === '/api/v1/session';
+const isPublic = (r: Route) =>
+  r.path === '/api/v1/session' || r.path.startsWith('/api/v1/session/oidc/');
+/** OIDC mode's sign-in routes answer with a redirect (to the provider, or the sign-in page). */
+const redirects = (r: Route) => r.path.startsWith('/api/v1/session/oidc/');
 const isStream = (r: Route) => r.path === '/api/v1/stream';
 
 /**
@@ -130,166 +134,200 @@ function expected(r: Route, who: Who, csrf: Csrf, origin: Origin): number | 'all
   return 'allowed';
 }
 
-describe('auth matrix (token mode, from /api/openapi.json)', () => {
-  let t: TestCluster;
-  let app: FastifyInstance;
-  let routes: Route[];
-  let base: string;
-  beforeAll(async () => {
-    t = await startTestCluster();
-    app = await buildTestApp(t, {
-      mode: 'token',
-      env: { SIGNIN_RATE_PER_MINUTE: '100000', MUTATION_RATE_PER_MINUTE: '100000' },
-    });
-    const doc = (
-      await app.inject({ url: '/api/openapi.json', headers: { host: 'localhost' } })
-    ).json<{
-      paths: Record<string, Record<string, unknown>>;
-    }>();
-    base = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('127.0.0.1', 'localhost');
-    routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.keys(ops)
-        .map((m) => m.toUpperCase())
-        .filter((m): m is Method => ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'].includes(m))
-        .map((method) => ({ method, path })),
-    );
-  });
-  afterAll(async () => {
-    await app.close();
-    await t.close();
-  });
+const REDIRECT = 'http://localhost/api/v1/session/oidc/callback';
 
-  it('covers every route of the OpenAPI document, each cell as expected, nothing stored when refused', async () => {
-    expect(routes.length).toBeGreaterThanOrEqual(18);
-    for (const r of routes) {
-      if (r.method !== 'GET')
-        expect(BODIES[`${r.method} ${r.path}`], `a body for ${r.method} ${r.path}`).toBeDefined();
-    }
-    const ops = new TestSession(app);
-    await ops.signIn(t.cluster.operatorToken);
-    const rv: Rv = (kind, name) => {
-      const store = app.cache.store(kind);
-      return store.get('cpaas-system', name)?.metadata.resourceVersion ?? '0';
-    };
-    const tokens = { operator: t.cluster.operatorToken };
-
-    /** A browser of `who`: one sign-in each, copied per cell (sign-out cells get their own). */
-    const signedIn = new Map<Who, TestSession>();
-    const fresh = async (who: Who): Promise<TestSession> => {
-      const s = new TestSession(app);
-      if (who === 'none') await s.start();
-      else await s.signIn(who === 'viewer' ? t.cluster.viewerToken : t.cluster.operatorToken);
-      return s;
-    };
-    for (const who of WHO) signedIn.set(who, await fresh(who));
-    const browser = async (who: Who, own: boolean): Promise<TestSession> => {
-      const from = own ? await fresh(who) : signedIn.get(who);
-      const s = new TestSession(app);
-      for (const [k, v] of from?.cookies ?? []) s.cookies.set(k, v);
-      s.csrf = from?.csrf ?? '';
-      return s;
-    };
-    const stranger = await fresh('operator');
-
-    const send = async (
-      r: Route,
-      who: Who,
-      csrf: Csrf,
-      origin: Origin,
-      dryRun: boolean,
-    ): Promise<LightMyRequestResponse> => {
-      // Sign-out ends the session it is sent with: each such cell gets its own.
-      const s = await browser(who, r.method === 'DELETE' && isPublic(r));
-      const params = { ...PARAMS, ...OVERRIDES[r.path] };
-      let url = r.path.replace(/\{(\w+)\}/g, (_m, p: string) => params[p] ?? p);
-      const query = [QUERY[r.path], dryRun && r.method !== 'GET' ? 'dryRun=true' : undefined]
-        .filter((q) => q !== undefined)
-        .join('&');
-      if (query) url += `?${query}`;
-      if (csrf === 'foreign') {
-        s.cookies.set('dcs_csrf', stranger.cookies.get('dcs_csrf') ?? '');
-        s.csrf = stranger.csrf;
+describe.each(['token', 'oidc'] as const)(
+  'auth matrix (%s mode, from /api/openapi.json)',
+  (mode) => {
+    let t: TestCluster;
+    let app: FastifyInstance;
+    let routes: Route[];
+    let base: string;
+    let op: EmbeddedOidcProvider | undefined;
+    /** A signed-in browser of the viewer or the operator, by token or through the provider. */
+    const signIn = async (s: TestSession, who: 'viewer' | 'operator') => {
+      if (mode === 'token') {
+        await s.signIn(who === 'viewer' ? t.cluster.viewerToken : t.cluster.operatorToken);
+        return;
       }
-      s.origin =
-        origin === 'ok'
-          ? 'http://localhost:80'
-          : origin === 'missing'
-            ? undefined
-            : origin === 'foreign'
-              ? 'https://evil.example'
-              : 'http://evil.example';
-      const headers: Record<string, string> = {};
-      if (origin === 'rebinding') headers.host = 'evil.example';
-      // A stream's Origin is checked too (EventSource sends it cross-origin).
-      if (isStream(r) && s.origin !== undefined)
-        headers.origin = origin === 'ok' ? new URL(base).origin : s.origin;
-      const body = r.method === 'GET' ? undefined : BODIES[`${r.method} ${r.path}`]?.(rv, tokens);
-      if (isStream(r) && expected(r, who, csrf, origin) === 'allowed') {
-        // A stream that is served never ends: its head is enough, read over a real socket.
-        const cookie = [...s.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-        const statusCode = await streamStatus(`${base}${url}`, { ...headers, cookie });
-        return { statusCode, body: '' } as LightMyRequestResponse;
-      }
-      return s.request(r.method === 'PATCH' ? 'PATCH' : r.method, url, body, {
-        csrf: csrf !== 'missing',
-        headers,
+      const res = await s.signInSso({ login: who }, REDIRECT);
+      expect(res.headers.location).toBe('/');
+    };
+    beforeAll(async () => {
+      op =
+        mode === 'oidc' ? await startEmbeddedOidcProvider({ redirectUris: [REDIRECT] }) : undefined;
+      t = await startTestCluster({}, op ? { oidc: oidcTrust(op.issuer) } : {});
+      app = await buildTestApp(t, {
+        mode,
+        env: {
+          SIGNIN_RATE_PER_MINUTE: '100000',
+          MUTATION_RATE_PER_MINUTE: '100000',
+          ...(op
+            ? {
+                OIDC_ISSUER_URL: op.issuer,
+                OIDC_CLIENT_ID: op.clientId,
+                OIDC_REDIRECT_URI: REDIRECT,
+                OIDC_SCOPES: 'openid email profile groups offline_access',
+              }
+            : {}),
+        },
       });
-    };
+      const doc = (
+        await app.inject({ url: '/api/openapi.json', headers: { host: 'localhost' } })
+      ).json<{
+        paths: Record<string, Record<string, unknown>>;
+      }>();
+      base = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('127.0.0.1', 'localhost');
+      routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+        Object.keys(ops)
+          .map((m) => m.toUpperCase())
+          .filter((m): m is Method => ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'].includes(m))
+          .map((method) => ({ method, path })),
+      );
+    });
+    afterAll(async () => {
+      await app.close();
+      await t.close();
+      await op?.close();
+    });
 
-    let cells = 0;
-    const failures: string[] = [];
-    // 1. Every refused cell first, sent for real (no dry run): the store must not move.
-    const before = await storedExceptAudit(t, app);
-    for (const r of routes)
-      for (const who of WHO)
-        for (const csrf of CSRF)
-          for (const origin of ORIGIN) {
-            const want = expected(r, who, csrf, origin);
-            if (want === 'allowed') continue;
-            const res = await send(r, who, csrf, origin, false);
-            cells++;
-            if (res.statusCode !== want)
-              failures.push(
-                `${r.method} ${r.path} ${who}/${csrf}/${origin}: ${String(res.statusCode)} (want ${String(want)}) ${res.body.slice(0, 200)}`,
-              );
-          }
-    const moved = (await settledStored(t, app, before)) - before;
-    // 2. Every allowed cell, as a dry run: served.
-    for (const r of routes)
-      for (const who of WHO)
-        for (const csrf of CSRF)
-          for (const origin of ORIGIN) {
-            if (expected(r, who, csrf, origin) !== 'allowed') continue;
-            const res = await send(r, who, csrf, origin, true);
-            cells++;
-            // Served: a dry run's answer, or the domain's verdict on the body (422 citing a rule
-            // other than R-AUTH); never an auth refusal, a rate limit or a 5xx.
-            const judged =
-              res.statusCode === 422 &&
-              res.json<{ details: { rule: string }[] }>().details.every((d) => d.rule !== 'R-AUTH');
-            if (!judged && (res.statusCode < 200 || res.statusCode >= 300))
-              failures.push(
-                `${r.method} ${r.path} ${who}/${csrf}/${origin}: ${String(res.statusCode)} (want 2xx) ${res.body.slice(0, 200)}`,
-              );
-          }
-    console.log(`auth matrix: ${String(routes.length)} routes, ${String(cells)} cells`);
-    expect(failures).toEqual([]);
-    expect(moved, 'refused requests stored something').toBe(0);
-  }, 120_000);
+    it('covers every route of the OpenAPI document, each cell as expected, nothing stored when refused', async () => {
+      expect(routes.length).toBeGreaterThanOrEqual(18);
+      for (const r of routes) {
+        if (r.method !== 'GET')
+          expect(BODIES[`${r.method} ${r.path}`], `a body for ${r.method} ${r.path}`).toBeDefined();
+      }
+      const rv: Rv = (kind, name) => {
+        const store = app.cache.store(kind);
+        return store.get('cpaas-system', name)?.metadata.resourceVersion ?? '0';
+      };
+      const tokens = { operator: t.cluster.operatorToken };
 
-  it('a viewer is refused before the body is looked at: a body breaking the schema is a 403 too', async () => {
-    // Issue 25, item 6: the viewer's 403 came after 21 s of validating and planning the body.
-    const viewer = new TestSession(app);
-    await viewer.signIn(t.cluster.viewerToken);
-    viewer.origin = 'http://localhost:80';
-    const mutating = routes.filter((r) => r.method !== 'GET' && !isPublic(r));
-    expect(mutating.length).toBeGreaterThanOrEqual(7);
-    const wrong: string[] = [];
-    for (const r of mutating) {
-      const url = r.path.replace(/\{(\w+)\}/g, (_m, p: string) => PARAMS[p] ?? p);
-      const res = await viewer.request(r.method, url, { resourceVersion: 7, replicas: 'many' });
-      if (res.statusCode !== 403) wrong.push(`${r.method} ${r.path}: ${String(res.statusCode)}`);
-    }
-    expect(wrong).toEqual([]);
-  });
-});
+      /** A browser of `who`: one sign-in each, copied per cell (sign-out cells get their own). */
+      const signedIn = new Map<Who, TestSession>();
+      const fresh = async (who: Who): Promise<TestSession> => {
+        const s = new TestSession(app);
+        if (who === 'none') await s.start();
+        else await signIn(s, who);
+        return s;
+      };
+      for (const who of WHO) signedIn.set(who, await fresh(who));
+      const browser = async (who: Who, own: boolean): Promise<TestSession> => {
+        const from = own ? await fresh(who) : signedIn.get(who);
+        const s = new TestSession(app);
+        for (const [k, v] of from?.cookies ?? []) s.cookies.set(k, v);
+        s.csrf = from?.csrf ?? '';
+        return s;
+      };
+      const stranger = await fresh('operator');
+
+      const send = async (
+        r: Route,
+        who: Who,
+        csrf: Csrf,
+        origin: Origin,
+        dryRun: boolean,
+      ): Promise<LightMyRequestResponse> => {
+        // Sign-out ends the session it is sent with: each such cell gets its own.
+        const s = await browser(who, r.method === 'DELETE' && isPublic(r));
+        const params = { ...PARAMS, ...OVERRIDES[r.path] };
+        let url = r.path.replace(/\{(\w+)\}/g, (_m, p: string) => params[p] ?? p);
+        const query = [QUERY[r.path], dryRun && r.method !== 'GET' ? 'dryRun=true' : undefined]
+          .filter((q) => q !== undefined)
+          .join('&');
+        if (query) url += `?${query}`;
+        if (csrf === 'foreign') {
+          s.cookies.set('dcs_csrf', stranger.cookies.get('dcs_csrf') ?? '');
+          s.csrf = stranger.csrf;
+        }
+        s.origin =
+          origin === 'ok'
+            ? 'http://localhost:80'
+            : origin === 'missing'
+              ? undefined
+              : origin === 'foreign'
+                ? 'https://evil.example'
+                : 'http://evil.example';
+        const headers: Record<string, string> = {};
+        if (origin === 'rebinding') headers.host = 'evil.example';
+        // A stream's Origin is checked too (EventSource sends it cross-origin).
+        if (isStream(r) && s.origin !== undefined)
+          headers.origin = origin === 'ok' ? new URL(base).origin : s.origin;
+        const body = r.method === 'GET' ? undefined : BODIES[`${r.method} ${r.path}`]?.(rv, tokens);
+        if (isStream(r) && expected(r, who, csrf, origin) === 'allowed') {
+          // A stream that is served never ends: its head is enough, read over a real socket.
+          const cookie = [...s.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+          const statusCode = await streamStatus(`${base}${url}`, { ...headers, cookie });
+          return { statusCode, body: '' } as LightMyRequestResponse;
+        }
+        return s.request(r.method === 'PATCH' ? 'PATCH' : r.method, url, body, {
+          csrf: csrf !== 'missing',
+          headers,
+        });
+      };
+
+      let cells = 0;
+      const failures: string[] = [];
+      // 1. Every refused cell first, sent for real (no dry run): the store must not move.
+      const before = await storedExceptAudit(t, app);
+      for (const r of routes)
+        for (const who of WHO)
+          for (const csrf of CSRF)
+            for (const origin of ORIGIN) {
+              const want = expected(r, who, csrf, origin);
+              if (want === 'allowed') continue;
+              const res = await send(r, who, csrf, origin, false);
+              cells++;
+              if (res.statusCode !== want)
+                failures.push(
+                  `${r.method} ${r.path} ${who}/${csrf}/${origin}: ${String(res.statusCode)} (want ${String(want)}) ${res.body.slice(0, 200)}`,
+                );
+            }
+      const moved = (await settledStored(t, app, before)) - before;
+      // 2. Every allowed cell, as a dry run: served.
+      for (const r of routes)
+        for (const who of WHO)
+          for (const csrf of CSRF)
+            for (const origin of ORIGIN) {
+              if (expected(r, who, csrf, origin) !== 'allowed') continue;
+              const res = await send(r, who, csrf, origin, true);
+              cells++;
+              // Served: a dry run's answer, or the domain's verdict on the body (422 citing a rule
+              // other than R-AUTH); never an auth refusal, a rate limit or a 5xx.
+              const judged =
+                res.statusCode === 422 &&
+                res
+                  .json<{ details: { rule: string }[] }>()
+                  .details.every((d) => d.rule !== 'R-AUTH');
+              const redirected = redirects(r) && res.statusCode === 303;
+              if (!judged && !redirected && (res.statusCode < 200 || res.statusCode >= 300))
+                failures.push(
+                  `${r.method} ${r.path} ${who}/${csrf}/${origin}: ${String(res.statusCode)} (want 2xx) ${res.body.slice(0, 200)}`,
+                );
+            }
+      if (mode === 'oidc') {
+        expect(routes).toContainEqual({ method: 'GET', path: '/api/v1/session/oidc/login' });
+        expect(routes).toContainEqual({ method: 'GET', path: '/api/v1/session/oidc/callback' });
+      }
+      console.log(`auth matrix (${mode}): ${String(routes.length)} routes, ${String(cells)} cells`);
+      expect(failures).toEqual([]);
+      expect(moved, 'refused requests stored something').toBe(0);
+    }, 120_000);
+
+    it('a viewer is refused before the body is looked at: a body breaking the schema is a 403 too', async () => {
+      // Issue 25, item 6: the viewer's 403 came after 21 s of validating and planning the body.
+      const viewer = new TestSession(app);
+      await signIn(viewer, 'viewer');
+      viewer.origin = 'http://localhost:80';
+      const mutating = routes.filter((r) => r.method !== 'GET' && !isPublic(r));
+      expect(mutating.length).toBeGreaterThanOrEqual(7);
+      const wrong: string[] = [];
+      for (const r of mutating) {
+        const url = r.path.replace(/\{(\w+)\}/g, (_m, p: string) => PARAMS[p] ?? p);
+        const res = await viewer.request(r.method, url, { resourceVersion: 7, replicas: 'many' });
+        if (res.statusCode !== 403) wrong.push(`${r.method} ${r.path}: ${String(res.statusCode)}`);
+      }
+      expect(wrong).toEqual([]);
+    });
+  },
+);

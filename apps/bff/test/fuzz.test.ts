@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oidcTrust, startEmbeddedOidcProvider, type EmbeddedOidcProvider } from '@dcs/simulator';
 import { buildTestApp, startTestCluster, type TestCluster } from './support/embedded';
 import { BODIES, PARAMS } from './support/route-bodies';
 import { TestSession } from './support/session';
@@ -282,4 +283,118 @@ describe('fuzzing every route (fast-check)', () => {
       `fuzz: ${String(RUNS)} requests in ${String(Date.now() - started)} ms: ${figures.join(' ')}`,
     );
   }, 240_000);
+});
+
+/**
+ * OIDC mode's sign-in routes (issue 27), fuzzed: the login's `next`, the callback's query (code,
+ * state, iss, error, hostile keys) with no sign-in in progress, a forged one, or a real one
+ * (its true state, so that the code reaches the provider's token endpoint), and hostile cookies.
+ * No 5xx, no hang, every answer a redirect to the provider or to a path of the console, and no
+ * session ever comes of it.
+ */
+describe('fuzzing the OIDC sign-in routes (fast-check)', () => {
+  const REDIRECT = 'http://localhost/api/v1/session/oidc/callback';
+  let t: TestCluster;
+  let app: FastifyInstance;
+  let op: EmbeddedOidcProvider;
+  beforeAll(async () => {
+    op = await startEmbeddedOidcProvider({ redirectUris: [REDIRECT] });
+    t = await startTestCluster({}, { oidc: oidcTrust(op.issuer) });
+    app = await buildTestApp(t, {
+      mode: 'oidc',
+      env: {
+        SIGNIN_RATE_PER_MINUTE: '1000000',
+        OIDC_ISSUER_URL: op.issuer,
+        OIDC_CLIENT_ID: op.clientId,
+        OIDC_REDIRECT_URI: REDIRECT,
+      },
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await t.close();
+    await op.close();
+  });
+
+  it('answers every fuzzed sign-in request with a redirect, never a 5xx, a foreign target or a session', async () => {
+    const runs = Math.max(50, Math.floor(RUNS / 8));
+    const text = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.constantFrom(
+        '//evil.example',
+        '/\\evil.example',
+        'https://evil.example/',
+        '/ok?x=1',
+        '%00',
+        'a'.repeat(3000),
+      ),
+    );
+    const request = fc.record({
+      route: fc.constantFrom('login', 'callback'),
+      query: fc.dictionary(
+        fc.oneof(
+          fc.constantFrom(
+            'next',
+            'code',
+            'state',
+            'iss',
+            'error',
+            'error_description',
+            'session_state',
+          ),
+          hostileKey,
+        ),
+        text,
+        { maxKeys: 5 },
+      ),
+      pending: fc.constantFrom('none', 'forged', 'real', 'realState'),
+    });
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(request, async (q) => {
+        const cookies: Record<string, string> = {};
+        const query = new URLSearchParams();
+        for (const [k, v] of Object.entries(q.query)) query.set(k, v);
+        if (q.pending === 'forged') cookies.dcs_oidc = 'AAAA' + 'x'.repeat(40);
+        if (q.pending === 'real' || q.pending === 'realState') {
+          const login = await app.inject({
+            url: '/api/v1/session/oidc/login',
+            headers: { host: 'localhost' },
+          });
+          cookies.dcs_oidc = login.cookies.find((c) => c.name === 'dcs_oidc')?.value ?? '';
+          if (q.pending === 'realState') {
+            query.set(
+              'state',
+              new URL(String(login.headers.location)).searchParams.get('state') ?? '',
+            );
+            query.set('code', query.get('code') ?? 'not-a-code');
+          }
+        }
+        const url = `/api/v1/session/oidc/${q.route}?${query.toString()}`;
+        const res = await Promise.race([
+          app.inject({ url, headers: { host: 'localhost' }, cookies }),
+          new Promise<never>((_r, reject) =>
+            setTimeout(() => {
+              reject(new Error(`hang: ${url}`));
+            }, HANG_MS).unref(),
+          ),
+        ]);
+        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+        const where = `${url} → ${String(res.statusCode)} ${res.body.slice(0, 200)}`;
+        if (res.statusCode >= 500) throw new Error(`5xx: ${where}`);
+        if (res.statusCode === 400) return;
+        const to = String(res.headers.location);
+        const ours = to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/\\');
+        if (res.statusCode !== 303 || !(ours || to.startsWith(`${op.issuer}/`)))
+          throw new Error(`not a redirect to the provider or the console: ${where} ${to}`);
+        if (res.cookies.some((c) => c.name === 'dcs_session' && c.value !== ''))
+          throw new Error(`a session from a fuzzed request: ${where}`);
+      }),
+      { seed: SEED, numRuns: runs, endOnFailure: true },
+    );
+    console.log(
+      `fuzz (oidc): ${String(runs)} requests: ${[...statuses].map(([c, n]) => `${String(c)}×${String(n)}`).join(' ')}`,
+    );
+  }, 120_000);
 });

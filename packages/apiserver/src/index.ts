@@ -1,6 +1,8 @@
 export { startApiServer } from './server';
 export type { ApiServer, ApiServerOptions, ServerClient, ObjectRef } from './server';
 export { buildKubeconfig } from './kubeconfig';
+export { OIDC_FLAGS, oidcOptionsFromFlags, usernamePrefixOf } from './auth/oidc';
+export type { OidcOptions } from './auth/oidc';
 export type { KubeconfigContext, KubeconfigOptions } from './kubeconfig';
 export { createCertificateAuthority, createServingCertificate } from './certs';
 export type { CertificateAuthority, ServingCertificate } from './certs';

@@ -12,6 +12,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { Admission } from './admission';
 import { Authenticator } from './auth/authn';
+import { OidcAuthenticator, type OidcOptions } from './auth/oidc';
 import { escalationHook } from './auth/escalation';
 import { ImpersonationHeaderError, impersonate } from './auth/impersonation';
 import { RbacAuthorizer, forbiddenReason, type Attributes } from './auth/rbac';
@@ -60,6 +61,8 @@ export interface ApiServerOptions {
   tokens?: readonly TokenEntry[];
   /** Serve requests without credentials as system:anonymous (off by default). */
   anonymous?: boolean;
+  /** Trust an OpenID provider's ID tokens as kube-apiserver's `--oidc-*` flags do (auth/oidc.ts). */
+  oidc?: OidcOptions;
   /** Persist every acknowledged write to this file and resume from it. */
   statePath?: string;
   /** How often a watch that asked for bookmarks gets one (default 5 s; at most 10 s as promised). */
@@ -220,7 +223,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       ? new EventExpiry(store, registry, eventTtlMs, options.now ?? Date.now)
       : undefined;
   events?.start(options.eventSweepIntervalMs ?? Math.min(60_000, eventTtlMs));
-  const authn = new Authenticator(options.tokens ?? [], options.anonymous ?? false);
+  const authn = new Authenticator(
+    options.tokens ?? [],
+    options.anonymous ?? false,
+    options.oidc ? new OidcAuthenticator(options.oidc) : undefined,
+  );
   const rbacType = (plural: string): ResourceType => {
     const rt = registry.lookup('rbac.authorization.k8s.io', 'v1', plural);
     if (!rt) throw new Error(`built-in ${plural} missing`);
@@ -407,7 +414,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         handleNonResource(req, res, path, registry, openapi, serverAddress);
         return;
       }
-      const authenticated = authn.authenticate(req);
+      const authenticated = await authn.authenticate(req);
       if (!authenticated) throw unauthorized();
       const user = impersonate(req, authenticated, rbac);
       const info = requestInfo(req.method ?? 'GET', path, url.searchParams);

@@ -32,3 +32,4 @@ export {
   type MessageParams,
   type MessageText,
 } from './i18n';
+export * from './oidc-claims';

@@ -8,6 +8,7 @@ import {
   type ApiServer,
   type KindRegistration,
   type KubeObject,
+  type OidcOptions,
   writePrivateFile,
 } from '@dcs/apiserver';
 import { DEFAULT_NAMESPACE, isVersionedGroup, kindTable } from '@dcs/domain';
@@ -20,6 +21,7 @@ import {
   type CapiRelease,
 } from './capi/releases';
 import { crdKinds, servedSchemaOf } from './crds';
+import { OIDC_GROUPS_PREFIX, OPERATORS_GROUP, VIEWERS_GROUP } from './oidc/provider';
 
 /**
  * The embedded management cluster: the in-memory API server with the Cluster API and DCS kinds of
@@ -54,6 +56,12 @@ export interface EmbeddedClusterOptions {
    * v1beta2 only. Ignored when `kinds` is given.
    */
   capiRelease?: CapiRelease;
+  /**
+   * Trust an OpenID provider as kube-apiserver's `--oidc-*` flags do (the embedded provider's
+   * `oidcTrustFlags`); its groups `oidc:dcs-operators` and `oidc:dcs-viewers` are bound to the
+   * operator's and the viewer's roles.
+   */
+  oidc?: OidcOptions;
 }
 
 export interface EmbeddedCluster {
@@ -108,6 +116,18 @@ export function kindRegistrations(
     return registrationFor(base, release);
   });
 }
+
+/** The groups of the embedded provider's users, as the API server names them (`oidc:` prefix). */
+export const OIDC_OPERATORS = `${OIDC_GROUPS_PREFIX}${OPERATORS_GROUP}`;
+export const OIDC_VIEWERS = `${OIDC_GROUPS_PREFIX}${VIEWERS_GROUP}`;
+
+const groupBinding = (name: string, role: string, group: string): KubeObject => ({
+  apiVersion: 'rbac.authorization.k8s.io/v1',
+  kind: 'ClusterRoleBinding',
+  metadata: { name },
+  roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+  subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: group }],
+});
 
 /** Read-only rights on everything the console shows; like Kubernetes' `view`, no Secrets. */
 function viewerRbac(): KubeObject[] {
@@ -207,6 +227,7 @@ export async function startEmbeddedCluster(
       ...(o.bookmarkIntervalMs ? { bookmarkIntervalMs: o.bookmarkIntervalMs } : {}),
       ...(o.watchHistorySize ? { watchHistorySize: o.watchHistorySize } : {}),
       ...(o.eventTtlMs !== undefined ? { eventTtlMs: o.eventTtlMs } : {}),
+      ...(o.oidc ? { oidc: o.oidc } : {}),
     });
   let server: ApiServer;
   if (askedPort === 0 && kept?.port) {
@@ -222,7 +243,13 @@ export async function startEmbeddedCluster(
     const file: ClusterFile = { v: 1, operatorToken, viewerToken, port: server.port };
     writePrivateFile(clusterPath, `${JSON.stringify(file, null, 2)}\n`);
   }
-  for (const obj of viewerRbac()) {
+  const oidcRbac = o.oidc
+    ? [
+        groupBinding('dcs-console-oidc-operators', 'cluster-admin', OIDC_OPERATORS),
+        groupBinding('dcs-console-oidc-viewers', VIEWER_ROLE, OIDC_VIEWERS),
+      ]
+    : [];
+  for (const obj of [...viewerRbac(), ...oidcRbac]) {
     const ref = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '' };
     if (!server.client.get(ref)) await server.client.create(obj);
   }

@@ -26,3 +26,6 @@ export { DEFAULT_TIMINGS } from './logic/timings';
 export type { Timings } from './logic/timings';
 export { WorkloadClusters, kubeconfigNames } from './workload/clusters';
 export type { WorkloadCluster, WorkloadClustersOptions } from './workload/clusters';
+export * from './oidc/provider';
+export { CookieJar, signInAtProvider } from './oidc/browser';
+export type { BrowserSignIn } from './oidc/browser';

@@ -6,7 +6,7 @@ import type { KubeClient } from '../kube/rest';
  * token mode.
  */
 export interface Principal {
-  mode: 'local' | 'token';
+  mode: 'local' | 'token' | 'oidc';
   /** How the credential arrived. */
   via: 'kubeconfig' | 'session' | 'proxy';
   username: string;
@@ -23,4 +23,6 @@ export interface Principal {
   expiresAt?: number;
   /** The session's id (token mode, signed-in): its streams end when it is signed out. */
   sessionId?: string;
+  /** OIDC mode: the ID token's claims, and when the presented token expires (epoch ms). */
+  oidc?: { claims: Record<string, unknown>; tokenExpiresAt: number };
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Sealer } from '../session/seal';
+import type { PendingSignIn } from './oidc';
 
 /**
  * Sessions and CSRF tokens live in encrypted, httpOnly, SameSite=Strict cookies, so any replica
@@ -15,6 +16,11 @@ import type { Sealer } from '../session/seal';
 export const SESSION_COOKIE = 'dcs_session';
 export const CSRF_COOKIE = 'dcs_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
+/**
+ * OIDC mode: the sign-in in progress. SameSite=Lax, not Strict: the provider's redirect back is a
+ * cross-site navigation, and a Strict cookie would not come with it.
+ */
+export const OIDC_PENDING_COOKIE = 'dcs_oidc';
 
 export interface SessionPayload {
   /** 2: sessions have ids (revocation, CSRF binding); older cookies no longer open. */
@@ -26,6 +32,17 @@ export interface SessionPayload {
   groups: string[];
   /** Epoch ms. */
   exp: number;
+  /** OIDC mode: what refresh needs and the user menu shows (issue 27). */
+  oidc?: OidcSessionPart;
+}
+
+export interface OidcSessionPart {
+  /** The refresh token, if the provider gave one. */
+  rt?: string;
+  /** When `token` expires (epoch ms); it is refreshed before then. */
+  te: number;
+  /** The ID token's claims the user menu shows and refresh compares (iss, sub, …). */
+  c: Record<string, unknown>;
 }
 
 /**
@@ -77,10 +94,23 @@ export function jwtExpiry(token: string): number | undefined {
   }
 }
 
+function isOidcPart(v: unknown): boolean {
+  if (v === undefined) return true;
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return (
+    (o.rt === undefined || typeof o.rt === 'string') &&
+    typeof o.te === 'number' &&
+    typeof o.c === 'object' &&
+    o.c !== null
+  );
+}
+
 function isSession(v: unknown): v is SessionPayload {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as Record<string, unknown>;
   return (
+    isOidcPart(o.oidc) &&
     o.v === 2 &&
     typeof o.sid === 'string' &&
     typeof o.token === 'string' &&
@@ -101,13 +131,17 @@ export class Sessions {
     this.#now = now;
   }
 
-  /** A new session; it ends at the configured TTL or when the token itself expires. */
+  /**
+   * A new session; it ends at the configured TTL or when the token itself expires, unless it can
+   * be refreshed (OIDC with a refresh token): then at the TTL.
+   */
   issue(
     token: string,
     identity: { username: string; groups: string[] },
+    oidc?: OidcSessionPart,
   ): { cookie: string; payload: SessionPayload } {
     const ttlEnd = this.#now() + this.#ttlMs;
-    const tokenEnd = jwtExpiry(token);
+    const tokenEnd = oidc ? (oidc.rt ? undefined : oidc.te) : jwtExpiry(token);
     const payload: SessionPayload = {
       v: 2,
       sid: randomBytes(16).toString('base64url'),
@@ -115,8 +149,50 @@ export class Sessions {
       username: identity.username,
       groups: identity.groups,
       exp: tokenEnd !== undefined ? Math.min(ttlEnd, tokenEnd) : ttlEnd,
+      ...(oidc ? { oidc } : {}),
     };
     return { cookie: this.#sealer.seal(SESSION_COOKIE, payload), payload };
+  }
+
+  /** The same session (id, end) with refreshed tokens and the identity confirmed for them. */
+  renew(
+    previous: SessionPayload,
+    token: string,
+    identity: { username: string; groups: string[] },
+    oidc: OidcSessionPart,
+  ): { cookie: string; payload: SessionPayload } {
+    const payload: SessionPayload = {
+      ...previous,
+      token,
+      username: identity.username,
+      groups: identity.groups,
+      exp: oidc.rt ? previous.exp : Math.min(previous.exp, oidc.te),
+      oidc,
+    };
+    return { cookie: this.#sealer.seal(SESSION_COOKIE, payload), payload };
+  }
+
+  /** The cookie value of a session payload. */
+  seal(payload: SessionPayload): string {
+    return this.#sealer.seal(SESSION_COOKIE, payload);
+  }
+
+  /** A sign-in in progress (state, nonce, PKCE verifier), in its own short-lived cookie. */
+  sealPending(pending: PendingSignIn): string {
+    return this.#sealer.seal(OIDC_PENDING_COOKIE, pending);
+  }
+
+  openPending(cookie: string | undefined): PendingSignIn | undefined {
+    if (!cookie) return undefined;
+    const p = this.#sealer.open(OIDC_PENDING_COOKIE, cookie) as Partial<PendingSignIn> | undefined;
+    return p?.v === 1 &&
+      typeof p.state === 'string' &&
+      typeof p.nonce === 'string' &&
+      typeof p.verifier === 'string' &&
+      typeof p.next === 'string' &&
+      typeof p.exp === 'number'
+      ? (p as PendingSignIn)
+      : undefined;
   }
 
   /** The session in a cookie, if genuine and not expired. */

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, launcherSettings, optionArgs } from '../config/env';
+import { randomBytes } from 'node:crypto';
+import { ConfigError, embeddedSsoEnv, launcherSettings, optionArgs } from '../config/env';
 import { watchAncestors } from './ancestry';
 import { main as serveMain, serve } from './serve';
 
@@ -30,6 +31,8 @@ const ROOT = resolve(HERE, '../../../..');
 const SIMULATOR = resolve(ROOT, 'packages/simulator');
 const LIFELINE = resolve(HERE, 'lifeline.ts');
 const READY = /^sim: ready (\S+) kubeconfig=(.+)$/;
+/** `pnpm start --sso`: the embedded provider's line, printed before the ready line's block ends. */
+const OIDC = /^sim: oidc issuer (\S+) client (\S+)$/;
 
 /** How a child is started with TypeScript support and the lifeline, without wrapper processes. */
 export function childNodeArgs(script: string, args: readonly string[]): string[] {
@@ -39,7 +42,11 @@ export function childNodeArgs(script: string, args: readonly string[]): string[]
 function startSimulator(
   args: readonly string[],
   timeoutMs: number,
-): { child: ChildProcess; ready: Promise<string> } {
+): {
+  child: ChildProcess;
+  ready: Promise<string>;
+  oidc: Promise<{ issuer: string; clientId: string }>;
+} {
   const kubeconfigOut = resolve(ROOT, '.sim/kubeconfig');
   const child = spawn(
     process.execPath,
@@ -56,6 +63,10 @@ function startSimulator(
       },
     },
   );
+  let gotOidc: (o: { issuer: string; clientId: string }) => void = () => undefined;
+  const oidc = new Promise<{ issuer: string; clientId: string }>((r) => {
+    gotOidc = r;
+  });
   const ready = new Promise<string>((resolveReady, reject) => {
     const timer = setTimeout(() => {
       reject(new Error(`the simulator was not ready within ${String(timeoutMs)} ms`));
@@ -63,6 +74,8 @@ function startSimulator(
     const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
       process.stdout.write(`${line}\n`);
+      const o = OIDC.exec(line.trim());
+      if (o?.[1] !== undefined && o[2] !== undefined) gotOidc({ issuer: o[1], clientId: o[2] });
       const m = READY.exec(line.trim());
       if (m?.[2] !== undefined) {
         clearTimeout(timer);
@@ -74,7 +87,7 @@ function startSimulator(
       reject(new Error(`the simulator exited (${String(code ?? signal)}) before it was ready`));
     });
   });
-  return { child, ready };
+  return { child, ready, oidc };
 }
 
 const isRunning = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
@@ -95,7 +108,7 @@ async function launch(argv: readonly string[]): Promise<void> {
     return;
   }
   process.stdout.write('launcher: starting the embedded management cluster…\n');
-  const { child, ready } = startSimulator(settings.simArgs, settings.simReadyTimeoutMs);
+  const { child, ready, oidc } = startSimulator(settings.simArgs, settings.simReadyTimeoutMs);
   const childExited = new Promise<void>((done) => {
     child.once('exit', () => {
       done();
@@ -128,6 +141,20 @@ async function launch(argv: readonly string[]): Promise<void> {
   });
   const kubeconfig = await ready;
   if (run.stopping) return;
+  if (settings.sso) {
+    // The provider's line comes in the same block as the ready line.
+    const { issuer, clientId } = await oidc;
+    const env = embeddedSsoEnv(
+      issuer,
+      clientId,
+      settings.sso.consoleUrl,
+      process.env.SESSION_KEYS ?? randomBytes(32).toString('base64'),
+    );
+    for (const [k, v] of Object.entries(env)) process.env[k] ??= v;
+    process.stdout.write(
+      `launcher: single sign-on through ${issuer}: sign in at ${settings.sso.consoleUrl} as operator or viewer (the password is the name)\n`,
+    );
+  }
   // The simulator stamps objects on the wall clock and `--time-scale X` shortens its durations:
   // a machine counts as stuck after 10 simulated minutes, 10m / X on the BFF's (wall) clock.
   const stuckAfter =

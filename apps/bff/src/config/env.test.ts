@@ -144,3 +144,78 @@ describe('listen backlog: LISTEN_BACKLOG (issue 14)', () => {
     },
   );
 });
+
+describe('OIDC mode settings (issue 27)', () => {
+  const key = Buffer.alloc(32, 1).toString('base64');
+  const oidc = {
+    ...base,
+    AUTH_MODE: 'oidc',
+    SESSION_KEYS: key,
+    OIDC_ISSUER_URL: 'https://idp.example.com/realms/ops',
+    OIDC_CLIENT_ID: 'console',
+    OIDC_REDIRECT_URI: 'https://console.example.com/api/v1/session/oidc/callback',
+  };
+
+  it('reads the provider, the client and the claims mapping, with defaults', () => {
+    const c = loadConfig({ env: { ...oidc, OIDC_GROUPS_CLAIM: 'groups' } });
+    expect(c.authMode).toBe('oidc');
+    expect(c.oidc).toMatchObject({
+      issuerUrl: 'https://idp.example.com/realms/ops',
+      clientId: 'console',
+      clientSecret: undefined,
+      postLogoutRedirectUri: 'https://console.example.com/sign-in',
+      scopes: ['openid', 'email', 'profile', 'offline_access'],
+      present: 'id_token',
+      usernameClaim: 'sub',
+      groupsClaim: 'groups',
+      refreshBeforeMs: 60_000,
+      kubectlClientId: 'console',
+    });
+    const secret = loadConfig({
+      env: { ...oidc, OIDC_CLIENT_SECRET_FILE: '/s' },
+      readFile: () => 'from-a-file\n',
+    });
+    expect(secret.oidc?.clientSecret).toBe('from-a-file');
+  });
+
+  it('names what is missing or wrong', () => {
+    expect(() => loadConfig({ env: { ...oidc, OIDC_CLIENT_ID: undefined } })).toThrow(
+      /oidc mode needs OIDC_CLIENT_ID/,
+    );
+    expect(() => loadConfig({ env: { ...oidc, SESSION_KEYS: undefined } })).toThrow(
+      /oidc mode needs SESSION_KEYS/,
+    );
+    expect(() =>
+      loadConfig({ env: { ...oidc, OIDC_ISSUER_URL: 'http://idp.example.com' } }),
+    ).toThrow(/OIDC_ISSUER_URL must be https/);
+    expect(() =>
+      loadConfig({ env: { ...oidc, OIDC_REDIRECT_URI: 'https://console.example.com/callback' } }),
+    ).toThrow(/OIDC_REDIRECT_URI must be the console's \/api\/v1\/session\/oidc\/callback/);
+    expect(() => loadConfig({ env: { ...oidc, OIDC_SCOPES: 'email' } })).toThrow(
+      /OIDC_SCOPES must include openid/,
+    );
+    expect(() => loadConfig({ env: { ...oidc, OIDC_PRESENT: 'refresh_token' } })).toThrow(
+      /OIDC_PRESENT/,
+    );
+    expect(
+      loadConfig({ env: { ...oidc, OIDC_ISSUER_URL: 'http://127.0.0.1:5556' } }).oidc?.issuerUrl,
+    ).toBe('http://127.0.0.1:5556');
+  });
+});
+
+describe('pnpm start --sso (issue 27)', () => {
+  it('asks the simulator for its provider with the console’s exact redirect URI, and keeps --sso from the BFF', () => {
+    const s = launcherSettings(['--sso', '--port', '9000'], {});
+    expect(s.sso).toEqual({ consoleUrl: 'http://127.0.0.1:9000' });
+    expect(s.bffArgs).toEqual(['--port', '9000']);
+    expect(s.simArgs).toEqual([
+      '--oidc',
+      '--oidc-redirect-uri',
+      'http://127.0.0.1:9000/api/v1/session/oidc/callback',
+      '--oidc-post-logout-redirect-uri',
+      'http://127.0.0.1:9000/sign-in',
+    ]);
+    expect(launcherSettings([], {}).sso).toBeUndefined();
+    expect(() => launcherSettings(['--sso'], { PORT: '0' })).toThrow(/--sso needs a fixed port/);
+  });
+});

@@ -20,6 +20,32 @@ const csv = z.string().transform((v) =>
     .filter((s) => s !== ''),
 );
 
+/**
+ * The BFF's environment for signing in through the simulator's embedded OpenID provider (`pnpm
+ * start --sso`, the e2e suite): the provider's issuer and client as the simulator prints them, the
+ * claims mapping its cluster uses (`oidcTrustFlags`), and a session key for this run unless one
+ * is set.
+ */
+export function embeddedSsoEnv(
+  issuer: string,
+  clientId: string,
+  consoleUrl: string,
+  sessionKey: string,
+): Record<string, string> {
+  return {
+    AUTH_MODE: 'oidc',
+    OIDC_ISSUER_URL: issuer,
+    OIDC_CLIENT_ID: clientId,
+    OIDC_REDIRECT_URI: `${consoleUrl}${OIDC_CALLBACK_PATH}`,
+    OIDC_POST_LOGOUT_REDIRECT_URI: `${consoleUrl}/sign-in`,
+    OIDC_SCOPES: 'openid email profile groups offline_access',
+    OIDC_USERNAME_CLAIM: 'email',
+    OIDC_GROUPS_CLAIM: 'groups',
+    OIDC_GROUPS_PREFIX: 'oidc:',
+    SESSION_KEYS: sessionKey,
+  };
+}
+
 /** A duration such as `10m`, `90s` or `1m30s`, as milliseconds. */
 const duration = z.string().transform((v, ctx) => {
   const ms = parseDuration(v);
@@ -46,7 +72,37 @@ const EnvSchema = z.object({
   KUBE_CONTEXT: z.string().optional(),
   /** Set by the kubelet in every pod: the in-cluster service account is used then. */
   KUBERNETES_SERVICE_HOST: z.string().optional(),
-  AUTH_MODE: z.enum(['local', 'token']).optional(),
+  AUTH_MODE: z.enum(['local', 'token', 'oidc']).optional(),
+  /**
+   * Issue 27, single sign-on (AUTH_MODE=oidc): the provider's issuer URL (its discovery document
+   * is read from `<issuer>/.well-known/openid-configuration`), the console's client, and the
+   * exact redirect URI registered for it (`https://console.example/api/v1/session/oidc/callback`).
+   */
+  OIDC_ISSUER_URL: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  /** A confidential client's secret (client_secret_basic); unset = a public client (PKCE only). */
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET_FILE: z.string().optional(),
+  OIDC_REDIRECT_URI: z.url().optional(),
+  /** Where the provider returns to after sign-out; default: the console's `/sign-in`. */
+  OIDC_POST_LOGOUT_REDIRECT_URI: z.url().optional(),
+  OIDC_SCOPES: z.string().default('openid email profile offline_access'),
+  /** Which token the BFF presents to the API server: the ID token (default) or the access token. */
+  OIDC_PRESENT: z.enum(['id_token', 'access_token']).default('id_token'),
+  /** The API server's claims mapping (its --oidc-username-claim and friends), shown to the user. */
+  OIDC_USERNAME_CLAIM: z.string().min(1).default('sub'),
+  OIDC_USERNAME_PREFIX: z.string().optional(),
+  OIDC_GROUPS_CLAIM: z.string().min(1).optional(),
+  OIDC_GROUPS_PREFIX: z.string().optional(),
+  /** The presented token is refreshed when it has less than this left. */
+  OIDC_REFRESH_BEFORE: duration.prefault('60s'),
+  /** Seconds of clock difference with the provider tolerated when checking its tokens. */
+  OIDC_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
+  /**
+   * A client id for the downloadable kubeconfig (kubectl oidc-login): a public client the API
+   * server trusts; default OIDC_CLIENT_ID. No secret is ever written into it.
+   */
+  OIDC_KUBECTL_CLIENT_ID: z.string().min(1).optional(),
   /** Comma-separated base64 keys of 32 bytes; the first encrypts, all decrypt (rotation). */
   SESSION_KEYS: z.string().optional(),
   SESSION_KEYS_FILE: z.string().optional(),
@@ -127,7 +183,27 @@ const EnvSchema = z.object({
   METRICS_HOST: z.string().min(1).optional(),
 });
 
-export type AuthMode = 'local' | 'token';
+export type AuthMode = 'local' | 'token' | 'oidc';
+
+/** The path of the callback the provider redirects to (OIDC_REDIRECT_URI must end with it). */
+export const OIDC_CALLBACK_PATH = '/api/v1/session/oidc/callback';
+
+export interface OidcConfig {
+  issuerUrl: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  redirectUri: string;
+  postLogoutRedirectUri: string;
+  scopes: string[];
+  present: 'id_token' | 'access_token';
+  usernameClaim: string;
+  usernamePrefix: string | undefined;
+  groupsClaim: string | undefined;
+  groupsPrefix: string | undefined;
+  refreshBeforeMs: number;
+  clockToleranceSeconds: number;
+  kubectlClientId: string;
+}
 
 /** Where the BFF's own connection to the API server comes from. */
 export type ConnectionSource =
@@ -142,6 +218,8 @@ export interface Config {
   /** The kubeconfig was written by the embedded simulator (the launcher says so). */
   embedded: boolean;
   authMode: AuthMode;
+  /** OIDC mode's settings (undefined in the other modes). */
+  oidc: OidcConfig | undefined;
   sessionKeys: Buffer[];
   sessionTtlSeconds: number;
   trustProxyAuthorization: boolean;
@@ -344,11 +422,12 @@ export function loadConfig(options: LoadOptions = {}): Config {
     );
   }
   const sessionKeys = sessionKeysOf(env, readFile);
-  if (authMode === 'token' && sessionKeys.length === 0) {
+  if (authMode !== 'local' && sessionKeys.length === 0) {
     throw new ConfigError(
-      'token mode needs SESSION_KEYS or SESSION_KEYS_FILE (32-byte base64 keys shared by every replica)',
+      `${authMode} mode needs SESSION_KEYS or SESSION_KEYS_FILE (32-byte base64 keys shared by every replica)`,
     );
   }
+  const oidc = authMode === 'oidc' ? oidcConfigOf(env, readFile) : undefined;
   const trustProxy =
     env.TRUST_PROXY === undefined
       ? false
@@ -365,6 +444,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
     connection,
     embedded,
     authMode,
+    oidc,
     sessionKeys,
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     trustProxyAuthorization: env.TRUST_PROXY_AUTHORIZATION,
@@ -403,6 +483,54 @@ export function loadConfig(options: LoadOptions = {}): Config {
   };
 }
 
+function oidcConfigOf(env: z.infer<typeof EnvSchema>, readFile: (f: string) => string): OidcConfig {
+  const missing = (['OIDC_ISSUER_URL', 'OIDC_CLIENT_ID', 'OIDC_REDIRECT_URI'] as const).filter(
+    (k) => env[k] === undefined,
+  );
+  if (missing.length > 0) throw new ConfigError(`oidc mode needs ${missing.join(', ')}`);
+  const issuerUrl = env.OIDC_ISSUER_URL ?? '';
+  const redirectUri = env.OIDC_REDIRECT_URI ?? '';
+  const clientId = env.OIDC_CLIENT_ID ?? '';
+  const issuer = new URL(issuerUrl);
+  if (
+    issuer.protocol !== 'https:' &&
+    !(issuer.protocol === 'http:' && isLoopbackHost(issuer.hostname))
+  ) {
+    throw new ConfigError(
+      `OIDC_ISSUER_URL must be https (http only on loopback), got ${issuerUrl}`,
+    );
+  }
+  const redirect = new URL(redirectUri);
+  if (redirect.pathname !== OIDC_CALLBACK_PATH || redirect.search !== '' || redirect.hash !== '') {
+    throw new ConfigError(
+      `OIDC_REDIRECT_URI must be the console's ${OIDC_CALLBACK_PATH}, exactly (no query), got ${redirectUri}`,
+    );
+  }
+  const secret =
+    env.OIDC_CLIENT_SECRET ??
+    (env.OIDC_CLIENT_SECRET_FILE ? readFile(env.OIDC_CLIENT_SECRET_FILE).trim() : undefined);
+  const scopes = env.OIDC_SCOPES.split(/\s+/).filter((s) => s !== '');
+  if (!scopes.includes('openid')) {
+    throw new ConfigError(`OIDC_SCOPES must include openid, got ${env.OIDC_SCOPES}`);
+  }
+  return {
+    issuerUrl,
+    clientId,
+    clientSecret: secret === '' ? undefined : secret,
+    redirectUri,
+    postLogoutRedirectUri: env.OIDC_POST_LOGOUT_REDIRECT_URI ?? `${redirect.origin}/sign-in`,
+    scopes,
+    present: env.OIDC_PRESENT,
+    usernameClaim: env.OIDC_USERNAME_CLAIM,
+    usernamePrefix: env.OIDC_USERNAME_PREFIX,
+    groupsClaim: env.OIDC_GROUPS_CLAIM,
+    groupsPrefix: env.OIDC_GROUPS_PREFIX,
+    refreshBeforeMs: env.OIDC_REFRESH_BEFORE,
+    clockToleranceSeconds: env.OIDC_CLOCK_TOLERANCE_SECONDS,
+    kubectlClientId: env.OIDC_KUBECTL_CLIENT_ID ?? clientId,
+  };
+}
+
 /** What `pnpm start` (the launcher) needs besides the BFF's own configuration. */
 export interface LauncherSettings {
   /** A kubeconfig was given: serve that cluster and start no simulator. */
@@ -421,6 +549,12 @@ export interface LauncherSettings {
    * (10m / X for `--time-scale X` in SIM_ARGS), unless the user gave one; undefined otherwise.
    */
   stuckAfter: string | undefined;
+  /**
+   * `pnpm start --sso` (issue 27): the simulator also runs its embedded OpenID provider, the
+   * cluster trusts it, and the BFF signs users in through it (AUTH_MODE=oidc). The console's
+   * address, which the provider must know as the exact redirect URI.
+   */
+  sso: { consoleUrl: string } | undefined;
 }
 
 /** The value of `--name V` or `--name=V` in argv (the last one wins, as parseArgs does). */
@@ -450,12 +584,30 @@ export function launcherSettings(
     ...(env.SIM_ARGS ?? '').split(/\s+/).filter((a) => a !== ''),
     ...(release !== undefined ? ['--capi-release', release] : []),
   ];
+  const sso = argv.includes('--sso');
   const bffArgs = argv.filter(
     (a, i) =>
+      a !== '--sso' &&
       a !== '--capi-release' &&
       argv[i - 1] !== '--capi-release' &&
       !a.startsWith('--capi-release='),
   );
+  let consoleUrl: string | undefined;
+  if (sso) {
+    const host = flagValue(argv, 'host') ?? env.HOST ?? '127.0.0.1';
+    const port = flagValue(argv, 'port') ?? env.PORT ?? '8080';
+    if (port === '0')
+      throw new ConfigError('--sso needs a fixed port: the provider must know the redirect URI');
+    const name = WILDCARDS.has(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    consoleUrl = `http://${name}:${port}`;
+    simArgs.push(
+      '--oidc',
+      '--oidc-redirect-uri',
+      `${consoleUrl}${OIDC_CALLBACK_PATH}`,
+      '--oidc-post-logout-redirect-uri',
+      `${consoleUrl}/sign-in`,
+    );
+  }
   const timeScale = Number(flagValue(simArgs, 'time-scale') ?? '1');
   const userGaveOne =
     flagValue(argv, 'stuck-after') !== undefined || (env.STUCK_AFTER ?? '') !== '';
@@ -468,5 +620,6 @@ export function launcherSettings(
       userGaveOne || !(timeScale > 0) || timeScale === 1
         ? undefined
         : stuckAfterForTimeScale(timeScale),
+    sso: consoleUrl !== undefined ? { consoleUrl } : undefined,
   };
 }

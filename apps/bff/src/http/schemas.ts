@@ -162,11 +162,31 @@ export const ClusterContextSchema = z.looseObject({
 
 export const SessionSchema = z.object({
   authenticated: z.boolean(),
-  mode: z.enum(['local', 'token']),
+  mode: z.enum(['local', 'token', 'oidc']),
   user: z
     .object({
       username: z.string(),
       groups: z.array(z.string()),
+      /**
+       * OIDC mode (issue 27): the provider's claims and how the API server maps them (its
+       * --oidc-username-claim and friends), for the user menu. Never a token.
+       */
+      sso: z
+        .object({
+          issuer: z.string(),
+          subject: z.string(),
+          name: z.string().optional(),
+          email: z.string().optional(),
+          usernameClaim: z.string(),
+          usernameClaimValue: z.string().optional(),
+          usernamePrefix: z.string(),
+          groupsClaim: z.string().optional(),
+          groupsClaimValues: z.array(z.string()),
+          groupsPrefix: z.string(),
+          /** When the presented token expires; the BFF refreshes it before then. */
+          tokenExpiresAt: z.string(),
+        })
+        .optional(),
       /**
        * Whether the API server said who this is. False in local mode while it cannot be asked
        * (`username` is then `unknown`); the web asks again until it is true (issue 25).
@@ -179,6 +199,9 @@ export const SessionSchema = z.object({
   /** The stream event-id epoch of the replica that answered (diagnostics). */
   epoch: z.string(),
 });
+
+/** OIDC mode's sign-out: the provider's end-session page to visit (RP-initiated logout). */
+export const SignOutSchema = z.object({ logoutUrl: z.string() });
 
 /**
  * A token longer than a session cookie can carry (auth/sessions.ts: browsers keep cookies of at

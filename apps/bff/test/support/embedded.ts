@@ -5,6 +5,7 @@ import {
   startEmbeddedCluster,
   type CapiRelease,
   type EmbeddedCluster,
+  type EmbeddedClusterOptions,
   type kindRegistrations,
 } from '@dcs/simulator';
 import type { FastifyInstance } from 'fastify';
@@ -28,7 +29,12 @@ export interface TestCluster {
 export async function startTestCluster(
   seed: SeedOptions | false = {},
   /** Kinds served instead of the simulator's (another provider's CRD: served-fields.test). */
-  o: { kinds?: ReturnType<typeof kindRegistrations>; capiRelease?: CapiRelease } = {},
+  o: {
+    kinds?: ReturnType<typeof kindRegistrations>;
+    capiRelease?: CapiRelease;
+    /** Trust an OpenID provider (issue 27), as kube-apiserver's --oidc-* flags. */
+    oidc?: EmbeddedClusterOptions['oidc'];
+  } = {},
 ): Promise<TestCluster> {
   const cluster = await startEmbeddedCluster({
     host: '127.0.0.1',
@@ -36,6 +42,7 @@ export async function startTestCluster(
     bookmarkIntervalMs: 1000,
     ...(o.kinds ? { kinds: o.kinds } : {}),
     ...(o.capiRelease ? { capiRelease: o.capiRelease } : {}),
+    ...(o.oidc ? { oidc: o.oidc } : {}),
   });
   const dir = await mkdtemp(join(tmpdir(), 'bff-test-'));
   const kubeconfig = join(dir, 'kubeconfig');
@@ -55,7 +62,7 @@ export async function startTestCluster(
 export const TEST_SESSION_KEY = Buffer.alloc(32, 7).toString('base64');
 
 export interface TestAppOptions extends Partial<Omit<AppOptions, 'config'>> {
-  mode?: 'local' | 'token';
+  mode?: 'local' | 'token' | 'oidc';
   context?: string;
   env?: Record<string, string>;
 }

@@ -1,3 +1,4 @@
+import { CookieJar, signInAtProvider, type BrowserSignIn } from '@dcs/simulator';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
 /** A browser-like session against an app: cookies kept between requests, CSRF token echoed. */
@@ -54,6 +55,33 @@ export class TestSession {
     await this.start();
     const res = await this.request('POST', '/api/v1/session', { token });
     if (res.statusCode === 200) this.csrf = res.json<{ csrfToken: string }>().csrfToken;
+    return res;
+  }
+
+  /** The provider's cookies (its session), kept across sign-ins and for its sign-out page. */
+  readonly provider = new CookieJar();
+
+  /**
+   * OIDC mode: the console's login redirect, the provider's own pages (as a browser would), the
+   * callback; returns the callback's answer (a 303 to the console, or to /sign-in?sso_error=…).
+   */
+  async signInSso(
+    who: BrowserSignIn,
+    redirectUri: string,
+    next = '/',
+  ): Promise<LightMyRequestResponse> {
+    const login = await this.request(
+      'GET',
+      `/api/v1/session/oidc/login?next=${encodeURIComponent(next)}`,
+    );
+    const to = login.headers.location;
+    if (login.statusCode !== 303 || typeof to !== 'string') return login;
+    if (to.startsWith('/')) return login;
+    const back = new URL(await signInAtProvider(to, redirectUri, who, this.provider));
+    const res = await this.request('GET', `${back.pathname}${back.search}`);
+    if (res.statusCode === 303 && !String(res.headers.location).startsWith('/sign-in')) {
+      await this.start();
+    }
     return res;
   }
 }

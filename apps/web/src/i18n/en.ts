@@ -48,6 +48,33 @@ export const en = {
   'session.menu': 'Session of {name}',
   'session.modeLocal': 'Local mode: the console acts as the kubeconfig’s user.',
   'session.modeToken': 'Token mode: the console acts with your token.',
+  'session.modeOidc': 'Single sign-on: the console acts with your identity provider’s token.',
+  'session.downloadKubeconfig': 'Download kubeconfig (kubectl oidc-login)',
+  'session.ssoHelp':
+    'Sign in through your organization’s identity provider. The console acts with your own identity: what you may do is what the cluster’s RBAC grants you.',
+  'session.ssoSignIn': 'Sign in with single sign-on',
+  'session.ssoClaims': 'Identity provider claims',
+  'session.ssoIssuer': 'Issuer',
+  'session.ssoSubject': 'Subject',
+  'session.ssoName': 'Name',
+  'session.ssoUsernameClaim': 'Username claim “{claim}”',
+  'session.ssoGroupsClaim': 'Groups claim “{claim}”',
+  'session.ssoPrefix': 'prefix {prefix}',
+  'session.sso.provider_unavailable':
+    'The identity provider does not answer. Try again in a moment; if it persists, tell your administrator.',
+  'session.sso.clock_skew':
+    'The identity provider’s clock and this server’s disagree, so its sign-in could not be trusted. Tell your administrator (check the time on both).',
+  'session.sso.signing_key':
+    'The identity provider has just changed its signing key. Sign in again.',
+  'session.sso.access_denied':
+    'Sign-in was cancelled: access was not granted at the identity provider.',
+  'session.sso.expired': 'This sign-in expired or was started in another tab. Sign in again.',
+  'session.sso.not_trusted':
+    'You signed in, but the management cluster does not accept the identity provider’s token. Tell your administrator (the API server’s OIDC settings).',
+  'session.sso.session_too_large':
+    'Your identity is too large for a browser session (too many groups). Tell your administrator.',
+  'session.sso.provider_error':
+    'The identity provider refused the sign-in. Try again; if it persists, tell your administrator.',
   'session.groups': 'Groups',
   'session.rights': 'Your rights in {cluster}',
   'session.rightsHelp':

@@ -45,6 +45,30 @@ export const zhCN: Messages = {
   'session.menu': '{name} 的会话',
   'session.modeLocal': '本地模式：控制台以 kubeconfig 的用户身份操作。',
   'session.modeToken': '令牌模式：控制台以你的令牌操作。',
+  'session.modeOidc': '单点登录：控制台以身份提供方为你签发的令牌操作。',
+  'session.downloadKubeconfig': '下载 kubeconfig（kubectl oidc-login）',
+  'session.ssoHelp':
+    '通过你所在组织的身份提供方登录。控制台以你本人的身份操作：你能做什么由集群的权限配置决定。',
+  'session.ssoSignIn': '单点登录',
+  'session.ssoClaims': '身份提供方声明',
+  'session.ssoIssuer': '签发方',
+  'session.ssoSubject': '主体',
+  'session.ssoName': '姓名',
+  'session.ssoUsernameClaim': '用户名声明“{claim}”',
+  'session.ssoGroupsClaim': '用户组声明“{claim}”',
+  'session.ssoPrefix': '前缀 {prefix}',
+  'session.sso.provider_unavailable':
+    '身份提供方没有响应。请稍后重试；如果持续出现，请联系管理员。',
+  'session.sso.clock_skew':
+    '身份提供方与本服务器的时钟不一致，无法信任其登录结果。请联系管理员（检查两边的时间）。',
+  'session.sso.signing_key': '身份提供方刚刚更换了签名密钥。请重新登录。',
+  'session.sso.access_denied': '登录已取消：身份提供方未授予访问权限。',
+  'session.sso.expired': '本次登录已过期，或是在另一个标签页中发起的。请重新登录。',
+  'session.sso.not_trusted':
+    '你已登录，但管理集群不接受身份提供方的令牌。请联系管理员（检查 API 服务器的 OIDC 设置）。',
+  'session.sso.session_too_large':
+    '你的身份信息过大（用户组过多），浏览器会话无法容纳。请联系管理员。',
+  'session.sso.provider_error': '身份提供方拒绝了本次登录。请重试；如果持续出现，请联系管理员。',
   'session.groups': '用户组',
   'session.rights': '你在 {cluster} 中的权限',
   'session.rightsHelp':

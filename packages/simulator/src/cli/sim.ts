@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunningControllers } from '../controllers/start';
@@ -12,6 +12,19 @@ import { CAPI_RELEASES, DEFAULT_CAPI_RELEASE, isCapiRelease } from '../capi/rele
  * written only once the server is ready and seeded, so a launcher may wait for the file.
  * SIGUSR2 upgrades Cluster API to the next release while it runs (`upgradeToNext`).
  */
+
+/** kube-apiserver's `--oidc-*` flags (@dcs/apiserver's OIDC_FLAGS, loaded only after the check). */
+const OIDC_FLAGS = [
+  'oidc-issuer-url',
+  'oidc-client-id',
+  'oidc-username-claim',
+  'oidc-username-prefix',
+  'oidc-groups-claim',
+  'oidc-groups-prefix',
+  'oidc-ca-file',
+  'oidc-signing-algs',
+  'oidc-required-claim',
+] as const;
 
 const { values } = parseArgs({
   options: {
@@ -28,6 +41,13 @@ const { values } = parseArgs({
     state: { type: 'string' },
     quiet: { type: 'boolean', default: false },
     'capi-release': { type: 'string', default: DEFAULT_CAPI_RELEASE },
+    // Issue 27: an embedded OpenID provider with demo users, trusted by the cluster.
+    oidc: { type: 'boolean', default: false },
+    'oidc-port': { type: 'string', default: '0' },
+    'oidc-redirect-uri': { type: 'string', multiple: true, default: [] },
+    'oidc-post-logout-redirect-uri': { type: 'string', multiple: true, default: [] },
+    // kube-apiserver's flags, to trust the embedded provider differently or another one.
+    ...Object.fromEntries(OIDC_FLAGS.map((f) => [f, { type: 'string' as const }])),
   },
   strict: true,
 });
@@ -59,6 +79,9 @@ if (providerVersion !== undefined && !/^v?\d+\.\d+\.\d+/.test(providerVersion)) 
 const capiRelease = values['capi-release'];
 if (!isCapiRelease(capiRelease))
   fail(`--capi-release must be one of ${CAPI_RELEASES.join(', ')}, got ${capiRelease}`);
+const oidcPort = Number(values['oidc-port']);
+if (!Number.isInteger(oidcPort) || oidcPort < 0 || oidcPort > 65535)
+  fail(`--oidc-port must be 0–65535, got ${values['oidc-port']}`);
 let failures: FailureRule[] = [];
 try {
   failures = values.fail.map(parseFailureRule);
@@ -90,8 +113,33 @@ const [
   import('../seed/clients'),
 ]);
 
+const { startEmbeddedOidcProvider, oidcTrustFlags } = await import('../oidc/provider');
+const { oidcOptionsFromFlags } = await import('@dcs/apiserver');
+const op = values.oidc
+  ? await startEmbeddedOidcProvider({
+      port: oidcPort,
+      redirectUris: values['oidc-redirect-uri'],
+      postLogoutRedirectUris: values['oidc-post-logout-redirect-uri'],
+    })
+  : undefined;
+const givenFlags = Object.fromEntries(
+  OIDC_FLAGS.flatMap((f) => {
+    const v = (values as Record<string, unknown>)[f];
+    return typeof v === 'string' ? [[f, v]] : [];
+  }),
+);
+let oidc;
+try {
+  oidc = oidcOptionsFromFlags({ ...(op ? oidcTrustFlags(op.issuer) : {}), ...givenFlags }, (f) =>
+    readFileSync(fromUser(f), 'utf8'),
+  );
+} catch (e) {
+  fail((e as Error).message);
+}
+
 const cluster = await startEmbeddedCluster({
   host: values.host,
+  ...(oidc ? { oidc } : {}),
   port,
   tls: !values.http,
   capiRelease,
@@ -139,6 +187,14 @@ process.stdout.write(
     `sim: controllers ${controllers ? `running at ${String(timeScale)}x simulated time` : 'off'}`,
     `sim: operator token ${cluster.operatorToken}`,
     `sim: viewer token   ${cluster.viewerToken}`,
+    ...(op
+      ? [
+          `sim: oidc issuer ${op.issuer} client ${op.clientId}`,
+          `sim: oidc users ${op.users.map((u) => `${u.login} (password ${u.password})`).join(', ')}`,
+        ]
+      : oidc
+        ? [`sim: oidc trusting ${oidc.issuerUrl} client ${oidc.clientId}`]
+        : []),
     `sim: Cluster API ${cluster.capiRelease}; kill -USR2 ${String(process.pid)} upgrades it to the next release`,
     `sim: try  kubectl --kubeconfig ${kubeconfigPath} get machines -A -w`,
     '',
@@ -155,6 +211,7 @@ async function shutdown(signal: string) {
   clock.stop();
   await seeded.background.catch(() => undefined);
   await cluster.close();
+  await op?.close();
   process.exit(0);
 }
 /**

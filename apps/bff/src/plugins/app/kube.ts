@@ -1,5 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { unwatchFile, watchFile, type Stats } from 'node:fs';
+import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import fp from 'fastify-plugin';
 import {
   loadKubeConfig,
@@ -35,6 +35,8 @@ export interface Kube {
    * IDENTITY_WAIT_MS after the question was asked; a later answer is kept for the next request.
    */
   confirmLocalIdentity(): Promise<Identity | undefined>;
+  /** The API server's URL and CA (PEM) as the BFF's kubeconfig names them (the kubeconfig download). */
+  cluster: { name: string; server: string; caPem: string | undefined };
 }
 
 declare module 'fastify' {
@@ -71,10 +73,18 @@ export default fp<{ kubeConfig?: KubeConfig }>(
         return undefined;
       }
     };
+    const current = kc.getCurrentCluster();
+    const caPem =
+      current?.caData !== undefined
+        ? Buffer.from(current.caData, 'base64').toString('utf8')
+        : current?.caFile
+          ? readFileSync(current.caFile, 'utf8')
+          : undefined;
     const kube: Kube = {
       connection,
       own,
       clientFor,
+      cluster: { name: current?.name ?? 'management', server: current?.server ?? '', caPem },
       localIdentity: await identify(),
       confirmLocalIdentity: async () => {
         if (kube.localIdentity !== undefined || app.config.authMode !== 'local') {

@@ -37,7 +37,7 @@ const unavailable = (message: string) =>
  */
 export default fp(
   (app, _opts, done) => {
-    if (app.config.authMode !== 'token') {
+    if (app.config.authMode === 'local') {
       app.decorate('revocations', {
         revoked: () => Promise.resolve(false),
         revoke: () => Promise.resolve(),

@@ -9,7 +9,8 @@ import {
   sessionCookieBytes,
 } from '../../auth/sessions';
 import { HttpError, issue } from '../../http/errors';
-import { errorResponses, SessionSchema, SignInBody } from '../../http/schemas';
+import { errorResponses, SessionSchema, SignInBody, SignOutSchema } from '../../http/schemas';
+import { mapClaims, usernamePrefixFor } from '@dcs/domain';
 import { KubeApiError } from '../../kube/errors';
 import { whoAmI } from '../../kube/reviews';
 
@@ -21,6 +22,41 @@ import { whoAmI } from '../../kube/reviews';
 const session: FastifyPluginAsync = (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const mode = app.config.authMode;
+  const settings = app.config.oidc;
+
+  /** The user menu's view of an OIDC identity: claims and the API server's mapping of them. */
+  const ssoOf = (o: NonNullable<Principal['oidc']>) => {
+    const c = o.claims;
+    const str = (k: string) => {
+      const v = Object.hasOwn(c, k) ? c[k] : undefined;
+      return typeof v === 'string' ? v : undefined;
+    };
+    const mapping = {
+      issuer: settings?.issuerUrl ?? '',
+      usernameClaim: settings?.usernameClaim ?? 'sub',
+      usernamePrefix: settings?.usernamePrefix,
+      groupsClaim: settings?.groupsClaim,
+      groupsPrefix: settings?.groupsPrefix,
+    };
+    const mapped = mapClaims(c, mapping);
+    const name = str('name');
+    const email = str('email');
+    return {
+      issuer: str('iss') ?? mapping.issuer,
+      subject: str('sub') ?? '',
+      ...(name !== undefined ? { name } : {}),
+      ...(email !== undefined ? { email } : {}),
+      usernameClaim: mapping.usernameClaim,
+      ...(mapped.usernameClaimValue !== undefined
+        ? { usernameClaimValue: mapped.usernameClaimValue }
+        : {}),
+      usernamePrefix: usernamePrefixFor(mapping),
+      ...(mapping.groupsClaim !== undefined ? { groupsClaim: mapping.groupsClaim } : {}),
+      groupsClaimValues: mapped.groupsClaimValues,
+      groupsPrefix: mapping.groupsPrefix ?? '',
+      tokenExpiresAt: new Date(o.tokenExpiresAt).toISOString(),
+    };
+  };
 
   /**
    * The CSRF token of the request's cookie when it is bound to the session `sid` ('' = none), or
@@ -62,6 +98,7 @@ const session: FastifyPluginAsync = (base) => {
                 username: principal.username,
                 groups: principal.groups,
                 confirmed: principal.unconfirmed !== true,
+                ...(principal.oidc ? { sso: ssoOf(principal.oidc) } : {}),
               },
             }
           : {}),
@@ -74,83 +111,85 @@ const session: FastifyPluginAsync = (base) => {
     },
   );
 
-  app.post(
-    '/session',
-    {
-      config: {
-        public: true,
-        rateLimit: { max: app.config.signInRatePerMinute, timeWindow: 60_000 },
+  // OIDC mode signs in through the provider (routes/api/session-oidc.ts), never with a token.
+  if (mode !== 'oidc')
+    app.post(
+      '/session',
+      {
+        config: {
+          public: true,
+          rateLimit: { max: app.config.signInRatePerMinute, timeWindow: 60_000 },
+        },
+        schema: {
+          tags: ['session'],
+          summary: 'Sign in with a bearer token (token mode)',
+          body: SignInBody,
+          response: { 200: SessionSchema, ...errorResponses },
+        },
       },
-      schema: {
-        tags: ['session'],
-        summary: 'Sign in with a bearer token (token mode)',
-        body: SignInBody,
-        response: { 200: SessionSchema, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      if (mode !== 'token') {
-        throw new HttpError(
-          400,
-          'LocalMode',
-          'local mode acts as the kubeconfig user; there is nothing to sign in to',
-          [issue('R-AUTH', 'token', 'bff.auth.localMode', 'sign-in is for token mode only')],
-        );
-      }
-      const token = request.body.token;
-      let identity;
-      try {
-        identity = await whoAmI(app.kube.clientFor({ kind: 'token', token }));
-      } catch (error) {
-        // A 403 is a genuine token the server forbids to review itself: said as such (a 403).
-        if (error instanceof KubeApiError && error.status === 401) {
-          throw new HttpError(401, 'Unauthorized', 'the API server did not accept this token', [
-            issue(
-              'R-AUTH',
-              'token',
-              'bff.auth.badToken',
-              'the API server did not accept this token',
-            ),
+      async (request, reply) => {
+        if (mode !== 'token') {
+          throw new HttpError(
+            400,
+            'LocalMode',
+            'local mode acts as the kubeconfig user; there is nothing to sign in to',
+            [issue('R-AUTH', 'token', 'bff.auth.localMode', 'sign-in is for token mode only')],
+          );
+        }
+        const token = request.body.token;
+        let identity;
+        try {
+          identity = await whoAmI(app.kube.clientFor({ kind: 'token', token }));
+        } catch (error) {
+          // A 403 is a genuine token the server forbids to review itself: said as such (a 403).
+          if (error instanceof KubeApiError && error.status === 401) {
+            throw new HttpError(401, 'Unauthorized', 'the API server did not accept this token', [
+              issue(
+                'R-AUTH',
+                'token',
+                'bff.auth.badToken',
+                'the API server did not accept this token',
+              ),
+            ]);
+          }
+          throw error;
+        }
+        const { cookie, payload } = app.sessions.issue(token, identity);
+        // The token fitted (SignInBody), but the identity the server confirmed (its groups) may
+        // not: a cookie browsers would drop is a sign-in that silently does not happen.
+        const bytes = sessionCookieBytes(cookie);
+        if (bytes > MAX_COOKIE_BYTES) {
+          const message = `this session would need a cookie of ${String(bytes)} bytes, and browsers keep cookies of at most ${String(MAX_COOKIE_BYTES)} bytes: the token (${String(token.length)} characters) and the identity the API server confirmed (${String(identity.groups.length)} groups) are too long together`;
+          throw new HttpError(400, 'SessionTooLarge', message, [
+            issue('R-AUTH', 'token', 'bff.auth.sessionTooLarge', message, {
+              bytes,
+              limit: MAX_COOKIE_BYTES,
+            }),
           ]);
         }
-        throw error;
-      }
-      const { cookie, payload } = app.sessions.issue(token, identity);
-      // The token fitted (SignInBody), but the identity the server confirmed (its groups) may
-      // not: a cookie browsers would drop is a sign-in that silently does not happen.
-      const bytes = sessionCookieBytes(cookie);
-      if (bytes > MAX_COOKIE_BYTES) {
-        const message = `this session would need a cookie of ${String(bytes)} bytes, and browsers keep cookies of at most ${String(MAX_COOKIE_BYTES)} bytes: the token (${String(token.length)} characters) and the identity the API server confirmed (${String(identity.groups.length)} groups) are too long together`;
-        throw new HttpError(400, 'SessionTooLarge', message, [
-          issue('R-AUTH', 'token', 'bff.auth.sessionTooLarge', message, {
-            bytes,
-            limit: MAX_COOKIE_BYTES,
-          }),
-        ]);
-      }
-      app.setCookie(
-        request,
-        reply,
-        SESSION_COOKIE,
-        cookie,
-        Math.floor((payload.exp - Date.now()) / 1000),
-      );
-      // A new session gets a new CSRF token, bound to it (no fixation across sign-ins).
-      const csrfToken = csrfFor(request, reply, payload.sid, true);
-      request.log.info(
-        { audit: { user: identity.username, action: 'session.signIn', result: 'ok' } },
-        'audit',
-      );
-      return {
-        authenticated: true,
-        mode,
-        user: { ...identity, confirmed: true },
-        csrfToken,
-        expiresAt: new Date(payload.exp).toISOString(),
-        epoch: app.epoch,
-      };
-    },
-  );
+        app.setCookie(
+          request,
+          reply,
+          SESSION_COOKIE,
+          cookie,
+          Math.floor((payload.exp - Date.now()) / 1000),
+        );
+        // A new session gets a new CSRF token, bound to it (no fixation across sign-ins).
+        const csrfToken = csrfFor(request, reply, payload.sid, true);
+        request.log.info(
+          { audit: { user: identity.username, action: 'session.signIn', result: 'ok' } },
+          'audit',
+        );
+        return {
+          authenticated: true,
+          mode,
+          user: { ...identity, confirmed: true },
+          csrfToken,
+          expiresAt: new Date(payload.exp).toISOString(),
+          epoch: app.epoch,
+        };
+      },
+    );
 
   app.delete(
     '/session',
@@ -158,13 +197,14 @@ const session: FastifyPluginAsync = (base) => {
       config: { public: true },
       schema: {
         tags: ['session'],
-        summary: 'Sign out: the session ends on every replica',
-        response: { 204: z.null(), ...errorResponses },
+        summary:
+          'Sign out: the session ends on every replica (OIDC: and the provider’s sign-out page to visit)',
+        response: { 200: SignOutSchema, 204: z.null(), ...errorResponses },
       },
     },
     async (request, reply) => {
       const current =
-        mode === 'token' ? app.sessions.read(request.cookies[SESSION_COOKIE]) : undefined;
+        mode !== 'local' ? app.sessions.read(request.cookies[SESSION_COOKIE]) : undefined;
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       reply.clearCookie(CSRF_COOKIE, { path: '/' });
       if (current) {
@@ -175,6 +215,9 @@ const session: FastifyPluginAsync = (base) => {
           'audit',
         );
       }
+      // RP-initiated logout, where the provider offers it: the page sends the browser there.
+      const logoutUrl = app.oidc ? await app.oidc.logoutUrl() : undefined;
+      if (logoutUrl !== undefined) return reply.code(200).send({ logoutUrl });
       return reply.code(204).send(null);
     },
   );

@@ -2,7 +2,7 @@ import AccountCircle from '@mui/icons-material/AccountCircle';
 import { Box, Button, Chip, Divider, Menu, MenuItem, Typography } from '@mui/material';
 import { useId, useState, type ReactNode } from 'react';
 import { useI18n } from '../../../i18n/context';
-import { useSession } from '../api/get-session';
+import { useSession, type SsoClaims } from '../api/get-session';
 import { useSignOut } from '../api/sign-out';
 
 /** Who you are, how you signed in, what you may do; sign out (token mode). */
@@ -58,8 +58,13 @@ export function SessionMenu({ rights }: { rights?: ReactNode }) {
             </Typography>
           )}
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-            {s.authMode === 'local' ? t('session.modeLocal') : t('session.modeToken')}
+            {s.authMode === 'local'
+              ? t('session.modeLocal')
+              : s.authMode === 'oidc'
+                ? t('session.modeOidc')
+                : t('session.modeToken')}
           </Typography>
+          {s.user?.sso && <SsoClaimsList sso={s.user.sso} />}
           {s.user && s.user.groups.length > 0 && (
             <Box
               sx={{ mt: 1, display: 'flex', flexWrap: 'wrap', gap: 0.5 }}
@@ -75,8 +80,13 @@ export function SessionMenu({ rights }: { rights?: ReactNode }) {
             {t('session.rightsHelp')}
           </Typography>
         </Box>
-        {s.authMode === 'token' && <Divider />}
-        {s.authMode === 'token' && (
+        {s.authMode !== 'local' && <Divider />}
+        {s.authMode === 'oidc' && (
+          <MenuItem component="a" href="/api/v1/session/kubeconfig" download="kubeconfig-oidc.yaml">
+            {t('session.downloadKubeconfig')}
+          </MenuItem>
+        )}
+        {s.authMode !== 'local' && (
           <MenuItem
             onClick={() => {
               setAnchor(null);
@@ -88,5 +98,41 @@ export function SessionMenu({ rights }: { rights?: ReactNode }) {
         )}
       </Menu>
     </>
+  );
+}
+
+/** The provider's claims and how the API server maps them to the user above (OIDC mode). */
+function SsoClaimsList({ sso }: { sso: SsoClaims }) {
+  const { t } = useI18n();
+  const rows: [string, string][] = [
+    [t('session.ssoIssuer'), sso.issuer],
+    [t('session.ssoSubject'), sso.subject],
+    ...(sso.name ? [[t('session.ssoName'), sso.name] as [string, string]] : []),
+    [
+      t('session.ssoUsernameClaim', { claim: sso.usernameClaim }),
+      `${sso.usernameClaimValue ?? '—'}${sso.usernamePrefix ? ` (${t('session.ssoPrefix', { prefix: sso.usernamePrefix })})` : ''}`,
+    ],
+    ...(sso.groupsClaim
+      ? [
+          [
+            t('session.ssoGroupsClaim', { claim: sso.groupsClaim }),
+            `${sso.groupsClaimValues.join(', ') || '—'}${sso.groupsPrefix ? ` (${t('session.ssoPrefix', { prefix: sso.groupsPrefix })})` : ''}`,
+          ] as [string, string],
+        ]
+      : []),
+  ];
+  return (
+    <Box component="dl" aria-label={t('session.ssoClaims')} sx={{ mt: 1, mb: 0 }}>
+      {rows.map(([k, v]) => (
+        <Box key={k} sx={{ display: 'flex', gap: 1 }}>
+          <Typography component="dt" variant="body2" color="text.secondary" sx={{ flexShrink: 0 }}>
+            {k}
+          </Typography>
+          <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-all' }}>
+            {v}
+          </Typography>
+        </Box>
+      ))}
+    </Box>
   );
 }
