@@ -171,9 +171,14 @@ describe('v1beta2 status under --capi-release v1.14', () => {
     expect(cond(cp, 'Ready')).toMatchObject({ status: 'True', reason: 'Ready' });
 
     // The Cluster: its infrastructure, control plane and pools, and the counters.
-    const cluster = await sim.until('the cluster available', () => {
+    // Available needs the pools available, not every worker ready (maxUnavailable): wait for
+    // the counters too, which follow the MachineDeployments' own status writes.
+    const cluster = await sim.until('the cluster available, both workers ready', () => {
       const c = v2List('Cluster').find((x) => x.metadata.name === 'v2');
-      return cond(c, 'Available')?.status === 'True' ? c : undefined;
+      const workers = (c?.status as { workers?: { readyReplicas?: number } } | undefined)?.workers;
+      return cond(c, 'Available')?.status === 'True' && workers?.readyReplicas === 2
+        ? c
+        : undefined;
     });
     expect(
       Object.fromEntries(
