@@ -72,6 +72,11 @@ const count = (card: Locator, label: string): Locator =>
 
 /** Starts O-UPGRADE-INFRA (one CPU more) on the pool; returns the new template's name. */
 async function startRollout(page: Page, card: Locator, w: Words): Promise<string> {
+  // The demo seed upgrades this pool to v1.34.1 once it is available: a rollout of its own, which
+  // would change the pool under a dialog opened before it (the form's template, the
+  // resourceVersion). Start from the settled pool, as an operator would.
+  await expect(card).toContainText(`${POOL}-v1-34-1`, { timeout: 120_000 });
+  await expect(card.getByRole('list', { name: w.sets })).toBeHidden({ timeout: 240_000 });
   await card.getByRole('button', { name: w.upgrade, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: w.dialog });
   const cpu = dialog.getByLabel(w.cpu);
@@ -149,7 +154,7 @@ test.describe('in Chinese', () => {
   test.use({ locale: 'zh-CN' });
 
   test('滚动更新：新旧 MachineSet、进度条和机器链接', async ({ page, signIn }, testInfo) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     await signIn('operator');
     await page.goto(`/clusters/${NS}/prod-east/node-pools`);
     const card = page.getByRole('article', { name: POOL, exact: true });
