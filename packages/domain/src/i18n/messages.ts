@@ -165,6 +165,10 @@ const catalog = {
     en: 'Entry {ip} is updated twice in one edit: merge the changes into one update.',
     'zh-CN': '条目 {ip} 在一次编辑中被修改了两次：请将修改合并为一次。',
   },
+  'pool.removedTwice': {
+    en: 'Entry {ip} is listed twice among the removals: list each address once.',
+    'zh-CN': '条目 {ip} 在移除列表中出现了两次：每个地址只需列出一次。',
+  },
   'pool.entryLost': {
     en: 'Entry {ip} would be lost by this write: every existing entry must be carried over. Re-read the pool and apply the change again.',
     'zh-CN': '此次写入将丢失条目 {ip}：所有已有条目都必须原样保留。请重新读取该池后再次应用修改。',

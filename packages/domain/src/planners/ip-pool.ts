@@ -177,18 +177,32 @@ export function ipPoolEditOps(
   const nicsChanged: string[] = [];
   const disksAppended: string[] = [];
   let updated = 0;
+  // Each ip's index in the pool as it is, the first where an ip repeats: linear (issue 25, item 6).
+  const indexOf = new Map<string, number>();
+  entries.forEach((e, i) => {
+    if (!indexOf.has(e.ip)) indexOf.set(e.ip, i);
+  });
+
+  // An ip the pool does not hold is said once per list, however often the list names it.
+  const firstMiss = () => {
+    const missing = new Set<string>();
+    return (ip: string): boolean => missing.size < missing.add(ip).size;
+  };
+  const updateMissing = firstMiss();
+  const removeMissing = firstMiss();
 
   // Updates first, by the indices of the pool as it is; removals after, from the highest index.
   edit.update.forEach((u, k) => {
-    const i = entries.findIndex((e) => e.ip === u.ip);
+    const i = indexOf.get(u.ip) ?? -1;
     const entry = entries[i];
     if (!entry) {
-      issues.push(
-        planIssue(PLAN_NOT_FOUND, 'error', `update.${k}.ip`, 'plan.issue.entryNotFound', {
-          pool: name,
-          ip: u.ip,
-        }),
-      );
+      if (updateMissing(u.ip))
+        issues.push(
+          planIssue(PLAN_NOT_FOUND, 'error', `update.${k}.ip`, 'plan.issue.entryNotFound', {
+            pool: name,
+            ip: u.ip,
+          }),
+        );
       return;
     }
     const entryOps: JsonPatchOp[] = [];
@@ -216,16 +230,21 @@ export function ipPoolEditOps(
   });
 
   const removals: { i: number; ip: string }[] = [];
+  const removing = new Set<number>();
   edit.remove.forEach((ip, k) => {
-    const i = entries.findIndex((e) => e.ip === ip);
+    const i = indexOf.get(ip) ?? -1;
     if (i < 0) {
-      issues.push(
-        planIssue(PLAN_NOT_FOUND, 'error', `remove.${k}`, 'plan.issue.entryNotFound', {
-          pool: name,
-          ip,
-        }),
-      );
-    } else if (!removals.some((r) => r.i === i)) removals.push({ i, ip });
+      if (removeMissing(ip))
+        issues.push(
+          planIssue(PLAN_NOT_FOUND, 'error', `remove.${k}`, 'plan.issue.entryNotFound', {
+            pool: name,
+            ip,
+          }),
+        );
+    } else if (!removing.has(i)) {
+      removing.add(i);
+      removals.push({ i, ip });
+    }
   });
   removals.sort((a, b) => b.i - a.i);
   for (const { i, ip } of removals)

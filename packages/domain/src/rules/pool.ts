@@ -192,9 +192,10 @@ export interface PoolEntriesOptions {
   existing?: readonly IpPoolEntry[];
   /**
    * Whether the user writes these entries now (default). New entries write the mask as a prefix
-   * length; a dotted netmask is accepted on entries that already exist (R-POOL-3).
+   * length; a dotted netmask is accepted on entries that already exist (R-POOL-3). One flag per
+   * entry when they differ (edits of existing entries: new only where the mask is edited).
    */
-  newEntries?: boolean;
+  newEntries?: boolean | readonly boolean[];
 }
 
 /**
@@ -208,10 +209,11 @@ export function validatePoolEntries(
   basePath: string,
   opts: PoolEntriesOptions,
 ): RuleIssue[] {
-  const newEntries = opts.newEntries ?? true;
+  const flags = opts.newEntries ?? true;
+  const isNew = (i: number) => (typeof flags === 'boolean' ? flags : (flags[i] ?? true));
   return [
     ...entries.flatMap((entry, i) =>
-      validateEntryFields(entry, ctx, joinPath(basePath, i), { newEntry: newEntries }),
+      validateEntryFields(entry, ctx, joinPath(basePath, i), { newEntry: isNew(i) }),
     ),
     ...checkEntryUniqueness(entries, basePath, opts.existing ?? []),
     ...checkIpsFreeInNamespace(entries, ctx, basePath, opts.poolName),
@@ -706,17 +708,26 @@ export function checkEntryRemovals(
   basePath: string,
 ): RuleIssue[] {
   const out: RuleIssue[] = [];
+  // By ip, once: the checks stay linear in the pool and the removals (issue 25, item 6).
+  const entries = new Map(pool.entries.map((e) => [e.ip, e]));
+  const claims = new Map(pool.claims.map((c) => [c.ip, c]));
   const seen = new Set<string>();
+  const repeated = new Set<string>();
   remove.forEach((ip, i) => {
     const path = joinPath(basePath, i);
-    if (seen.has(ip)) return;
+    if (seen.has(ip)) {
+      // Said once per address: a list of one address repeated is one mistake, not thousands.
+      if (!repeated.has(ip)) out.push(error('R-POOL-4', path, 'pool.removedTwice', { ip }));
+      repeated.add(ip);
+      return;
+    }
     seen.add(ip);
-    const entry = pool.entries.find((e) => e.ip === ip);
+    const entry = entries.get(ip);
     if (!entry) {
       out.push(error('R-POOL-4', path, 'pool.entryNotFound', { ip, pool: pool.name }));
       return;
     }
-    const claim = pool.claims.find((c) => c.ip === ip);
+    const claim = claims.get(ip);
     if (claim) {
       out.push(error('R-POOL-5', path, 'pool.claimedEntryRemoved', { ip, machine: claim.machine }));
       return;

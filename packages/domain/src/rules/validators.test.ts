@@ -721,6 +721,48 @@ describe('validatePatchIpPool', () => {
       expected: ['warning R-MD-3  md.consumerSurgeWithDisks'],
     },
     {
+      name: 'R-POOL-4: rejects an address listed twice among the removals, said once however often it repeats',
+      req: patch({ remove: ['10.0.1.14', '10.0.1.14', '10.0.1.14', '10.0.1.14'] }),
+      expected: [
+        'warning R-POOL-6 remove.0 pool.removedEntryVolumesStay',
+        'error R-POOL-4 remove.1 pool.removedTwice',
+      ],
+    },
+    {
+      name: 'R-POOL-4: an entry updated twice is said once however often it repeats',
+      req: patch({
+        update: [1, 2, 3].map(() => ({ ip: '10.0.1.14', set: { hostname: 'renamed' } })),
+      }),
+      expected: ['error R-POOL-4 update.1.ip pool.updatedTwice'],
+    },
+    {
+      name: 'R-POOL-2: two unclaimed entries may swap their hostnames in one edit (each judged by what the other becomes)',
+      req: patch({
+        update: [
+          { ip: '10.0.1.14', set: { hostname: 'worker-node-5' } },
+          { ip: '10.0.1.15', set: { hostname: 'worker-node-4' } },
+        ],
+      }),
+      c: c4({ entries: [1, 2, 3, 4, 5].map((n) => anIpEntry(n)) }),
+      expected: [],
+    },
+    {
+      name: 'R-POOL-2: two edits that give two entries the same hostname are refused at the second',
+      req: patch({
+        update: [
+          { ip: '10.0.1.14', set: { hostname: 'spare' } },
+          { ip: '10.0.1.15', set: { hostname: 'spare' } },
+        ],
+      }),
+      c: c4({ entries: [1, 2, 3, 4, 5].map((n) => anIpEntry(n)) }),
+      expected: ['error R-POOL-2 update.1.set.hostname pool.duplicate'],
+    },
+    {
+      name: 'R-POOL-2: an edited hostname that an untouched entry holds is refused at the update’s set',
+      req: patch({ update: [{ ip: '10.0.1.14', set: { hostname: 'worker-node-1' } }] }),
+      expected: ['error R-POOL-2 update.0.set.hostname pool.duplicateOfExisting'],
+    },
+    {
       name: 'R-POOL-4: rejects a pool that is not there',
       req: patch({}),
       c: aValidationContext({ ipPools: [] }),

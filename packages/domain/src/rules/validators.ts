@@ -623,30 +623,39 @@ export function validatePatchIpPool(
   return out;
 }
 
+/** An entry as an update of its own fields leaves it, judged with the others of the edit. */
+interface FieldEdit {
+  ip: string;
+  edited: IpPoolEntry;
+  setPath: string;
+  /** Whether its mask is written now (R-POOL-3: a dotted mask it already had is kept). */
+  newMask: boolean;
+}
+
 /**
  * An edit of an entry's own fields (issue 12, R-POOL-4): only an unclaimed entry's (R-POOL-5: a
- * machine holds the address, hostname and VM name it was created with); the entry as it will be
- * is judged like a new one among the pool's others (R-POOL-2, R-POOL-3); an ip change of an entry
- * with persistent disks is warned (R-DISK-1: a disk's identity is its entry's ip and slot).
+ * machine holds the address, hostname and VM name it was created with); an ip change of an entry
+ * with persistent disks is warned (R-DISK-1: a disk's identity is its entry's ip and slot). The
+ * entry as it will be is returned, to be judged like a new one among the pool's others
+ * (R-POOL-2, R-POOL-3) together with every other edit: {@link checkFieldEdits}.
  */
-function checkEntryFieldEdit(
+function fieldEditOf(
   ip: string,
   set: EntryFieldsInput,
   base: IpPoolEntry,
-  pool: IpPoolContext,
-  removed: ReadonlySet<string>,
-  ctx: ValidationContext,
+  claim: { machine: string } | undefined,
   path: string,
-): RuleIssue[] {
+): { issues: RuleIssue[]; edit?: FieldEdit } {
   const setPath = joinPath(path, 'set');
-  const claim = pool.claims.find((c) => c.ip === ip);
   const fields = ['ip', 'mask', 'gateway', 'dns', 'hostname', 'machineName'] as const;
   const changes = fields.filter((f) => set[f] !== undefined && set[f] !== base[f]);
-  if (changes.length === 0) return [];
+  if (changes.length === 0) return { issues: [] };
   if (claim) {
-    return [
-      error('R-POOL-5', setPath, 'pool.claimedEntryReadOnly', { ip, machine: claim.machine }),
-    ];
+    return {
+      issues: [
+        error('R-POOL-5', setPath, 'pool.claimedEntryReadOnly', { ip, machine: claim.machine }),
+      ],
+    };
   }
   // The entry as it will be: a cleared optional field is gone, a cleared required one is ''.
   const edited: IpPoolEntry = { ...base };
@@ -657,24 +666,41 @@ function checkEntryFieldEdit(
       else edited[f] = v;
     } else edited[f] = v;
   }
-  const others = pool.entries.filter((e) => e.ip !== ip && !removed.has(e.ip));
-  const prefix = joinPath(setPath, 0);
-  const out = validatePoolEntries([edited], ctx, setPath, {
-    poolName: pool.name,
-    existing: others,
-    // A dotted mask the entry already had is kept as it is (R-POOL-3); a new one is a prefix.
-    newEntries: set.mask !== undefined && set.mask !== base.mask,
-  }).map((i) =>
-    i.path === prefix || i.path.startsWith(`${prefix}.`)
-      ? { ...i, path: setPath + i.path.slice(prefix.length) }
-      : i,
-  );
+  const issues: RuleIssue[] = [];
   if (set.ip !== undefined && set.ip !== ip && (base.persistentDisk?.length ?? 0) > 0) {
-    out.push(
+    issues.push(
       warning('R-DISK-1', joinPath(setPath, 'ip'), 'pool.ipChangeWithDisks', { ip, to: set.ip }),
     );
   }
-  return out;
+  const newMask = set.mask !== undefined && set.mask !== base.mask;
+  return { issues, edit: { ip, edited, setPath, newMask } };
+}
+
+/**
+ * The edited entries as they will be, judged at once (R-POOL-2, R-POOL-3) against the entries
+ * the edit leaves as they are: linear in the pool and the edits (issue 25, item 6: one check per
+ * edit against the whole pool and namespace was quadratic), and two edits that swap or take the
+ * same value are judged by what each becomes. Each issue names the update's `set`.
+ */
+function checkFieldEdits(
+  edits: readonly FieldEdit[],
+  pool: IpPoolContext,
+  removed: ReadonlySet<string>,
+  ctx: ValidationContext,
+): RuleIssue[] {
+  if (edits.length === 0) return [];
+  const editedIps = new Set(edits.map((e) => e.ip));
+  const others = pool.entries.filter((e) => !editedIps.has(e.ip) && !removed.has(e.ip));
+  return validatePoolEntries(
+    edits.map((e) => e.edited),
+    ctx,
+    '',
+    { poolName: pool.name, existing: others, newEntries: edits.map((e) => e.newMask) },
+  ).map((issue) => {
+    const [index = '', ...rest] = issue.path.split('.');
+    const edit = edits[Number(index)];
+    return edit ? { ...issue, path: joinPath(edit.setPath, ...rest) } : issue;
+  });
 }
 
 function checkEntryUpdates(
@@ -684,10 +710,15 @@ function checkEntryUpdates(
   ctx: ValidationContext,
 ): RuleIssue[] {
   const out: RuleIssue[] = [];
-  const duplicates = new Set(laterDuplicates(updates, (u) => u.ip).map((d) => d.index));
+  // By ip, once: every check below stays linear in the pool and the updates (issue 25, item 6).
+  const entries = new Map(pool.entries.map((e) => [e.ip, e]));
+  const claims = new Map(pool.claims.map((c) => [c.ip, c]));
+  const duplicates = new Map(laterDuplicates(updates, (u) => u.ip).map((d) => [d.index, d.first]));
+  const repeated = new Set<number>();
+  const fieldEdits: FieldEdit[] = [];
   updates.forEach((u, i) => {
     const path = joinPath('update', i);
-    const base = pool.entries.find((e) => e.ip === u.ip);
+    const base = entries.get(u.ip);
     if (!base) {
       out.push(
         error('R-POOL-4', joinPath(path, 'ip'), 'pool.entryNotFound', {
@@ -701,13 +732,20 @@ function checkEntryUpdates(
       out.push(error('R-POOL-4', joinPath(path, 'ip'), 'pool.updateOfRemovedEntry', { ip: u.ip }));
       return;
     }
-    if (duplicates.has(i)) {
-      out.push(error('R-POOL-4', joinPath(path, 'ip'), 'pool.updatedTwice', { ip: u.ip }));
+    const first = duplicates.get(i);
+    if (first !== undefined) {
+      // Said once per entry: one update repeated is one mistake, not thousands.
+      if (!repeated.has(first))
+        out.push(error('R-POOL-4', joinPath(path, 'ip'), 'pool.updatedTwice', { ip: u.ip }));
+      repeated.add(first);
       return;
     }
-    const claim = pool.claims.find((c) => c.ip === u.ip);
-    if (u.set !== undefined)
-      out.push(...checkEntryFieldEdit(u.ip, u.set, base, pool, removed, ctx, path));
+    const claim = claims.get(u.ip);
+    if (u.set !== undefined) {
+      const { issues, edit } = fieldEditOf(u.ip, u.set, base, claim, path);
+      out.push(...issues);
+      if (edit) fieldEdits.push(edit);
+    }
     if (u.additionNic !== undefined) {
       const nics = u.additionNic;
       nics.forEach((nic, j) => {
@@ -756,5 +794,6 @@ function checkEntryUpdates(
       );
     }
   });
+  out.push(...checkFieldEdits(fieldEdits, pool, removed, ctx));
   return out;
 }
