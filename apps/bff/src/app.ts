@@ -43,6 +43,7 @@ import session from './routes/api/session';
 import sessionOidc from './routes/api/session-oidc';
 import stream from './routes/api/stream';
 // Issue 12: the audit timeline.
+import events from './routes/api/events';
 import timeline from './routes/api/timeline';
 import health from './routes/health';
 import { registerStatic } from './routes/static';
@@ -164,6 +165,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(stream);
       // Issue 12: the audit timeline.
       await api.register(timeline);
+      // Issue 26: the Events of one page's objects.
+      await api.register(events);
       await api.register(objectTree);
       // Issue 12: the workload clusters' Nodes.
       await api.register(workloadNodes);

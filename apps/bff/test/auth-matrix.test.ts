@@ -39,7 +39,10 @@ const PARAMS: Record<string, string> = {
 const OVERRIDES: Record<string, Record<string, string>> = {
   '/api/v1/namespaces/{namespace}/objects/{kind}/{name}': { name: 'demo-md-0' },
 };
-const QUERY: Record<string, string> = { '/api/v1/stream': 'cluster=cpaas-system/demo' };
+const QUERY: Record<string, string> = {
+  '/api/v1/stream': 'cluster=cpaas-system/demo',
+  '/api/v1/namespaces/{namespace}/events': 'object=MachineDeployment/demo-md-0',
+};
 
 type Rv = (
   kind: 'MachineDeployment' | 'DCSIpHostnamePool' | 'KubeadmControlPlane' | 'Cluster',

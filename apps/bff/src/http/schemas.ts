@@ -105,16 +105,6 @@ export const IpPoolViewSchema = viewSchema<IpPoolView>({
   total: z.number(),
   free: z.number(),
 });
-export const EventViewSchema = z.object({
-  type: z.string(),
-  reason: z.string(),
-  message: z.string(),
-  object: z.string(),
-  count: z.number(),
-  firstTimestamp: z.string().optional(),
-  lastTimestamp: z.string().optional(),
-});
-
 export const PlanSchema = viewSchema<Plan>({
   operation: z.string(),
   namespace: z.string(),

@@ -1,8 +1,6 @@
 import {
   AUDIT_DATA_KEY,
   auditConfigMapName,
-  EventSchema,
-  EventsV1EventSchema,
   machinePhaseFact,
   mergeTimeline,
   nodeRefTimes,
@@ -10,8 +8,6 @@ import {
   timelineFacets,
   type AuditBounds,
   type AuditRecord,
-  type EventsV1Event,
-  type KubeEvent,
   type MachinePhaseFact,
   type MachineView,
   type TimelineEntry,
@@ -19,8 +15,8 @@ import {
 } from '@dcs/domain';
 import type { Principal } from '../auth/principal';
 import type { ObjectCache } from '../cache/object-cache';
-import { KubeApiError } from '../kube/errors';
 import type { ClusterModel } from './cluster-model';
+import { coreEvents, readAs, v1Events, worstState, type SourceState } from './events';
 import { clusterObjects, poolObjects, type ObjectNames } from './object-names';
 
 /**
@@ -32,8 +28,6 @@ import { clusterObjects, poolObjects, type ObjectNames } from './object-names';
  * what they see, and a source they may not read is named in `sources`, not silently empty.
  */
 
-export type SourceState = 'ok' | 'forbidden' | 'unavailable';
-
 export interface TimelineView {
   entries: TimelineEntry[];
   facets: { users: string[]; operations: string[] };
@@ -44,25 +38,8 @@ export interface TimelineView {
 
 const encode = encodeURIComponent;
 
-async function read<T>(
-  principal: Principal,
-  path: string,
-  parse: (body: unknown) => T,
-  empty: T,
-): Promise<{ value: T; state: SourceState }> {
-  try {
-    const res = await principal.client.request('GET', path);
-    return { value: parse(res.body), state: 'ok' };
-  } catch (error) {
-    if (error instanceof KubeApiError && error.status === 404) return { value: empty, state: 'ok' };
-    if (error instanceof KubeApiError && (error.status === 403 || error.status === 401))
-      return { value: empty, state: 'forbidden' };
-    return { value: empty, state: 'unavailable' };
-  }
-}
-
 const recordsOf = (principal: Principal, namespace: string, cluster: string) =>
-  read<AuditRecord[]>(
+  readAs<AuditRecord[]>(
     principal,
     `/api/v1/namespaces/${encode(namespace)}/configmaps/${encode(auditConfigMapName(cluster))}`,
     (body) =>
@@ -71,47 +48,6 @@ const recordsOf = (principal: Principal, namespace: string, cluster: string) =>
       ),
     [],
   );
-
-const itemsOf = (body: unknown): unknown[] =>
-  (body as { items?: unknown[] } | undefined)?.items ?? [];
-
-function coreEvents(principal: Principal, namespace: string, wanted: ObjectNames) {
-  return read<KubeEvent[]>(
-    principal,
-    `/api/v1/namespaces/${encode(namespace)}/events`,
-    (body) =>
-      itemsOf(body).flatMap((raw) => {
-        const p = EventSchema.safeParse({ apiVersion: 'v1', kind: 'Event', ...(raw as object) });
-        if (!p.success) return [];
-        const io = p.data.involvedObject;
-        return io.kind !== undefined && io.name !== undefined && wanted.get(io.kind)?.has(io.name)
-          ? [p.data]
-          : [];
-      }),
-    [],
-  );
-}
-
-function v1Events(principal: Principal, namespace: string, wanted: ObjectNames) {
-  return read<EventsV1Event[]>(
-    principal,
-    `/apis/events.k8s.io/v1/namespaces/${encode(namespace)}/events`,
-    (body) =>
-      itemsOf(body).flatMap((raw) => {
-        const p = EventsV1EventSchema.safeParse({
-          apiVersion: 'events.k8s.io/v1',
-          kind: 'Event',
-          ...(raw as object),
-        });
-        if (!p.success) return [];
-        const r = p.data.regarding;
-        return r?.kind !== undefined && r.name !== undefined && wanted.get(r.kind)?.has(r.name)
-          ? [p.data]
-          : [];
-      }),
-    [],
-  );
-}
 
 /**
  * The machines' phase histories, from their objects and the Machine controller's Events (when
@@ -132,13 +68,6 @@ function machineFacts(
 
 const targets = (wanted: ObjectNames) => (r: AuditRecord) =>
   r.target !== undefined && wanted.get(r.target.kind)?.has(r.target.name) === true;
-
-const worst = (...states: SourceState[]): SourceState =>
-  states.includes('forbidden')
-    ? 'forbidden'
-    : states.includes('unavailable')
-      ? 'unavailable'
-      : 'ok';
 
 async function gather(
   cache: ObjectCache,
@@ -169,7 +98,7 @@ async function gather(
     // The filters offer every user and operation of the unfiltered timeline.
     facets: timelineFacets(mergeTimeline(input)),
     sources: {
-      records: worst(own.state, shared.state),
+      records: worstState(own.state, shared.state),
       events: events.state,
       eventsV1: eventsV1.state,
     },

@@ -62,13 +62,17 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export interface RequestOptions {
   method?: Method;
   body?: unknown;
-  query?: Record<string, string | number | boolean | undefined>;
+  /** A list is sent as the key repeated (`object=a&object=b`). */
+  query?: Record<string, string | number | boolean | readonly string[] | undefined>;
   signal?: AbortSignal | undefined;
 }
 
 export function apiUrl(path: string, query?: RequestOptions['query']): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (Array.isArray(v)) for (const x of v as readonly string[]) params.append(k, x);
+    else if (v !== undefined) params.set(k, String(v));
+  }
   const qs = params.toString();
   return `${env.apiBase}${path}${qs ? `?${qs}` : ''}`;
 }

@@ -30,6 +30,12 @@ export const queryKeys = {
     [...queryKeys.nodes(namespace, name), node] as const,
   ipPools: (namespace: string) => ['namespaces', namespace, 'ippools'] as const,
   ipPool: (namespace: string, name: string) => [...queryKeys.ipPools(namespace), name] as const,
+  /** The Events of a page's objects (issue 26), per filter. */
+  objectEvents: (
+    namespace: string,
+    objects: readonly string[],
+    filter: Readonly<Record<string, string>>,
+  ) => ['namespaces', namespace, 'events', objects, filter] as const,
   object: (namespace: string, kind: string, name: string) =>
     ['namespaces', namespace, 'objects', kind, name] as const,
 };

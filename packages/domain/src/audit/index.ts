@@ -1,2 +1,3 @@
 export * from './record';
 export * from './timeline';
+export * from './object-events';

@@ -6,14 +6,16 @@ import { notFound } from '../../http/errors';
 import {
   ClusterParams,
   errorResponses,
-  EventViewSchema,
   MachineViewSchema,
   NodePoolViewSchema,
   PoolParams,
 } from '../../http/schemas';
 import { clusterDiagnostics, eventsOfPool, poolDiagnostics } from '../../views/diagnostics';
+import { eventsOfObjects } from '../../views/events';
+import { poolObjects } from '../../views/object-names';
 import { clusterTimeline, poolTimeline } from '../../views/timeline';
 import { readerOf } from './access';
+import { EventFilterQuery, EventsViewSchema, filterOf } from './events';
 import { nodesFor } from './nodes';
 
 /**
@@ -115,16 +117,18 @@ const nodepools: FastifyPluginAsync = (base) => {
       schema: {
         tags: ['nodepools'],
         summary:
-          'Kubernetes events of the pool’s objects, newest first (read with the user’s credential)',
+          'Events of the pool’s objects (both Event APIs, read with the user’s credential), newest first, by type and reason',
         params: PoolParams,
-        response: { 200: z.array(EventViewSchema), ...errorResponses },
+        querystring: EventFilterQuery,
+        response: { 200: EventsViewSchema, ...errorResponses },
       },
     },
     async (request) => {
       const { namespace, cluster, pool } = request.params;
       const principal = await readerOf(app, request, namespace);
       const { model } = poolOf(namespace, cluster, pool);
-      return eventsOfPool(app.cache, principal, namespace, cluster, pool, model.machinesOf(pool));
+      const wanted = poolObjects(app.cache, namespace, cluster, pool, model.machinesOf(pool));
+      return eventsOfObjects(principal, namespace, wanted, filterOf(request.query));
     },
   );
 

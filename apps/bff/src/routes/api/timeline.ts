@@ -26,7 +26,7 @@ export const TimelineQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 
-const TimelineEntrySchema = z.object({
+export const TimelineEntrySchema = z.object({
   id: z.string(),
   time: z.string(),
   source: z.enum(['console', 'event', 'machine']),

@@ -8,6 +8,7 @@ import { V1Beta2Conditions } from '../../features/conditions/components/V1Beta2C
 import { useMachines } from '../../features/machines/api/get-machines';
 import { MachineDetails } from '../../features/machines/components/MachineDetails';
 import { MachineNode } from '../../features/machines/components/MachineNode';
+import { ObjectEvents } from '../../features/events/components/ObjectEvents';
 import { useI18n } from '../../i18n/context';
 import { machineObjectRefs } from '../../lib/object-refs';
 import { nodesPath } from '../../lib/paths';
@@ -83,6 +84,11 @@ export function MachineRoute() {
             headingLevel="h4"
           />
         )}
+      />
+      {/* Issue 26: the Events of the machine and of its infrastructure. */}
+      <ObjectEvents
+        namespace={namespace}
+        source={{ objects: machineObjectRefs(machine).map((r) => `${r.kind}/${r.name}`) }}
       />
       {yaml && (
         <Suspense fallback={null}>

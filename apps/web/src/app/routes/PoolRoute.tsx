@@ -5,6 +5,7 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { useClusterContext, type Permission } from '../../api/get-cluster-context';
 import { FreshnessIndicator } from '../../components/FreshnessIndicator';
 import { PageLoading } from '../../components/PageLoading';
+import { ObjectEvents } from '../../features/events/components/ObjectEvents';
 import { ConditionsTable } from '../../features/conditions/components/ConditionsTable';
 import { V1Beta2Conditions } from '../../features/conditions/components/V1Beta2Conditions';
 import { usePoolMachines } from '../../features/machines/api/get-pool-machines';
@@ -15,7 +16,6 @@ import { useMachineSelection } from '../../features/machines/components/use-mach
 import { hasProblem } from '../../features/machines/components/machine-filter';
 import { useNodePools } from '../../features/node-pools/api/get-node-pools';
 import { PoolCard } from '../../features/node-pools/components/PoolCard';
-import { PoolEvents } from '../../features/node-pools/components/PoolEvents';
 import { Timeline } from '../../features/timeline/components/Timeline';
 import { ActionButton } from '../../components/ActionButton';
 import { useI18n } from '../../i18n/context';
@@ -63,7 +63,11 @@ export function PoolRoute() {
         permission={context.data?.permissions.deleteMachines ?? context.data?.permissions.scalePool}
         onDeleteMachines={onDeleteMachines}
       />
-      <PoolEvents namespace={namespace} cluster={cluster} pool={poolId} />
+      <ObjectEvents
+        namespace={namespace}
+        source={{ pool: { cluster, pool: poolId } }}
+        title={t('pool.events')}
+      />
       {/* Issue 12: the audit timeline. */}
       <Timeline scope={{ namespace, cluster, pool: poolId }} />
       {dialog}

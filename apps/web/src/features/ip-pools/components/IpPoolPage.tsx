@@ -26,6 +26,7 @@ import {
 } from '@mui/material';
 import { Fragment, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { ObjectEvents } from '../../events/components/ObjectEvents';
 import { useClusterContext } from '../../../api/get-cluster-context';
 import { ActionButton } from '../../../components/ActionButton';
 import { DisksEditor, IpEntriesEditor, NicsEditor } from '../../../components/IpEntriesEditor';
@@ -391,6 +392,10 @@ export function IpPoolPage({
           </TableContainer>
         </Box>
       )}
+      {/* Issue 26: the pool's Events (entries claimed, volumes attached, refusals). */}
+      <Box sx={{ mt: 3 }}>
+        <ObjectEvents namespace={namespace} source={{ objects: [`DCSIpHostnamePool/${name}`] }} />
+      </Box>
     </Box>
   );
 }
