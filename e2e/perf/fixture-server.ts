@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { extname, join, normalize } from 'node:path';
 import { buildClusterViews, indexObjects, type ClusterViews, type MachineView } from '@dcs/domain';
 import {
@@ -23,6 +24,12 @@ import {
  * `pools` worker pools × `perPool` machines, and a stream that sends machine upserts at `rate`
  * per second on request. It measures the browser side alone; the BFF has its own benchmarks.
  */
+
+/** The web build's compressed copies, in the order the BFF prefers them. */
+const PRECOMPRESSED: readonly (readonly [encoding: string, suffix: string])[] = [
+  ['br', '.br'],
+  ['gzip', '.gz'],
+];
 
 export interface PerfCluster {
   views: ClusterViews;
@@ -114,9 +121,30 @@ export function serve(
 ): Promise<{ close: () => Promise<void> }> {
   const streams = new Set<ServerResponse>();
   let seq = 0;
-  const json = (res: ServerResponse, body: unknown) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
+  /** As the BFF answers (apps/bff/src/http/compression.ts): br at quality 4, else gzip, ≥ 1 KiB. */
+  const json = (req: IncomingMessage, res: ServerResponse, body: unknown) => {
+    const text = Buffer.from(JSON.stringify(body));
+    const accepted = String(req.headers['accept-encoding'] ?? '');
+    const encoding =
+      text.length < 1024
+        ? undefined
+        : accepted.includes('br')
+          ? 'br'
+          : accepted.includes('gzip')
+            ? 'gzip'
+            : undefined;
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      vary: 'Accept-Encoding',
+      ...(encoding ? { 'content-encoding': encoding } : {}),
+    });
+    res.end(
+      encoding === 'br'
+        ? brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
+        : encoding === 'gzip'
+          ? gzipSync(text)
+          : text,
+    );
   };
   const burst = (seconds: number) => {
     const perTick = Math.max(1, Math.round(rate / 20));
@@ -171,7 +199,7 @@ export function serve(
                   ? cluster.machines
                   : undefined;
     if (body !== undefined) {
-      json(res, body);
+      json(req, res, body);
       return;
     }
     if (p === '/api/v1/stream') {
@@ -185,7 +213,7 @@ export function serve(
     }
     if (p === '/perf/burst') {
       burst(Number(url.searchParams.get('seconds') ?? '10'));
-      json(res, { ok: true });
+      json(req, res, { ok: true });
       return;
     }
     if (p.startsWith('/api/')) {
@@ -201,8 +229,18 @@ export function serve(
     } catch {
       file = join(dist, 'index.html');
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    res.end(readFileSync(file));
+    // As the BFF's static plugin serves it: the build's `.br`/`.gz` copy by Accept-Encoding.
+    const type = TYPES[extname(file)] ?? 'application/octet-stream';
+    const accepted = String(req.headers['accept-encoding'] ?? '');
+    const copy = PRECOMPRESSED.find(
+      ([encoding, suffix]) => accepted.includes(encoding) && existsSync(file + suffix),
+    );
+    res.writeHead(200, {
+      'content-type': type,
+      vary: 'Accept-Encoding',
+      ...(copy ? { 'content-encoding': copy[0] } : {}),
+    });
+    res.end(readFileSync(copy ? file + copy[1] : file));
   });
   return new Promise((ok) => {
     server.listen(port, '127.0.0.1', () => {

@@ -74,6 +74,8 @@ const session: FastifyPluginAsync = (base) => {
     '/session',
     {
       config: { public: true },
+      // Its answer holds the CSRF token: never compressed beside what a page reflects (BREACH).
+      compress: false,
       schema: {
         tags: ['session'],
         summary: 'Who am I, auth mode, CSRF token',
@@ -116,6 +118,7 @@ const session: FastifyPluginAsync = (base) => {
     app.post(
       '/session',
       {
+        compress: false,
         config: {
           public: true,
           rateLimit: { max: app.config.signInRatePerMinute, timeWindow: 60_000 },
