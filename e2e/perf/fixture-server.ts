@@ -124,7 +124,7 @@ export function serve(
   /** As the BFF answers (apps/bff/src/http/compression.ts): br at quality 4, else gzip, ≥ 1 KiB. */
   const json = (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     const text = Buffer.from(JSON.stringify(body));
-    const accepted = String(req.headers['accept-encoding'] ?? '');
+    const accepted = req.headers['accept-encoding'] ?? '';
     const encoding =
       text.length < 1024
         ? undefined
@@ -231,7 +231,7 @@ export function serve(
     }
     // As the BFF's static plugin serves it: the build's `.br`/`.gz` copy by Accept-Encoding.
     const type = TYPES[extname(file)] ?? 'application/octet-stream';
-    const accepted = String(req.headers['accept-encoding'] ?? '');
+    const accepted = req.headers['accept-encoding'] ?? '';
     const copy = PRECOMPRESSED.find(
       ([encoding, suffix]) => accepted.includes(encoding) && existsSync(file + suffix),
     );
