@@ -41,6 +41,7 @@ const PARTS = [
   { name: 'apiserver', pkg: '@dcs/apiserver', script: 'bench' },
   { name: 'simulator', pkg: '@dcs/simulator', script: 'bench' },
   { name: 'web', pkg: '@dcs/e2e', script: 'bench' },
+  { name: 'screen', pkg: '@dcs/e2e', script: 'bench:screen' },
 ];
 const only = values.only ? values.only.split(',') : undefined;
 const unknown = (only ?? []).filter((n) => !PARTS.some((p) => p.name === n));
@@ -77,7 +78,7 @@ if (!only) for (const f of ['results.json', 'results.md']) rmSync(join(out, f), 
 const failures = [];
 let staticDir;
 // The served app's sizes and the browser's figures are the built SPA's.
-if (parts.some((p) => p.name === 'transfer' || p.name === 'web')) {
+if (parts.some((p) => ['transfer', 'web', 'screen'].includes(p.name))) {
   if (small) {
     // The bundle as `vite build` makes it (the typecheck of the full build is not a figure),
     // into a temporary directory, so a concurrent `pnpm start` or e2e run keeps its dist/.

@@ -24,6 +24,8 @@ const config = loadConfig({
     METRICS_PORT: '0',
     // Stream tuning to compare settings (`SSE_BATCH_MS=50 pnpm bench`); the defaults otherwise.
     ...(process.env.SSE_BATCH_MS !== undefined ? { SSE_BATCH_MS: process.env.SSE_BATCH_MS } : {}),
+    // The build the runner made (bench part `screen` opens the SPA); apps/web/dist otherwise.
+    ...(process.env.STATIC_DIR !== undefined ? { STATIC_DIR: process.env.STATIC_DIR } : {}),
   },
 });
 const app = await buildApp({ config });

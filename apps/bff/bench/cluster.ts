@@ -129,18 +129,32 @@ out({
 });
 
 let seq = 0;
-async function events(rate: number, seconds: number): Promise<void> {
+/**
+ * `rate` status changes a second for `seconds`, spread over every machine; with `focus`, every
+ * `focusEvery`-th goes to that machine (the one a browser shows: bench part `screen`).
+ */
+async function events(
+  rate: number,
+  seconds: number,
+  focus?: { name: string; every: number },
+): Promise<void> {
   const total = Math.round(rate * seconds);
   const interval = 1000 / rate;
   const t0 = Date.now();
   let failed = 0;
+  /** When each change of the focus machine was written: [seq, epoch ms]. */
+  const focusWrites: [number, number][] = [];
   for (let k = 0; k < total; k++) {
     // Paced against the start, so a slow write does not lower the rate.
     const due = t0 + k * interval;
     const wait = due - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const name = machineNames[(seq * 7919) % machineNames.length] ?? '';
+    const name =
+      focus && k % focus.every === 0
+        ? focus.name
+        : (machineNames[(seq * 7919) % machineNames.length] ?? '');
     const stamp = `bench:${String(++seq)}:${String(Date.now())}`;
+    if (focus && name === focus.name) focusWrites.push([seq, Date.now()]);
     try {
       await client.patch(
         {
@@ -174,14 +188,26 @@ async function events(rate: number, seconds: number): Promise<void> {
     failed,
     firstSeq: seq - total + 1,
     lastSeq: seq,
+    ...(focus ? { focusWrites } : {}),
     seconds: (Date.now() - t0) / 1000,
   });
 }
 
 const commands = createInterface({ input: process.stdin });
 commands.on('line', (line) => {
-  const cmd = JSON.parse(line) as { cmd: string; rate?: number; seconds?: number };
-  if (cmd.cmd === 'events') void events(cmd.rate ?? 50, cmd.seconds ?? 10);
+  const cmd = JSON.parse(line) as {
+    cmd: string;
+    rate?: number;
+    seconds?: number;
+    focus?: string;
+    focusEvery?: number;
+  };
+  if (cmd.cmd === 'events')
+    void events(
+      cmd.rate ?? 50,
+      cmd.seconds ?? 10,
+      cmd.focus ? { name: cmd.focus, every: cmd.focusEvery ?? 10 } : undefined,
+    );
   if (cmd.cmd === 'stats')
     out({
       stats: {

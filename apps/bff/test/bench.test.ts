@@ -63,9 +63,16 @@ const expected: Record<string, string[]> = {
   ],
   'Web app: a big cluster in the browser': [
     'Node Pools tab interactive',
+    'Node Pools tab interactive, first visit at 1.6 Mbit/s',
+    'bytes on the wire of that first visit',
     'pools listed',
     'longest task under 200 machine events/s',
     'page JS heap after the events',
+  ],
+  'Click to screen: a status change in the browser': [
+    'machine status change → its condition on the page, p50',
+    'machine status change → its condition on the page, p99',
+    'changes of the shown machine on the page',
   ],
 };
 
