@@ -154,7 +154,7 @@ async function events(
         ? focus.name
         : (machineNames[(seq * 7919) % machineNames.length] ?? '');
     const stamp = `bench:${String(++seq)}:${String(Date.now())}`;
-    if (focus && name === focus.name) focusWrites.push([seq, Date.now()]);
+    if (focus?.name === name) focusWrites.push([seq, Date.now()]);
     try {
       await client.patch(
         {
