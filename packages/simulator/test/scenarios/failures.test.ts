@@ -196,7 +196,9 @@ describe('failure injection: every troubleshooting path can be shown', () => {
       cluster: 'fail',
       version: 'v1.34.1',
       replicas: 2,
-      nodeDrainTimeout: '2m',
+      // Long enough (1.5 s of real time at the scale of 600) for the edit below to reach the
+      // machines before it runs out, on a busy machine too: at 2m it sometimes did not.
+      nodeDrainTimeout: '15m',
       poolAnnotations: { [ANNOTATION_FAIL]: 'drain-stuck' },
     });
     await waitSettled(sim, 'fail-drain-edit');
@@ -209,27 +211,27 @@ describe('failure injection: every troubleshooting path can be shown', () => {
     );
     const name = draining.metadata.name ?? '';
     await sim.kubectl.patch('MachineDeployment', 'fail-drain-edit', 'merge', {
-      spec: { template: { spec: { nodeDrainTimeout: '30m' } } },
+      spec: { template: { spec: { nodeDrainTimeout: '6h' } } },
     });
     await sim.until('every machine has the new timeout', () =>
       // As a length of time: v1.14 stores seconds and prints v1beta1's durations as Go does.
       before.every(
         (n) =>
-          parseGoDuration(sim.get('Machine', n)?.spec?.nodeDrainTimeout) === parseGoDuration('30m'),
+          parseGoDuration(sim.get('Machine', n)?.spec?.nodeDrainTimeout) === parseGoDuration('6h'),
       ),
     );
     // In place: the same machines, no new MachineSet.
     expect(
       sim.list('MachineSet').filter((s) => s.metadata.name?.startsWith('fail-drain-edit')),
     ).toHaveLength(1);
-    // Past the old 2m, the drain is still held; past the new 30m, it gives up naming 30m.
-    await sim.clock.advance(10 * 60_000);
+    // Past the old 15m, the drain is still held; past the new 6h, it gives up naming 6h.
+    await sim.clock.advance(30 * 60_000);
     await sim.controllers.idle();
     expect(sim.get('Machine', name)?.metadata.deletionTimestamp).toBeTruthy();
-    await sim.clock.advance(25 * 60_000);
+    await sim.clock.advance(6 * 3600_000);
     await waitSettled(sim, 'fail-drain-edit');
     const failed = sim.events(name, 'Machine').find((e) => e.reason === 'FailedDrainNode');
-    expect(failed?.message).toMatch(/nodeDrainTimeout 30m0s/);
+    expect(failed?.message).toMatch(/nodeDrainTimeout 6h0m0s/);
   }, 90_000);
 
   it('R-POOL-1 during a rollout: without an entry for the surge machine the rollout waits, and says why', async () => {
