@@ -64,7 +64,8 @@ export function ObjectEvents({
           exclusive
           value={type}
           aria-label={t('events.type')}
-          sx={{ '& .MuiToggleButton-root': { textTransform: 'none' } }}
+          // Unselected ones in the body text's colour: MUI's default grey fails WCAG's 4.5:1.
+          sx={{ '& .MuiToggleButton-root': { textTransform: 'none', color: 'text.primary' } }}
           onChange={(_e, v: TypeChoice | null) => {
             if (v) setType(v);
           }}
