@@ -13,7 +13,7 @@ import { Link, Redirect, Route, Router, Switch, useParams, useRoute } from 'wout
 
 /**
  * The console's routing (issue 28: the first load). wouter matches paths, provides a route's
- * params and renders links (~3 KB, where react-router's data router was ~29 KB gzipped of the
+ * params and renders links (~2 KB, where react-router's data router was ~29 KB gzipped of the
  * first load); this module holds the address. As react-router's routers do, a navigation is a
  * transition: the screen on view stays until the next one can render (its lazy code loaded), so a
  * tab change never flashes a spinner over the page. Every component imports its routing from
