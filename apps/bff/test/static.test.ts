@@ -28,6 +28,9 @@ async function writeBuiltApp(dir: string): Promise<void> {
     await writeFile(join(dir, `${name}.gz`), gzipSync(text));
   }
   await writeFile(join(dir, 'robots.txt'), 'User-agent: *\n');
+  // The web build's report of its budgets (apps/web/build/bundle-budget.ts), for `pnpm bench`.
+  await mkdir(join(dir, '.vite'));
+  await writeFile(join(dir, '.vite', 'bundle-budget.json'), '{"firstLoadKB":180}\n');
 }
 
 describe('static hosting of the built app (issue 14: served like a production web app)', () => {
@@ -122,6 +125,8 @@ describe('static hosting of the built app (issue 14: served like a production we
       ['/assets/x.js', NAVIGATE],
       ['/favicon.ico', 'image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5'],
       ['/assets/index-Ab12Cd34.js.br', SUBRESOURCE],
+      // The build's own files (its budget report) are not part of the app.
+      ['/.vite/bundle-budget.json', SUBRESOURCE],
     ] as const) {
       const res = await app.inject({ url, headers: { accept } });
       expect(res.statusCode, url).toBe(404);

@@ -1,12 +1,14 @@
-import { RouterProvider } from 'react-router/dom';
+import { BrowserRouter } from '../lib/routing';
 import { AppProviders } from './providers';
-import { router } from './router';
+import { AppRoutes, prefetchRoute } from './router';
 
 /** The console: providers around the router. */
 export function App() {
   return (
     <AppProviders>
-      <RouterProvider router={router} />
+      <BrowserRouter onLocation={prefetchRoute}>
+        <AppRoutes />
+      </BrowserRouter>
     </AppProviders>
   );
 }

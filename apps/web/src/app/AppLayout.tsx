@@ -1,15 +1,15 @@
 import { AppBar, Box, Link, Toolbar, Typography } from '@mui/material';
-import { Suspense } from 'react';
-import { Link as RouterLink, Outlet } from 'react-router';
+import { Suspense, type ReactNode } from 'react';
 import { ClusterRights } from '../components/ClusterRights';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { PageLoading } from '../components/PageLoading';
 import { ThemeSwitch } from '../components/ThemeSwitch';
 import { SessionMenu } from '../features/session/components/SessionMenu';
 import { useI18n } from '../i18n/context';
+import { Link as RouterLink } from '../lib/routing';
 
 /** The frame of every signed-in screen: a skip link, the bar, and the page. */
-export function AppLayout() {
+export function AppLayout({ children }: { children: ReactNode }) {
   const { t } = useI18n();
   return (
     <>
@@ -45,9 +45,7 @@ export function AppLayout() {
         tabIndex={-1}
         sx={{ px: { xs: 2, md: 3 }, py: 2, maxWidth: 1600, mx: 'auto', outline: 'none' }}
       >
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
+        <Suspense fallback={<PageLoading />}>{children}</Suspense>
       </Box>
     </>
   );

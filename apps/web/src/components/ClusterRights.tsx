@@ -1,5 +1,5 @@
 import { Box, Typography } from '@mui/material';
-import { useMatch } from 'react-router';
+import { useMatch } from '../lib/routing';
 import { useClusterContext, type Action } from '../api/get-cluster-context';
 import { useI18n } from '../i18n/context';
 import { refusalText } from './refusal-text';
@@ -18,9 +18,9 @@ const SHOWN = [
 
 /** The user's rights in the cluster on screen, as the BFF's access reviews decided them. */
 export function ClusterRights() {
-  const match = useMatch('/clusters/:namespace/:cluster/*');
-  const namespace = match?.params.namespace ?? '';
-  const cluster = match?.params.cluster ?? '';
+  const match = useMatch('/clusters/:namespace/:cluster/*?');
+  const namespace = match?.namespace ?? '';
+  const cluster = match?.cluster ?? '';
   return match ? <Rights namespace={namespace} cluster={cluster} /> : null;
 }
 

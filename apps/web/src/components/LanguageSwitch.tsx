@@ -1,5 +1,6 @@
 import Translate from '@mui/icons-material/Translate';
-import { Button, Menu, MenuItem } from '@mui/material';
+import { Button, MenuItem } from '@mui/material';
+import { LazyMenu, preloadMenu } from './LazyMenu';
 import { useId, useState } from 'react';
 import { useI18n } from '../i18n/context';
 import { LOCALES, type Locale } from '../i18n/locale';
@@ -21,6 +22,8 @@ export function LanguageSwitch() {
         aria-haspopup="menu"
         aria-controls={anchor ? id : undefined}
         aria-expanded={anchor ? 'true' : undefined}
+        onPointerEnter={preloadMenu}
+        onFocus={preloadMenu}
         onClick={(e) => {
           setAnchor(e.currentTarget);
           // Fetch the other languages while the user reads the menu: the choice is then instant.
@@ -30,7 +33,7 @@ export function LanguageSwitch() {
       >
         {NAMES[locale]}
       </Button>
-      <Menu
+      <LazyMenu
         id={id}
         anchorEl={anchor}
         open={anchor !== null}
@@ -51,7 +54,7 @@ export function LanguageSwitch() {
             {NAMES[l]}
           </MenuItem>
         ))}
-      </Menu>
+      </LazyMenu>
     </>
   );
 }

@@ -1,7 +1,8 @@
 import DarkMode from '@mui/icons-material/DarkMode';
 import LightMode from '@mui/icons-material/LightMode';
 import SettingsBrightness from '@mui/icons-material/SettingsBrightness';
-import { IconButton, ListItemIcon, Menu, MenuItem } from '@mui/material';
+import { IconButton, ListItemIcon, MenuItem } from '@mui/material';
+import { LazyMenu, preloadMenu } from './LazyMenu';
 import { useColorScheme } from '@mui/material/styles';
 import { useId, useState } from 'react';
 import { useI18n } from '../i18n/context';
@@ -32,13 +33,15 @@ export function ThemeSwitch() {
         aria-haspopup="menu"
         aria-controls={anchor ? id : undefined}
         aria-expanded={anchor ? 'true' : undefined}
+        onPointerEnter={preloadMenu}
+        onFocus={preloadMenu}
         onClick={(e) => {
           setAnchor(e.currentTarget);
         }}
       >
         {ICONS[current]}
       </IconButton>
-      <Menu
+      <LazyMenu
         id={id}
         anchorEl={anchor}
         open={anchor !== null}
@@ -59,7 +62,7 @@ export function ThemeSwitch() {
             {label(m)}
           </MenuItem>
         ))}
-      </Menu>
+      </LazyMenu>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../../lib/routing';
 import { AddWorkerNodePoolPage } from '../../features/create-pool/components/AddWorkerNodePoolPage';
 
 export function AddPoolRoute() {

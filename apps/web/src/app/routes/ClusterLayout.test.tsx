@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Route } from '../../lib/routing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '../../test/api';
 import { demoClusterViews } from '../../test/fixtures';
@@ -15,11 +15,11 @@ afterEach(() => {
 const renderAt = (path: string) =>
   renderInApp(
     <MemoryRouter initialEntries={[path]}>
-      <Routes>
-        <Route path="/clusters/:namespace/:cluster" element={<ClusterLayout />}>
-          <Route path="node-pools" element={<button type="button">Add Worker Node Pool</button>} />
-        </Route>
-      </Routes>
+      <Route path="/clusters/:namespace/:cluster/node-pools">
+        <ClusterLayout>
+          <button type="button">Add Worker Node Pool</button>
+        </ClusterLayout>
+      </Route>
     </MemoryRouter>,
   );
 

@@ -12,8 +12,7 @@ import {
   Tabs,
   Typography,
 } from '@mui/material';
-import { lazy, Suspense, useState } from 'react';
-import { Link as RouterLink, Outlet, useLocation, useParams } from 'react-router';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useClusterContext } from '../../api/get-cluster-context';
 import { ActionButton } from '../../components/ActionButton';
 import { PageLoading } from '../../components/PageLoading';
@@ -23,6 +22,7 @@ import { clustersQueryOptions, useClusters } from '../../features/clusters/api/g
 import { useI18n } from '../../i18n/context';
 import { apiUrl, seg } from '../../lib/api-client';
 import { ipPoolsPath, nodesPath, objectTreePath, poolsPath } from '../../lib/paths';
+import { Link as RouterLink, useLocation, useParams } from '../../lib/routing';
 import { StreamContext, useClusterStream } from '../../lib/stream/use-cluster-stream';
 
 const PauseDialog = lazy(() =>
@@ -32,13 +32,25 @@ const PauseDialog = lazy(() =>
 );
 
 /** A cluster's page: its header, the tabs of U-1, and one live stream for all of them. */
-export function ClusterLayout() {
+export function ClusterLayout({ children }: { children: ReactNode }) {
   const { namespace = '', cluster = '' } = useParams();
   // A new cluster is a new page: a fresh stream and fresh state.
-  return <ClusterPage key={`${namespace}/${cluster}`} namespace={namespace} cluster={cluster} />;
+  return (
+    <ClusterPage key={`${namespace}/${cluster}`} namespace={namespace} cluster={cluster}>
+      {children}
+    </ClusterPage>
+  );
 }
 
-function ClusterPage({ namespace, cluster }: { namespace: string; cluster: string }) {
+function ClusterPage({
+  namespace,
+  cluster,
+  children,
+}: {
+  namespace: string;
+  cluster: string;
+  children: ReactNode;
+}) {
   const { t } = useI18n();
   const clusters = useClusters();
   const view = clusters.data?.find((c) => c.namespace === namespace && c.name === cluster);
@@ -58,7 +70,11 @@ function ClusterPage({ namespace, cluster }: { namespace: string; cluster: strin
         </Alert>
       </>
     );
-  return <LiveClusterPage namespace={namespace} cluster={cluster} view={view} />;
+  return (
+    <LiveClusterPage namespace={namespace} cluster={cluster} view={view}>
+      {children}
+    </LiveClusterPage>
+  );
 }
 
 /** Clusters › this cluster: the way back to the list, on the live page and on "not found" alike. */
@@ -78,10 +94,12 @@ function LiveClusterPage({
   namespace,
   cluster,
   view,
+  children,
 }: {
   namespace: string;
   cluster: string;
   view: ClusterView | undefined;
+  children: ReactNode;
 }) {
   const { t } = useI18n();
   const stream = useClusterStream(namespace, cluster);
@@ -156,9 +174,7 @@ function LiveClusterPage({
           ))}
         </Tabs>
       </Box>
-      <Suspense fallback={<PageLoading />}>
-        <Outlet />
-      </Suspense>
+      <Suspense fallback={<PageLoading />}>{children}</Suspense>
     </StreamContext>
   );
 }

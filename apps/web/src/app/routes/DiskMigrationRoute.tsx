@@ -1,5 +1,5 @@
 import { Box, Button, Stack } from '@mui/material';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useParams } from '../../lib/routing';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FreshnessIndicator } from '../../components/FreshnessIndicator';
 import { PageLoading } from '../../components/PageLoading';

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../../lib/routing';
 import { ConditionsTable } from '../../features/conditions/components/ConditionsTable';
 import { useIpPools } from '../../features/ip-pools/api/get-ip-pools';
 import { CreateIpPoolPage } from '../../features/ip-pools/components/CreateIpPoolPage';

@@ -2,7 +2,7 @@
 import { machineView, nodeViewsOf, type ClusterNodesView } from '@dcs/domain';
 import { aMachine, aNode } from '@dcs/domain/testing';
 import { cleanup, screen, within } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Route } from '../../lib/routing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '../../i18n/locale';
 import { stubApi } from '../../test/api';
@@ -33,9 +33,9 @@ function renderPage(nodes: ClusterNodesView, locale: Locale = 'en', m = machine)
   });
   renderInApp(
     <MemoryRouter initialEntries={[`/clusters/cpaas-system/demo/nodes/${NAME}`]}>
-      <Routes>
-        <Route path="/clusters/:namespace/:cluster/nodes/:machine" element={<MachineRoute />} />
-      </Routes>
+      <Route path="/clusters/:namespace/:cluster/nodes/:machine">
+        <MachineRoute />
+      </Route>
     </MemoryRouter>,
     { locale },
   );

@@ -1,6 +1,6 @@
 import { Alert, AlertTitle, Box, Button, Stack } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useParams } from '../../lib/routing';
 import { FreshnessIndicator } from '../../components/FreshnessIndicator';
 import { PageLoading } from '../../components/PageLoading';
 import { ConditionsTable } from '../../features/conditions/components/ConditionsTable';

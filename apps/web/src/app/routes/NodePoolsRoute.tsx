@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../../lib/routing';
 import { useClusters } from '../../features/clusters/api/get-clusters';
 import { ConditionsTable } from '../../features/conditions/components/ConditionsTable';
 import { NodePoolsTab } from '../../features/node-pools/components/NodePoolsTab';

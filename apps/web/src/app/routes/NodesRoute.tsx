@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../../lib/routing';
 import { NodesTab } from '../../features/machines/components/NodesTab';
 import { usePoolDialogs } from './usePoolDialogs';
 

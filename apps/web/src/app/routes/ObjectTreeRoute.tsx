@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../../lib/routing';
 import { ObjectTreeTab } from '../../features/object-tree/components/ObjectTreeTab';
 
 export function ObjectTreeRoute() {

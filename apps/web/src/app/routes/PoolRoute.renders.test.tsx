@@ -3,7 +3,7 @@ import type { MachineView, StreamEvent } from '@dcs/domain';
 import { aMachine } from '@dcs/domain/testing';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createElement, type ComponentProps } from 'react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Route } from '../../lib/routing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type * as Mui from '@mui/material';
 import { applyChanges } from '../../lib/stream/apply-changes';
@@ -62,9 +62,9 @@ async function renderPage() {
   });
   const { client } = renderInApp(
     <MemoryRouter initialEntries={[`/clusters/cpaas-system/demo/node-pools/${POOL}`]}>
-      <Routes>
-        <Route path="/clusters/:namespace/:cluster/node-pools/:pool" element={<PoolRoute />} />
-      </Routes>
+      <Route path="/clusters/:namespace/:cluster/node-pools/:pool">
+        <PoolRoute />
+      </Route>
     </MemoryRouter>,
   );
   const table = await screen.findByRole('table', { name: `Machines of ${POOL}` }, SLOW);

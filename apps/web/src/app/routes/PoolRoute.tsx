@@ -1,7 +1,7 @@
 import { conditionGroup, sortConditionGroups, type MachineView } from '@dcs/domain';
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { memo, useCallback, useMemo } from 'react';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useParams } from '../../lib/routing';
 import { useClusterContext, type Permission } from '../../api/get-cluster-context';
 import { FreshnessIndicator } from '../../components/FreshnessIndicator';
 import { PageLoading } from '../../components/PageLoading';

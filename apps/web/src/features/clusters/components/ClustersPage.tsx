@@ -11,7 +11,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../../../lib/routing';
 import { PageLoading } from '../../../components/PageLoading';
 import { PausedChip } from '../../../components/PausedChip';
 import { useI18n } from '../../../i18n/context';

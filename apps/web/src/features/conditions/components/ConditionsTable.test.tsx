@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { conditionViews } from '@dcs/domain';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/routing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderInApp } from '../../../test/render';
 import { ConditionsTable } from './ConditionsTable';

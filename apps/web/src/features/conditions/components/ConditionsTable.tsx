@@ -22,7 +22,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
-import { useLocation, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from '../../../lib/routing';
 import { useI18n } from '../../../i18n/context';
 import { formatAbsolute, formatRelative } from '../../../i18n/format';
 import { useNow } from '../../../lib/use-now';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { v1beta2ConditionViews } from '@dcs/domain';
 import { cleanup, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/routing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderInApp } from '../../../test/render';
 import { V1Beta2Conditions } from './V1Beta2Conditions';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { formatMessage } from '@dcs/domain';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/routing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { contextWire, stubApi } from '../../../test/api';
 import { renderInApp } from '../../../test/render';

@@ -11,7 +11,7 @@ import {
 } from '@mui/material';
 import { useEffect, useMemo, useRef } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from '../../../lib/routing';
 import { useClusterContext, type ClusterContext } from '../../../api/get-cluster-context';
 import { refusalText } from '../../../components/ActionButton';
 import { PageLoading } from '../../../components/PageLoading';
@@ -83,7 +83,7 @@ function AddPoolForm({
   });
   const send = useCreatePool(namespace, cluster);
   const flow = usePlanFlow(send, () => {
-    void navigate(poolPath(namespace, cluster, form.getValues('name')));
+    navigate(poolPath(namespace, cluster, form.getValues('name')));
   });
   const gates = providerGates(ctx.providerVersion);
   const allowed = context.permissions.createPool?.allowed !== false;

@@ -8,7 +8,7 @@ import {
   aValidationContext,
 } from '@dcs/domain/testing';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/routing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderInApp } from '../../../test/render';
 import { DiskMigrationPlanView } from './DiskMigrationPlanView';

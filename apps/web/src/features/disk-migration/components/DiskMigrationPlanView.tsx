@@ -1,7 +1,7 @@
 import type { DiskMigrationPlan, MigrationStep } from '@dcs/domain';
 import { Alert, AlertTitle, Box, Chip, Link, Stack, Typography } from '@mui/material';
 import { useId } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../../../lib/routing';
 import { CodeBlock } from '../../../components/PlanPreview';
 import { ProblemList } from '../../../components/ProblemList';
 import { useI18n } from '../../../i18n/context';

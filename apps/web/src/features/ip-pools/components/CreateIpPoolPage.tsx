@@ -1,7 +1,7 @@
 import { validateCreateIpPool, type CreateIpPoolRequest, type IpPoolEntry } from '@dcs/domain';
 import { Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from '../../../lib/routing';
 import { useClusterContext } from '../../../api/get-cluster-context';
 import { refusalText } from '../../../components/ActionButton';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -33,7 +33,7 @@ export function CreateIpPoolPage({ namespace, cluster }: { namespace: string; cl
   const [touched, setTouched] = useState(false);
   const send = useCreateIpPool(namespace, cluster);
   const flow = usePlanFlow(send, () => {
-    void navigate(ipPoolPath(namespace, cluster, name));
+    navigate(ipPoolPath(namespace, cluster, name));
   });
   const ctx = context.data?.validation;
   const req: CreateIpPoolRequest = { name, entries };
@@ -47,7 +47,7 @@ export function CreateIpPoolPage({ namespace, cluster }: { namespace: string; cl
     : undefined;
   const reviewing = flow.stage === 'review' || flow.stage === 'applying';
   const cancel = () => {
-    void navigate(ipPoolsPath(namespace, cluster));
+    navigate(ipPoolsPath(namespace, cluster));
   };
 
   return (

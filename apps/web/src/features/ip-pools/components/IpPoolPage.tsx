@@ -25,7 +25,7 @@ import {
   Typography,
 } from '@mui/material';
 import { Fragment, useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../../../lib/routing';
 import { ObjectEvents } from '../../events/components/ObjectEvents';
 import { useClusterContext } from '../../../api/get-cluster-context';
 import { ActionButton } from '../../../components/ActionButton';

@@ -12,7 +12,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from '../../../lib/routing';
 import { useClusterContext } from '../../../api/get-cluster-context';
 import { ActionButton } from '../../../components/ActionButton';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -51,7 +51,7 @@ export function IpPoolsTab({ namespace, cluster }: { namespace: string; cluster:
               : undefined
           }
           onClick={() => {
-            void navigate(newIpPoolPath(namespace, cluster));
+            navigate(newIpPoolPath(namespace, cluster));
           }}
         />
       </Stack>

@@ -1,7 +1,7 @@
 import type { MachineView } from '@dcs/domain';
 import { Box, Chip, Link, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../../../lib/routing';
 import { FactList } from '../../../components/FactList';
 import { useI18n } from '../../../i18n/context';
 import { formatAbsolute, formatAge } from '../../../i18n/format';

@@ -11,7 +11,7 @@ import { aMachine, aNode } from '@dcs/domain/testing';
 import { notifyManager } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Profiler } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/routing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyChanges } from '../../../lib/stream/apply-changes';
 import { collectChanges } from '../../../lib/stream/reducer';

@@ -3,7 +3,7 @@ import { machineView, type MachineView, type StreamEvent } from '@dcs/domain';
 import { aMachine } from '@dcs/domain/testing';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { createElement, type ComponentProps } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/routing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type * as Mui from '@mui/material';
 import { applyChanges } from '../../../lib/stream/apply-changes';

@@ -2,7 +2,7 @@
 import { clusterNodeSummaries, machineView, nodeViewsOf, type Machine } from '@dcs/domain';
 import { aMachine, aNode } from '@dcs/domain/testing';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/routing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '../../../i18n/locale';
 import { contextWire, stubApi } from '../../../test/api';

@@ -20,7 +20,7 @@ import {
   type Dispatch,
   type SetStateAction,
 } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../../lib/routing';
 import { useClusterContext, type Permission } from '../../../api/get-cluster-context';
 import { ActionButton } from '../../../components/ActionButton';
 import { FreshnessIndicator } from '../../../components/FreshnessIndicator';

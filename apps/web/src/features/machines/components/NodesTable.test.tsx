@@ -9,7 +9,7 @@ import {
 } from '@dcs/domain';
 import { aMachine, aNode } from '@dcs/domain/testing';
 import { cleanup, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/routing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NOW } from '../../../test/fixtures';
 import { withLaidOutElements } from '../../../test/layout';

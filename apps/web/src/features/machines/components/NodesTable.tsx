@@ -21,7 +21,7 @@ import {
 } from '@mui/material';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useMemo, useRef } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../../../lib/routing';
 import { PhaseChip } from '../../../components/PhaseChip';
 import { useI18n } from '../../../i18n/context';
 import { formatAbsolute, formatAge } from '../../../i18n/format';

@@ -1,7 +1,7 @@
 import Add from '@mui/icons-material/Add';
 import type { NodePoolView } from '@dcs/domain';
 import { Alert, Box, Stack, Typography } from '@mui/material';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/routing';
 import { useClusterContext } from '../../../api/get-cluster-context';
 import { ActionButton } from '../../../components/ActionButton';
 import { FreshnessIndicator } from '../../../components/FreshnessIndicator';
@@ -57,7 +57,7 @@ export function NodePoolsTab({
           permission={permissions?.createPool}
           blockedReason={gatedReason}
           onClick={() => {
-            void navigate(newPoolPath(namespace, cluster));
+            navigate(newPoolPath(namespace, cluster));
           }}
         />
       </Stack>

@@ -1,7 +1,7 @@
 import type { NodePoolView } from '@dcs/domain';
 import { Box, Card, CardActions, CardContent, Chip, Link, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../../../lib/routing';
 import { PausedChip } from '../../../components/PausedChip';
 import { ProblemList } from '../../../components/ProblemList';
 import { StatusChip } from '../../../components/StatusChip';

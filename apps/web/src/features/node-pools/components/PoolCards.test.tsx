@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import type { NodePoolView } from '@dcs/domain';
 import { cleanup, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/routing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoClusterViews } from '../../../test/fixtures';
 import { renderInApp } from '../../../test/render';

@@ -2,7 +2,7 @@ import MoreVert from '@mui/icons-material/MoreVert';
 import { IconButton, ListItemText, Menu, MenuItem } from '@mui/material';
 import type { NodePoolView } from '@dcs/domain';
 import { useId, useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../../../lib/routing';
 import type { Permission } from '../../../api/get-cluster-context';
 import { refusalText } from '../../../components/refusal-text';
 import { useI18n } from '../../../i18n/context';

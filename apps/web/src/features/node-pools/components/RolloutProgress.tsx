@@ -1,7 +1,7 @@
 import type { MachineSetView, RolloutView } from '@dcs/domain';
 import { Box, Chip, LinearProgress, Link, Stack, Typography } from '@mui/material';
 import { useId } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../../../lib/routing';
 import { useI18n } from '../../../i18n/context';
 import { machineSetMachinesPath } from '../../../lib/paths';
 

@@ -1,7 +1,7 @@
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import { Box, Button, Link, Stack } from '@mui/material';
 import { memo } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../../../lib/routing';
 import { ActionButton } from '../../../components/ActionButton';
 import { useI18n } from '../../../i18n/context';
 import { formatMemoryMB } from '../../../i18n/format';

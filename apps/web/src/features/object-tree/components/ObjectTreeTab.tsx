@@ -19,7 +19,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useMemo, useState } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from '../../../lib/routing';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { PageLoading } from '../../../components/PageLoading';
 import { useI18n } from '../../../i18n/context';

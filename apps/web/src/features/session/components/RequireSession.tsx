@@ -1,6 +1,6 @@
 import { Alert, Box, CircularProgress } from '@mui/material';
 import { useEffect, type ReactNode } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from '../../../lib/routing';
 import { useQueryClient } from '@tanstack/react-query';
 import { useI18n } from '../../../i18n/context';
 import { setUnauthorizedHandler } from '../../../lib/api-client';

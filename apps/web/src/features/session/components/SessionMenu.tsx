@@ -1,5 +1,6 @@
 import AccountCircle from '@mui/icons-material/AccountCircle';
-import { Box, Button, Chip, Divider, Menu, MenuItem, Typography } from '@mui/material';
+import { Box, Button, Chip, Divider, MenuItem, Typography } from '@mui/material';
+import { LazyMenu, preloadMenu } from '../../../components/LazyMenu';
 import { useId, useState, type ReactNode } from 'react';
 import { useI18n } from '../../../i18n/context';
 import { useSession, type SsoClaims } from '../api/get-session';
@@ -29,6 +30,8 @@ export function SessionMenu({ rights }: { rights?: ReactNode }) {
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? 'true' : undefined}
         aria-label={t('session.menu', { name })}
+        onPointerEnter={preloadMenu}
+        onFocus={preloadMenu}
         onClick={(e) => {
           setAnchor(e.currentTarget);
         }}
@@ -41,7 +44,7 @@ export function SessionMenu({ rights }: { rights?: ReactNode }) {
           {name}
         </Box>
       </Button>
-      <Menu
+      <LazyMenu
         id={menuId}
         anchorEl={anchor}
         open={anchor !== null}
@@ -96,7 +99,7 @@ export function SessionMenu({ rights }: { rights?: ReactNode }) {
             {t('session.signOut')}
           </MenuItem>
         )}
-      </Menu>
+      </LazyMenu>
     </>
   );
 }

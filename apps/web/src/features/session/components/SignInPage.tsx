@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Paper, TextField, Typography } from '@mui/material';
 import { useState, type SyntheticEvent } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
+import { Navigate, useSearchParams } from '../../../lib/routing';
 import { useI18n } from '../../../i18n/context';
 import { isApiError } from '../../../lib/api-client';
 import { useSession } from '../api/get-session';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/routing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '../../../test/api';
 import { renderInApp } from '../../../test/render';
