@@ -49,6 +49,7 @@ export function autoscalePoolOf(md: MachineDeployment, ctx: ValidationContext): 
     replicas: specReplicas(md),
     ipPoolName: ipPoolNameOf(md, ctx),
     scaleFromZero: canScaleFromZero(md),
+    maxSurge: md.spec?.strategy?.rollingUpdate?.maxSurge,
   };
 }
 

@@ -428,12 +428,12 @@ const catalog = {
       '移除 {name} 的 cluster-autoscaler 边界：node-group-min-size 和 node-group-max-size 注解',
   },
   'plan.effect.autoscaleSet': {
-    en: 'The cluster autoscaler manages {name} between {min} and {max} replicas from now (where it runs for this cluster with the clusterapi provider): it raises spec.replicas when pods cannot be scheduled and lowers it when nodes are unneeded. A manual scale within the bounds may be changed again by it.',
+    en: 'The cluster autoscaler manages {name} between {min} and {max, plural, one {# replica} other {# replicas}} from now (where it runs for this cluster with the clusterapi provider): it raises spec.replicas when pods cannot be scheduled and lowers it when nodes are unneeded. A manual scale within the bounds may be changed again by it.',
     'zh-CN':
       '从现在起 cluster-autoscaler 将在 {min} 到 {max} 个副本之间管理 {name}（前提是该集群运行了使用 clusterapi provider 的 cluster-autoscaler）：有 Pod 无法调度时它会提高 spec.replicas，节点不再需要时会降低它。在边界内的手动伸缩可能会被它再次修改。',
   },
   'plan.effect.autoscaleChanged': {
-    en: 'The cluster autoscaler manages {name} between {min} and {max} replicas from its next scan on (it reads the annotations anew each time)',
+    en: 'The cluster autoscaler manages {name} between {min} and {max, plural, one {# replica} other {# replicas}} from its next scan on (it reads the annotations anew each time)',
     'zh-CN':
       '从下一次扫描起，cluster-autoscaler 将在 {min} 到 {max} 个副本之间管理 {name}（它每次都会重新读取注解）',
   },

@@ -141,7 +141,17 @@ describe('validateAutoscale (O-AUTOSCALE)', () => {
     expect(validateAutoscale({ minSize: 1, maxSize: 2, replicas: 2 }, pool, ctx)).toEqual([]);
     expect(rules(validateAutoscale({ minSize: 1, maxSize: 2, replicas: 5 }, pool, ctx))).toEqual([
       'R-AS-4 error replicas',
+      'R-MD-1 error replicas',
     ]);
+  });
+
+  it('R-MD-1: replicas raised into the bounds past what the IP pool serves are refused, as a scale-up would be', () => {
+    const small = { ...pool, replicas: 1 };
+    expect(rules(validateAutoscale({ minSize: 4, maxSize: 4, replicas: 4 }, small, ctx))).toEqual([
+      'R-MD-1 error replicas',
+      'R-AS-5 warning maxSize',
+    ]);
+    expect(validateAutoscale({ minSize: 2, maxSize: 3, replicas: 2 }, small, ctx)).toEqual([]);
   });
 
   it('R-AS-5: a max the IP pool cannot serve is a warning that names the room', () => {

@@ -4,10 +4,11 @@ import {
   ANNOTATION_AUTOSCALER_MAX_SIZE,
   ANNOTATION_AUTOSCALER_MIN_SIZE,
 } from '../labels';
+import type { IntOrString } from '../schemas/meta';
 import type { ValidationContext } from './context';
 import type { RuleId, RuleIssue } from './issue';
 import { error, warning } from './make';
-import { replicaRoom } from './pool';
+import { checkReplicasFitPool, replicaRoom } from './pool';
 import { checkProviderForWebWorkflow } from './version';
 
 /**
@@ -136,6 +137,8 @@ export interface AutoscalePool {
   ipPoolName: string | undefined;
   /** Whether the MachineDeployment carries the scale-from-zero capacity annotations (R-AS-6). */
   scaleFromZero: boolean;
+  /** Its maxSurge, for the IP pool's room when replicas are raised in the same change (R-MD-1). */
+  maxSurge?: IntOrString | undefined;
 }
 
 /** What O-AUTOSCALE asks for, once the request's shape is known to be right (R-AS-1, R-AS-2). */
@@ -147,9 +150,9 @@ export interface AutoscaleIntent {
 }
 
 /**
- * O-AUTOSCALE: the bounds against each other (R-AS-3), the replicas they will hold (R-AS-4), the
- * IP pool the autoscaler would scale into (R-AS-5), and scale from zero (R-AS-6). Paths are the
- * request's fields.
+ * O-AUTOSCALE: the bounds against each other (R-AS-3), the replicas they will hold (R-AS-4; raised
+ * into them, the IP pool must serve them: R-MD-1), the IP pool the autoscaler would scale into
+ * (R-AS-5), and scale from zero (R-AS-6). Paths are the request's fields.
  */
 export function validateAutoscale(
   intent: AutoscaleIntent,
@@ -188,7 +191,20 @@ export function validateAutoscale(
   const ipPool =
     pool.ipPoolName === undefined ? undefined : ctx.ipPools.find((p) => p.name === pool.ipPoolName);
   if (ipPool) {
-    const room = replicaRoom(ipPool, pool.name).room;
+    const { room, heldByOthers, entries } = replicaRoom(ipPool, pool.name);
+    // Replicas raised into the bounds are a scale-up like any other (R-MD-1).
+    if (intent.replicas !== undefined && intent.replicas > pool.replicas) {
+      out.push(
+        ...checkReplicasFitPool({
+          poolName: ipPool.name,
+          entryCount: entries,
+          used: heldByOthers,
+          deployment: { deployment: pool.name, replicas: intent.replicas, maxSurge: pool.maxSurge },
+          others: ipPool.consumers.filter((c) => c.deployment !== pool.name),
+          path: 'replicas',
+        }).filter((i) => i.severity === 'error'),
+      );
+    }
     if (maxSize > room) {
       out.push(
         warning(R_AS_IP_POOL_ROOM, 'maxSize', 'autoscale.maxBeyondIpPool', {

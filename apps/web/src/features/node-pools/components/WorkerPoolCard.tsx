@@ -7,6 +7,7 @@ import { useI18n } from '../../../i18n/context';
 import { formatMemoryMB } from '../../../i18n/format';
 import { ipPoolPath, poolConditionsPath, poolDiskMigrationPath } from '../../../lib/paths';
 import type { PoolCardProps } from './pool-actions';
+import { AutoscalerStatus, autoscalingText } from './AutoscalerFacts';
 import { PoolCardFrame } from './PoolCardFrame';
 import { PoolFacts } from './PoolFacts';
 import { PoolMoreMenu } from './PoolMoreMenu';
@@ -19,6 +20,7 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
   permissions,
   gatedReason,
   onAction,
+  autoscaler,
 }: PoolCardProps) {
   const { t } = useI18n();
   const tpl = pool.machineTemplate;
@@ -93,6 +95,15 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
             blockedReason={blocked}
             onClick={() => {
               onAction('editStrategy', pool);
+            }}
+          />
+          <ActionButton
+            size="small"
+            label={t('action.autoscale')}
+            permission={permissions?.autoscalePool}
+            blockedReason={blocked}
+            onClick={() => {
+              onAction('autoscale', pool);
             }}
           />
           <ActionButton
@@ -182,6 +193,17 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
                 maxUnavailable: String(pool.strategy.maxUnavailable ?? '—'),
               }),
             },
+            // Issue 26 item 2: the cluster autoscaler's bounds, and what it says of the pool.
+            { label: t('pool.autoscaling'), id: 'autoscaling', value: autoscalingText(pool, t) },
+            ...(pool.autoscaler?.bounds
+              ? [
+                  {
+                    label: t('pool.autoscalerStatus'),
+                    id: 'autoscaler-status',
+                    value: <AutoscalerStatus pool={pool} view={autoscaler} />,
+                  },
+                ]
+              : []),
           ]}
         />
         <RolloutProgress rollout={pool.rollout} namespace={pool.namespace} cluster={pool.cluster} />

@@ -94,6 +94,11 @@ function ScaleDialogBody({
     });
     return flow.preview(next);
   };
+  const bounds = pool.autoscaler?.bounds;
+  const autoscalerBounds = bounds && {
+    ...bounds,
+    scaleFromZero: pool.autoscaler?.scaleFromZero ?? false,
+  };
   // Validated on every keystroke: the rules are pure and fast.
   const issues = validateScale(
     req,
@@ -103,6 +108,8 @@ function ScaleDialogBody({
       ipPoolName,
       maxSurge: pool.strategy.maxSurge,
       machineTemplateName: pool.machineTemplate.name,
+      // R-AS-7: an autoscaled pool's bounds refuse a count outside them, and warn within.
+      autoscaler: autoscalerBounds,
     },
     context.validation,
   );
@@ -211,6 +218,11 @@ function ScaleDialogBody({
           )}
         </Box>
       </Stack>
+      {bounds && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {t('scale.autoscaled', { min: bounds.minSize, max: bounds.maxSize })}
+        </Alert>
+      )}
       {replicas < pool.replicas.desired && (
         <Alert severity="info" sx={{ mb: 2 }}>
           {t('scale.downRandom')}
