@@ -828,7 +828,7 @@ export const en = {
   'autoscale.status.group': '{health} · target {target}, {ready} ready (min {min}, max {max})',
   'autoscale.status.scaleUp': 'Last scale-up: {status}',
   'autoscale.status.scaleDown': 'Last scale-down: {status}',
-  'autoscale.status.since': 'since {when}',
+  'autoscale.status.since': '({when})',
   'autoscale.status.backoff': 'Scale-ups are backed off: {error}',
   'scale.autoscaled':
     'The cluster autoscaler manages this pool between {min} and {max, plural, one {# replica} other {# replicas}}: a count outside them is refused (change the bounds under Autoscaling first); within them the autoscaler may change it again.',

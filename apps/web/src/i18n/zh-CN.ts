@@ -770,7 +770,7 @@ export const zhCN: Messages = {
   'autoscale.status.group': '{health} · 目标 {target}，{ready} 个就绪（最小 {min}，最大 {max}）',
   'autoscale.status.scaleUp': '最近扩容：{status}',
   'autoscale.status.scaleDown': '最近缩容：{status}',
-  'autoscale.status.since': '自 {when}',
+  'autoscale.status.since': '（{when}）',
   'autoscale.status.backoff': '扩容已退避：{error}',
   'scale.autoscaled':
     'cluster-autoscaler 在 {min} 到 {max} 个副本之间管理该节点池：超出该范围的副本数会被拒绝（请先在“自动伸缩”中修改边界）；在范围内，cluster-autoscaler 可能再次修改它。',

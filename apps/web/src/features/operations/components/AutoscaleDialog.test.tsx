@@ -128,7 +128,7 @@ describe('the card’s autoscaling (issue 26 item 2)', () => {
     expect(fact(article, 'autoscaling')).toBe('1–5 replicas');
     const status = fact(article, 'autoscaler-status') ?? '';
     expect(status).toContain('Healthy · target 3, 3 ready (min 1, max 5)');
-    expect(status).toContain('Last scale-up: NoActivity since');
+    expect(status).toMatch(/Last scale-up: NoActivity \(.+\)/);
     expect(status).toContain('Last scale-down: NoCandidates');
   });
 
