@@ -11,7 +11,10 @@ import {
 } from '../rules/autoscale';
 import type { MachineDeployment } from '../schemas/capi';
 import type { ClusterNodesView } from './node';
-import { viewProblem, type ViewProblem } from './problem';
+import type { MessageKey, MessageParams } from '../i18n/messages';
+import type { RuleId } from '../rules/issue';
+import { warning } from '../rules/make';
+import type { ViewProblem } from './problem';
 
 /**
  * The cluster autoscaler on a worker pool's card (issue 26 item 2): the bounds its MachineDeployment
@@ -49,11 +52,21 @@ export function poolAutoscalerView(md: MachineDeployment): PoolAutoscalerView | 
 }
 
 const IGNORED = {
-  incomplete: { rule: R_AS_BOTH_OR_NEITHER, key: 'view.problem.autoscalerIncomplete' },
-  invalid: { rule: R_AS_WHOLE_NUMBER, key: 'view.problem.autoscalerInvalid' },
-  minAboveMax: { rule: R_AS_MIN_MAX, key: 'view.problem.autoscalerMinAboveMax' },
-  maxZero: { rule: R_AS_MIN_MAX, key: 'view.problem.autoscalerMaxZero' },
+  incomplete: { rule: R_AS_BOTH_OR_NEITHER, key: 'autoscale.problem.incomplete' },
+  invalid: { rule: R_AS_WHOLE_NUMBER, key: 'autoscale.problem.invalid' },
+  minAboveMax: { rule: R_AS_MIN_MAX, key: 'autoscale.problem.minAboveMax' },
+  maxZero: { rule: R_AS_MIN_MAX, key: 'autoscale.problem.maxZero' },
 } as const;
+
+/**
+ * A rule's finding on the pool as it stands, in the rules' catalog (not the views': English
+ * arrives filled in, the other languages with the rules' pack, so the web's first load carries
+ * none of these texts).
+ */
+function problem(code: string, rule: RuleId, key: MessageKey, params: MessageParams): ViewProblem {
+  const i = warning(rule, '', key, params);
+  return { code, severity: i.severity, rule: i.rule, messageKey: key, params, message: i.message };
+}
 
 /** What is wrong with a pool's bounds as they stand, as the card's problems. */
 export function autoscalerProblems(
@@ -65,31 +78,28 @@ export function autoscalerProblems(
   const max = view.maxSize ?? '—';
   if (view.ignored) {
     const { rule, key } = IGNORED[view.ignored];
-    return [viewProblem('autoscaler-ignored', 'warning', key, { min, max }, rule)];
+    return [problem('autoscaler-ignored', rule, key, { min, max })];
   }
   const b = view.bounds;
   if (!b) return [];
   const out: ViewProblem[] = [];
   if (replicas < b.minSize || replicas > b.maxSize) {
     out.push(
-      viewProblem(
+      problem(
         'autoscaler-replicas-outside',
-        'warning',
-        'view.problem.autoscalerReplicasOutside',
-        { replicas, min: b.minSize, max: b.maxSize },
         R_AS_REPLICAS_WITHIN,
+        'autoscale.problem.replicasOutside',
+        {
+          replicas,
+          min: b.minSize,
+          max: b.maxSize,
+        },
       ),
     );
   }
   if (replicas === 0 && !view.scaleFromZero) {
     out.push(
-      viewProblem(
-        'autoscaler-stuck-at-zero',
-        'warning',
-        'view.problem.autoscalerAtZero',
-        {},
-        R_AS_SCALE_FROM_ZERO,
-      ),
+      problem('autoscaler-stuck-at-zero', R_AS_SCALE_FROM_ZERO, 'autoscale.problem.atZero', {}),
     );
   }
   return out;

@@ -123,37 +123,6 @@ export const viewMessages = {
   },
 
   // Problems of a node pool (NodePoolView.problems).
-  // The cluster autoscaler's bounds of a pool (issue 26 item 2, R-AS-1..6).
-  'view.problem.autoscalerIncomplete': {
-    en: 'The cluster autoscaler ignores this pool: it carries only one of its bounds (min-size {min}, max-size {max}); both are needed. Set both, or remove them (Autoscaling).',
-    'zh-CN':
-      'cluster-autoscaler 会忽略该节点池：它只带有一个边界（min-size {min}，max-size {max}），需要两者都有。请同时设置两者，或将其移除（自动伸缩）。',
-  },
-  'view.problem.autoscalerInvalid': {
-    en: 'The cluster autoscaler ignores this pool: its bounds (min-size "{min}", max-size "{max}") are not both whole numbers of 0 or more. Set them again (Autoscaling).',
-    'zh-CN':
-      'cluster-autoscaler 会忽略该节点池：其边界（min-size "{min}"，max-size "{max}"）并非都是不小于 0 的整数。请重新设置（自动伸缩）。',
-  },
-  'view.problem.autoscalerMinAboveMax': {
-    en: 'The cluster autoscaler ignores this pool: its min-size {min} is more than its max-size {max}. Set the bounds again (Autoscaling).',
-    'zh-CN':
-      'cluster-autoscaler 会忽略该节点池：其 min-size {min} 大于 max-size {max}。请重新设置边界（自动伸缩）。',
-  },
-  'view.problem.autoscalerMaxZero': {
-    en: 'The cluster autoscaler ignores this pool: its max-size is 0, which leaves it no room to scale. Set the bounds again, or remove them (Autoscaling).',
-    'zh-CN':
-      'cluster-autoscaler 会忽略该节点池：其 max-size 为 0，没有伸缩空间。请重新设置边界，或将其移除（自动伸缩）。',
-  },
-  'view.problem.autoscalerReplicasOutside': {
-    en: 'replicas {replicas} is outside the cluster autoscaler’s bounds [{min}, {max}]: the autoscaler leaves the pool alone until it is within them again. Scale it into the bounds, or change them.',
-    'zh-CN':
-      '副本数 {replicas} 超出了 cluster-autoscaler 的边界 [{min}, {max}]：在回到边界内之前，cluster-autoscaler 不会管理该节点池。请将其伸缩到边界内，或修改边界。',
-  },
-  'view.problem.autoscalerAtZero': {
-    en: 'The pool is at 0 replicas and its MachineDeployment does not say a machine’s size (the capacity.cluster-autoscaler.kubernetes.io/cpu and memory annotations): the cluster autoscaler cannot scale it up from 0.',
-    'zh-CN':
-      '该节点池副本数为 0，且其 MachineDeployment 未注明 machine 规格（capacity.cluster-autoscaler.kubernetes.io/cpu 和 memory 注解）：cluster-autoscaler 无法将其从 0 扩容。',
-  },
   'view.problem.placementStall': {
     en: '{count, plural, one {# machine} other {# machines}} stalled in placement on DCS (T-1): {machines}',
     'zh-CN': '{count} 个 machine 在 DCS 上放置停滞（T-1）：{machines}',
