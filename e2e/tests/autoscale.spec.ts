@@ -85,7 +85,7 @@ test('O-AUTOSCALE: bounds set from the card, shown with the autoscaler’s own v
   // R-AS-7: a manual scale below the minimum is refused at the field; within the bounds it warns.
   await card.getByRole('button', { name: 'Scale', exact: true }).click();
   const scale = page.getByRole('dialog', { name: `Scale ${POOL}` });
-  await expect(scale).toContainText('manages this pool between 2 and 3 replicas');
+  await expect(scale).toContainText('Autoscaled between 2 and 3: outside them a count is refused');
   const replicas = scale.getByLabel('Replicas');
   await scale.getByRole('button', { name: 'One replica fewer' }).click();
   await scale.getByRole('button', { name: 'One replica fewer' }).click();

@@ -796,42 +796,6 @@ export const en = {
   'pause.chipHelp':
     'Cluster API does not reconcile this: nothing changes until it is resumed. Paused condition: {condition}',
   'pause.conditionUnknown': 'not reported yet',
-  // O-AUTOSCALE / O-AUTOSCALE-REMOVE (issue 26 item 2): the cluster autoscaler's bounds of a pool.
-  'right.autoscalePool': 'Set the cluster autoscaler’s bounds of pools',
-  'action.autoscale': 'Autoscaling',
-  'pool.autoscaling': 'Autoscaling',
-  'pool.autoscalerStatus': 'Cluster autoscaler',
-  'autoscale.off': 'Off',
-  'autoscale.bounds': '{min}–{max, plural, one {# replica} other {# replicas}}',
-  'autoscale.ignored': 'Ignored by the autoscaler (min-size {min}, max-size {max})',
-  'autoscale.title': 'Autoscaling of {name}',
-  'autoscale.intro':
-    'The Kubernetes cluster autoscaler, where it runs for this cluster with its Cluster API provider, keeps this pool between these bounds: it adds machines when pods cannot be scheduled and removes unneeded ones, by changing the replicas. The bounds are the cluster-api-autoscaler-node-group-min-size and -max-size annotations of the MachineDeployment.',
-  'autoscale.minSize': 'Minimum replicas',
-  'autoscale.maxSize': 'Maximum replicas',
-  'autoscale.minHelp': 'A whole number, 0 or more',
-  'autoscale.maxHelp': 'A whole number, at least the minimum and at least 1',
-  'autoscale.current': 'Replicas now: {n}',
-  'autoscale.moveReplicas':
-    'Set replicas from {from} to {to} in the same change, so that the autoscaler takes the pool over (it leaves a pool outside its bounds alone)',
-  'autoscale.remove': 'Remove the bounds',
-  'autoscale.removeHelp':
-    'The autoscaler stops managing the pool; its replicas stay at {n} and change only when it is scaled.',
-  'autoscale.apply': 'Set bounds',
-  'autoscale.applyRemove': 'Remove bounds',
-  'autoscale.status.loading': 'Reading the autoscaler’s status…',
-  'autoscale.status.unavailable': 'Not shown: {message}',
-  'autoscale.status.notFound':
-    'No status: no cluster autoscaler writes {configMap} in the workload cluster',
-  'autoscale.status.unreadable': 'Its status could not be read: {error}',
-  'autoscale.status.notListed': 'Not one of the autoscaler’s node groups (yet)',
-  'autoscale.status.group': '{health} · target {target}, {ready} ready (min {min}, max {max})',
-  'autoscale.status.scaleUp': 'Last scale-up: {status}',
-  'autoscale.status.scaleDown': 'Last scale-down: {status}',
-  'autoscale.status.since': '({when})',
-  'autoscale.status.backoff': 'Scale-ups are backed off: {error}',
-  'scale.autoscaled':
-    'The cluster autoscaler manages this pool between {min} and {max, plural, one {# replica} other {# replicas}}: a count outside them is refused (change the bounds under Autoscaling first); within them the autoscaler may change it again.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -5,6 +5,7 @@ import {
   type NodePoolView,
 } from '@dcs/domain';
 import { Box } from '@mui/material';
+import { useAutoscaleTexts, type AutoscaleText } from '../../../i18n/autoscale';
 import { useI18n } from '../../../i18n/context';
 import { formatAbsolute, formatRelative } from '../../../i18n/format';
 import { useNow } from '../../../lib/use-now';
@@ -17,7 +18,7 @@ import { useNow } from '../../../lib/use-now';
  */
 
 /** The "Autoscaling" fact: off, the bounds, or the annotations the autoscaler ignores. */
-export function autoscalingText(pool: NodePoolView, t: ReturnType<typeof useI18n>['t']): string {
+export function autoscalingText(pool: NodePoolView, t: AutoscaleText): string {
   const a = pool.autoscaler;
   if (!a) return t('autoscale.off');
   if (a.bounds) return t('autoscale.bounds', { min: a.bounds.minSize, max: a.bounds.maxSize });
@@ -33,7 +34,8 @@ function Activity({
   c: AutoscalerConditionView | undefined;
   now: number;
 }) {
-  const { t, locale } = useI18n();
+  const { locale } = useI18n();
+  const t = useAutoscaleTexts();
   if (!c) return null;
   const when = c.lastTransitionTime;
   return (
@@ -59,9 +61,10 @@ export function AutoscalerStatus({
   pool: NodePoolView;
   view: ClusterAutoscalerView | undefined;
 }) {
-  const { t } = useI18n();
+  const { t: common } = useI18n();
+  const t = useAutoscaleTexts();
   const now = useNow(30_000);
-  if (!view) return <>{t('autoscale.status.loading')}</>;
+  if (!view) return <>{common('common.loading')}</>;
   if (view.status !== 'ok')
     return <>{t('autoscale.status.unavailable', { message: view.message })}</>;
   if (!view.found) return <>{t('autoscale.status.notFound', { configMap: view.configMap })}</>;

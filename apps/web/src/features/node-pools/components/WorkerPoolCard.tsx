@@ -3,6 +3,7 @@ import { Box, Button, Link, Stack } from '@mui/material';
 import { memo } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ActionButton } from '../../../components/ActionButton';
+import { useAutoscaleTexts } from '../../../i18n/autoscale';
 import { useI18n } from '../../../i18n/context';
 import { formatMemoryMB } from '../../../i18n/format';
 import { ipPoolPath, poolConditionsPath, poolDiskMigrationPath } from '../../../lib/paths';
@@ -23,6 +24,7 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
   autoscaler,
 }: PoolCardProps) {
   const { t } = useI18n();
+  const as = useAutoscaleTexts();
   const tpl = pool.machineTemplate;
   const deleting = pool.status === 'Deleting' ? t('pool.isDeleting') : undefined;
   const blocked = gatedReason ?? deleting;
@@ -99,7 +101,7 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
           />
           <ActionButton
             size="small"
-            label={t('action.autoscale')}
+            label={as('action.autoscale')}
             permission={permissions?.autoscalePool}
             blockedReason={blocked}
             onClick={() => {
@@ -194,11 +196,11 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
               }),
             },
             // Issue 26 item 2: the cluster autoscaler's bounds, and what it says of the pool.
-            { label: t('pool.autoscaling'), id: 'autoscaling', value: autoscalingText(pool, t) },
+            { label: as('pool.autoscaling'), id: 'autoscaling', value: autoscalingText(pool, as) },
             ...(pool.autoscaler?.bounds
               ? [
                   {
-                    label: t('pool.autoscalerStatus'),
+                    label: as('pool.autoscalerStatus'),
                     id: 'autoscaler-status',
                     value: <AutoscalerStatus pool={pool} view={autoscaler} />,
                   },

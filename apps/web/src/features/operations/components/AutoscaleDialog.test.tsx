@@ -140,16 +140,14 @@ describe('the card’s autoscaling (issue 26 item 2)', () => {
       document: undefined,
     });
     expect(fact(article, 'autoscaler-status')).toBe(
-      'No status: no cluster autoscaler writes kube-system/cluster-autoscaler-status in the workload cluster',
+      'No status: no cluster autoscaler writes kube-system/cluster-autoscaler-status',
     );
     cleanup();
     const other = card(pool, 'operator', {
       ...STATUS,
       document: { format: 'text', clusterWide: {}, nodeGroups: [] },
     });
-    expect(fact(other.article, 'autoscaler-status')).toBe(
-      'Not one of the autoscaler’s node groups (yet)',
-    );
+    expect(fact(other.article, 'autoscaler-status')).toBe('Not one of its node groups (yet)');
     cleanup();
     const forbidden = card(pool, 'viewer', {
       status: 'forbidden',
@@ -232,7 +230,7 @@ describe('AutoscaleDialog (O-AUTOSCALE / O-AUTOSCALE-REMOVE)', () => {
     const { min, max, preview, dialog } = dialogOf(workerOf());
     type(min, '1');
     type(max, '2');
-    const move = within(dialog).getByRole('checkbox', { name: /Set replicas from 3 to 2/ });
+    const move = within(dialog).getByRole('checkbox', { name: /Also set replicas from 3 to 2/ });
     expect((move as HTMLInputElement).checked).toBe(true);
     expect(preview.hasAttribute('disabled')).toBe(false);
     fireEvent.click(move);
@@ -286,7 +284,9 @@ describe('R-AS-7: the Scale dialog of an autoscaled pool', () => {
       />,
     );
     const dialog = screen.getByRole('dialog', { name: 'Scale demo-md-0' });
-    expect(within(dialog).getByText(/manages this pool between 2 and 3 replicas/)).toBeTruthy();
+    expect(
+      within(dialog).getByText(/Autoscaled between 2 and 3: outside them a count is refused/),
+    ).toBeTruthy();
     const replicas = within(dialog).getByRole<HTMLInputElement>('spinbutton', {
       name: /^Replicas/,
     });

@@ -22,11 +22,11 @@ import type { ClusterContext } from '../../../api/get-cluster-context';
 import { useFieldIssues } from '../../../components/FieldIssues';
 import { IssueScope, UnshownIssues } from '../../../components/IssueSummary';
 import { PlanFlowDialog } from '../../../components/PlanFlowDialog';
-import { useI18n } from '../../../i18n/context';
 import { errorsOf } from '../../../lib/issues';
 import { queryKeys } from '../../../lib/query-keys';
 import { usePlanFlow } from '../../../lib/use-plan-flow';
 import { useSetAutoscalerBounds } from '../api/autoscale';
+import { useAutoscaleTexts } from '../../../i18n/autoscale';
 
 /**
  * The cluster autoscaler's bounds of a worker pool (O-AUTOSCALE / O-AUTOSCALE-REMOVE, issue 26
@@ -64,7 +64,7 @@ const initialText = (pool: NodePoolView, which: 'minSize' | 'maxSize') => {
 };
 
 function AutoscaleBody({ namespace, cluster, pool, context, onClose }: AutoscaleDialogProps) {
-  const { t } = useI18n();
+  const t = useAutoscaleTexts();
   const client = useQueryClient();
   const [minText, setMinText] = useState(() => initialText(pool, 'minSize'));
   const [maxText, setMaxText] = useState(() => initialText(pool, 'maxSize'));
@@ -217,9 +217,6 @@ function AutoscaleBody({ namespace, cluster, pool, context, onClose }: Autoscale
           >
             {t('autoscale.remove')}
           </Button>
-          <Typography variant="body2" color="text.secondary">
-            {t('autoscale.removeHelp', { n: replicas })}
-          </Typography>
         </Stack>
       )}
       <UnshownIssues issues={issues} />

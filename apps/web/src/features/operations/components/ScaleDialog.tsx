@@ -24,6 +24,7 @@ import { errorsOf } from '../../../lib/issues';
 import { queryKeys } from '../../../lib/query-keys';
 import { usePlanFlow } from '../../../lib/use-plan-flow';
 import { useScalePool } from '../api/scale-pool';
+import { useAutoscaleTexts } from '../../../i18n/autoscale';
 import { ScaleFollow } from './ScaleFollow';
 
 /**
@@ -61,6 +62,7 @@ function ScaleDialogBody({
   onClose,
 }: ScaleDialogProps) {
   const { t } = useI18n();
+  const autoscaleText = useAutoscaleTexts();
   const freeId = useId();
   const client = useQueryClient();
   const [replicas, setReplicas] = useState(pool.replicas.desired);
@@ -220,7 +222,7 @@ function ScaleDialogBody({
       </Stack>
       {bounds && (
         <Alert severity="info" sx={{ mb: 2 }}>
-          {t('scale.autoscaled', { min: bounds.minSize, max: bounds.maxSize })}
+          {autoscaleText('scale.autoscaled', { min: bounds.minSize, max: bounds.maxSize })}
         </Alert>
       )}
       {replicas < pool.replicas.desired && (
