@@ -40,6 +40,7 @@ import objectTree from './routes/api/tree';
 import workloadNodes from './routes/api/nodes';
 import objects from './routes/api/objects';
 import pause from './routes/api/pause';
+import autoscale from './routes/api/autoscale';
 import session from './routes/api/session';
 import sessionOidc from './routes/api/session-oidc';
 import stream from './routes/api/stream';
@@ -168,6 +169,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(diskMigration);
       // Issue 26: pause and resume reconciliation of a cluster or of one pool.
       await api.register(pause);
+      // Issue 26 item 2: the cluster autoscaler's bounds of a pool, and its status.
+      await api.register(autoscale);
       await api.register(objects);
       await api.register(stream);
       // Issue 12: the audit timeline.

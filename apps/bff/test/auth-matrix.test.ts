@@ -79,6 +79,12 @@ const BODIES: Record<string, (rv: Rv, tokens: { operator: string }) => unknown> 
     resourceVersion: rv('MachineDeployment', 'demo-md-0'),
     paused: true,
   }),
+  // O-AUTOSCALE as a dry run (issue 26 item 2): the cluster autoscaler's bounds of demo-md-0.
+  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/autoscale': (rv) => ({
+    resourceVersion: rv('MachineDeployment', 'demo-md-0'),
+    minSize: 1,
+    maxSize: 3,
+  }),
   'DELETE /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}': (rv) => ({
     resourceVersion: rv('MachineDeployment', 'demo-md-0'),
   }),

@@ -21,6 +21,11 @@ const MUTATIONS: { method: 'POST' | 'PATCH' | 'DELETE'; url: string; body: unkno
       bootstrap: { name: 'x-kct', spec: { format: 'ignition' } },
     },
   },
+  {
+    method: 'POST',
+    url: `${BASE}/nodepools/demo-md-0/autoscale`,
+    body: { resourceVersion: '1', minSize: 1, maxSize: 3 },
+  },
   { method: 'DELETE', url: `${BASE}/nodepools/demo-md-0`, body: { resourceVersion: '1' } },
   {
     method: 'POST',

@@ -24,6 +24,33 @@ export const ANNOTATION_DELETE_MACHINE = 'cluster.x-k8s.io/delete-machine';
  * the cluster.
  */
 export const ANNOTATION_PAUSED = 'cluster.x-k8s.io/paused';
+/**
+ * The Kubernetes cluster autoscaler's Cluster API provider (issue 26 item 2, R-AS-1..7): a
+ * MachineDeployment carrying both of these (whole numbers, min ≤ max, max ≥ 1) is a node group
+ * the autoscaler scales between them (kubernetes/autoscaler, cloudprovider/clusterapi). The same
+ * keys in Cluster API v1beta1 and v1beta2; Cluster API's MachineDeployment webhook reads them
+ * too, to default an unset `spec.replicas`.
+ */
+export const ANNOTATION_AUTOSCALER_MIN_SIZE =
+  'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
+export const ANNOTATION_AUTOSCALER_MAX_SIZE =
+  'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';
+/**
+ * The scale-from-zero capacity annotations (R-AS-6): with both, the autoscaler knows the size of
+ * a machine it has not seen, and can scale a pool up from 0 replicas.
+ */
+export const ANNOTATION_AUTOSCALER_CAPACITY_CPU = 'capacity.cluster-autoscaler.kubernetes.io/cpu';
+export const ANNOTATION_AUTOSCALER_CAPACITY_MEMORY =
+  'capacity.cluster-autoscaler.kubernetes.io/memory';
+/**
+ * Where the cluster autoscaler writes its status in the workload cluster (its
+ * `--write-status-configmap`, default on): ConfigMap `kube-system/cluster-autoscaler-status`, key
+ * `status`, with the time of its last write in an annotation.
+ */
+export const AUTOSCALER_STATUS_NAMESPACE = 'kube-system';
+export const AUTOSCALER_STATUS_CONFIGMAP = 'cluster-autoscaler-status';
+export const AUTOSCALER_STATUS_KEY = 'status';
+export const ANNOTATION_AUTOSCALER_LAST_UPDATED = 'cluster-autoscaler.kubernetes.io/last-updated';
 export const ANNOTATION_REVISION = 'machinedeployment.clusters.x-k8s.io/revision';
 export const ANNOTATION_DESIRED_REPLICAS = 'machinedeployment.clusters.x-k8s.io/desired-replicas';
 export const ANNOTATION_MAX_REPLICAS = 'machinedeployment.clusters.x-k8s.io/max-replicas';

@@ -29,6 +29,7 @@ export type RightName =
   | 'pauseCluster'
   | 'pausePool'
   | 'pauseControlPlane'
+  | 'autoscalePool'
   | 'readSecrets';
 
 /** What each right needs: the verbs on kinds its operations' plans write with. */
@@ -73,6 +74,8 @@ export const RIGHTS: Readonly<Record<RightName, readonly (readonly [Verb, KindNa
   pauseCluster: [['patch', 'Cluster']],
   pausePool: [['patch', 'MachineDeployment']],
   pauseControlPlane: [['patch', 'KubeadmControlPlane']],
+  // O-AUTOSCALE / O-AUTOSCALE-REMOVE: one JSON patch of the MachineDeployment's annotations.
+  autoscalePool: [['patch', 'MachineDeployment']],
   // R-BOOT-1 on bootstrap files kept in Secrets: without it, their contents are "unknown".
   readSecrets: [['get', 'Secret']],
 };

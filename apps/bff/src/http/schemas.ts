@@ -1,5 +1,6 @@
 import {
   RightsSchema,
+  type ClusterAutoscalerView,
   type ClusterNodeSummaries,
   type ClusterNodesView,
   type ClusterView,
@@ -91,6 +92,23 @@ export const ClusterNodesViewSchema = viewSchema<ClusterNodesView | ClusterNodeS
   message: z.string().optional(),
   since: z.string().optional(),
   nodes: z.array(z.looseObject({ name: z.string(), state: z.string() })).optional(),
+});
+/** Issue 26 item 2: the cluster autoscaler's status in the workload cluster, or why there is none. */
+export const ClusterAutoscalerViewSchema = viewSchema<ClusterAutoscalerView>({
+  status: z.enum(['ok', 'forbidden', 'no-kubeconfig', 'unreachable', 'pending']),
+  secret: z.string(),
+  message: z.string().optional(),
+  since: z.string().optional(),
+  configMap: z.string().optional(),
+  found: z.boolean().optional(),
+  lastUpdated: z.string().optional(),
+  error: z.string().optional(),
+  document: z
+    .looseObject({
+      format: z.enum(['yaml', 'text']),
+      nodeGroups: z.array(z.looseObject({ name: z.string() })),
+    })
+    .optional(),
 });
 export const MachineViewSchema = viewSchema<MachineView>({
   id: z.string(),

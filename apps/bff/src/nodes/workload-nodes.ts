@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import {
+  AUTOSCALER_STATUS_CONFIGMAP,
+  AUTOSCALER_STATUS_NAMESPACE,
+  ConfigMapSchema,
   NodeSchema,
   kubeconfigSecretName,
   nodeJoinKeyOf,
@@ -7,6 +10,7 @@ import {
   nodeViewsOf,
   type ClusterNodeSummaries,
   type ClusterNodesView,
+  type ConfigMap,
   type Machine,
   type Node,
   type NodeSummary,
@@ -29,6 +33,10 @@ import { KubeApiError } from '../kube/errors';
  *   The Secret itself is read with the user's credential (the BFF's own identity needs no right
  *   to Secrets), again when the watch fails or at most every `secretRecheckMs`, so a rewritten
  *   Secret (a restarted cluster: new port, CA, token) is followed.
+ * - The cluster autoscaler's status (issue 26 item 2): the ConfigMap
+ *   `kube-system/cluster-autoscaler-status` of the same workload cluster, through the same
+ *   Secret and rights, watched alone (a field selector on its name) from the first time someone
+ *   asks for it, and stopped with the cluster's Nodes watch.
  * - The kubeconfig never leaves the BFF. Only its server, CA, bearer token and client
  *   certificate are used: exec plugins, auth providers, file references and skipped TLS
  *   verification are refused, since whoever may write that Secret would otherwise run commands
@@ -78,6 +86,10 @@ interface Entry {
   key: string;
   value: string;
   informer: Informer<Node>;
+  /** The workload cluster's own kubeconfig, as used (for the watches started later). */
+  kc: KubeConfig;
+  /** The autoscaler's status ConfigMap, watched from the first request for it. */
+  autoscaler: AutoscalerWatch | undefined;
   failingSince: number | undefined;
   lastError: string | undefined;
   lastUsed: number;
@@ -91,6 +103,23 @@ interface Entry {
   /** The pending re-read while the watch fails. */
   recheck: ReturnType<typeof setTimeout> | undefined;
 }
+
+interface AutoscalerWatch {
+  informer: Informer<ConfigMap>;
+  failingSince: number | undefined;
+  lastError: string | undefined;
+}
+
+/** What a workload cluster says of its cluster autoscaler: its status ConfigMap, or why not. */
+export type AutoscalerAnswer =
+  | { view: Exclude<ClusterNodesView, { status: 'ok' }> }
+  | {
+      secret: string;
+      /** The ConfigMap, when the autoscaler wrote one (undefined: none runs, or it writes none). */
+      configMap: ConfigMap | undefined;
+      /** Changes whenever the ConfigMap does (the route's ETag). */
+      version: string;
+    };
 
 type SecretRead =
   | { kind: 'value'; value: string }
@@ -261,6 +290,99 @@ export class WorkloadNodes {
         return { status: 'ok', secret, nodes: j.summaries };
       },
     };
+  }
+
+  /**
+   * The workload cluster's `kube-system/cluster-autoscaler-status` for this user: the same rights,
+   * Secret and reasons as its Nodes (the Nodes watch is started too, as `view` would).
+   */
+  async autoscalerStatus(
+    principal: Principal,
+    namespace: string,
+    cluster: string,
+  ): Promise<AutoscalerAnswer> {
+    const view = await this.#view(principal, namespace, cluster);
+    if (!('entry' in view)) return { view };
+    const { entry, secret } = view;
+    let watch = entry.autoscaler;
+    if (!watch) {
+      watch = this.#startAutoscaler(entry);
+      entry.autoscaler = watch;
+    }
+    const { informer } = watch;
+    if (!informer.hasSynced) {
+      await Promise.race([
+        informer.synced,
+        new Promise((r) => setTimeout(r, this.#o.firstListWaitMs).unref()),
+      ]);
+    }
+    if (informer.metrics().state === 'watching') watch.failingSince = undefined;
+    if (watch.failingSince !== undefined) {
+      return {
+        view: {
+          status: 'unreachable',
+          secret,
+          since: new Date(watch.failingSince).toISOString(),
+          message: watch.lastError ?? 'the workload cluster does not answer',
+        },
+      };
+    }
+    if (!informer.hasSynced) {
+      return {
+        view: {
+          status: 'pending',
+          secret,
+          message: 'the cluster autoscaler’s status is being read',
+        },
+      };
+    }
+    const found = informer
+      .list()
+      .find(
+        (o) =>
+          o.metadata.name === AUTOSCALER_STATUS_CONFIGMAP &&
+          o.metadata.namespace === AUTOSCALER_STATUS_NAMESPACE,
+      );
+    const parsed = found === undefined ? undefined : ConfigMapSchema.safeParse(found);
+    return {
+      secret,
+      configMap: parsed?.success ? parsed.data : undefined,
+      version: `${String(entry.id)}.${informer.resourceVersion}`,
+    };
+  }
+
+  #startAutoscaler(entry: Entry): AutoscalerWatch {
+    const watch: AutoscalerWatch = {
+      failingSince: undefined,
+      lastError: undefined,
+    } as AutoscalerWatch;
+    watch.informer = new Informer<ConfigMap>(
+      entry.kc,
+      {
+        group: '',
+        version: 'v1',
+        plural: 'configmaps',
+        namespace: AUTOSCALER_STATUS_NAMESPACE,
+        fieldSelector: `metadata.name=${AUTOSCALER_STATUS_CONFIGMAP}`,
+      },
+      {
+        onError: (error) => {
+          watch.failingSince ??= this.#o.now();
+          watch.lastError = error.message;
+          this.#o.log?.(
+            `workload cluster ${entry.key}: autoscaler status: ${error.message}`,
+            error,
+          );
+        },
+        onRelist: () => {
+          watch.failingSince = undefined;
+          watch.lastError = undefined;
+        },
+        backoff: { initialMs: 500, maxMs: 5_000 },
+      },
+    );
+    watch.informer.start();
+    return watch;
   }
 
   /** Why there are no Nodes to show, or the synced watch to read them from. */
@@ -439,6 +561,8 @@ export class WorkloadNodes {
     // The entry is created before the informer so that its hooks can record failures on it.
     const entry = {
       id: ++this.#started,
+      kc,
+      autoscaler: undefined,
       joined: undefined,
       machinesKey: undefined,
       key,
@@ -479,7 +603,7 @@ export class WorkloadNodes {
     this.#entries.delete(key);
     clearTimeout(entry.recheck);
     entry.recheck = undefined;
-    await entry.informer.stop();
+    await Promise.all([entry.informer.stop(), entry.autoscaler?.informer.stop()]);
   }
 
   async #stopIdle(): Promise<void> {

@@ -48,6 +48,12 @@ export const BODIES: Record<string, unknown> = {
       joinConfiguration: { nodeRegistration: { kubeletExtraArgs: { 'node-ip': 'NODE_IP' } } },
     },
   },
+  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/autoscale': {
+    resourceVersion: '1',
+    minSize: 1,
+    maxSize: 3,
+    replicas: 2,
+  },
   'DELETE /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}': { resourceVersion: '1' },
   'POST /api/v1/clusters/{namespace}/{cluster}/nodepools': {
     name: 'demo-md-9',

@@ -29,7 +29,8 @@ export type Action =
   | 'editControlPlaneConfig'
   | 'pauseCluster'
   | 'pausePool'
-  | 'pauseControlPlane';
+  | 'pauseControlPlane'
+  | 'autoscalePool';
 
 export interface Permission {
   allowed: boolean;
@@ -62,6 +63,7 @@ const RIGHT_OF: Record<Action, RightName> = {
   pauseCluster: 'pauseCluster',
   pausePool: 'pausePool',
   pauseControlPlane: 'pauseControlPlane',
+  autoscalePool: 'autoscalePool',
 };
 
 type ContextWire = ValidationContext & {

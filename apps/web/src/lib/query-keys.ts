@@ -28,6 +28,9 @@ export const queryKeys = {
     [...queryKeys.cluster(namespace, name), 'nodes'] as const,
   node: (namespace: string, name: string, node: string) =>
     [...queryKeys.nodes(namespace, name), node] as const,
+  /** The cluster autoscaler's status in the workload cluster (issue 26 item 2). */
+  autoscaler: (namespace: string, name: string) =>
+    [...queryKeys.cluster(namespace, name), 'autoscaler'] as const,
   ipPools: (namespace: string) => ['namespaces', namespace, 'ippools'] as const,
   ipPool: (namespace: string, name: string) => [...queryKeys.ipPools(namespace), name] as const,
   /** The Events of a page's objects (issue 26), per filter. */

@@ -64,6 +64,8 @@ export const ZH_GLOSSARY = {
     'Secret',
     // The workload cluster's Node (issue 12), as `kubectl get nodes` names it.
     'Node',
+    // What the cluster autoscaler schedules for (issue 26 item 2): `kubectl get pods`.
+    'Pod',
   ],
   /** Field names, parameters and placeholders as written in objects and requests. */
   fields: [
@@ -129,6 +131,11 @@ export const ZH_GLOSSARY = {
     'finalizer',
     'Paused',
     'NotPaused',
+    // O-AUTOSCALE (issue 26 item 2): the request's fields, as the console's API names them
+    'minSize',
+    'maxSize',
+    'replicas',
+    'null',
   ],
   /** Words the Chinese documents keep in English, and API values shown as they are. */
   documentTerms: [

@@ -750,6 +750,94 @@ const catalog = {
     en: 'The request is larger than {limit, plural, one {# byte} other {# bytes}}: it would make objects too large for the cluster to store. Send less at once.',
     'zh-CN': '请求超过 {limit} 字节：生成的对象将过大，集群无法保存。请分多次提交。',
   },
+
+  /* O-AUTOSCALE, O-AUTOSCALE-REMOVE and a manual scale of an autoscaled pool: R-AS-1..7 */
+  'autoscale.bothOrNeither': {
+    en: 'Give both minSize and maxSize to set the autoscaler’s bounds, or neither (both null) to remove them: the cluster autoscaler manages a MachineDeployment only when it carries both annotations. {field} is missing.',
+    'zh-CN':
+      '设置自动伸缩边界时须同时给出 minSize 和 maxSize，移除时两者都不给（均为 null）：cluster-autoscaler 只管理同时带有这两个注解的 MachineDeployment。缺少 {field}。',
+  },
+  'autoscale.replicasWithoutBounds': {
+    en: 'replicas is set only with bounds: removing the autoscaler’s bounds leaves replicas as they are. Leave replicas out, and scale the pool afterwards if needed.',
+    'zh-CN':
+      '只有设置边界时才能同时设置 replicas：移除自动伸缩边界不会改变副本数。请去掉 replicas，之后如有需要再伸缩节点池。',
+  },
+  'autoscale.minAboveMax': {
+    en: 'minSize {min} is more than maxSize {max}: the cluster autoscaler refuses such bounds and ignores the pool. Make minSize at most maxSize.',
+    'zh-CN':
+      'minSize {min} 大于 maxSize {max}：cluster-autoscaler 会拒绝这样的边界并忽略该节点池。请使 minSize 不大于 maxSize。',
+  },
+  'autoscale.maxZero': {
+    en: 'maxSize 0 leaves {pool} no room to scale: the cluster autoscaler skips a node group whose maxSize is 0. Give maxSize 1 or more, or remove the bounds.',
+    'zh-CN':
+      'maxSize 为 0 时 {pool} 没有伸缩空间：cluster-autoscaler 会跳过 maxSize 为 0 的节点组。请将 maxSize 设为 1 或更大，或移除边界。',
+  },
+  'autoscale.replicasBelowMin': {
+    en: 'replicas {replicas} of {pool} is below minSize {min}: the cluster autoscaler does not scale a pool that is outside its bounds, so it would leave this pool alone. Raise replicas to {to} in the same change, or lower minSize.',
+    'zh-CN':
+      '{pool} 的副本数 {replicas} 低于 minSize {min}：cluster-autoscaler 不会伸缩超出其边界的节点池，因此会不管这个节点池。请在同一变更中将副本数提高到 {to}，或降低 minSize。',
+  },
+  'autoscale.replicasAboveMax': {
+    en: 'replicas {replicas} of {pool} is above maxSize {max}: the cluster autoscaler does not scale a pool that is outside its bounds, so it would leave this pool alone. Lower replicas to {to} in the same change, or raise maxSize.',
+    'zh-CN':
+      '{pool} 的副本数 {replicas} 高于 maxSize {max}：cluster-autoscaler 不会伸缩超出其边界的节点池，因此会不管这个节点池。请在同一变更中将副本数降低到 {to}，或提高 maxSize。',
+  },
+  'autoscale.maxBeyondIpPool': {
+    en: 'maxSize {max} is more than IP pool {ipPool} can serve {pool} ({room, plural, one {# replica} other {# replicas}}): machines the autoscaler adds past that would wait without an address. Add entries to the pool, or lower maxSize to {room}.',
+    'zh-CN':
+      'maxSize {max} 超出了 IP 池 {ipPool} 能为 {pool} 提供的数量（{room} 个副本）：cluster-autoscaler 超出该数量后新增的 machine 将因没有 IP 地址而一直等待。请向该池添加条目，或将 maxSize 降至 {room}。',
+  },
+  'autoscale.fromZero': {
+    en: 'At 0 replicas the cluster autoscaler can scale {pool} up again only if it knows a new machine’s size: add the capacity.cluster-autoscaler.kubernetes.io/cpu and capacity.cluster-autoscaler.kubernetes.io/memory annotations to the MachineDeployment (the DCS provider does not report it). Without them the pool stays at 0.',
+    'zh-CN':
+      '副本数为 0 时，只有知道新 machine 的规格，cluster-autoscaler 才能再次扩容 {pool}：请为该 MachineDeployment 添加 capacity.cluster-autoscaler.kubernetes.io/cpu 和 capacity.cluster-autoscaler.kubernetes.io/memory 注解（DCS provider 不上报规格）。否则该节点池会一直保持 0 个副本。',
+  },
+  'autoscale.scaleBelowMin': {
+    en: 'replicas {replicas} is below the autoscaler’s minSize {min} for {pool}: the cluster autoscaler would stop managing the pool until it is within [{min}, {max}] again. Lower minSize first (Autoscaling), or scale to {min} or more.',
+    'zh-CN':
+      '副本数 {replicas} 低于 {pool} 的自动伸缩 minSize {min}：在副本数回到 [{min}, {max}] 之前，cluster-autoscaler 将不再管理该节点池。请先降低 minSize（自动伸缩），或伸缩到 {min} 或更多。',
+  },
+  'autoscale.scaleAboveMax': {
+    en: 'replicas {replicas} is above the autoscaler’s maxSize {max} for {pool}: the cluster autoscaler would stop managing the pool until it is within [{min}, {max}] again. Raise maxSize first (Autoscaling), or scale to {max} or fewer.',
+    'zh-CN':
+      '副本数 {replicas} 高于 {pool} 的自动伸缩 maxSize {max}：在副本数回到 [{min}, {max}] 之前，cluster-autoscaler 将不再管理该节点池。请先提高 maxSize（自动伸缩），或伸缩到 {max} 或更少。',
+  },
+  'autoscale.scaleWithin': {
+    en: '{pool} is managed by the cluster autoscaler between {min} and {max}: it may change replicas {replicas} again, as soon as pods cannot be scheduled or nodes are unneeded.',
+    'zh-CN':
+      '{pool} 由 cluster-autoscaler 在 {min} 到 {max} 之间管理：一旦有 Pod 无法调度或节点不再需要，它可能再次修改副本数 {replicas}。',
+  },
+  /* The cluster autoscaler's bounds of a pool as they stand, the card's problems (R-AS-1..6). */
+  'autoscale.problem.incomplete': {
+    en: 'The cluster autoscaler ignores this pool: it carries only one of its bounds (min-size {min}, max-size {max}); both are needed. Set both, or remove them (Autoscaling).',
+    'zh-CN':
+      'cluster-autoscaler 会忽略该节点池：它只带有一个边界（min-size {min}，max-size {max}），需要两者都有。请同时设置两者，或将其移除（自动伸缩）。',
+  },
+  'autoscale.problem.invalid': {
+    en: 'The cluster autoscaler ignores this pool: its bounds (min-size "{min}", max-size "{max}") are not both whole numbers of 0 or more. Set them again (Autoscaling).',
+    'zh-CN':
+      'cluster-autoscaler 会忽略该节点池：其边界（min-size "{min}"，max-size "{max}"）并非都是不小于 0 的整数。请重新设置（自动伸缩）。',
+  },
+  'autoscale.problem.minAboveMax': {
+    en: 'The cluster autoscaler ignores this pool: its min-size {min} is more than its max-size {max}. Set the bounds again (Autoscaling).',
+    'zh-CN':
+      'cluster-autoscaler 会忽略该节点池：其 min-size {min} 大于 max-size {max}。请重新设置边界（自动伸缩）。',
+  },
+  'autoscale.problem.maxZero': {
+    en: 'The cluster autoscaler ignores this pool: its max-size is 0, which leaves it no room to scale. Set the bounds again, or remove them (Autoscaling).',
+    'zh-CN':
+      'cluster-autoscaler 会忽略该节点池：其 max-size 为 0，没有伸缩空间。请重新设置边界，或将其移除（自动伸缩）。',
+  },
+  'autoscale.problem.replicasOutside': {
+    en: 'replicas {replicas} is outside the cluster autoscaler’s bounds [{min}, {max}]: the autoscaler leaves the pool alone until it is within them again. Scale it into the bounds, or change them.',
+    'zh-CN':
+      '副本数 {replicas} 超出了 cluster-autoscaler 的边界 [{min}, {max}]：在回到边界内之前，cluster-autoscaler 不会管理该节点池。请将其伸缩到边界内，或修改边界。',
+  },
+  'autoscale.problem.atZero': {
+    en: 'The pool is at 0 replicas and its MachineDeployment does not say a machine’s size (the capacity.cluster-autoscaler.kubernetes.io/cpu and memory annotations): the cluster autoscaler cannot scale it up from 0.',
+    'zh-CN':
+      '该节点池副本数为 0，且其 MachineDeployment 未注明 machine 规格（capacity.cluster-autoscaler.kubernetes.io/cpu 和 capacity.cluster-autoscaler.kubernetes.io/memory 注解）：cluster-autoscaler 无法将其从 0 扩容。',
+  },
 } as const satisfies Record<string, MessageText>;
 
 export type MessageKey = keyof typeof catalog;

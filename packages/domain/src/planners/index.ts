@@ -28,6 +28,7 @@ export * from './pool-defaults';
 export * from './edit-strategy';
 export * from './control-plane-config';
 export * from './pause';
+export * from './autoscale';
 export * from './disk-migration';
 export * from './bounds';
 export * from './wire';

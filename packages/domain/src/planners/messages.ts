@@ -417,6 +417,44 @@ const catalog = {
     'zh-CN':
       '{kind} {name} 正在被删除：暂停期间其删除将停在当前位置（machine 不会被驱逐或移除，finalizer 保留），直到恢复',
   },
+  /* O-AUTOSCALE / O-AUTOSCALE-REMOVE (issue 26 item 2) */
+  'plan.step.autoscaleSet': {
+    en: 'Set the cluster autoscaler’s bounds of {name}: {changes}',
+    'zh-CN': '设置 {name} 的 cluster-autoscaler 边界：{changes}',
+  },
+  'plan.step.autoscaleRemove': {
+    en: 'Remove the cluster autoscaler’s bounds of {name}: the node-group-min-size and node-group-max-size annotations',
+    'zh-CN':
+      '移除 {name} 的 cluster-autoscaler 边界：node-group-min-size 和 node-group-max-size 注解',
+  },
+  'plan.effect.autoscaleSet': {
+    en: 'The cluster autoscaler manages {name} between {min} and {max, plural, one {# replica} other {# replicas}} from now (where it runs for this cluster with the clusterapi provider): it raises spec.replicas when pods cannot be scheduled and lowers it when nodes are unneeded. A manual scale within the bounds may be changed again by it.',
+    'zh-CN':
+      '从现在起 cluster-autoscaler 将在 {min} 到 {max} 个副本之间管理 {name}（前提是该集群运行了使用 clusterapi provider 的 cluster-autoscaler）：有 Pod 无法调度时它会提高 spec.replicas，节点不再需要时会降低它。在边界内的手动伸缩可能会被它再次修改。',
+  },
+  'plan.effect.autoscaleChanged': {
+    en: 'The cluster autoscaler manages {name} between {min} and {max, plural, one {# replica} other {# replicas}} from its next scan on (it reads the annotations anew each time)',
+    'zh-CN':
+      '从下一次扫描起，cluster-autoscaler 将在 {min} 到 {max} 个副本之间管理 {name}（它每次都会重新读取注解）',
+  },
+  'plan.effect.autoscaleReplicasMoved': {
+    en: 'replicas of {name} go from {from} to {to} in the same change, within the bounds, so that the autoscaler takes the pool over',
+    'zh-CN':
+      '{name} 的副本数在同一变更中从 {from} 改为 {to}，落在边界之内，以便 cluster-autoscaler 接管该节点池',
+  },
+  'plan.effect.autoscaleRemoved': {
+    en: 'The cluster autoscaler stops managing {name}: its replicas stay at {replicas} and change only when someone scales the pool',
+    'zh-CN':
+      'cluster-autoscaler 将不再管理 {name}：其副本数保持为 {replicas}，只有手动伸缩时才会改变',
+  },
+  'plan.effect.autoscaleUnchanged': {
+    en: 'Nothing to change: {name} already has these bounds',
+    'zh-CN': '无需修改：{name} 已经是这些边界',
+  },
+  'plan.effect.autoscaleNone': {
+    en: 'Nothing to change: {name} has no cluster autoscaler bounds',
+    'zh-CN': '无需修改：{name} 没有 cluster-autoscaler 边界',
+  },
 } as const satisfies Record<string, MessageText>;
 
 export type PlanMessageKey = keyof typeof catalog;

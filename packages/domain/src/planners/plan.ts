@@ -27,7 +27,7 @@ import type { PlanVerdict } from './verdict';
 
 /**
  * The operations of DOMAIN.md §3, O-EDIT-STRATEGY, O-EDIT-CP-CONFIG, the two IP-pool edits of the
- * `ippools` routes, and O-PAUSE / O-RESUME.
+ * `ippools` routes, O-PAUSE / O-RESUME, and O-AUTOSCALE / O-AUTOSCALE-REMOVE.
  */
 export const OPERATIONS = [
   'O-CREATE-POOL',
@@ -48,6 +48,9 @@ export const OPERATIONS = [
   // Issue 26: stop and restart Cluster API's reconciliation of a cluster or of one pool.
   'O-PAUSE',
   'O-RESUME',
+  // Issue 26 item 2: the cluster autoscaler's bounds of a worker pool, set or removed.
+  'O-AUTOSCALE',
+  'O-AUTOSCALE-REMOVE',
 ] as const;
 export type OperationId = (typeof OPERATIONS)[number];
 

@@ -3,10 +3,12 @@ import type { DeleteMachinesRequest, ScaleReplicasRequest, ScaleRequest } from '
 import { withinJsonBounds } from './bounds';
 import type { ValidationContext } from '../rules/context';
 import type { RuleIssue } from '../rules/issue';
+import { autoscalerBoundsOf, canScaleFromZero } from '../rules/autoscale';
 import {
   validateDeleteMachines,
   validateScale,
   type DeleteMachinesPool,
+  type ScaleAutoscaler,
 } from '../rules/validators';
 import type { Machine, MachineDeployment } from '../schemas/capi';
 import type { DCSIpHostnamePool } from '../schemas/dcs';
@@ -129,6 +131,7 @@ export function planScaleReplicas(
           ipPoolName: poolName,
           maxSurge: md.spec?.strategy?.rollingUpdate?.maxSurge,
           machineTemplateName: md.spec?.template.spec.infrastructureRef.name,
+          autoscaler: scaleAutoscalerOf(md),
         },
         ctx,
       ),
@@ -291,5 +294,12 @@ export function deleteMachinesPoolInfo(
       deleting: machineIsDeleting(m),
     })),
     rolloutInProgress: isRolloutInProgress(md),
+    autoscaler: scaleAutoscalerOf(md),
   };
+}
+
+/** The cluster autoscaler's bounds of the pool, when it manages it (R-AS-7 on every scale). */
+export function scaleAutoscalerOf(md: MachineDeployment): ScaleAutoscaler | undefined {
+  const bounds = autoscalerBoundsOf(md);
+  return bounds ? { ...bounds, scaleFromZero: canScaleFromZero(md) } : undefined;
 }

@@ -20,6 +20,7 @@ import { planCreatePool } from './create-pool';
 import { planDeletePool } from './delete-pool';
 import { planEditStrategy } from './edit-strategy';
 import { planPause } from './pause';
+import { planAutoscale } from './autoscale';
 import { applyStep } from './objects';
 import type { KubeObject, Plan } from './plan';
 import { planScale } from './scale';
@@ -197,6 +198,63 @@ describe('planForVersions over the real planners (v1beta2 served)', () => {
     );
     expect(ops(resume).filter((o) => o.op !== 'test')).toEqual([
       { op: 'remove', path: '/spec/paused' },
+    ]);
+  });
+
+  it('O-AUTOSCALE / O-AUTOSCALE-REMOVE: the bound annotations are the same keys in v1beta2, replicas moved in the same patch, and sent so', () => {
+    const { hub, wire } = world([
+      aMachineDeployment({ metadata: { resourceVersion: '10' }, spec: { replicas: 1 } }),
+    ]);
+    const md = hub[0] as Parameters<typeof planAutoscale>[1]['machineDeployment'];
+    const set = checkPlan(
+      planAutoscale(
+        { resourceVersion: '10', minSize: 2, maxSize: 3, replicas: 2 },
+        { machineDeployment: md },
+        ctx,
+      ),
+      hub,
+      wire,
+    );
+    const ops = (p: Plan) => {
+      const step = p.steps[0];
+      return step?.verb === 'patch' && step.patch.type === 'json' ? step.patch.ops : [];
+    };
+    const MIN = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
+    const MAX = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';
+    expect(planForVersions(set, V2, hub).kubectl[0]).toContain(
+      'machinedeployments.v1beta2.cluster.x-k8s.io demo-md-0',
+    );
+    const sent = planForVersions(set, V2, hub);
+    expect(ops(sent).filter((o) => o.op !== 'test')).toEqual([
+      // The builder's deployment has no annotations (conversion data aside): the map is added.
+      ...ops(set).filter((o) => o.op !== 'test'),
+    ]);
+    const annotated = world([
+      aMachineDeployment({
+        metadata: { resourceVersion: '11', annotations: { [MIN]: '2', [MAX]: '3', team: 'a' } },
+      }),
+    ]);
+    const removal = checkPlan(
+      planAutoscale(
+        { resourceVersion: '11', minSize: null, maxSize: null },
+        {
+          machineDeployment: annotated.hub[0] as Parameters<
+            typeof planAutoscale
+          >[1]['machineDeployment'],
+        },
+        ctx,
+      ),
+      annotated.hub,
+      annotated.wire,
+    );
+    // The wire plan (checkPlan's answer) removes the two keys and keeps the other annotation.
+    expect(
+      ops(removal)
+        .filter((o) => o.op === 'remove')
+        .map((o) => o.path),
+    ).toEqual([
+      '/metadata/annotations/cluster.x-k8s.io~1cluster-api-autoscaler-node-group-min-size',
+      '/metadata/annotations/cluster.x-k8s.io~1cluster-api-autoscaler-node-group-max-size',
     ]);
   });
 

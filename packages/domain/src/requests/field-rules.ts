@@ -9,7 +9,8 @@ import type { RuleId } from '../rules/issue';
  *
  * Patterns are dotted paths: `*` is one segment (an index or a key), a leading `**.` any prefix.
  * The first match wins, so the narrow patterns come first. Project-defined: **R-MD-7** (node
- * timeouts are Go durations, not negative; DOMAIN.md names the fields, no rule).
+ * timeouts are Go durations, not negative; DOMAIN.md names the fields, no rule) and **R-AS-1** (the
+ * cluster autoscaler's bounds, `src/rules/autoscale.ts`).
  */
 export const REQUEST_FIELD_RULES: readonly (readonly [pattern: string, rule: RuleId])[] = [
   ['**.maxSurge', 'R-MD-2'],
@@ -18,6 +19,9 @@ export const REQUEST_FIELD_RULES: readonly (readonly [pattern: string, rule: Rul
   ['nodeDeletionTimeout', 'R-MD-7'],
   ['nodeVolumeDetachTimeout', 'R-MD-7'],
   ['replicas', 'R-MD-1'],
+  // O-AUTOSCALE: the autoscaler's bounds are whole numbers, 0 or more (R-AS-1).
+  ['minSize', 'R-AS-1'],
+  ['maxSize', 'R-AS-1'],
   ['version', 'R-MD-4'],
   ['name', 'R-MD-5'],
   ['ipPool.name', 'R-MD-5'],

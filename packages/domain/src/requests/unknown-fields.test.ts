@@ -20,6 +20,7 @@ import {
   EditControlPlaneConfigRequestSchema,
   EditStrategyRequestSchema,
   PauseRequestSchema,
+  AutoscaleRequestSchema,
   PatchIpPoolRequestSchema,
   requestIssues,
   ScaleRequestSchema,
@@ -184,6 +185,14 @@ const CASES: Case[] = [
     name: 'O-PAUSE',
     schema: PauseRequestSchema,
     bodies: [{ resourceVersion: '1', paused: true }],
+  },
+  {
+    name: 'O-AUTOSCALE',
+    schema: AutoscaleRequestSchema,
+    bodies: [
+      { resourceVersion: '1', minSize: 1, maxSize: 5, replicas: 2 },
+      { resourceVersion: '1', minSize: null, maxSize: null },
+    ],
   },
   {
     name: 'O-DELETE-POOL',

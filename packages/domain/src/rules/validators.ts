@@ -11,6 +11,7 @@ import type {
 } from '../requests';
 import type { DCSMachineSpec, IpPoolEntry } from '../schemas/dcs';
 import type { IntOrString } from '../schemas/meta';
+import { checkScaleOfAutoscaledPool, type AutoscalerBounds } from './autoscale';
 import { checkKubeletPatch, checkNewBootstrapName, validateBootstrapSpec } from './bootstrap';
 import type { IpPoolContext, ValidationContext } from './context';
 import {
@@ -311,7 +312,12 @@ export interface ScalePool {
   maxSurge: IntOrString | undefined;
   /** The pool's current machine template, to tell where /var/cpaas lives (R-DISK-5). */
   machineTemplateName?: string | undefined;
+  /** The cluster autoscaler's bounds, when it manages the pool (R-AS-7). */
+  autoscaler?: ScaleAutoscaler | undefined;
 }
+
+/** An autoscaled pool's bounds, and whether it can be scaled up from 0 (R-AS-6, R-AS-7). */
+export type ScaleAutoscaler = AutoscalerBounds & { scaleFromZero?: boolean };
 
 /**
  * O-SCALE-UP / O-SCALE-DOWN-RANDOM: the new replicas against the IP pool (R-MD-1, R-POOL-1),
@@ -323,7 +329,16 @@ export function validateScale(
   pool: ScalePool,
   ctx: ValidationContext,
 ): RuleIssue[] {
-  const out: RuleIssue[] = [...checkProviderForWebWorkflow(ctx)];
+  const out: RuleIssue[] = [
+    ...checkProviderForWebWorkflow(ctx),
+    ...checkScaleOfAutoscaledPool(
+      pool.name,
+      pool.replicas,
+      req.replicas,
+      pool.autoscaler,
+      'replicas',
+    ),
+  ];
   const ipPool =
     pool.ipPoolName === undefined ? undefined : ctx.ipPools.find((p) => p.name === pool.ipPoolName);
   const scalingUp = req.replicas > pool.replicas;
@@ -389,6 +404,8 @@ export interface DeleteMachinesPool {
   replicas: number;
   machines: readonly { name: string; deleting: boolean }[];
   rolloutInProgress: boolean;
+  /** The cluster autoscaler's bounds, when it manages the pool (R-AS-7). */
+  autoscaler?: ScaleAutoscaler | undefined;
 }
 
 /** O-SCALE-DOWN-TARGETED: R-MD-6's exact arithmetic and its preconditions. */
@@ -397,10 +414,18 @@ export function validateDeleteMachines(
   pool: DeleteMachinesPool,
   ctx: ValidationContext,
 ): RuleIssue[] {
+  const count = new Set(req.deleteMachines).size;
   return [
     ...checkProviderForWebWorkflow(ctx),
     ...checkTargetedScaleDown(req.deleteMachines, pool),
     ...checkMachineResourceVersions(req.deleteMachines, req.machineResourceVersions),
+    ...checkScaleOfAutoscaledPool(
+      pool.name,
+      pool.replicas,
+      Math.max(0, pool.replicas - count),
+      pool.autoscaler,
+      'deleteMachines',
+    ),
   ];
 }
 

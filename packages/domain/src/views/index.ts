@@ -16,3 +16,4 @@ export * from './node';
 export * from './machine-problems';
 export * from './object-tree';
 export * from './pause';
+export * from './autoscaler';

@@ -24,6 +24,7 @@ import {
 } from './machine';
 import { machineFactsVia, machineViewVia, type MachineViewMemo } from './machine-memo';
 import type { ViewMessageKey } from './messages';
+import { autoscalerProblems, poolAutoscalerView, type PoolAutoscalerView } from './autoscaler';
 import { pauseView, type PauseView } from './pause';
 import { controlPlaneRuleProblems, workerPoolRuleProblems } from './pool-rules';
 import { sortProblems, viewProblem, type ViewProblem } from './problem';
@@ -135,6 +136,11 @@ export interface NodePoolView {
   paused: boolean;
   /** Why it is paused, and the v1beta2 Paused condition (issue 26). */
   pause: PauseView;
+  /**
+   * Worker pools: the cluster autoscaler's bounds its MachineDeployment carries (issue 26 item 2,
+   * R-AS-1..7); absent when it carries neither annotation.
+   */
+  autoscaler?: PoolAutoscalerView;
   createdAt?: string;
 }
 
@@ -699,6 +705,8 @@ export function buildWorkerPoolFrom(
   );
   problems.push(...versionProblems(version, template.vmTemplateName, ctx, true));
   problems.push(...conditionProblems(md.status?.conditions));
+  const autoscaler = poolAutoscalerView(md);
+  problems.push(...autoscalerProblems(autoscaler, desired));
 
   const pause = pauseView(md, ctx.cluster, spec?.paused === true);
   const paused = pause.paused;
@@ -752,6 +760,7 @@ export function buildWorkerPoolFrom(
     ...optional('nodeVolumeDetachTimeout', tplSpec?.nodeVolumeDetachTimeout),
     paused,
     pause,
+    ...optional('autoscaler', autoscaler),
     ...optional('createdAt', md.metadata.creationTimestamp),
   };
   return { pool, machines };

@@ -30,6 +30,7 @@ import { machineController } from './machine';
 import { machineDeploymentController } from './machinedeployment';
 import { machineSetController } from './machineset';
 import { Kubelet } from './kubelet';
+import { autoscalerStatusController } from '../workload/autoscaler-status';
 import { WorkloadClusters } from '../workload/clusters';
 import { DEFAULT_PROVIDER_VERSION, ensureProviderDeployment } from './provider';
 
@@ -228,9 +229,11 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
   ]) {
     manager.add(make(ctx));
   }
-  if (kubelet) {
+  if (kubelet && workload) {
     manager.add(kubelet.controller());
     manager.add(kubelet.clusterController());
+    // Issue 26 item 2: the cluster autoscaler's status ConfigMap where a pool has bounds.
+    manager.add(autoscalerStatusController(ctx, workload));
   }
   // WaitForCacheSync: the events of the initial lists are queued, but nothing is reconciled
   // before every informer the controllers read has its full list.

@@ -9,6 +9,7 @@ import { EditStrategyDialog } from '../../features/operations/components/EditStr
 import { ControlPlaneConfigDialog } from '../../features/operations/components/ControlPlaneConfigDialog';
 import { ScaleDialog } from '../../features/operations/components/ScaleDialog';
 import { PauseDialog } from '../../features/operations/components/PauseDialog';
+import { AutoscaleDialog } from '../../features/operations/components/AutoscaleDialog';
 import { UpgradeDialog } from '../../features/operations/components/UpgradeDialog';
 import { useI18n } from '../../i18n/context';
 import { poolObjectRefs } from '../../lib/object-refs';
@@ -72,6 +73,8 @@ export default function PoolActionDialog({
       return <EditStrategyDialog {...common} />;
     case 'editControlPlaneConfig':
       return <ControlPlaneConfigDialog {...common} />;
+    case 'autoscale':
+      return <AutoscaleDialog {...common} />;
     case 'pause':
       return (
         <PauseDialog

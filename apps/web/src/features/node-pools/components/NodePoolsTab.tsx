@@ -11,6 +11,7 @@ import { ProviderGateNotice } from '../../../components/ProviderGateNotice';
 import { useI18n } from '../../../i18n/context';
 import { newPoolPath } from '../../../lib/paths';
 import { providerGates } from '../../../lib/provider-gates';
+import { useClusterAutoscaler } from '../api/get-autoscaler';
 import { useNodePools } from '../api/get-node-pools';
 import type { PoolAction } from './pool-actions';
 import { PoolCard } from './PoolCard';
@@ -38,6 +39,9 @@ export function NodePoolsTab({
     ? undefined
     : t('gate.short', { version: gates.version ?? '?' });
   const permissions = context.data?.permissions;
+  // Issue 26 item 2: the autoscaler's status, only while some pool has bounds.
+  const autoscaled = pools.data?.some((p) => p.autoscaler?.bounds !== undefined) ?? false;
+  const autoscaler = useClusterAutoscaler(namespace, cluster, autoscaled);
 
   return (
     <Box>
@@ -98,6 +102,7 @@ export function NodePoolsTab({
                   permissions={permissions}
                   gatedReason={gatedReason}
                   onAction={onAction}
+                  autoscaler={autoscaler.data}
                 />
               </RenderWhenNear>
             </Box>

@@ -3,10 +3,12 @@ import { Box, Button, Link, Stack } from '@mui/material';
 import { memo } from 'react';
 import { Link as RouterLink } from '../../../lib/routing';
 import { ActionButton } from '../../../components/ActionButton';
+import { useAutoscaleTexts } from '../../../i18n/autoscale';
 import { useI18n } from '../../../i18n/context';
 import { formatMemoryMB } from '../../../i18n/format';
 import { ipPoolPath, poolConditionsPath, poolDiskMigrationPath } from '../../../lib/paths';
 import type { PoolCardProps } from './pool-actions';
+import { AutoscalerStatus, autoscalingText } from './AutoscalerFacts';
 import { PoolCardFrame } from './PoolCardFrame';
 import { PoolFacts } from './PoolFacts';
 import { PoolMoreMenu } from './PoolMoreMenu';
@@ -19,8 +21,10 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
   permissions,
   gatedReason,
   onAction,
+  autoscaler,
 }: PoolCardProps) {
   const { t } = useI18n();
+  const as = useAutoscaleTexts();
   const tpl = pool.machineTemplate;
   const deleting = pool.status === 'Deleting' ? t('pool.isDeleting') : undefined;
   const blocked = gatedReason ?? deleting;
@@ -93,6 +97,15 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
             blockedReason={blocked}
             onClick={() => {
               onAction('editStrategy', pool);
+            }}
+          />
+          <ActionButton
+            size="small"
+            label={as('action.autoscale')}
+            permission={permissions?.autoscalePool}
+            blockedReason={blocked}
+            onClick={() => {
+              onAction('autoscale', pool);
             }}
           />
           <ActionButton
@@ -182,6 +195,17 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
                 maxUnavailable: String(pool.strategy.maxUnavailable ?? '—'),
               }),
             },
+            // Issue 26 item 2: the cluster autoscaler's bounds, and what it says of the pool.
+            { label: as('pool.autoscaling'), id: 'autoscaling', value: autoscalingText(pool, as) },
+            ...(pool.autoscaler?.bounds
+              ? [
+                  {
+                    label: as('pool.autoscalerStatus'),
+                    id: 'autoscaler-status',
+                    value: <AutoscalerStatus pool={pool} view={autoscaler} />,
+                  },
+                ]
+              : []),
           ]}
         />
         <RolloutProgress rollout={pool.rollout} namespace={pool.namespace} cluster={pool.cluster} />

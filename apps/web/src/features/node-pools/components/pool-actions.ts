@@ -1,4 +1,4 @@
-import type { NodePoolView } from '@dcs/domain';
+import type { ClusterAutoscalerView, NodePoolView } from '@dcs/domain';
 import type { Action, Permission } from '../../../api/get-cluster-context';
 
 /** What a card asks its page to open; the page owns the dialogs (features do not import each other). */
@@ -11,7 +11,8 @@ export type PoolAction =
   | 'yaml'
   | 'upgradeControlPlane'
   | 'editControlPlaneConfig'
-  | 'pause';
+  | 'pause'
+  | 'autoscale';
 
 export interface PoolCardProps {
   pool: NodePoolView;
@@ -19,4 +20,9 @@ export interface PoolCardProps {
   /** Set when the web workflow is gated (R-VER-1): every form is off, with this reason. */
   gatedReason: string | undefined;
   onAction: (action: PoolAction, pool: NodePoolView) => void;
+  /**
+   * The cluster autoscaler's status in the workload cluster (issue 26 item 2), asked for while a
+   * pool of the cluster has bounds; each worker card shows its own node group of it.
+   */
+  autoscaler?: ClusterAutoscalerView | undefined;
 }

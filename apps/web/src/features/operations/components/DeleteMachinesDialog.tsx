@@ -51,6 +51,15 @@ export function DeleteMachinesDialog({
       replicas: pool.replicas.desired,
       machines: poolMachines.map((m) => ({ name: m.name, deleting: m.deleting })),
       rolloutInProgress: pool.rollout.inProgress,
+      // R-AS-7: below an autoscaled pool's minimum the deletion is refused.
+      ...(pool.autoscaler?.bounds
+        ? {
+            autoscaler: {
+              ...pool.autoscaler.bounds,
+              scaleFromZero: pool.autoscaler.scaleFromZero,
+            },
+          }
+        : {}),
     },
     context.validation,
   );

@@ -24,6 +24,7 @@ import { errorsOf } from '../../../lib/issues';
 import { queryKeys } from '../../../lib/query-keys';
 import { usePlanFlow } from '../../../lib/use-plan-flow';
 import { useScalePool } from '../api/scale-pool';
+import { useAutoscaleTexts } from '../../../i18n/autoscale';
 import { ScaleFollow } from './ScaleFollow';
 
 /**
@@ -61,6 +62,7 @@ function ScaleDialogBody({
   onClose,
 }: ScaleDialogProps) {
   const { t } = useI18n();
+  const autoscaleText = useAutoscaleTexts();
   const freeId = useId();
   const client = useQueryClient();
   const [replicas, setReplicas] = useState(pool.replicas.desired);
@@ -94,6 +96,11 @@ function ScaleDialogBody({
     });
     return flow.preview(next);
   };
+  const bounds = pool.autoscaler?.bounds;
+  const autoscalerBounds = bounds && {
+    ...bounds,
+    scaleFromZero: pool.autoscaler?.scaleFromZero ?? false,
+  };
   // Validated on every keystroke: the rules are pure and fast.
   const issues = validateScale(
     req,
@@ -103,6 +110,8 @@ function ScaleDialogBody({
       ipPoolName,
       maxSurge: pool.strategy.maxSurge,
       machineTemplateName: pool.machineTemplate.name,
+      // R-AS-7: an autoscaled pool's bounds refuse a count outside them, and warn within.
+      autoscaler: autoscalerBounds,
     },
     context.validation,
   );
@@ -211,6 +220,11 @@ function ScaleDialogBody({
           )}
         </Box>
       </Stack>
+      {bounds && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {autoscaleText('scale.autoscaled', { min: bounds.minSize, max: bounds.maxSize })}
+        </Alert>
+      )}
       {replicas < pool.replicas.desired && (
         <Alert severity="info" sx={{ mb: 2 }}>
           {t('scale.downRandom')}
