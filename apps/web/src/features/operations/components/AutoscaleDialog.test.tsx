@@ -7,7 +7,7 @@ import {
   type ObjectSet,
 } from '@dcs/domain';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/routing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoContext } from '../../../test/api';
 import { demoClusterViews } from '../../../test/fixtures';
