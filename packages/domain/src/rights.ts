@@ -29,6 +29,8 @@ export type RightName =
   | 'pauseCluster'
   | 'pausePool'
   | 'pauseControlPlane'
+  | 'restartPool'
+  | 'restartControlPlane'
   | 'readSecrets';
 
 /** What each right needs: the verbs on kinds its operations' plans write with. */
@@ -73,6 +75,10 @@ export const RIGHTS: Readonly<Record<RightName, readonly (readonly [Verb, KindNa
   pauseCluster: [['patch', 'Cluster']],
   pausePool: [['patch', 'MachineDeployment']],
   pauseControlPlane: [['patch', 'KubeadmControlPlane']],
+  // O-RESTART: one JSON patch of a worker pool's MachineDeployment or of the KubeadmControlPlane
+  // (spec.rolloutAfter).
+  restartPool: [['patch', 'MachineDeployment']],
+  restartControlPlane: [['patch', 'KubeadmControlPlane']],
   // R-BOOT-1 on bootstrap files kept in Secrets: without it, their contents are "unknown".
   readSecrets: [['get', 'Secret']],
 };

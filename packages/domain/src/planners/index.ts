@@ -31,3 +31,4 @@ export * from './pause';
 export * from './disk-migration';
 export * from './bounds';
 export * from './wire';
+export * from './restart';

@@ -16,6 +16,7 @@ export * from './edit-strategy';
 export * from './field-rules';
 export * from './control-plane-config';
 export * from './pause';
+export * from './restart';
 
 /**
  * Request bodies of the BFF's mutating routes, shared by the browser's forms (zodResolver) and the

@@ -20,6 +20,7 @@ import {
   EditControlPlaneConfigRequestSchema,
   EditStrategyRequestSchema,
   PauseRequestSchema,
+  RestartRequestSchema,
   PatchIpPoolRequestSchema,
   requestIssues,
   ScaleRequestSchema,
@@ -184,6 +185,11 @@ const CASES: Case[] = [
     name: 'O-PAUSE',
     schema: PauseRequestSchema,
     bodies: [{ resourceVersion: '1', paused: true }],
+  },
+  {
+    name: 'O-RESTART',
+    schema: RestartRequestSchema,
+    bodies: [{ resourceVersion: '1' }, { resourceVersion: '1', at: '2026-05-01T22:00:00Z' }],
   },
   {
     name: 'O-DELETE-POOL',

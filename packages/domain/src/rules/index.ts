@@ -13,3 +13,4 @@ export * from './net';
 export * from './strategy-edit';
 export * from './control-plane-config';
 export * from './pause';
+export * from './restart';
