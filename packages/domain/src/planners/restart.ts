@@ -349,7 +349,9 @@ function restartPlan(
     ipPoolName === undefined ? undefined : ctx.ipPools.find((p) => p.name === ipPoolName);
   const disks = reliesOnPersistentDisks(ipPool?.entries ?? []);
   if (replicas > 0) {
-    issues.push(...checkMaxSurgeWithPersistentDisks(maxSurge, replicas, disks, '', 'warning'));
+    // R-MD-3 is the worker pools' rule (its message points at the MachineDeployment's maxSurge).
+    if (md)
+      issues.push(...checkMaxSurgeWithPersistentDisks(maxSurge, replicas, disks, '', 'warning'));
     if (ipPool) {
       const consumers = [
         ...ipPool.consumers.filter((c) => c.deployment !== name),
@@ -365,7 +367,8 @@ function restartPlan(
   }
 
   // Which machines go, in which order.
-  const threshold = at ?? now;
+  // Against the time as written (whole seconds), as Cluster API compares it.
+  const threshold = parseRfc3339(rolloutAfter) ?? now;
   const replaced = current.machines.filter(
     (m) => !machineIsDeleting(m) && (parseRfc3339(m.metadata.creationTimestamp) ?? 0) < threshold,
   );

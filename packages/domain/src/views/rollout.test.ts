@@ -303,6 +303,12 @@ describe('O-RESTART in the rollout views (rolloutAfter, as upstream expires it)'
     expect(r.inProgress).toBe(true);
     // Without a time (callers that do not pass one), the template alone decides, as before.
     expect(findNewMachineSet(md, [ms, fresh])).toBe(ms);
+    // Once the restart is done (the old set at 0), a later restart scheduled for the future keeps
+    // the restart's set as the new one: the one with more replicas, not the older one.
+    if (ms.spec) ms.spec.replicas = 0;
+    if (fresh.spec) fresh.spec.replicas = 3;
+    if (md.spec) md.spec.rolloutAfter = '2026-01-01T05:00:00Z';
+    expect(findNewMachineSet(md, [ms, fresh], NOW)).toBe(fresh);
   });
 
   it('the control plane restarted: machines created before a passed rolloutAfter are outdated, those after are current', () => {

@@ -83,7 +83,11 @@ function revisionOf(ms: MachineSet): number {
   return Number.isFinite(n) ? n : -1;
 }
 
-/** Cluster API picks the oldest matching set as the new one; so do we, by name on a tie. */
+/**
+ * Cluster API's new set: of the current ones (isCurrentMachineSet), the one with the most
+ * replicas, then the oldest (MachineSetsByDecreasingReplicas), by name on a tie. After a restart
+ * two sets of one template exist; the older one, scaled to 0, is not the new one.
+ */
 export function findNewMachineSet(
   md: MachineDeployment,
   machineSets: readonly MachineSet[],
@@ -96,9 +100,14 @@ export function findNewMachineSet(
       found = ms;
       continue;
     }
+    const more = (ms.spec?.replicas ?? 0) - (found.spec?.replicas ?? 0);
     const a = ms.metadata.creationTimestamp ?? '';
     const b = found.metadata.creationTimestamp ?? '';
-    if (a < b || (a === b && (ms.metadata.name ?? '') < (found.metadata.name ?? ''))) found = ms;
+    if (
+      more > 0 ||
+      (more === 0 && (a < b || (a === b && (ms.metadata.name ?? '') < (found.metadata.name ?? ''))))
+    )
+      found = ms;
   }
   return found;
 }
