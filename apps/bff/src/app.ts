@@ -39,6 +39,7 @@ import objectTree from './routes/api/tree';
 import workloadNodes from './routes/api/nodes';
 import objects from './routes/api/objects';
 import pause from './routes/api/pause';
+import restart from './routes/api/restart';
 import session from './routes/api/session';
 import sessionOidc from './routes/api/session-oidc';
 import stream from './routes/api/stream';
@@ -160,6 +161,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(diskMigration);
       // Issue 26: pause and resume reconciliation of a cluster or of one pool.
       await api.register(pause);
+      // Issue 26 item 4: a rollout restart of a pool or of the control plane (rolloutAfter).
+      await api.register(restart);
       await api.register(objects);
       await api.register(stream);
       // Issue 12: the audit timeline.
