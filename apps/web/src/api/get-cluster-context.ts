@@ -29,7 +29,9 @@ export type Action =
   | 'editControlPlaneConfig'
   | 'pauseCluster'
   | 'pausePool'
-  | 'pauseControlPlane';
+  | 'pauseControlPlane'
+  | 'restartPool'
+  | 'restartControlPlane';
 
 export interface Permission {
   allowed: boolean;
@@ -62,6 +64,8 @@ const RIGHT_OF: Record<Action, RightName> = {
   pauseCluster: 'pauseCluster',
   pausePool: 'pausePool',
   pauseControlPlane: 'pauseControlPlane',
+  restartPool: 'restartPool',
+  restartControlPlane: 'restartControlPlane',
 };
 
 type ContextWire = ValidationContext & {

@@ -11,6 +11,7 @@ import { PoolCardFrame } from './PoolCardFrame';
 import { PoolFacts } from './PoolFacts';
 import { PoolMoreMenu } from './PoolMoreMenu';
 import { ReplicaCounts } from './ReplicaCounts';
+import { restartFact } from './restart-fact';
 import { RolloutProgress } from './RolloutProgress';
 
 /** U-3: a worker pool's card. Memoized: a stream event for another pool does not re-render it. */
@@ -20,7 +21,7 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
   gatedReason,
   onAction,
 }: PoolCardProps) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const tpl = pool.machineTemplate;
   const deleting = pool.status === 'Deleting' ? t('pool.isDeleting') : undefined;
   const blocked = gatedReason ?? deleting;
@@ -121,6 +122,11 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
                 onAction('pause', pool);
               }}
               pausePermission={permissions?.pausePool}
+              onRestart={() => {
+                onAction('restart', pool);
+              }}
+              restartPermission={permissions?.restartPool}
+              restartBlocked={blocked}
             />
             <ActionButton
               icon={<DeleteOutlined />}
@@ -182,6 +188,7 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
                 maxUnavailable: String(pool.strategy.maxUnavailable ?? '—'),
               }),
             },
+            ...restartFact(pool, t, locale),
           ]}
         />
         <RolloutProgress rollout={pool.rollout} namespace={pool.namespace} cluster={pool.cluster} />

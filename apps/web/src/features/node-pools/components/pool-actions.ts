@@ -11,7 +11,8 @@ export type PoolAction =
   | 'yaml'
   | 'upgradeControlPlane'
   | 'editControlPlaneConfig'
-  | 'pause';
+  | 'pause'
+  | 'restart';
 
 export interface PoolCardProps {
   pool: NodePoolView;
