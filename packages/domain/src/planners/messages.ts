@@ -451,9 +451,9 @@ const catalog = {
     'zh-CN': '无需修改：{kind} {name} 的重启已设定在 {time}',
   },
   'plan.effect.restartOrderRolling': {
-    en: 'Under maxSurge {maxSurge} and maxUnavailable {maxUnavailable}: at most {surge, plural, one {# machine} other {# machines}} above {replicas} and at most {unavailable} unavailable at a time; each step waits for the new machines of the one before to be available',
+    en: 'Under maxSurge {maxSurge} and maxUnavailable {maxUnavailable}: {surge, plural, =0 {never more than {replicas} machines} one {at most # machine above {replicas}} other {at most # machines above {replicas}}} and {unavailable, plural, =0 {none unavailable} other {at most # unavailable}} at a time; each step waits for the new machines of the one before to be available',
     'zh-CN':
-      '按 maxSurge {maxSurge}、maxUnavailable {maxUnavailable}：同一时间最多比 {replicas} 多 {surge} 台 machine，最多 {unavailable} 台不可用；每一步都会等待上一步的新 machine 可用',
+      '按 maxSurge {maxSurge}、maxUnavailable {maxUnavailable}：{surge, plural, =0 {同一时间 machine 总数不超过 {replicas} 台} other {同一时间最多比 {replicas} 多 # 台 machine}}，{unavailable, plural, =0 {不允许有 machine 不可用} other {最多 # 台不可用}}；每一步都会等待上一步的新 machine 可用',
   },
   'plan.effect.restartPickRandom': {
     en: 'Which old machine goes in each step is Cluster API’s choice (deletion order Random): machines marked for deletion or not healthy go first; the others are listed by name',
