@@ -800,6 +800,7 @@ export const en = {
   'right.restartPool': 'Restart the machines of pools',
   'restart.action': 'Restart machines',
   'restart.title': 'Restart the machines of {name}',
+  'restart.titleControlPlane': 'Restart the control-plane machines of {name}',
   'restart.explainWorker':
     'Cluster API replaces {replicas, plural, one {the # machine} other {each of the # machines}} of {name} with a new one, under its rollout settings ({strategy}): same templates, same version, nothing else of the pool changes. Preview lists the machines in the order they go.',
   'restart.explainControlPlane':

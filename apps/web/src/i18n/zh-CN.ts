@@ -743,6 +743,7 @@ export const zhCN: Messages = {
   'right.restartPool': '重启节点池的 machine',
   'restart.action': '重启 machine',
   'restart.title': '重启 {name} 的 machine',
+  'restart.titleControlPlane': '重启 {name} 的控制平面 machine',
   'restart.explainWorker':
     'Cluster API 会按其滚动更新设置（{strategy}），用新 machine 逐一替换 {name} 的 {replicas} 台 machine：模板和版本不变，节点池的其他内容也不变。预览会按替换顺序列出这些 machine。',
   'restart.explainControlPlane':

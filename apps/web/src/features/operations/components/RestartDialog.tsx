@@ -78,7 +78,11 @@ export function RestartDialog({
   const isControlPlane = target.kind === 'KubeadmControlPlane';
   return (
     <PlanFlowDialog
-      title={t('restart.title', { name: target.label })}
+      title={
+        isControlPlane
+          ? t('restart.titleControlPlane', { name: target.name })
+          : t('restart.title', { name: target.label })
+      }
       flow={flow}
       onClose={onClose}
       onPreview={() => {
