@@ -85,6 +85,11 @@ const BODIES: Record<string, (rv: Rv, tokens: { operator: string }) => unknown> 
     minSize: 1,
     maxSize: 3,
   }),
+  // O-RESTART as a dry run (issue 26 item 4), scheduled for later: nothing would roll.
+  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/restart': (rv) => ({
+    resourceVersion: rv('MachineDeployment', 'demo-md-0'),
+    at: new Date(Date.now() + 86_400_000).toISOString(),
+  }),
   'DELETE /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}': (rv) => ({
     resourceVersion: rv('MachineDeployment', 'demo-md-0'),
   }),

@@ -30,6 +30,8 @@ export type RightName =
   | 'pausePool'
   | 'pauseControlPlane'
   | 'autoscalePool'
+  | 'restartPool'
+  | 'restartControlPlane'
   | 'readSecrets';
 
 /** What each right needs: the verbs on kinds its operations' plans write with. */
@@ -76,6 +78,10 @@ export const RIGHTS: Readonly<Record<RightName, readonly (readonly [Verb, KindNa
   pauseControlPlane: [['patch', 'KubeadmControlPlane']],
   // O-AUTOSCALE / O-AUTOSCALE-REMOVE: one JSON patch of the MachineDeployment's annotations.
   autoscalePool: [['patch', 'MachineDeployment']],
+  // O-RESTART: one JSON patch of a worker pool's MachineDeployment or of the KubeadmControlPlane
+  // (spec.rolloutAfter).
+  restartPool: [['patch', 'MachineDeployment']],
+  restartControlPlane: [['patch', 'KubeadmControlPlane']],
   // R-BOOT-1 on bootstrap files kept in Secrets: without it, their contents are "unknown".
   readSecrets: [['get', 'Secret']],
 };

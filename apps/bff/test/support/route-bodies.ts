@@ -55,6 +55,10 @@ export const BODIES: Record<string, unknown> = {
     replicas: 2,
   },
   'DELETE /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}': { resourceVersion: '1' },
+  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/restart': {
+    resourceVersion: '1',
+    at: '2099-01-01T00:00:00Z',
+  },
   'POST /api/v1/clusters/{namespace}/{cluster}/nodepools': {
     name: 'demo-md-9',
     replicas: 0,

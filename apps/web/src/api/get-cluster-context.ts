@@ -30,7 +30,9 @@ export type Action =
   | 'pauseCluster'
   | 'pausePool'
   | 'pauseControlPlane'
-  | 'autoscalePool';
+  | 'autoscalePool'
+  | 'restartPool'
+  | 'restartControlPlane';
 
 export interface Permission {
   allowed: boolean;
@@ -64,6 +66,8 @@ const RIGHT_OF: Record<Action, RightName> = {
   pausePool: 'pausePool',
   pauseControlPlane: 'pauseControlPlane',
   autoscalePool: 'autoscalePool',
+  restartPool: 'restartPool',
+  restartControlPlane: 'restartControlPlane',
 };
 
 type ContextWire = ValidationContext & {

@@ -14,6 +14,7 @@ const SHOWN = [
   'createIpPool',
   'editIpPool',
   'pauseCluster',
+  'restartPool',
 ] as const satisfies readonly Action[];
 
 /** The user's rights in the cluster on screen, as the BFF's access reviews decided them. */

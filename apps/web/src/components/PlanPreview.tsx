@@ -1,4 +1,4 @@
-import type { FieldChange, ObjectDiff, Plan, StepVerdict } from '@dcs/domain';
+import type { FieldChange, ObjectDiff, Plan, RestartEffect, StepVerdict } from '@dcs/domain';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import {
   Accordion,
@@ -11,7 +11,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useI18n } from '../i18n/context';
 import { ProblemList } from './ProblemList';
 
@@ -62,6 +62,7 @@ export function PlanPreview({ plan }: { plan: Plan }) {
           </Alert>
         ))}
       </Stack>
+      {e.restart && <RestartOrder restart={e.restart} />}
       <Typography variant="h4" component="h4">
         {t('plan.steps')}
       </Typography>
@@ -97,6 +98,43 @@ export function PlanPreview({ plan }: { plan: Plan }) {
           <CodeBlock text={plan.kubectl.join('\n\n')} label={t('plan.kubectl')} />
         </AccordionDetails>
       </Accordion>
+    </Box>
+  );
+}
+
+/**
+ * O-RESTART: the machines a rollout restart replaces, step by step in the order Cluster API
+ * takes them (each step's new machines available before the next), or, with OnDelete, the
+ * machines that are replaced as they are deleted.
+ */
+function RestartOrder({ restart }: { restart: RestartEffect }) {
+  const { t } = useI18n();
+  const headingId = useId();
+  const names = (list: readonly string[]) => list.join(', ');
+  return (
+    <Box sx={{ mb: 2 }}>
+      <Typography variant="h4" component="h4" id={headingId}>
+        {t('restart.plan.title', { count: restart.machines.length })}
+      </Typography>
+      {restart.order === 'OnDelete' || restart.steps.length === 0 ? (
+        <Typography variant="body2">
+          {restart.machines.length > 0
+            ? t('restart.plan.onDelete', { names: names(restart.machines) })
+            : t('restart.plan.none')}
+        </Typography>
+      ) : (
+        <Box component="ol" aria-labelledby={headingId} sx={{ mt: 0.5, pl: 3 }}>
+          {restart.steps.map((step, i) => (
+            <Typography component="li" variant="body2" key={i}>
+              {step.create > 0 && step.delete.length > 0
+                ? t('restart.plan.both', { count: step.create, names: names(step.delete) })
+                : step.create > 0
+                  ? t('restart.plan.create', { count: step.create })
+                  : t('restart.plan.delete', { names: names(step.delete) })}
+            </Typography>
+          ))}
+        </Box>
+      )}
     </Box>
   );
 }

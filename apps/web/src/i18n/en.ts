@@ -808,6 +808,37 @@ export const en = {
   'pause.chipHelp':
     'Cluster API does not reconcile this: nothing changes until it is resumed. Paused condition: {condition}',
   'pause.conditionUnknown': 'not reported yet',
+  // O-RESTART (issue 26 item 4): a rollout restart of a pool's machines (rolloutAfter).
+  'right.restartPool': 'Restart the machines of pools',
+  'restart.action': 'Restart machines',
+  'restart.title': 'Restart the machines of {name}',
+  'restart.titleControlPlane': 'Restart the control-plane machines of {name}',
+  'restart.explainWorker':
+    'Cluster API replaces {replicas, plural, one {the # machine} other {each of the # machines}} of {name} with a new one, under its rollout settings ({strategy}): same templates, same version, nothing else of the pool changes. Preview lists the machines in the order they go.',
+  'restart.explainControlPlane':
+    'KubeadmControlPlane {name} replaces {replicas, plural, one {its # machine} other {each of its # machines, one at a time, the oldest first}}; etcd keeps its quorum. Preview lists the machines in the order they go.',
+  'restart.scheduledAlready': 'A restart is already scheduled for {time}: this one replaces it.',
+  'restart.when': 'When',
+  'restart.now': 'Now',
+  'restart.at': 'At a time',
+  'restart.nowHelp':
+    'The time is taken from the console server’s clock when you apply, not from your browser’s.',
+  'restart.time': 'Time ({zone})',
+  'restart.timeHelp':
+    'Sent as {utc}. Cluster API starts when the management cluster’s clock passes it.',
+  'restart.timeMissing': 'A date and a time, in your browser’s time zone.',
+  'restart.apply': 'Restart',
+  'restart.applySchedule': 'Schedule restart',
+  'restart.scheduledLabel': 'Restart scheduled',
+  'restart.scheduledValue': '{time} ({utc})',
+  'restart.plan.title':
+    '{count, plural, one {The # machine replaced} other {The # machines replaced, in order}}',
+  'restart.plan.create': 'Create {count, plural, one {# new machine} other {# new machines}}',
+  'restart.plan.delete': 'Drain and delete {names}',
+  'restart.plan.both':
+    'Create {count, plural, one {# new machine} other {# new machines}} and drain and delete {names}, at the same time',
+  'restart.plan.onDelete': 'Replaced one by one, as each is deleted: {names}',
+  'restart.plan.none': 'No machine is older than the time: nothing is replaced.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -47,6 +47,8 @@ export const ZH_GLOSSARY = {
     'MB',
     'GB',
     'GiB',
+    // RFC 3339, the timestamps Kubernetes reads (O-RESTART's time).
+    'RFC',
   ],
   /** Kubernetes kinds, as in `kind:`. */
   kinds: [
@@ -136,6 +138,12 @@ export const ZH_GLOSSARY = {
     'maxSize',
     'replicas',
     'null',
+    // O-RESTART (issue 26 item 4): the field it writes, its request's time, the deletion orders
+    'rolloutAfter',
+    'at',
+    'Random',
+    'Oldest',
+    'Newest',
   ],
   /** Words the Chinese documents keep in English, and API values shown as they are. */
   documentTerms: [

@@ -711,6 +711,12 @@ const catalog = {
     'zh-CN':
       '{field}“{value}”不是 Cluster API 可识别的时长：请填写带单位的数字，例如 "30s"、"5m" 或 "1h30m"（单位 ns、us、ms、s、m、h），或 0。',
   },
+  /* R-RESTART-3: O-RESTART's "at a time" */
+  'request.restartTimeInvalid': {
+    en: 'at "{value}" is not a time Cluster API can read: write an RFC 3339 timestamp with its zone, such as "2026-05-01T22:00:00Z" or "2026-05-02T06:00:00+08:00" (R-RESTART-3).',
+    'zh-CN':
+      'at“{value}”不是 Cluster API 可识别的时间：请填写带时区的 RFC 3339 时间戳，例如 "2026-05-01T22:00:00Z" 或 "2026-05-02T06:00:00+08:00"（R-RESTART-3）。',
+  },
   'request.unknownField': {
     en: '{field} is not a field of {kind}: the API server would drop it without a word. Check its spelling.',
     'zh-CN': '{field} 不是 {kind} 的字段：API 服务器会直接丢弃它。请检查拼写。',

@@ -32,3 +32,4 @@ export * from './autoscale';
 export * from './disk-migration';
 export * from './bounds';
 export * from './wire';
+export * from './restart';

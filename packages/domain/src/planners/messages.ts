@@ -455,6 +455,110 @@ const catalog = {
     en: 'Nothing to change: {name} has no cluster autoscaler bounds',
     'zh-CN': '无需修改：{name} 没有 cluster-autoscaler 边界',
   },
+  /* O-RESTART (issue 26 item 4) and R-RESTART-1..6 */
+  'plan.step.restart': {
+    en: 'Restart {kind} {name}: set its rolloutAfter to {time}',
+    'zh-CN': '重启 {kind} {name}：将其 rolloutAfter 设为 {time}',
+  },
+  'plan.step.restartScheduled': {
+    en: 'Schedule a restart of {kind} {name}: set its rolloutAfter to {time}',
+    'zh-CN': '计划重启 {kind} {name}：将其 rolloutAfter 设为 {time}',
+  },
+  'plan.effect.restartNow': {
+    en: 'Cluster API replaces {count, plural, one {the # machine} other {each of the # machines}} of {name} created before {time} with a new one, in the order below; nothing else of the pool changes',
+    'zh-CN':
+      'Cluster API 将按下列顺序，用新 machine 逐一替换 {name} 在 {time} 之前创建的 {count} 台 machine；节点池的其他内容不变',
+  },
+  'plan.effect.restartScheduled': {
+    en: 'Nothing happens until {time}. Then Cluster API replaces every machine of {name} created before it: those listed below, and any created meanwhile (a scale-up, the replacements of an upgrade). A change of its template before then rolls the machines at once, as any upgrade does',
+    'zh-CN':
+      '在 {time} 之前不会发生任何变化。届时 Cluster API 会替换 {name} 在该时间之前创建的每台 machine：包括下列 machine，以及在此期间创建的 machine（扩容或升级替换出的 machine）。在此之前修改其模板会像任何升级一样立即滚动更新 machine',
+  },
+  'plan.effect.restartClockNow': {
+    en: '{time} is the console server’s clock, not your browser’s: Apply sets rolloutAfter from that clock again at the moment it writes. Cluster API compares it with the management cluster’s clock: if that clock is behind the console’s, the restart starts that much later',
+    'zh-CN':
+      '{time} 取自控制台服务器的时钟，而不是你的浏览器：执行时会在写入那一刻再次按该时钟设置 rolloutAfter。Cluster API 会将其与管理集群的时钟比较：如果管理集群的时钟比控制台慢，重启会相应推迟开始',
+  },
+  'plan.effect.restartClockScheduled': {
+    en: 'Cluster API starts the restart when the management cluster’s clock passes {time}, not the console’s ({now} now) or your browser’s: a clock that is off moves the start by as much',
+    'zh-CN':
+      '当管理集群的时钟越过 {time} 时，Cluster API 开始重启；依据的不是控制台的时钟（当前为 {now}），也不是你的浏览器：时钟偏差多少，开始时间就偏移多少',
+  },
+  'plan.effect.restartAlreadyScheduled': {
+    en: 'Nothing to change: a restart of {kind} {name} is already set for {time}',
+    'zh-CN': '无需修改：{kind} {name} 的重启已设定在 {time}',
+  },
+  'plan.effect.restartOrderRolling': {
+    en: 'Under maxSurge {maxSurge} and maxUnavailable {maxUnavailable}: {surge, plural, =0 {never more than {replicas} machines} one {at most # machine above {replicas}} other {at most # machines above {replicas}}} and {unavailable, plural, =0 {none unavailable} other {at most # unavailable}} at a time; each step waits for the new machines of the one before to be available',
+    'zh-CN':
+      '按 maxSurge {maxSurge}、maxUnavailable {maxUnavailable}：{surge, plural, =0 {同一时间 machine 总数不超过 {replicas} 台} other {同一时间最多比 {replicas} 多 # 台 machine}}，{unavailable, plural, =0 {不允许有 machine 不可用} other {最多 # 台不可用}}；每一步都会等待上一步的新 machine 可用',
+  },
+  'plan.effect.restartPickRandom': {
+    en: 'Which old machine goes in each step is Cluster API’s choice (deletion order Random): machines marked for deletion or not healthy go first; the others are listed by name',
+    'zh-CN':
+      '每一步删除哪台旧 machine 由 Cluster API 决定（删除顺序 Random）：已标记删除或不健康的 machine 优先；其余按名称列出',
+  },
+  'plan.effect.restartPickOldest': {
+    en: 'Old machines go oldest first (deletion order Oldest), machines marked for deletion or not healthy before them',
+    'zh-CN':
+      '旧 machine 按创建时间从早到晚删除（删除顺序 Oldest），已标记删除或不健康的 machine 优先',
+  },
+  'plan.effect.restartPickNewest': {
+    en: 'Old machines go newest first (deletion order Newest), machines marked for deletion or not healthy before them',
+    'zh-CN':
+      '旧 machine 按创建时间从晚到早删除（删除顺序 Newest），已标记删除或不健康的 machine 优先',
+  },
+  'plan.effect.restartControlPlaneSurge': {
+    en: 'One machine at a time, the oldest first: a new control-plane machine joins (etcd grows to {surge} members), then an old one is removed, so that {name} keeps {replicas} machines and etcd its quorum throughout',
+    'zh-CN':
+      '逐台替换，最旧的优先：先加入一台新的控制平面 machine（etcd 增至 {surge} 个成员），再移除一台旧 machine，使 {name} 始终保持 {replicas} 台 machine，etcd 始终保持法定人数',
+  },
+  'plan.effect.restartControlPlaneNoSurge': {
+    en: 'One machine at a time, the oldest first: it is removed before its replacement joins (maxSurge 0), so {name} runs on {during} machines during each replacement',
+    'zh-CN':
+      '逐台替换，最旧的优先：先移除旧 machine，再加入替换的 machine（maxSurge 0），因此每次替换期间 {name} 只有 {during} 台 machine 运行',
+  },
+  'plan.issue.restartNoMachines': {
+    en: '{kind} {name} has no machines (replicas 0): there is nothing to restart',
+    'zh-CN': '{kind} {name} 没有 machine（副本数为 0）：没有可重启的内容',
+  },
+  'plan.issue.restartDeleting': {
+    en: '{kind} {name} is being deleted: it cannot be restarted',
+    'zh-CN': '{kind} {name} 正在被删除：无法重启',
+  },
+  'plan.issue.restartPendingSpec': {
+    en: '{kind} {name} has a change its controller has not acted on yet (generation {generation}, last reconciled at {observed}): wait for it to finish, then restart',
+    'zh-CN':
+      '{kind} {name} 有一项修改尚未被其控制器处理（generation {generation}，上次协调于 {observed}）：请等待其完成后再重启',
+  },
+  'plan.issue.restartChanging': {
+    en: '{kind} {name} is changing now ({updated} of {desired} machines up to date, {current} running, {deleting} being deleted): a restart now would replace the new machines too; wait for it to finish, then restart',
+    'zh-CN':
+      '{kind} {name} 正在变更中（{desired} 台 machine 中 {updated} 台为最新，{current} 台运行中，{deleting} 台正在删除）：此时重启会把新 machine 也一并替换；请等待其完成后再重启',
+  },
+  'plan.issue.restartDue': {
+    en: 'A restart of {kind} {name} set for {time} is still replacing machines: wait for it to finish',
+    'zh-CN': '{kind} {name} 设定在 {time} 的重启仍在替换 machine：请等待其完成',
+  },
+  'plan.issue.restartTimePast': {
+    en: '{time} is not later than the console server’s clock ({now}): to restart at once, choose Restart now',
+    'zh-CN': '{time} 不晚于控制台服务器的时钟（{now}）：如需立即重启，请选择“立即重启”',
+  },
+  'plan.issue.restartReplacesScheduled': {
+    en: 'A restart of {kind} {name} is already set for {scheduled}: the object holds one rolloutAfter, so this restart replaces it',
+    'zh-CN':
+      '{kind} {name} 已设定在 {scheduled} 重启：该对象只保存一个 rolloutAfter，因此本次重启会取代它',
+  },
+  'plan.issue.restartOnDelete': {
+    en: '{name} uses the OnDelete strategy: Cluster API creates the new MachineSet, but replaces each of its {count, plural, one {# machine} other {# machines}} only once someone deletes it',
+    'zh-CN':
+      '{name} 使用 OnDelete 策略：Cluster API 会创建新的 MachineSet，但只有在有人删除某台 machine 后才会替换它（共 {count} 台）',
+  },
+  'plan.issue.restartDeploymentPaused': {
+    en: 'MachineDeployment {name} has spec.paused set to true: its rollout waits until that is unset (with kubectl: the console’s Resume removes only the cluster.x-k8s.io/paused annotation)',
+    'zh-CN':
+      'MachineDeployment {name} 的 spec.paused 为 true：其滚动更新会等到该字段被清除（使用 kubectl；控制台的“恢复”只移除 cluster.x-k8s.io/paused 注解）',
+  },
 } as const satisfies Record<string, MessageText>;
 
 export type PlanMessageKey = keyof typeof catalog;

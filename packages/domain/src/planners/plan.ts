@@ -27,7 +27,7 @@ import type { PlanVerdict } from './verdict';
 
 /**
  * The operations of DOMAIN.md §3, O-EDIT-STRATEGY, O-EDIT-CP-CONFIG, the two IP-pool edits of the
- * `ippools` routes, O-PAUSE / O-RESUME, and O-AUTOSCALE / O-AUTOSCALE-REMOVE.
+ * `ippools` routes, O-PAUSE / O-RESUME, O-AUTOSCALE / O-AUTOSCALE-REMOVE and O-RESTART.
  */
 export const OPERATIONS = [
   'O-CREATE-POOL',
@@ -51,6 +51,8 @@ export const OPERATIONS = [
   // Issue 26 item 2: the cluster autoscaler's bounds of a worker pool, set or removed.
   'O-AUTOSCALE',
   'O-AUTOSCALE-REMOVE',
+  // Issue 26 item 4: a rollout restart of a worker pool or of the control plane (rolloutAfter).
+  'O-RESTART',
 ] as const;
 export type OperationId = (typeof OPERATIONS)[number];
 
@@ -148,6 +150,37 @@ export interface RolloutImpact {
   atATime: number;
 }
 
+/** One step of a rollout restart: machines created and machines deleted at the same time. */
+export interface RestartStep {
+  /** New machines Cluster API creates in this step. */
+  create: number;
+  /** Old machines drained and deleted in this step, in the order they are picked. */
+  delete: string[];
+}
+
+/** O-RESTART: what a rollout restart replaces, and in what order. */
+export interface RestartEffect {
+  /** The rolloutAfter the plan writes (RFC 3339, UTC, whole seconds). */
+  rolloutAfter: string;
+  /** The console server's clock when the plan was made (never the browser's). */
+  plannedAt: string;
+  /** rolloutAfter is later than plannedAt: nothing happens until then. */
+  scheduled: boolean;
+  /** The machines replaced (live and created before rolloutAfter), in the order they go. */
+  machines: string[];
+  /**
+   * The rollout step by step, as Cluster API's arithmetic gives it when the new machines of each
+   * step become available before the next: empty with OnDelete (a machine is replaced once
+   * someone deletes it).
+   */
+  steps: RestartStep[];
+  /**
+   * How the old machine of each step is picked: the MachineDeployment's deletion order (Random:
+   * Cluster API's choice, listed by name), OnDelete, or the KubeadmControlPlane's oldest first.
+   */
+  order: 'Random' | 'Oldest' | 'Newest' | 'OnDelete' | 'ControlPlane';
+}
+
 /** What the operation does beyond its steps, for the preview and for following it afterwards. */
 export interface PlanEffects {
   /** Machines drained and deleted: exactly these for O-SCALE-DOWN-TARGETED, all for O-DELETE-POOL. */
@@ -156,6 +189,8 @@ export interface PlanEffects {
   rollout?: RolloutImpact;
   /** Names of the objects the plan creates, by kind. */
   created?: { kind: KindName; name: string }[];
+  /** O-RESTART: the machines it replaces, in order. */
+  restart?: RestartEffect;
   notes?: PlanMessage[];
 }
 

@@ -21,6 +21,7 @@ import { planDeletePool } from './delete-pool';
 import { planEditStrategy } from './edit-strategy';
 import { planPause } from './pause';
 import { planAutoscale } from './autoscale';
+import { planRestart } from './restart';
 import { applyStep } from './objects';
 import type { KubeObject, Plan } from './plan';
 import { planScale } from './scale';
@@ -256,6 +257,63 @@ describe('planForVersions over the real planners (v1beta2 served)', () => {
       '/metadata/annotations/cluster.x-k8s.io~1cluster-api-autoscaler-node-group-min-size',
       '/metadata/annotations/cluster.x-k8s.io~1cluster-api-autoscaler-node-group-max-size',
     ]);
+  });
+
+  it('O-RESTART: rolloutAfter of a MachineDeployment and of a KubeadmControlPlane is sent as v1beta2’s spec.rollout.after, added or replaced; the undo restores it', () => {
+    const now = new Date('2026-03-01T10:00:00Z');
+    const ops = (p: Plan) => {
+      const step = p.steps[0];
+      return step?.verb === 'patch' && step.patch.type === 'json' ? step.patch.ops : [];
+    };
+    const { hub, wire } = world([
+      aMachineDeployment({ metadata: { resourceVersion: '10' } }),
+      aKubeadmControlPlane({ metadata: { resourceVersion: '11' } }),
+    ]);
+    const md = hub[0] as Parameters<typeof planRestart>[1]['target'];
+    const kcp = hub[1] as Parameters<typeof planRestart>[1]['target'];
+    const pool = checkPlan(
+      planRestart({ resourceVersion: '10' }, { target: md, machines: [] }, ctx, now),
+      hub,
+      wire,
+    );
+    expect(ops(pool).filter((o) => o.op !== 'test')).toEqual([
+      // The builder's v1beta2 deployment already has spec.rollout (its strategy).
+      { op: 'add', path: '/spec/rollout/after', value: '2026-03-01T10:00:00Z' },
+    ]);
+    expect(pool.kubectl[0]).toContain('machinedeployments.v1beta2.cluster.x-k8s.io demo-md-0');
+    const cp = checkPlan(
+      planRestart({ resourceVersion: '11' }, { target: kcp, machines: [] }, ctx, now),
+      hub,
+      wire,
+    );
+    // The builder's control plane has no rollout block in v1beta2 yet: it is added with the time.
+    expect(ops(cp).filter((o) => o.op !== 'test')).toEqual([
+      { op: 'add', path: '/spec/rollout', value: { after: '2026-03-01T10:00:00Z' } },
+    ]);
+    expect(cp.kubectl[0]).toContain('kubeadmcontrolplanes.v1beta2.controlplane.cluster.x-k8s.io');
+    // A time already set is tested (at its v1beta2 path) and replaced.
+    const set = world([
+      aMachineDeployment({
+        metadata: { resourceVersion: '12' },
+        spec: { rolloutAfter: '2026-03-05T00:00:00Z' },
+      }),
+    ]);
+    const again = checkPlan(
+      planRestart(
+        { resourceVersion: '12', at: '2026-03-04T00:00:00Z' },
+        { target: set.hub[0] as Parameters<typeof planRestart>[1]['target'], machines: [] },
+        ctx,
+        now,
+      ),
+      set.hub,
+      set.wire,
+    );
+    expect(ops(again)).toEqual(
+      expect.arrayContaining([
+        { op: 'test', path: '/spec/rollout/after', value: '2026-03-05T00:00:00Z' },
+        { op: 'replace', path: '/spec/rollout/after', value: '2026-03-04T00:00:00Z' },
+      ]),
+    );
   });
 
   it('O-UPDATE-BOOTSTRAP: a new bootstrap template, the configRef switched in v1beta2 terms', () => {

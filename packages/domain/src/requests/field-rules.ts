@@ -26,6 +26,8 @@ export const REQUEST_FIELD_RULES: readonly (readonly [pattern: string, rule: Rul
   ['name', 'R-MD-5'],
   ['ipPool.name', 'R-MD-5'],
   ['ipPoolAppend.name', 'R-POOL-1'],
+  // O-RESTART's "at a time" (project-defined, rules/restart.ts).
+  ['at', 'R-RESTART-3'],
   ['deleteMachines', 'R-MD-6'],
   ['deleteMachines.*', 'R-MD-6'],
   ['machineResourceVersions', 'R-MD-6'],

@@ -17,6 +17,7 @@ export * from './field-rules';
 export * from './control-plane-config';
 export * from './pause';
 export * from './autoscale';
+export * from './restart';
 
 /**
  * Request bodies of the BFF's mutating routes, shared by the browser's forms (zodResolver) and the

@@ -21,6 +21,7 @@ import {
   EditStrategyRequestSchema,
   PauseRequestSchema,
   AutoscaleRequestSchema,
+  RestartRequestSchema,
   PatchIpPoolRequestSchema,
   requestIssues,
   ScaleRequestSchema,
@@ -193,6 +194,11 @@ const CASES: Case[] = [
       { resourceVersion: '1', minSize: 1, maxSize: 5, replicas: 2 },
       { resourceVersion: '1', minSize: null, maxSize: null },
     ],
+  },
+  {
+    name: 'O-RESTART',
+    schema: RestartRequestSchema,
+    bodies: [{ resourceVersion: '1' }, { resourceVersion: '1', at: '2026-05-01T22:00:00Z' }],
   },
   {
     name: 'O-DELETE-POOL',

@@ -14,3 +14,4 @@ export * from './strategy-edit';
 export * from './control-plane-config';
 export * from './pause';
 export * from './autoscale';
+export * from './restart';

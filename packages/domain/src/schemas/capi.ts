@@ -116,6 +116,8 @@ export const MachineDeploymentSchema = objectSchema(
     revisionHistoryLimit: z.number().int().optional(),
     paused: z.boolean().optional(),
     progressDeadlineSeconds: z.number().int().optional(),
+    /** O-RESTART: machines of MachineSets created before this time are rolled once it passes. */
+    rolloutAfter: z.string().optional(),
   }),
   z.looseObject({
     ...replicaStatus,

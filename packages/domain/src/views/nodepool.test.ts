@@ -133,6 +133,20 @@ describe('worker pool view', () => {
   });
 });
 
+describe('O-RESTART on the pool view', () => {
+  it('the rolloutAfter a pool holds, scheduled while still to come; absent when none is set', () => {
+    const f = healthyWorkerPool();
+    expect(workerPool(f).pool.restart).toBeUndefined();
+    if (f.md.spec) f.md.spec.rolloutAfter = '2026-01-01T03:00:00Z';
+    expect(workerPool(f).pool.restart).toEqual({ after: '2026-01-01T03:00:00Z', scheduled: true });
+    // Once the time has passed, the restart is under way: the pool's set is no longer current.
+    const { pool } = workerPool(f, { now: new Date('2026-01-01T03:00:01Z') });
+    expect(pool.restart).toEqual({ after: '2026-01-01T03:00:00Z', scheduled: false });
+    expect(pool.rollout.inProgress).toBe(true);
+    expect(pool.replicas.updated).toBe(0);
+  });
+});
+
 function buildWorkerPoolWith(f: WorkerPoolFixture, ctx: PoolViewContext) {
   return buildWorkerPool(
     {

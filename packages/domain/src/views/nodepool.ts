@@ -1,6 +1,7 @@
 import { resolveFenceposts } from '../intstr';
 import { CONTROL_PLANE_POOL_ID, LABEL_CLUSTER_NAME, LABEL_SET_NAME } from '../labels';
 import type { Severity } from '../rules/issue';
+import { parseRfc3339 } from '../rules/restart';
 import type { VersionsCatalog } from '../schemas/catalog';
 import type { Cluster, Machine, MachineDeployment, MachineSet } from '../schemas/capi';
 import type { KubeadmConfigTemplate } from '../schemas/bootstrap';
@@ -141,6 +142,11 @@ export interface NodePoolView {
    * R-AS-1..7); absent when it carries neither annotation.
    */
   autoscaler?: PoolAutoscalerView;
+  /**
+   * O-RESTART: the object's rolloutAfter, and whether it is still to come by the console server's
+   * clock (a scheduled restart); absent when none is set.
+   */
+  restart?: { after: string; scheduled: boolean };
   createdAt?: string;
 }
 
@@ -518,7 +524,7 @@ function ipPoolUsage(name: string | undefined, ipPool: IpPoolView | undefined) {
 /** A worker pool (U-3) and its machines' views. */
 export function buildWorkerPool(o: WorkerPoolObjects, ctx: PoolViewContext): PoolWithMachines {
   const dcs = dcsIndex(o.dcsMachines);
-  const newName = findNewMachineSet(o.machineDeployment, o.machineSets)?.metadata.name;
+  const newName = findNewMachineSet(o.machineDeployment, o.machineSets, ctx.now)?.metadata.name;
   const byIp = entriesByIp(o.ipPool);
   const machines = o.machines.map((m) => workerMachineOf(o, ctx, newName, byIp, m, dcsOf(dcs, m)));
   return buildWorkerPoolFrom(o, machines, ctx);
@@ -576,7 +582,7 @@ export function workerPoolMachine(
   m: Machine,
   dm: DCSMachine | undefined,
 ): PoolMachine {
-  const newName = findNewMachineSet(o.machineDeployment, o.machineSets)?.metadata.name;
+  const newName = findNewMachineSet(o.machineDeployment, o.machineSets, ctx.now)?.metadata.name;
   return workerMachineOf(o, ctx, newName, entriesByIp(o.ipPool), m, dm);
 }
 
@@ -761,6 +767,7 @@ export function buildWorkerPoolFrom(
     paused,
     pause,
     ...optional('autoscaler', autoscaler),
+    ...restartOf(spec?.rolloutAfter, ctx.now),
     ...optional('createdAt', md.metadata.creationTimestamp),
   };
   return { pool, machines };
@@ -783,7 +790,7 @@ export function controlPlanePoolMachine(
   m: Machine,
   dm: DCSMachine | undefined,
 ): PoolMachine {
-  const upToDate = isCurrentControlPlaneMachine(o.controlPlane, m, dm);
+  const upToDate = isCurrentControlPlaneMachine(o.controlPlane, m, dm, ctx.now);
   return poolMachineOf(o, ctx, entriesByIp(o.ipPool), m, dm, upToDate);
 }
 
@@ -876,9 +883,20 @@ export function buildControlPlanePoolFrom(
     ...optional('nodeDeletionTimeout', spec?.machineTemplate.nodeDeletionTimeout),
     paused,
     pause,
+    ...restartOf(spec?.rolloutAfter, ctx.now),
     ...optional('createdAt', kcp.metadata.creationTimestamp),
   };
   return { pool, machines };
+}
+
+/** A pool's rolloutAfter and whether it is still to come (O-RESTART). */
+function restartOf(
+  after: string | undefined,
+  now: Date,
+): { restart?: { after: string; scheduled: boolean } } {
+  if (after === undefined) return {};
+  const at = parseRfc3339(after);
+  return { restart: { after, scheduled: at !== undefined && at > now.getTime() } };
 }
 
 function clusterOfControlPlane(kcp: KubeadmControlPlane, cluster: Cluster | undefined): string {

@@ -283,3 +283,49 @@ describe('controlPlaneRolloutView', () => {
     expect(r).toMatchObject({ inProgress: true, updated: 2 });
   });
 });
+
+describe('O-RESTART in the rollout views (rolloutAfter, as upstream expires it)', () => {
+  it('a worker pool restarted: the set older than rolloutAfter is old though its template is current; until the new set exists the rollout is in progress', () => {
+    const { md, ms, pairs } = healthyWorkerPool();
+    const machines = pairs.map((p) => p.machine);
+    if (md.spec) md.spec.rolloutAfter = '2026-01-01T00:40:00Z';
+    // Before the time (a scheduled restart), nothing changes.
+    expect(findNewMachineSet(md, [ms], new Date('2026-01-01T00:30:00Z'))).toBe(ms);
+    // Once it has passed, the set is not current: Cluster API creates a new one.
+    expect(findNewMachineSet(md, [ms], NOW)).toBeUndefined();
+    expect(rolloutView(md, [ms], machines, NOW)).toMatchObject({ inProgress: true, updated: 0 });
+    // The new set, of the same template, created after the time: it is the new one.
+    const fresh = newSet(1, 'demo-md-0-template');
+    expect(findNewMachineSet(md, [ms, fresh], NOW)).toBe(fresh);
+    const r = rolloutView(md, [ms, fresh], machines, NOW);
+    expect(r.newMachineSet?.name).toBe('demo-md-0-def34');
+    expect(r.oldMachineSets.map((s) => s.name)).toEqual(['demo-md-0-abc12']);
+    expect(r.inProgress).toBe(true);
+    // Without a time (callers that do not pass one), the template alone decides, as before.
+    expect(findNewMachineSet(md, [ms, fresh])).toBe(ms);
+    // Once the restart is done (the old set at 0), a later restart scheduled for the future keeps
+    // the restart's set as the new one: the one with more replicas, not the older one.
+    if (ms.spec) ms.spec.replicas = 0;
+    if (fresh.spec) fresh.spec.replicas = 3;
+    if (md.spec) md.spec.rolloutAfter = '2026-01-01T05:00:00Z';
+    expect(findNewMachineSet(md, [ms, fresh], NOW)).toBe(fresh);
+  });
+
+  it('the control plane restarted: machines created before a passed rolloutAfter are outdated, those after are current', () => {
+    const { kcp, pairs } = healthyControlPlane();
+    const machines = pairs.map((p) => p.machine);
+    if (kcp.spec) kcp.spec.rolloutAfter = '2026-01-01T00:40:00Z';
+    const last = machines[2];
+    if (last) last.metadata.creationTimestamp = '2026-01-01T00:45:00Z';
+    expect(controlPlaneRolloutView(kcp, machines, () => undefined, NOW)).toMatchObject({
+      inProgress: true,
+      updated: 1,
+    });
+    // Scheduled for later: nothing is outdated yet.
+    if (kcp.spec) kcp.spec.rolloutAfter = '2026-01-01T02:00:00Z';
+    expect(controlPlaneRolloutView(kcp, machines, () => undefined, NOW)).toMatchObject({
+      inProgress: false,
+      updated: 3,
+    });
+  });
+});

@@ -4,6 +4,7 @@ import type { Machine, MachineDeployment, MachineSet, MachineSpec } from '../sch
 import type { KubeadmControlPlane } from '../schemas/controlplane';
 import type { DCSMachine } from '../schemas/dcs';
 import type { IntOrString } from '../schemas/meta';
+import { rolloutAfterExpired } from '../rules/restart';
 import { conditionViews, findCondition, type ConditionView } from './conditions';
 import { factsAvailable, machineFacts, type MachineFacts } from './machine';
 import { compareStrings, replicasOf } from './util';
@@ -63,13 +64,17 @@ function templateKey(spec: Pick<MachineSpec, 'infrastructureRef' | 'bootstrap' |
 /**
  * Whether a MachineSet was made from the MachineDeployment's current template: same machine
  * template, same bootstrap template, same version (what O-UPGRADE-INFRA, O-UPDATE-BOOTSTRAP and
- * O-UPGRADE-K8S change).
+ * O-UPGRADE-K8S change), and, at `now`, not created before a rolloutAfter that has passed
+ * (O-RESTART: upstream's FindNewAndOldMachineSets).
  */
-export function isCurrentMachineSet(ms: MachineSet, md: MachineDeployment): boolean {
+export function isCurrentMachineSet(ms: MachineSet, md: MachineDeployment, now?: Date): boolean {
   const msSpec = ms.spec?.template?.spec;
   const mdSpec = md.spec?.template.spec;
+  if (msSpec === undefined || mdSpec === undefined || templateKey(msSpec) !== templateKey(mdSpec))
+    return false;
   return (
-    msSpec !== undefined && mdSpec !== undefined && templateKey(msSpec) === templateKey(mdSpec)
+    now === undefined ||
+    !rolloutAfterExpired(md.spec?.rolloutAfter, ms.metadata.creationTimestamp, now.getTime())
   );
 }
 
@@ -78,21 +83,31 @@ function revisionOf(ms: MachineSet): number {
   return Number.isFinite(n) ? n : -1;
 }
 
-/** Cluster API picks the oldest matching set as the new one; so do we, by name on a tie. */
+/**
+ * Cluster API's new set: of the current ones (isCurrentMachineSet), the one with the most
+ * replicas, then the oldest (MachineSetsByDecreasingReplicas), by name on a tie. After a restart
+ * two sets of one template exist; the older one, scaled to 0, is not the new one.
+ */
 export function findNewMachineSet(
   md: MachineDeployment,
   machineSets: readonly MachineSet[],
+  now?: Date,
 ): MachineSet | undefined {
   let found: MachineSet | undefined;
   for (const ms of machineSets) {
-    if (!isCurrentMachineSet(ms, md)) continue;
+    if (!isCurrentMachineSet(ms, md, now)) continue;
     if (found === undefined) {
       found = ms;
       continue;
     }
+    const more = (ms.spec?.replicas ?? 0) - (found.spec?.replicas ?? 0);
     const a = ms.metadata.creationTimestamp ?? '';
     const b = found.metadata.creationTimestamp ?? '';
-    if (a < b || (a === b && (ms.metadata.name ?? '') < (found.metadata.name ?? ''))) found = ms;
+    if (
+      more > 0 ||
+      (more === 0 && (a < b || (a === b && (ms.metadata.name ?? '') < (found.metadata.name ?? ''))))
+    )
+      found = ms;
   }
   return found;
 }
@@ -177,7 +192,7 @@ export function rolloutOfFacts(
   const desired = replicasOf(md);
   const minReadySeconds = md.spec?.minReadySeconds ?? 0;
   const strategyType: StrategyType = md.spec?.strategy?.type ?? 'RollingUpdate';
-  const newMs = findNewMachineSet(md, machineSets);
+  const newMs = findNewMachineSet(md, machineSets, now);
   const newName = newMs?.metadata.name;
 
   const bySet = new Map<string, MachineFacts[]>();
@@ -255,14 +270,22 @@ export const ANNOTATION_CLONED_FROM_NAME = 'cluster.x-k8s.io/cloned-from-name';
 
 /**
  * Whether a control-plane machine is built from the KubeadmControlPlane's current spec: its
- * version, and (when the DCSMachine says what it was cloned from) its machine template.
+ * version, (when the DCSMachine says what it was cloned from) its machine template, and, at
+ * `now`, not created before a rolloutAfter that has passed (O-RESTART: upstream's
+ * ShouldRolloutAfter).
  */
 export function isCurrentControlPlaneMachine(
   kcp: KubeadmControlPlane,
   machine: Machine,
   dcsMachine: DCSMachine | undefined,
+  now?: Date,
 ): boolean {
   if (machine.spec?.version !== kcp.spec?.version) return false;
+  if (
+    now !== undefined &&
+    rolloutAfterExpired(kcp.spec?.rolloutAfter, machine.metadata.creationTimestamp, now.getTime())
+  )
+    return false;
   const clonedFrom = dcsMachine?.metadata.annotations?.[ANNOTATION_CLONED_FROM_NAME];
   return (
     clonedFrom === undefined || clonedFrom === kcp.spec?.machineTemplate.infrastructureRef.name
@@ -283,7 +306,7 @@ export function controlPlaneRolloutView(
     kcp,
     machines.map((m) => ({
       facts: machineFacts(m),
-      upToDate: isCurrentControlPlaneMachine(kcp, m, dcsMachineOf(m)),
+      upToDate: isCurrentControlPlaneMachine(kcp, m, dcsMachineOf(m), now),
     })),
     now,
   );

@@ -17,11 +17,13 @@ import {
   KUBELET_PATCH_PATH,
   KUBEADM_CONFIG_SPEC_FIELDS,
   PatchIpPoolRequestSchema,
+  RestartRequestSchema,
   planCreateIpPool,
   planCreatePool,
   planDeletePool,
   planEditStrategy,
   planPatchIpPool,
+  planRestart,
   planScale,
   planUpgrade,
   ScaleRequestSchema,
@@ -1129,6 +1131,42 @@ describe(`every object a planner writes is one upstream Cluster API accepts (fas
       // No IP pool with persistent disks behind this pool: R-MD-3 would refuse any surge.
       const c = ctx({ ipPools: [] });
       return { plan: planEditStrategy(parsed.data, { machineDeployment: md }, c), base: [md] };
+    });
+  }, 120_000);
+
+  it('O-RESTART: rolloutAfter of a worker pool or of the control plane, now or at a time', async () => {
+    const now = new Date('2026-03-01T10:00:00Z');
+    const time = fc
+      .integer({ min: -3600, max: 30 * 86_400 })
+      .map((s) => new Date(now.getTime() + s * 1000).toISOString().replace('.000Z', 'Z'));
+    const arb = fc.record({
+      target: fc.constantFrom('worker', 'control-plane'),
+      at: fc.option(fc.oneof(time, fc.constantFrom('soon', '2026-03-02T06:00:00+08:00')), {
+        nil: undefined,
+      }),
+      existing: fc.option(time, { nil: undefined }),
+    });
+    await property('O-RESTART', arb, ({ target, at, existing }) => {
+      const object =
+        target === 'worker'
+          ? aMachineDeployment(existing ? { spec: { rolloutAfter: existing } } : {})
+          : aKubeadmControlPlane(existing ? { spec: { rolloutAfter: existing } } : {});
+      const parsed = RestartRequestSchema.safeParse({
+        resourceVersion: '1',
+        ...(at !== undefined ? { at } : {}),
+      });
+      if (!parsed.success) return refused(parsed.error);
+      // A settled pool: its three machines, older than any time drawn here.
+      const machines = [1, 2, 3].map((n) =>
+        aMachine({
+          metadata: { name: `m${String(n)}`, creationTimestamp: '2026-01-01T00:00:00Z' },
+        }),
+      );
+      const c = ctx({ ipPools: [] });
+      return {
+        plan: planRestart(parsed.data, { target: object, machines }, c, now),
+        base: [object],
+      };
     });
   }, 120_000);
 

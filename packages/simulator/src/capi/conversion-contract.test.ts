@@ -9,6 +9,7 @@ import {
   EditStrategyRequestSchema,
   planCreatePool,
   planEditStrategy,
+  planRestart,
   planScale,
   type KubeObject,
   type Plan,
@@ -185,6 +186,31 @@ describe('converted objects validate against the v1.14.0 CRDs of their version',
     const written = [...writtenBy(edit, [md]), ...writtenBy(scale, [md])];
     expect(written.length).toBeGreaterThanOrEqual(2);
     for (const o of written) judgeBoth(`patched ${o.kind}`, o);
+  });
+
+  it('O-RESTART: the MachineDeployment and KubeadmControlPlane it patches (rolloutAfter → rollout.after), and the undo', () => {
+    const now = new Date('2026-03-01T10:00:00Z');
+    const md = aMachineDeployment();
+    const kcp = aKubeadmControlPlane();
+    const one = (o: typeof md | typeof kcp, replicas: number) =>
+      planRestart(
+        { resourceVersion: o.metadata.resourceVersion ?? '', at: '2026-03-02T00:00:00Z' },
+        {
+          target: o,
+          machines: Array.from({ length: replicas }, (_, n) =>
+            aMachine({
+              metadata: { name: `m${String(n)}`, creationTimestamp: '2026-01-01T00:00:00Z' },
+            }),
+          ),
+        },
+        ctx,
+        now,
+      );
+    const written = [...writtenBy(one(md, 3), [md]), ...writtenBy(one(kcp, 3), [kcp])];
+    expect(written.map((o) => o.kind)).toEqual(
+      expect.arrayContaining(['MachineDeployment', 'KubeadmControlPlane']),
+    );
+    for (const o of written) judgeBoth(`restarted ${o.kind}`, o);
   });
 });
 

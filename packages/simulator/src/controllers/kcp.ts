@@ -27,6 +27,7 @@ import {
   refTo,
 } from '../logic/machine-desired';
 import { generateName } from '../logic/names';
+import { untilRolloutAfter } from '../logic/machineset-desired';
 import { seeded } from '../logic/random';
 import { selectorString } from '../logic/selectors';
 import { BY_CLUSTER, BY_OWNER, indexKey } from '../runtime/caches';
@@ -324,6 +325,9 @@ export function kcpController(ctx: Context): Controller {
     });
     if (!same(status, kcp.status))
       await ctx.writer.updateStatus('KubeadmControlPlane', { ...kcp, status });
+    // A restart scheduled for later (rolloutAfter still to come): wake when it is due.
+    const wake = untilRolloutAfter(kcp.spec.rolloutAfter, ctx.clock);
+    if (wake !== undefined) requeueAfterMs = Math.min(requeueAfterMs ?? wake, wake);
     return action.type === 'create' || action.type === 'delete'
       ? { requeue: true }
       : requeueAfterMs !== undefined

@@ -69,7 +69,7 @@ export function machineController(ctx: Context): Controller {
       (r) => r.controller && r.kind === 'MachineDeployment',
     );
     const md = mdRef ? deployments.get(m.metadata.namespace, mdRef.name) : undefined;
-    return machineUpToDate(ms, md);
+    return machineUpToDate(ms, md, ctx.clock.wallNow());
   };
 
   /** Simulated ms since the deletionTimestamp (the API server's wall-clock stamp). */

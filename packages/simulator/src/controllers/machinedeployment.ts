@@ -13,6 +13,7 @@ import {
   deploymentState,
   findNewMachineSet,
   newMachineSet,
+  untilRolloutAfter,
   updatedMachineSet,
 } from '../logic/machineset-desired';
 import { seeded } from '../logic/random';
@@ -151,7 +152,8 @@ export function machineDeploymentController(ctx: Context): Controller {
     md = (await ensureClusterLink(md)) ?? md;
     const state = deploymentState(md);
     let owned = md.metadata.uid ? sets.byIndex(BY_OWNER, md.metadata.uid) : [];
-    let newMS = findNewMachineSet(md, owned);
+    // O-RESTART: rolloutAfter and creationTimestamp are wall-clock times.
+    let newMS = findNewMachineSet(md, owned, ctx.clock.wallNow());
     // By uid, not by reference: a write replaces the object but not the set.
     const isNew = (ms: MachineSet) => newMS !== undefined && ms.metadata.uid === newMS.metadata.uid;
     const oldOf = () => owned.filter((ms) => !isNew(ms) && !ms.metadata.deletionTimestamp);
@@ -272,7 +274,9 @@ export function machineDeploymentController(ctx: Context): Controller {
     if (!same(status, md.status)) {
       await ctx.writer.updateStatus('MachineDeployment', { ...md, status });
     }
-    return undefined;
+    // A restart scheduled for later (rolloutAfter still to come): wake when it is due.
+    const wake = untilRolloutAfter(md.spec?.rolloutAfter, ctx.clock);
+    return wake === undefined ? undefined : { requeueAfterMs: wake };
   }
 
   /** cleanupDeployment: keep revisionHistoryLimit old sets that are fully scaled down. */

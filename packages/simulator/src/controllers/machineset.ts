@@ -194,7 +194,7 @@ export function machineSetController(ctx: Context): Controller {
       (r) => r.controller && r.kind === 'MachineDeployment',
     );
     const md = mdRef ? deployments.get(set.metadata.namespace, mdRef.name) : undefined;
-    const upToDate = machineUpToDate(set, md);
+    const upToDate = machineUpToDate(set, md, ctx.clock.wallNow());
     const nowISO = ctx.clock.stamp();
     if (upToDate) {
       for (const m of owned) {

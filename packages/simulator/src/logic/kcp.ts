@@ -177,7 +177,8 @@ export function rolloutReason(
   const created = m.machine.metadata.creationTimestamp
     ? Date.parse(m.machine.metadata.creationTimestamp)
     : NaN;
-  if (!Number.isNaN(rolloutAfter) && rolloutAfter <= now && created < rolloutAfter) {
+  // collections.ShouldRolloutAfter: creationTimestamp < rolloutAfter < reconciliationTime.
+  if (!Number.isNaN(rolloutAfter) && rolloutAfter < now && created < rolloutAfter) {
     return 'rolloutAfter expired';
   }
   return undefined;

@@ -122,6 +122,28 @@ describe('MachineSets of a MachineDeployment', () => {
     expect(change((c) => (c.spec.version = '1.33.4'))).toBe(true);
   });
 
+  it('O-RESTART: a set created before an expired rolloutAfter is not new; of two sets of one template the one with more replicas is (MachineSetsByDecreasingReplicas)', () => {
+    const d = md();
+    const at = (ms: ReturnType<typeof newMachineSet>, t: string, replicas: number) => ({
+      ...ms,
+      metadata: { ...ms.metadata, creationTimestamp: t },
+      spec: ms.spec ? { ...ms.spec, replicas } : ms.spec,
+    });
+    const old = at(newMachineSet(d, [], 3, seeded(1)), '2026-03-01T09:00:00Z', 3);
+    const now = Date.parse('2026-03-01T10:00:00Z');
+    if (d.spec) d.spec.rolloutAfter = '2026-03-01T09:30:00Z';
+    expect(findNewMachineSet(d, [old], now)).toBeUndefined();
+    // Before the time, the set is still the new one.
+    expect(findNewMachineSet(d, [old], Date.parse('2026-03-01T09:20:00Z'))).toBe(old);
+    // The restart's set (created after the time) takes over; once it has all the replicas, a
+    // later restart scheduled for the future leaves it the new one, not the old set at 0.
+    const fresh = at(newMachineSet(d, [old], 1, seeded(2)), '2026-03-01T09:40:00Z', 1);
+    expect(findNewMachineSet(d, [old, fresh], now)).toBe(fresh);
+    const done = [at(old, '2026-03-01T09:00:00Z', 0), at(fresh, '2026-03-01T09:40:00Z', 3)];
+    if (d.spec) d.spec.rolloutAfter = '2026-03-02T00:00:00Z';
+    expect(findNewMachineSet(d, done, now)?.metadata.name).toBe(fresh.metadata.name);
+  });
+
   it('in-place changes (timeouts, deletePolicy, annotations) update the set without a rollout', () => {
     const d = md();
     const ms = newMachineSet(d, [], 3, seeded(1));

@@ -132,19 +132,67 @@ export function controllerRef(
   };
 }
 
-/** FindNewMachineSet: the oldest set whose template matches the deployment's (rollout fields). */
+/**
+ * Whether `rolloutAfter` makes a set created at `createdAt` out of date at the wall-clock instant
+ * `wallNow` (Cluster API v1.14's FindNewAndOldMachineSets: `rolloutAfter < now` and the set
+ * created before it). Timestamps are wall-clock times.
+ */
+export function rolloutAfterExpired(
+  rolloutAfter: string | undefined,
+  createdAt: string | undefined,
+  wallNow: number,
+): boolean {
+  if (!rolloutAfter) return false;
+  const after = Date.parse(rolloutAfter);
+  if (Number.isNaN(after) || !(after < wallNow)) return false;
+  const created = Date.parse(createdAt ?? '');
+  // A set created at the very instant is the new one (cluster-api#12260).
+  return Number.isNaN(created) || created < after;
+}
+
+/**
+ * Simulated ms until a `rolloutAfter` still to come has passed (the controller wakes then, and the
+ * restart starts on time); undefined when it is unset, unreadable or already past. At least a
+ * second: a manual clock's simulated time does not follow the wall clock.
+ */
+export function untilRolloutAfter(
+  rolloutAfter: string | undefined,
+  clock: { wallNow(): number; now(): number; simAt(wallMs: number): number },
+): number | undefined {
+  if (!rolloutAfter) return undefined;
+  const after = Date.parse(rolloutAfter);
+  if (Number.isNaN(after) || after < clock.wallNow()) return undefined;
+  return Math.max(1000, clock.simAt(after + 1) - clock.now());
+}
+
+/**
+ * FindNewMachineSet: of the sets whose template matches the deployment's (rollout fields) and
+ * that an expired `spec.rolloutAfter` does not make old, the one with the most replicas, the
+ * oldest on a tie (MachineSetsByDecreasingReplicas). Two such sets exist after a restart (O-RESTART:
+ * once the time has passed, sets created before it are old and a new set of the same template is
+ * created): the older one, scaled to 0, must not become the new one again when a later restart is
+ * scheduled.
+ */
 export function findNewMachineSet(
   md: MachineDeployment,
   sets: readonly MachineSet[],
+  wallNow = Date.now(),
 ): MachineSet | undefined {
   const wanted = effectiveTemplate(md);
+  const rolloutAfter = md.spec?.rolloutAfter;
   const sorted = [...sets].sort(
     (a, b) =>
+      (b.spec?.replicas ?? 0) - (a.spec?.replicas ?? 0) ||
       Date.parse(a.metadata.creationTimestamp ?? '') -
         Date.parse(b.metadata.creationTimestamp ?? '') ||
       ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1),
   );
-  return sorted.find((ms) => ms.spec?.template && sameRolloutFields(ms.spec.template, wanted));
+  return sorted.find(
+    (ms) =>
+      ms.spec?.template &&
+      sameRolloutFields(ms.spec.template, wanted) &&
+      !rolloutAfterExpired(rolloutAfter, ms.metadata.creationTimestamp, wallNow),
+  );
 }
 
 /** The fields of a set a deployment updates in place (no rollout): labels, annotations, timeouts. */

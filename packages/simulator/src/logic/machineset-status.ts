@@ -5,7 +5,7 @@ import {
   type MachineDeployment,
   type MachineSet,
 } from '@dcs/domain';
-import { effectiveTemplate } from './machineset-desired';
+import { effectiveTemplate, rolloutAfterExpired } from './machineset-desired';
 import { DELETING_DRAINING_NODE, drainDelayReasons } from './machine-status';
 import { canonicalJson, rolloutFields, sameRolloutFields, type MachineTemplate } from './names';
 import {
@@ -216,11 +216,15 @@ export function templateDiff(current: MachineTemplate, desired: MachineTemplate)
 export function machineUpToDate(
   ms: MachineSet | undefined,
   md: MachineDeployment | undefined,
+  wallNow = Date.now(),
 ): V2Update | undefined {
   const current = ms?.spec?.template;
   if (!current) return undefined;
   if (!md) return v2(UP_TO_DATE, 'True', 'UpToDate');
   const diff = templateDiff(current, effectiveTemplate(md));
+  // O-RESTART: the set is out of date once its deployment's rolloutAfter has passed.
+  if (rolloutAfterExpired(md.spec?.rolloutAfter, ms.metadata.creationTimestamp, wallNow))
+    diff.push('MachineDeployment spec.rolloutAfter expired');
   return diff.length === 0
     ? v2(UP_TO_DATE, 'True', 'UpToDate')
     : v2(UP_TO_DATE, 'False', 'NotUpToDate', diff.map((d) => `* ${d}`).join('\n'));

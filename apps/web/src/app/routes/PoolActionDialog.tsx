@@ -10,6 +10,7 @@ import { ControlPlaneConfigDialog } from '../../features/operations/components/C
 import { ScaleDialog } from '../../features/operations/components/ScaleDialog';
 import { PauseDialog } from '../../features/operations/components/PauseDialog';
 import { AutoscaleDialog } from '../../features/operations/components/AutoscaleDialog';
+import { RestartDialog } from '../../features/operations/components/RestartDialog';
 import { UpgradeDialog } from '../../features/operations/components/UpgradeDialog';
 import { useI18n } from '../../i18n/context';
 import { poolObjectRefs } from '../../lib/object-refs';
@@ -91,6 +92,35 @@ export default function PoolActionDialog({
                 : pool.resourceVersions.md) ?? '',
             pausedByItself: pool.pause.byAnnotation,
             clusterPaused: pool.pause.byCluster,
+            // The pools' list follows the stream: its copy is the newest the page has.
+            currentResourceVersion: () => {
+              const live = pools.data?.find((p) => p.id === pool.id)?.resourceVersions;
+              return Promise.resolve(pool.kind === 'control-plane' ? live?.kcp : live?.md);
+            },
+          }}
+          onClose={onClose}
+        />
+      );
+    case 'restart':
+      return (
+        <RestartDialog
+          namespace={namespace}
+          cluster={cluster}
+          target={{
+            kind: pool.kind === 'control-plane' ? 'KubeadmControlPlane' : 'MachineDeployment',
+            name: pool.name,
+            label: pool.kind === 'control-plane' ? t('pool.controlPlane') : pool.name,
+            pool: pool.id,
+            resourceVersion:
+              (pool.kind === 'control-plane'
+                ? pool.resourceVersions.kcp
+                : pool.resourceVersions.md) ?? '',
+            replicas: pool.replicas.desired,
+            strategy: t('pool.strategyValue', {
+              maxSurge: String(pool.strategy.maxSurge ?? '—'),
+              maxUnavailable: String(pool.strategy.maxUnavailable ?? '—'),
+            }),
+            restart: pool.restart,
             // The pools' list follows the stream: its copy is the newest the page has.
             currentResourceVersion: () => {
               const live = pools.data?.find((p) => p.id === pool.id)?.resourceVersions;

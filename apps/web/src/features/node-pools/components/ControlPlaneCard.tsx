@@ -11,6 +11,7 @@ import { PoolCardFrame } from './PoolCardFrame';
 import { PoolFacts } from './PoolFacts';
 import { PoolMoreMenu } from './PoolMoreMenu';
 import { ReplicaCounts } from './ReplicaCounts';
+import { restartFact } from './restart-fact';
 import { RolloutProgress } from './RolloutProgress';
 
 /** U-2: the control plane, fixed at 3 replicas, its version with an upgrade indicator, Conditions. */
@@ -20,7 +21,7 @@ export const ControlPlaneCard = memo(function ControlPlaneCard({
   gatedReason,
   onAction,
 }: PoolCardProps) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const tpl = pool.machineTemplate;
   return (
     <PoolCardFrame
@@ -67,6 +68,11 @@ export const ControlPlaneCard = memo(function ControlPlaneCard({
                 onAction('pause', pool);
               }}
               pausePermission={permissions?.pauseControlPlane}
+              onRestart={() => {
+                onAction('restart', pool);
+              }}
+              restartPermission={permissions?.restartControlPlane}
+              restartBlocked={gatedReason}
             />
           </Box>
         </>
@@ -120,6 +126,7 @@ export const ControlPlaneCard = memo(function ControlPlaneCard({
                       expected: CONTROL_PLANE_REPLICAS,
                     }),
             },
+            ...restartFact(pool, t, locale),
           ]}
         />
         <RolloutProgress rollout={pool.rollout} namespace={pool.namespace} cluster={pool.cluster} />

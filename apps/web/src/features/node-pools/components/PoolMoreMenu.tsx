@@ -10,26 +10,38 @@ import { apiUrl, seg } from '../../../lib/api-client';
 import { poolPath } from '../../../lib/paths';
 
 /**
- * Less frequent things: the pool's page (machines, events), its YAML, the support export, and
- * pausing or resuming Cluster API's reconciliation of the pool (O-PAUSE / O-RESUME, issue 26):
- * offered to a viewer too, inert, with the access review's refusal written under it.
+ * Less frequent things: the pool's page (machines, events), its YAML, the support export,
+ * pausing or resuming Cluster API's reconciliation of the pool (O-PAUSE / O-RESUME, issue 26),
+ * and a rollout restart of its machines (O-RESTART): offered to a viewer too, inert, with the
+ * access review's refusal (or another reason, such as a gated console) written under them.
  */
 export function PoolMoreMenu({
   pool,
   onYaml,
   onPause,
   pausePermission,
+  onRestart,
+  restartPermission,
+  restartBlocked,
 }: {
   pool: NodePoolView;
   onYaml: () => void;
   onPause?: () => void;
   pausePermission?: Permission | undefined;
+  onRestart?: () => void;
+  restartPermission?: Permission | undefined;
+  /** Another reason a restart is refused now (the console is gated, the pool is being deleted). */
+  restartBlocked?: string | undefined;
 }) {
   const i18n = useI18n();
   const { t } = i18n;
   const pauseRefused =
     pausePermission === undefined ? undefined : refusalText(pausePermission, i18n);
   const pauseInert = pausePermission === undefined || pauseRefused !== undefined;
+  const restartRefused =
+    restartBlocked ??
+    (restartPermission === undefined ? undefined : refusalText(restartPermission, i18n));
+  const restartInert = restartPermission === undefined || restartRefused !== undefined;
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const id = useId();
   const close = () => {
@@ -87,6 +99,19 @@ export function PoolMoreMenu({
               primary={t(pool.pause.byAnnotation ? 'pause.actionResume' : 'pause.actionPause')}
               secondary={pauseRefused}
             />
+          </MenuItem>
+        )}
+        {onRestart && (
+          <MenuItem
+            aria-disabled={restartInert ? 'true' : undefined}
+            sx={restartInert ? { opacity: 0.6, cursor: 'not-allowed' } : undefined}
+            onClick={() => {
+              if (restartInert) return;
+              close();
+              onRestart();
+            }}
+          >
+            <ListItemText primary={t('restart.action')} secondary={restartRefused} />
           </MenuItem>
         )}
       </Menu>

@@ -13,6 +13,7 @@ import { PoolCardFrame } from './PoolCardFrame';
 import { PoolFacts } from './PoolFacts';
 import { PoolMoreMenu } from './PoolMoreMenu';
 import { ReplicaCounts } from './ReplicaCounts';
+import { restartFact } from './restart-fact';
 import { RolloutProgress } from './RolloutProgress';
 
 /** U-3: a worker pool's card. Memoized: a stream event for another pool does not re-render it. */
@@ -23,7 +24,7 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
   onAction,
   autoscaler,
 }: PoolCardProps) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const as = useAutoscaleTexts();
   const tpl = pool.machineTemplate;
   const deleting = pool.status === 'Deleting' ? t('pool.isDeleting') : undefined;
@@ -134,6 +135,11 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
                 onAction('pause', pool);
               }}
               pausePermission={permissions?.pausePool}
+              onRestart={() => {
+                onAction('restart', pool);
+              }}
+              restartPermission={permissions?.restartPool}
+              restartBlocked={blocked}
             />
             <ActionButton
               icon={<DeleteOutlined />}
@@ -206,6 +212,7 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
                   },
                 ]
               : []),
+            ...restartFact(pool, t, locale),
           ]}
         />
         <RolloutProgress rollout={pool.rollout} namespace={pool.namespace} cluster={pool.cluster} />

@@ -12,7 +12,8 @@ export type PoolAction =
   | 'upgradeControlPlane'
   | 'editControlPlaneConfig'
   | 'pause'
-  | 'autoscale';
+  | 'autoscale'
+  | 'restart';
 
 export interface PoolCardProps {
   pool: NodePoolView;
