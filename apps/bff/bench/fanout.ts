@@ -120,6 +120,9 @@ const bffMetrics = String(bffReady.metrics);
 const stream = `${String(bffReady.ready)}/api/v1/stream?cluster=cpaas-system/demo`;
 log('BFF synced');
 
+/** `1 client`, `1,000 clients`: how the rows and the log name N. */
+const clientsAt = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'client' : 'clients'}`;
+
 type Flushes = Record<'immediate' | 'windowed', number>;
 
 /** The BFF's refresh-and-sends so far by regime, as its `/metrics` counts them (issue 28). */
@@ -357,7 +360,7 @@ async function measure(
 
 /** The same N through a fresh `kubectl proxy`: one upstream watch per client. */
 async function measureProxy(n: number): Promise<SideResult> {
-  log(`${String(n)} clients through kubectl proxy`);
+  log(`${clientsAt(n)} through kubectl proxy`);
   const proxy = await startProxy();
   const before = (await stats()).watches;
   const { resourceVersion } = await stats();
@@ -438,22 +441,28 @@ await warmUp(small ? 1 : 5);
 const rows: BenchRow[] = [];
 const peer = 'kubectl proxy';
 let bffWatchesAtFirst: number | undefined;
-// Every BFF run before any proxy run: the API server's RSS does not come down after a run (the
-// allocator keeps its high-water mark), so a BFF run after the proxy's thousands of watches would
-// report the proxy's memory as its own. The proxy runs then follow in the same order of counts.
+// Every BFF run before the proxy's runs of more than 100 clients: the API server's RSS does not
+// come down after a run (the allocator keeps its high-water mark), so a BFF run after the proxy's
+// thousands of watches would report the proxy's memory as its own. Up to 100 clients (a few MB of
+// watches) each proxy run follows the BFF's at once, so that the two latencies are measured
+// minutes apart at most, not ten: on a shared machine the load moves within minutes, and at a
+// few clients a p99 is the machine's tail more than either side's.
+const INTERLEAVED_UP_TO = 100;
 const viaBffAt = new Map<number, SideResult>();
+const viaProxyAt = new Map<number, SideResult>();
 for (const n of clientCounts) {
-  log(`${String(n)} clients through the BFF`);
+  log(`${clientsAt(n)} through the BFF`);
   viaBffAt.set(n, await measure(n, stream, 'text/event-stream', bffPid, watchesWithoutBff));
+  if (withPeer && n <= INTERLEAVED_UP_TO) viaProxyAt.set(n, await measureProxy(n));
 }
 for (const n of clientCounts) {
   const viaBff = viaBffAt.get(n);
   if (!viaBff) throw new Error(`fanout: no BFF run at ${String(n)} clients`);
   bffWatchesAtFirst ??= viaBff.watches;
-  const viaProxy = withPeer ? await measureProxy(n) : undefined;
+  const viaProxy = withPeer ? (viaProxyAt.get(n) ?? (await measureProxy(n))) : undefined;
   const peerOf = (f: (r: SideResult) => number) =>
     viaProxy ? { peer: { name: peer, value: f(viaProxy) } } : {};
-  const at = `${n.toLocaleString('en-US')} ${n === 1 ? 'client' : 'clients'}`;
+  const at = clientsAt(n);
   // Issue 28: at most the proxy's p99 in the same run, and ≤ 25 ms up to 100 clients, ≤ 250 above.
   const bound = n <= 100 ? 25 : 250;
   const p99Target = viaProxy ? Math.min(bound, viaProxy.p99) : bound;
@@ -564,7 +573,7 @@ for (const n of clientCounts) {
 
 const section = {
   section: 'BFF SSE fan-out vs kubectl proxy',
-  setup: `${String(pools * perPool)} machines in ${String(pools)} pools on the embedded API server (own process, TLS); N raw-TCP clients in load processes of ≤ ${String(perLoader)} watch the cluster's machines through the BFF's stream, then through \`kubectl proxy\` (${kubectl}; one upstream watch per client, opened from the current resourceVersion), under ${String(eventRate)} machine status events/s for ${String(eventSeconds)} s, after ${String(small ? 1 : 5)} s of them through the BFF to one stream, not measured (warm-up); every BFF run first, then the proxy's (the API server's RSS keeps its high-water mark, so the proxy's figures include the BFF runs' ~0.3 GB). Peer figures are the proxy's. The p99 target is the smaller of the proxy's p99 in this run and 25 ms up to 100 clients, 250 ms above (issue 28). The regime is counted from the BFF's \`dcs_bff_sse_flushes_total\`: a send made at once went out on the next turn of the event loop after a change to a quiet cluster, one after a window waited for the end of the window that the last send opened (batched); immediate when ≥ 90 % of the sends were made at once, batched when ≤ 10 %, mixed between. \`pnpm --filter @dcs/bff bench:fanout\`.`,
+  setup: `${String(pools * perPool)} machines in ${String(pools)} pools on the embedded API server (own process, TLS); N raw-TCP clients in load processes of ≤ ${String(perLoader)} watch the cluster's machines through the BFF's stream, then through \`kubectl proxy\` (${kubectl}; one upstream watch per client, opened from the current resourceVersion), under ${String(eventRate)} machine status events/s for ${String(eventSeconds)} s, after ${String(small ? 1 : 5)} s of them through the BFF to one stream, not measured (warm-up); up to 100 clients each proxy run right after the BFF's, above that every BFF run first, then the proxy's (the API server's RSS keeps its high-water mark, so the proxy's figures include the BFF runs' ~0.3 GB). Peer figures are the proxy's. The p99 target is the smaller of the proxy's p99 in this run and 25 ms up to 100 clients, 250 ms above (issue 28). The regime is counted from the BFF's \`dcs_bff_sse_flushes_total\`: a send made at once went out on the next turn of the event loop after a change to a quiet cluster, one after a window waited for the end of the window that the last send opened (batched); immediate when ≥ 90 % of the sends were made at once, batched when ≤ 10 %, mixed between. \`pnpm --filter @dcs/bff bench:fanout\`.`,
   scale: small ? ('small' as const) : ('full' as const),
   loadAverage: { start: loadAtStart, end: loadAverage() },
   measuredAt: new Date().toISOString(),
