@@ -69,7 +69,6 @@ export interface AppOptions {
   epoch?: string;
   executor?: ExecutorOptions;
   verifyScaleDownMs?: number;
-  flushDelayMs?: number;
 }
 
 /** pino, without credentials: tokens and cookies never reach a log line. */
@@ -126,10 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(revocationsPlugin);
   await app.register(authPlugin);
   await app.register(guardPlugin);
-  await app.register(hubPlugin, {
-    ...(options.epoch !== undefined ? { epoch: options.epoch } : {}),
-    ...(options.flushDelayMs !== undefined ? { flushDelayMs: options.flushDelayMs } : {}),
-  });
+  await app.register(hubPlugin, options.epoch !== undefined ? { epoch: options.epoch } : {});
   await app.register(mutationsPlugin, options.executor ? { executor: options.executor } : {});
   // Issue 12: the workload clusters' Nodes.
   await app.register(workloadNodesPlugin);
