@@ -107,3 +107,24 @@ export function requestedLimit(req: LimitFields): RemediationLimit {
     return { kind: 'maxUnhealthy', maxUnhealthy: req.maxUnhealthy };
   return { kind: 'none' };
 }
+
+/**
+ * The one body of `POST …/nodepools/{pool}/healthcheck`: `operation` says which of
+ * O-MHC-CREATE, O-MHC-EDIT and O-MHC-DELETE it is, with that operation's fields.
+ */
+export const HealthCheckRequestSchema = bounded(
+  z.union([
+    z
+      .strictObject({ operation: z.literal('create'), ...healthCheckFields })
+      .superRefine(refineLimit),
+    z
+      .strictObject({
+        operation: z.literal('edit'),
+        resourceVersion: z.string().min(1),
+        ...healthCheckFields,
+      })
+      .superRefine(refineLimit),
+    z.strictObject({ operation: z.literal('delete'), resourceVersion: z.string().min(1) }),
+  ]),
+);
+export type HealthCheckRequest = z.infer<typeof HealthCheckRequestSchema>;
