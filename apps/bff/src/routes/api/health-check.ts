@@ -14,7 +14,7 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { HttpError, issue, notFound } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import {
   DryRunQuery,
   errorResponses,
@@ -23,6 +23,7 @@ import {
   PoolParams,
 } from '../../http/schemas';
 import { mayAttempt, readerOf } from './access';
+import { workerDeploymentOf } from './pool-target';
 import { replyWith } from './mutation-reply';
 
 /**
@@ -42,27 +43,12 @@ const healthCheck: FastifyPluginAsync = (base) => {
   const stores = app.cache.stores;
   const mutationLimit = { max: app.config.mutationRatePerMinute, timeWindow: 60_000 };
 
-  const deploymentOf = (namespace: string, cluster: string, pool: string): MachineDeployment => {
-    if (pool === CONTROL_PLANE_POOL_ID) {
-      throw new HttpError(
-        400,
-        'ControlPlanePool',
+  const deploymentOf = (namespace: string, cluster: string, pool: string) =>
+    workerDeploymentOf(stores.MachineDeployment, namespace, cluster, pool, {
+      rule: 'R-MHC-5',
+      message:
         'the control plane remediates its own machines (KubeadmControlPlane): a health check here is for worker pools',
-        [
-          issue(
-            'R-MHC-5',
-            'pool',
-            'bff.pool.controlPlane',
-            'this operation applies to worker pools only',
-          ),
-        ],
-      );
-    }
-    const md = stores.MachineDeployment.get(namespace, pool);
-    if (md?.spec?.clusterName !== cluster)
-      throw notFound(`node pool ${pool} not found in ${namespace}/${cluster}`, 'pool');
-    return md;
-  };
+    });
   const checksIn = (namespace: string): MachineHealthCheck[] =>
     stores.MachineHealthCheck.list().filter((c) => c.metadata.namespace === namespace);
   /** The pool's own health check, else the first that matches its machines. */
