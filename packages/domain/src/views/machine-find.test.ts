@@ -165,7 +165,7 @@ describe('sorting machines', () => {
     const phases = ['Running', 'Provisioning', 'Failed', 'Deleting'];
     const big = Array.from({ length: 20_000 }, (_, i) =>
       vm(`pool-${String(i % 200).padStart(3, '0')}-m${String(i).padStart(5, '0')}`, {
-        phase: phases[i % 4] as string,
+        phase: phases[i % 4] ?? 'Running',
         ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
         nodeName: `node-${(i * 7919) % 20_000}`,
         createdAt: new Date(Date.UTC(2026, 0, 1) + ((i * 104729) % 86_400) * 1000).toISOString(),

@@ -74,7 +74,7 @@ export function unhealthyConditionTypes(machines: readonly MachineView[]): strin
 }
 
 const includes = (value: string | undefined, part: string) =>
-  value !== undefined && value.toLowerCase().includes(part);
+  value?.toLowerCase().includes(part) === true;
 
 /** Whether nothing in the query narrows the list. */
 export const isEmptyMachineQuery = (q: MachineQuery): boolean =>
@@ -170,12 +170,11 @@ export function sortMachines(
 ): readonly MachineView[] {
   const { key, dir } = sort;
   if (key === 'name' && dir === 'asc' && isSortedByName(machines)) return machines;
-  const n = machines.length;
-  const values: (string | undefined)[] = new Array<string | undefined>(n);
-  const order: number[] = new Array<number>(n);
-  for (let i = 0; i < n; i++) {
-    values[i] = sortValue(machines[i] as MachineView, key);
-    order[i] = i;
+  const values: (string | undefined)[] = [];
+  const order: number[] = [];
+  for (const m of machines) {
+    order.push(values.length);
+    values.push(sortValue(m, key));
   }
   // Age ascending (youngest first) is creationTimestamp descending.
   const sign = (dir === 'asc') !== (key === 'age') ? 1 : -1;
@@ -188,11 +187,19 @@ export function sortMachines(
     }
     return sign * compare(a, b) || i - j;
   });
-  return order.map((i) => machines[i] as MachineView);
+  const sorted: MachineView[] = [];
+  for (const i of order) {
+    const m = machines[i];
+    if (m) sorted.push(m);
+  }
+  return sorted;
 }
 
 function isSortedByName(machines: readonly MachineView[]): boolean {
-  for (let i = 1; i < machines.length; i++)
-    if ((machines[i - 1] as MachineView).name > (machines[i] as MachineView).name) return false;
+  let before: string | undefined;
+  for (const m of machines) {
+    if (before !== undefined && before > m.name) return false;
+    before = m.name;
+  }
   return true;
 }

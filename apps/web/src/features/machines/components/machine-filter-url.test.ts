@@ -77,7 +77,7 @@ describe('the machines filter in the address', () => {
       '?__proto__=x&__proto__[polluted]=1&constructor=y&prototype=z&constructor.prototype.polluted=1',
     );
     expect(f).toEqual(emptyFilter);
-    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
     // As values they are plain strings of the fields that take any text.
     const asValues = { ...emptyFilter, text: '__proto__', name: 'constructor', node: 'prototype' };
     expect(filterFromSearch(filterToSearch(asValues))).toEqual(asValues);
