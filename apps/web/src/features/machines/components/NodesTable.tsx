@@ -182,6 +182,9 @@ const NodesTableHead = memo(function NodesTableHead({
     <TableCell sx={{ width }} sortDirection={sortKey === key ? sortDir : false}>
       <TableSortLabel
         active={sortKey === key}
+        // Only the sorted column shows its arrow: an arrow on every header widens each one, and
+        // the Conditions column no longer fit at 1280 px (stuck-machine.spec).
+        hideSortIcon
         direction={sortKey === key ? sortDir : 'asc'}
         onClick={() => {
           onSort(key);
