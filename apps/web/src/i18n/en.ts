@@ -276,6 +276,10 @@ export const en = {
   'nodes.filter': 'Filter by name, node, IP, phase',
   'nodes.machineSet': 'MachineSet {name}',
   'nodes.allPools': 'All pools',
+  'nodes.allPhases': 'All phases',
+  'nodes.conditionFilter': 'Condition',
+  'nodes.anyCondition': 'Any condition',
+  'nodes.conditionNotHealthy': '{type} not healthy',
   'nodes.problemsOnly': 'Problems only',
   'nodes.count':
     '{shown} of {total, plural, one {# machine} other {# machines}}, {selected} selected',

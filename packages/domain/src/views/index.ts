@@ -18,3 +18,4 @@ export * from './object-tree';
 export * from './pause';
 export * from './autoscaler';
 export * from './health-check';
+export * from './machine-find';

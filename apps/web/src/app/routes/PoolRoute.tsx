@@ -1,6 +1,28 @@
-import { conditionGroup, sortConditionGroups, type MachineView } from '@dcs/domain';
-import { Alert, Box, Button, Stack, Typography } from '@mui/material';
-import { memo, useCallback, useMemo } from 'react';
+import {
+  conditionGroup,
+  machineNodeOf,
+  nodesByName,
+  sortConditionGroups,
+  type MachineView,
+} from '@dcs/domain';
+import {
+  Alert,
+  Box,
+  Button,
+  FormControlLabel,
+  Stack,
+  Switch,
+  TextField,
+  Typography,
+} from '@mui/material';
+import {
+  memo,
+  useCallback,
+  useDeferredValue,
+  useMemo,
+  type Dispatch,
+  type SetStateAction,
+} from 'react';
 import { Link as RouterLink, useParams } from '../../lib/routing';
 import { useClusterContext, type Permission } from '../../api/get-cluster-context';
 import { FreshnessIndicator } from '../../components/FreshnessIndicator';
@@ -13,7 +35,17 @@ import { DiagnosisPanel } from '../../features/machines/components/DiagnosisPane
 import { NodesTable } from '../../features/machines/components/NodesTable';
 import { useMachineRows } from '../../features/machines/components/use-machine-rows';
 import { useMachineSelection } from '../../features/machines/components/use-machine-selection';
-import { hasProblem } from '../../features/machines/components/machine-filter';
+import {
+  filterMachines,
+  hasProblem,
+  type MachineFilter,
+} from '../../features/machines/components/machine-filter';
+import { MachineFilterFields } from '../../features/machines/components/MachineFilterFields';
+import {
+  useConditionChoices,
+  useMachineFilter,
+  useSortedMachines,
+} from '../../features/machines/components/use-machine-filter';
 import { useNodePools } from '../../features/node-pools/api/get-node-pools';
 import { PoolCard } from '../../features/node-pools/components/PoolCard';
 import { Timeline } from '../../features/timeline/components/Timeline';
@@ -104,9 +136,24 @@ const PoolMachines = memo(function PoolMachines({
   const machines = usePoolMachines(namespace, cluster, poolId);
   // Issue 12: the cluster's Nodes (one query per cluster, shared with the Nodes tab), joined per row.
   const { list, nodes, nodesError } = useMachineRows(namespace, cluster, machines.data);
+  // Issue 26 item 8: filtered and sorted as the Nodes tab's, in the address too (its pool is
+  // this page's: a pool in the address is not read here).
+  const { filter, setFilter, onSort } = useMachineFilter();
+  const deferred = useDeferredValue(filter);
+  const nodeOf = useMemo(() => {
+    if (nodes?.status !== 'ok') return undefined;
+    const byName = nodesByName(nodes.nodes);
+    return (m: MachineView) => machineNodeOf(m, byName);
+  }, [nodes]);
+  const filtered = useMemo(
+    () => (list ? filterMachines(list, { ...deferred, pool: '' }, nodeOf) : undefined),
+    [list, deferred, nodeOf],
+  );
+  const sorted = useSortedMachines(filtered ?? noMachines, deferred.sort);
+  const conditions = useConditionChoices(list, filter.condition);
   const { selected, selectedMachines, guard, onToggle, onToggleAll } = useMachineSelection(
     list,
-    list,
+    sorted,
   );
   const onDelete = useCallback(() => {
     onDeleteMachines(poolId, guard.deletable);
@@ -129,14 +176,26 @@ const PoolMachines = memo(function PoolMachines({
         }
         onDelete={onDelete}
       />
+      <PoolMachinesFilterBar
+        filter={filter}
+        setFilter={setFilter}
+        conditions={conditions}
+        count={t('nodes.count', {
+          shown: sorted.length,
+          total: list?.length ?? 0,
+          selected: selectedMachines.length,
+        })}
+      />
       {list ? (
         <Box sx={{ mb: 3 }}>
           <NodesTable
-            machines={list}
+            machines={sorted}
             selected={selected}
             onToggle={onToggle}
             onToggleAll={onToggleAll}
             label={t('pool.machinesOf', { name: poolName })}
+            sort={filter.sort}
+            onSort={onSort}
             nodes={nodes}
             nodesError={nodesError}
           />
@@ -145,6 +204,55 @@ const PoolMachines = memo(function PoolMachines({
         <PageLoading />
       )}
     </>
+  );
+});
+
+const noMachines: readonly MachineView[] = [];
+
+/** The pool's machines' filter bar: the Nodes tab's fields but the pool; plain props, memoized. */
+const PoolMachinesFilterBar = memo(function PoolMachinesFilterBar({
+  filter,
+  setFilter,
+  conditions,
+  count,
+}: {
+  filter: MachineFilter;
+  setFilter: Dispatch<SetStateAction<MachineFilter>>;
+  conditions: readonly string[];
+  count: string;
+}) {
+  const { t } = useI18n();
+  return (
+    <Stack
+      direction="row"
+      spacing={2}
+      sx={{ mb: 1.5, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
+      role="search"
+    >
+      <TextField
+        label={t('nodes.filter')}
+        value={filter.text}
+        onChange={(e) => {
+          setFilter((f) => ({ ...f, text: e.target.value }));
+        }}
+        sx={{ minWidth: 220 }}
+      />
+      <MachineFilterFields filter={filter} setFilter={setFilter} conditions={conditions} />
+      <FormControlLabel
+        control={
+          <Switch
+            checked={filter.problemsOnly}
+            onChange={(e) => {
+              setFilter((f) => ({ ...f, problemsOnly: e.target.checked }));
+            }}
+          />
+        }
+        label={t('nodes.problemsOnly')}
+      />
+      <Typography variant="body2" color="text.secondary" role="status">
+        {count}
+      </Typography>
+    </Stack>
   );
 });
 

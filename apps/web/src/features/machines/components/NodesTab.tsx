@@ -15,12 +15,9 @@ import {
   useCallback,
   useDeferredValue,
   useMemo,
-  useRef,
-  useState,
   type Dispatch,
   type SetStateAction,
 } from 'react';
-import { useSearchParams } from '../../../lib/routing';
 import { useClusterContext, type Permission } from '../../../api/get-cluster-context';
 import { ActionButton } from '../../../components/ActionButton';
 import { FreshnessIndicator } from '../../../components/FreshnessIndicator';
@@ -28,8 +25,15 @@ import { PageLoading } from '../../../components/PageLoading';
 import { useI18n } from '../../../i18n/context';
 import { providerGates } from '../../../lib/provider-gates';
 import { useMachines } from '../api/get-machines';
-import { emptyFilter, filterMachines, type MachineFilter } from './machine-filter';
+import { filterMachines, type MachineFilter } from './machine-filter';
+import { MachineFilterFields } from './MachineFilterFields';
 import { NodesTable } from './NodesTable';
+import {
+  useConditionChoices,
+  useMachineFilter,
+  useSameArray,
+  useSortedMachines,
+} from './use-machine-filter';
 import { useMachineRows } from './use-machine-rows';
 import { useMachineSelection } from './use-machine-selection';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -47,12 +51,8 @@ export function NodesTab({
   const { t } = useI18n();
   const machines = useMachines(namespace, cluster);
   const context = useClusterContext(namespace, cluster);
-  const [params, setParams] = useSearchParams();
-  const setParam = params.get('set') ?? '';
-  const [filter, setFilter] = useState<MachineFilter>(() => ({
-    ...emptyFilter,
-    ...(setParam ? { machineSet: setParam } : {}),
-  }));
+  // Issue 26 item 8: the filter and the order are in the address (a shared link opens this view).
+  const { filter, setFilter, onSort } = useMachineFilter();
   const deferred = useDeferredValue(filter);
   // The list and the Nodes the rows show, deferred together: a batch's rows render in the
   // background, each joined with its Node as of the same moment (issue 14).
@@ -67,7 +67,12 @@ export function NodesTab({
     const byName = nodesByName(nodesData.nodes);
     return (m: MachineView) => machineNodeOf(m, byName);
   }, [nodesData]);
-  const shown = useMemo(() => filterMachines(all ?? [], deferred, nodeOf), [all, deferred, nodeOf]);
+  const filtered = useMemo(
+    () => filterMachines(all ?? [], deferred, nodeOf),
+    [all, deferred, nodeOf],
+  );
+  const shown = useSortedMachines(filtered, deferred.sort);
+  const conditions = useConditionChoices(all, filter.condition);
   // Both run on every stream batch over every machine (20,000): no allocation per machine, and
   // nothing at all while nothing is selected. The list is sorted by name, and a pool's machines
   // share its name's prefix: a set insertion per run of one pool, not per machine.
@@ -93,14 +98,7 @@ export function NodesTab({
   }, [guard, onDeleteSelected]);
   const onClearMachineSet = useCallback(() => {
     setFilter((f) => ({ ...f, machineSet: '' }));
-    setParams(
-      (p) => {
-        p.delete('set');
-        return p;
-      },
-      { replace: true },
-    );
-  }, [setParams]);
+  }, [setFilter]);
 
   const blockedReason =
     selectedMachines.length === 0
@@ -131,6 +129,7 @@ export function NodesTab({
         filter={filter}
         setFilter={setFilter}
         pools={pools}
+        conditions={conditions}
         onClearMachineSet={onClearMachineSet}
         count={t('nodes.count', {
           shown: shown.length,
@@ -152,6 +151,8 @@ export function NodesTab({
           onToggle={onToggle}
           onToggleAll={onToggleAll}
           label={t('nodes.tableLabel', { cluster })}
+          sort={filter.sort}
+          onSort={onSort}
           nodes={nodesData}
           nodesError={nodesError}
         />
@@ -198,6 +199,7 @@ const NodesFilterBar = memo(function NodesFilterBar({
   filter,
   setFilter,
   pools,
+  conditions,
   onClearMachineSet,
   count,
 }: {
@@ -205,6 +207,8 @@ const NodesFilterBar = memo(function NodesFilterBar({
   setFilter: Dispatch<SetStateAction<MachineFilter>>;
   /** The pools that have machines, sorted; the same array while that set is the same. */
   pools: readonly string[];
+  /** The condition types some machine has unhealthy; the same array while they are the same. */
+  conditions: readonly string[];
   onClearMachineSet: () => void;
   /** "n of m machines, k selected". */
   count: string;
@@ -241,6 +245,7 @@ const NodesFilterBar = memo(function NodesFilterBar({
           </MenuItem>
         ))}
       </TextField>
+      <MachineFilterFields filter={filter} setFilter={setFilter} conditions={conditions} />
       {filter.machineSet && (
         <Chip
           label={t('nodes.machineSet', { name: filter.machineSet })}
@@ -264,12 +269,3 @@ const NodesFilterBar = memo(function NodesFilterBar({
     </Stack>
   );
 });
-
-/** `next`, or the array returned before when it holds the same items: memoized props stay equal. */
-function useSameArray<T>(next: readonly T[]): readonly T[] {
-  const kept = useRef(next);
-  const before = kept.current;
-  if (before !== next && !(before.length === next.length && before.every((x, i) => x === next[i])))
-    kept.current = next;
-  return kept.current;
-}

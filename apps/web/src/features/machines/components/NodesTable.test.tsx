@@ -5,10 +5,12 @@ import {
   nodeViewsOf,
   type ClusterNodeSummaries,
   type Machine,
+  type MachineSort,
+  type MachineSortKey,
   type MachineView,
 } from '@dcs/domain';
 import { aMachine, aNode } from '@dcs/domain/testing';
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { MemoryRouter } from '../../../lib/routing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NOW } from '../../../test/fixtures';
@@ -71,6 +73,8 @@ function renderTable(
   views: readonly MachineView[],
   nodes: ClusterNodeSummaries | undefined,
   locale: Locale = 'en',
+  sort: MachineSort = { key: 'name', dir: 'asc' },
+  onSort: (key: MachineSortKey) => void = () => undefined,
 ) {
   renderInApp(
     <MemoryRouter>
@@ -80,6 +84,8 @@ function renderTable(
         onToggle={() => undefined}
         onToggleAll={() => undefined}
         label="Machines of demo"
+        sort={sort}
+        onSort={onSort}
         nodes={nodes}
       />
     </MemoryRouter>,
@@ -165,5 +171,24 @@ describe('the Node column (issue 12)', () => {
     cleanup();
     renderTable(views, { status: 'forbidden', secret: SECRET, message: 'x' }, 'zh-CN');
     expect(await screen.findByRole('img', { name: /您无权读取 Secret/ }, SLOW)).toBeTruthy();
+  });
+});
+
+describe('sorting by a column’s header (issue 26 item 8)', () => {
+  it('marks the sorted column with aria-sort, and asks for a column’s order on a click', async () => {
+    const { objects, views } = machines();
+    const asked: MachineSortKey[] = [];
+    const table = renderTable(views, okAnswer(objects), 'en', { key: 'age', dir: 'desc' }, (k) => {
+      asked.push(k);
+    });
+    await screen.findByRole('link', { name: 'demo-md-0-abc12-m1' }, SLOW);
+    const header = (name: string) => within(table).getByRole('columnheader', { name });
+    expect(header('Age').getAttribute('aria-sort')).toBe('descending');
+    expect(header('Name').getAttribute('aria-sort')).toBeNull();
+    // Pool, kubelet and conditions do not sort: no button in their headers.
+    expect(within(header('Pool')).queryByRole('button')).toBeNull();
+    for (const name of ['Name', 'Phase', 'Node', 'IP', 'Version', 'Age'])
+      fireEvent.click(within(header(name)).getByRole('button'));
+    expect(asked).toEqual(['name', 'phase', 'node', 'ip', 'version', 'age']);
   });
 });

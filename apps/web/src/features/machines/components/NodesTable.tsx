@@ -3,6 +3,8 @@ import {
   machineRowProblems,
   nodesByName,
   type ClusterNodeSummaries,
+  type MachineSort,
+  type MachineSortKey,
   type MachineView,
   type NodeSummary,
 } from '@dcs/domain';
@@ -17,10 +19,11 @@ import {
   TableCell,
   TableHead,
   TableRow,
+  TableSortLabel,
   Tooltip,
 } from '@mui/material';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useMemo, useRef } from 'react';
+import { memo, useMemo, useRef, type ReactNode } from 'react';
 import { Link as RouterLink } from '../../../lib/routing';
 import { PhaseChip } from '../../../components/PhaseChip';
 import { useI18n } from '../../../i18n/context';
@@ -43,6 +46,8 @@ export function NodesTable({
   onToggle,
   onToggleAll,
   label,
+  sort,
+  onSort,
   nodes,
   nodesError,
 }: {
@@ -51,6 +56,10 @@ export function NodesTable({
   onToggle: (id: string) => void;
   onToggleAll: (select: boolean) => void;
   label: string;
+  /** The rows' order (issue 26 item 8): the headers show it; the caller sorts `machines`. */
+  sort: MachineSort;
+  /** A sortable header was clicked (stable: the header is memoized). */
+  onSort: (key: MachineSortKey) => void;
   /** The cluster's Nodes (issue 12): one answer joined to every row; absent while loading. */
   nodes?: ClusterNodeSummaries | undefined;
   /** Why the Nodes could not be loaded at all (the request failed). */
@@ -108,6 +117,9 @@ export function NodesTable({
           someSelected={someSelected}
           onToggleAll={onToggleAll}
           nodesReason={nodesReason}
+          sortKey={sort.key}
+          sortDir={sort.dir}
+          onSort={onSort}
         />
         <TableBody>
           {top > 0 && (
@@ -152,13 +164,37 @@ const NodesTableHead = memo(function NodesTableHead({
   someSelected,
   onToggleAll,
   nodesReason,
+  sortKey,
+  sortDir,
+  onSort,
 }: {
   allSelected: boolean;
   someSelected: boolean;
   onToggleAll: (select: boolean) => void;
   nodesReason: string | undefined;
+  sortKey: MachineSortKey;
+  sortDir: 'asc' | 'desc';
+  onSort: (key: MachineSortKey) => void;
 }) {
   const { t } = useI18n();
+  // A sortable column's header: aria-sort on the active one (TableCell's sortDirection).
+  const sortable = (key: MachineSortKey, label: string, width: string, after?: ReactNode) => (
+    <TableCell sx={{ width }} sortDirection={sortKey === key ? sortDir : false}>
+      <TableSortLabel
+        active={sortKey === key}
+        // Only the sorted column shows its arrow: an arrow on every header widens each one, and
+        // the Conditions column no longer fit at 1280 px (stuck-machine.spec).
+        hideSortIcon
+        direction={sortKey === key ? sortDir : 'asc'}
+        onClick={() => {
+          onSort(key);
+        }}
+      >
+        {label}
+      </TableSortLabel>
+      {after}
+    </TableCell>
+  );
   return (
     <TableHead>
       <TableRow aria-rowindex={1}>
@@ -173,12 +209,14 @@ const NodesTableHead = memo(function NodesTableHead({
             slotProps={{ input: { 'aria-label': t('nodes.selectAll') } }}
           />
         </TableCell>
-        <TableCell sx={{ width: '17%' }}>{t('nodes.name')}</TableCell>
+        {sortable('name', t('nodes.name'), '17%')}
         <TableCell sx={{ width: '11%' }}>{t('nodes.pool')}</TableCell>
-        <TableCell sx={{ width: '11%' }}>{t('nodes.phase')}</TableCell>
-        <TableCell sx={{ width: '17%' }}>
-          {t('nodes.node')}
-          {nodesReason && (
+        {sortable('phase', t('nodes.phase'), '11%')}
+        {sortable(
+          'node',
+          t('nodes.node'),
+          '17%',
+          nodesReason && (
             // Issue 12: why the Node column is empty, at its header (hover or focus).
             <Tooltip title={nodesReason}>
               <Box
@@ -192,12 +230,12 @@ const NodesTableHead = memo(function NodesTableHead({
                 <WarningAmber fontSize="small" color="warning" />
               </Box>
             </Tooltip>
-          )}
-        </TableCell>
-        <TableCell sx={{ width: '9%' }}>{t('nodes.ip')}</TableCell>
-        <TableCell sx={{ width: '7%' }}>{t('nodes.version')}</TableCell>
+          ),
+        )}
+        {sortable('ip', t('nodes.ip'), '9%')}
+        {sortable('version', t('nodes.version'), '7%')}
         <TableCell sx={{ width: '7%' }}>{t('nodes.kubelet')}</TableCell>
-        <TableCell sx={{ width: '6%' }}>{t('nodes.age')}</TableCell>
+        {sortable('age', t('nodes.age'), '6%')}
         <TableCell>{t('nodes.conditions')}</TableCell>
       </TableRow>
     </TableHead>

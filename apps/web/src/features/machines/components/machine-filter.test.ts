@@ -49,6 +49,20 @@ describe('Nodes tab filter', () => {
     // Without the Nodes (a viewer, still listing) only the machine's own problems count.
     expect(filterMachines([a, b], problemsOnly)).toEqual([]);
   });
+  it('filters by the fields of issue 26 (phases, condition), with pool and text', () => {
+    const failed = {
+      ...aMachineView('b-2', { poolId: 'b', phase: 'Failed' }),
+      conditions: [conditionView({ type: 'Ready', status: 'False', severity: 'Error' })],
+    };
+    const all = [...ms, failed];
+    const keep = (f: Partial<typeof emptyFilter>) =>
+      filterMachines(all, { ...emptyFilter, ...f }).map((m) => m.name);
+    expect(keep({ phases: ['Failed', 'Provisioning'] })).toEqual(['a-2', 'b-2']);
+    expect(keep({ phases: ['Failed', 'Provisioning'], pool: 'b' })).toEqual(['b-2']);
+    expect(keep({ condition: 'Ready' })).toEqual(['b-2']);
+    expect(keep({ name: 'A-', phases: ['Running'] })).toEqual(['a-1']);
+    expect(keep({ text: 'b-', condition: 'Ready' })).toEqual(['b-2']);
+  });
   it('filters by pool and text', () => {
     expect(filterMachines(ms, { ...emptyFilter, pool: 'b' }).map((m) => m.name)).toEqual(['b-1']);
     expect(filterMachines(ms, { ...emptyFilter, text: 'provisioning' }).map((m) => m.name)).toEqual(

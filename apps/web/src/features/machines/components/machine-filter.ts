@@ -1,14 +1,36 @@
-import { hasMachineRowProblem, type MachineNode, type MachineView } from '@dcs/domain';
+import {
+  defaultMachineSort,
+  emptyMachineQuery,
+  hasMachineRowProblem,
+  isEmptyMachineQuery,
+  machineQueryMatcher,
+  type MachineNode,
+  type MachineQuery,
+  type MachineSort,
+  type MachineView,
+} from '@dcs/domain';
 
-export interface MachineFilter {
+/**
+ * What a machines table shows (the Nodes tab, a pool's page): the free text, the pool, "Problems
+ * only", a MachineSet, domain's fields (phase, condition, name, node, IP: issue 26 item 8) and
+ * the order. All of it is in the address (`machine-filter-url.ts`), so a link shares the view.
+ */
+export interface MachineFilter extends MachineQuery {
   text: string;
   pool: string;
   problemsOnly: boolean;
   /** One MachineSet's machines (a rollout's old or new set, linked from the pool card). */
   machineSet?: string;
+  sort: MachineSort;
 }
 
-export const emptyFilter: MachineFilter = { text: '', pool: '', problemsOnly: false };
+export const emptyFilter: MachineFilter = {
+  ...emptyMachineQuery,
+  text: '',
+  pool: '',
+  problemsOnly: false,
+  sort: defaultMachineSort,
+};
 
 /** A machine's Node as the row shows it (domain's `machineNodeOf`); undefined when not known. */
 export type NodeOf = (m: MachineView) => MachineNode | undefined;
@@ -22,7 +44,9 @@ export const hasProblem = (m: MachineView, nodeOf?: NodeOf): boolean =>
   hasMachineRowProblem(m, nodeOf?.(m));
 
 /**
- * The machines a filter keeps, in their order. Text matches name, node, IP, phase, version.
+ * The machines a filter keeps, in their order (sorting is the table's: `sortMachines`). Text
+ * matches name, node, IP, phase, version; the fields (phase, condition, name, node, IP) each
+ * match alone.
  * `nodeOf` joins each machine to its Node, so that "Problems only" keeps a machine whose only
  * problem is its Node (issue 12).
  */
@@ -33,10 +57,12 @@ export function filterMachines(
 ): readonly MachineView[] {
   const text = f.text.trim().toLowerCase();
   const set = f.machineSet ?? '';
-  if (text === '' && f.pool === '' && !f.problemsOnly && set === '') return machines;
+  const fields = isEmptyMachineQuery(f) ? undefined : machineQueryMatcher(f);
+  if (text === '' && f.pool === '' && !f.problemsOnly && set === '' && !fields) return machines;
   return machines.filter(
     (m) =>
       (f.pool === '' || m.poolId === f.pool) &&
+      (!fields || fields(m)) &&
       (set === '' || m.machineSet === set) &&
       (!f.problemsOnly || hasProblem(m, nodeOf)) &&
       (text === '' ||
