@@ -1,5 +1,6 @@
 import {
   CapiConversionError,
+  guardOf,
   hasErrors,
   hubVersion,
   planForVersions,
@@ -8,12 +9,14 @@ import {
   type DCSIpHostnamePool,
   type KubeObject,
   type Plan,
+  type PlanStep,
   type PlanVerdict,
   type PoolMerge,
   type RuleIssue,
   type ApiVersionChoice,
   type UpstreamStatus,
   type ValidationContext,
+  withGuardAt,
   withPauseWarnings,
 } from '@dcs/domain';
 import type { FastifyBaseLogger } from 'fastify';
@@ -317,13 +320,16 @@ export class MutationService {
       const wire = this.#onTheWire(p, client);
       if (dryRun) {
         // Preview asks the server: every step dry-run, as Apply's first phase does.
-        const verdict = await this.#dryRun(wire, client);
+        const verdict = await this.#dryRun(wire, client, principal);
         audit(verdict.ok ? 'dry-run' : 'dry-run-refused', wire);
         return { dryRun: true, plan: { ...wire, verdict }, rebased };
       }
-      const execution = await executePlan(wire, client, this.#d.executor ?? {});
+      const execution = await executePlan(wire, client, this.#executorFor(principal));
       if (execution.ok) {
-        audit('applied', wire, rebased.length ? { rebased } : {});
+        audit('applied', wire, {
+          ...(rebased.length ? { rebased } : {}),
+          ...(execution.guardsMoved.length ? { guardsMoved: execution.guardsMoved } : {}),
+        });
         const verification = spec.verify ? await spec.verify(wire, principal) : undefined;
         return {
           dryRun: false,
@@ -453,9 +459,51 @@ export class MutationService {
     return speaking(principal.client, this.#d.apiVersions?.() ?? {});
   }
 
-  async #dryRun(p: Plan, client: KubeClient): Promise<PlanVerdict> {
+  /** The executor's options for this principal's writes. */
+  #executorFor(principal: Principal): ExecutorOptions {
+    return {
+      ...(this.#d.executor ?? {}),
+      refreshGuard: (step) => this.#refreshGuard(principal, step),
+    };
+  }
+
+  /**
+   * A step refused on its resourceVersion guard whose object has moved on only by writes that are
+   * no one's edit (status, and what else `changedPaths` counts as noise: a controller's writes),
+   * from the version it was planned on up to the server's current one: the step guarded by the
+   * current version. Every version between the two is looked at, not only the ends (a field
+   * written and written back is someone's decision all the same), so the cache is first let catch
+   * up with the server's current version, as #catchUp does. Any other change, or a version the
+   * cache no longer remembers or does not reach in time, is left to the three-way judgement of
+   * #settle.
+   */
+  async #refreshGuard(principal: Principal, step: PlanStep): Promise<PlanStep | undefined> {
+    const planned = guardOf(step);
+    if (planned === undefined) return undefined;
+    let current: string | undefined;
     try {
-      return await dryRunPlan(p, client, this.#d.executor ?? {});
+      const live = await getObject(this.#clientOf(principal), step.kind, step.namespace, step.name);
+      current = live.metadata.resourceVersion;
+    } catch {
+      return undefined;
+    }
+    if (current === undefined || current === planned) return undefined;
+    const key = `${step.kind}/${step.namespace}/${step.name}`;
+    const history = this.#d.cache.history;
+    // The watch delivers every version: once it has delivered the current one, the versions
+    // between are all known (the cache may have moved past it meanwhile; that is fine).
+    const deadline = Date.now() + (this.#d.catchUpMs ?? 3000);
+    while (!history.has(key, current)) {
+      if (Date.now() >= deadline || !history.has(key, planned)) return undefined;
+      await sleep(5);
+    }
+    const chain = history.since(key, planned);
+    return chain && changedPathsAlong(chain).length === 0 ? withGuardAt(step, current) : undefined;
+  }
+
+  async #dryRun(p: Plan, client: KubeClient, principal: Principal): Promise<PlanVerdict> {
+    try {
+      return await dryRunPlan(p, client, this.#executorFor(principal));
     } catch (error) {
       // Not the server's verdict but no answer at all (network, TLS): the upstream failed.
       const message = `the API server could not be asked to dry-run the plan: ${error instanceof Error ? error.message : String(error)}`;

@@ -1,5 +1,6 @@
 import {
   deleteOptionsOf,
+  guardOf,
   planMessage,
   tryApplyJsonPatch,
   type KindName,
@@ -80,6 +81,29 @@ export interface ExecutionResult {
   untouched: boolean;
   /** The dry run's verdict, when a step was refused by it (nothing was written). */
   verdict?: PlanVerdict;
+  /**
+   * Steps sent guarded by a later resourceVersion than planned: their object had moved on only
+   * by writes that are no one's edit (`refreshGuard`), such as a controller's status.
+   */
+  guardsMoved: GuardMove[];
+}
+
+export interface GuardMove {
+  index: number;
+  from: string;
+  to: string;
+}
+
+/** Where the steps as sent differ from the plan's in their resourceVersion guard. */
+function guardMoves(planned: readonly PlanStep[], sent: readonly PlanStep[]): GuardMove[] {
+  return planned.flatMap((p, index) => {
+    const s = sent[index];
+    const from = guardOf(p);
+    const to = s ? guardOf(s) : undefined;
+    return s !== p && from !== undefined && to !== undefined && from !== to
+      ? [{ index, from, to }]
+      : [];
+  });
 }
 
 export interface ExecutorOptions {
@@ -89,7 +113,17 @@ export interface ExecutorOptions {
   now?: () => number;
   /** Called before each real write, for the audit log and tests. */
   onWrite?: (step: PlanStep, phase: 'dry-run' | 'write' | 'undo') => void | Promise<void>;
+  /**
+   * A step refused on its precondition (the object changed since it was planned): the same step
+   * guarded by the object's current resourceVersion when what changed is no one's edit (a
+   * controller's status write), for this step to be sent again at once; undefined when the change
+   * must be judged (the caller's conflict path). Without it, every such refusal is a conflict.
+   */
+  refreshGuard?: (step: PlanStep) => Promise<PlanStep | undefined>;
 }
+
+/** How often one step's guard is moved past status writes before the refusal stands. */
+const MAX_GUARD_MOVES = 8;
 
 const objectKey = (s: PlanStep) => `${s.kind}/${s.namespace}/${s.name}`;
 
@@ -131,9 +165,9 @@ interface Judgement {
 async function judgePlan(
   plan: Plan,
   client: KubeClient,
-  options: Pick<ExecutorOptions, 'onWrite'> = {},
+  options: Pick<ExecutorOptions, 'onWrite' | 'refreshGuard'> = {},
+  steps: PlanStep[] = [...plan.steps],
 ): Promise<Judgement> {
-  const steps = plan.steps;
   const writers = earlierWriters(steps);
   const errors = new Map<number, unknown>();
   const verdicts: StepVerdict[] = [];
@@ -156,7 +190,8 @@ async function judgePlan(
     };
     try {
       await options.onWrite?.(step, 'dry-run');
-      await runStep(client, step, true);
+      // Alone, a refusal may be the earlier write's to make good: not a stale guard to move.
+      await (alone ? runStep(client, step, true) : runGuarded(client, steps, i, true, options));
       verdicts.push({ ...base, status: 'accepted', issues: [], ...(note ? { note } : {}) });
     } catch (error) {
       if (!(error instanceof KubeApiError)) throw error;
@@ -190,7 +225,7 @@ async function judgePlan(
 export async function dryRunPlan(
   plan: Plan,
   client: KubeClient,
-  options: Pick<ExecutorOptions, 'onWrite'> = {},
+  options: Pick<ExecutorOptions, 'onWrite' | 'refreshGuard'> = {},
 ): Promise<PlanVerdict> {
   return (await judgePlan(plan, client, options)).verdict;
 }
@@ -265,6 +300,35 @@ async function runStep(
   }
 }
 
+/**
+ * `steps[i]` run as `runStep` does; refused on its precondition by a change that is no one's edit
+ * (`refreshGuard`), it is sent again guarded by the current version, at most MAX_GUARD_MOVES
+ * times, and `steps[i]` becomes the step as sent.
+ */
+async function runGuarded(
+  client: KubeClient,
+  steps: PlanStep[],
+  i: number,
+  dryRun: boolean,
+  options: Pick<ExecutorOptions, 'refreshGuard'>,
+  createdUid?: string,
+): Promise<KubeObjectLike | undefined> {
+  for (let moves = 0; ; moves++) {
+    const step = steps[i];
+    if (!step) throw new Error(`no step ${String(i)}`);
+    try {
+      return await runStep(client, step, dryRun, createdUid);
+    } catch (error) {
+      const refresh = options.refreshGuard;
+      if (!refresh || moves >= MAX_GUARD_MOVES || !(await isConflict(client, step, error)))
+        throw error;
+      const fresh = await refresh(step);
+      if (!fresh) throw error;
+      steps[i] = fresh;
+    }
+  }
+}
+
 async function waitUntilDeleted(
   client: KubeClient,
   step: PlanStep,
@@ -303,7 +367,8 @@ export async function executePlan(
     sleep: options.sleep ?? defaultSleep,
     now: options.now ?? Date.now,
   };
-  const steps = plan.steps;
+  // The steps as sent: a guard moved past status writes (`refreshGuard`) replaces its step.
+  const steps = [...plan.steps];
   const outcomes: StepOutcome[] = steps.map((s, index) => ({
     index,
     verb: s.verb,
@@ -325,7 +390,7 @@ export async function executePlan(
   // Phase 1: the dry run Preview shows; nothing has been written yet.
   let judged: Judgement;
   try {
-    judged = await judgePlan(plan, client, options);
+    judged = await judgePlan(plan, client, options, steps);
   } catch (error) {
     const e = toStepError(error, 'dry-run');
     return {
@@ -335,6 +400,7 @@ export async function executePlan(
       conflict: false,
       rolledBack: false,
       untouched: true,
+      guardsMoved: [],
     };
   }
   const refused = judged.verdict.steps.find((v) => v.status === 'refused');
@@ -351,6 +417,7 @@ export async function executePlan(
       rolledBack: false,
       untouched: true,
       verdict: judged.verdict,
+      guardsMoved: guardMoves(plan.steps, steps),
     };
   }
 
@@ -363,11 +430,11 @@ export async function executePlan(
       if (dependent[i]) {
         phase = 'dry-run';
         await options.onWrite?.(step, 'dry-run');
-        await runStep(client, step, true);
+        await runGuarded(client, steps, i, true, options);
       }
       phase = 'write';
-      await options.onWrite?.(step, 'write');
-      const result = await runStep(client, step, false);
+      await options.onWrite?.(steps[i] ?? step, 'write');
+      const result = await runGuarded(client, steps, i, false, options);
       const o = outcomes[i];
       if (o) {
         o.status = 'applied';
@@ -377,7 +444,7 @@ export async function executePlan(
       const uid = result?.metadata.uid;
       if (step.verb === 'create' && uid !== undefined) createdUids.set(i, uid);
     } catch (error) {
-      const { e, conflict } = await fail(i, step, error, phase);
+      const { e, conflict } = await fail(i, steps[i] ?? step, error, phase);
       const allUndone = await rollback(client, steps, outcomes, i, createdUids, options);
       const rolledBack = allUndone && outcomes.some((o) => o.status === 'undone');
       // Nothing applied before this step, and this one's write was refused (not lost in transit).
@@ -390,10 +457,18 @@ export async function executePlan(
         conflict,
         rolledBack,
         untouched,
+        guardsMoved: guardMoves(plan.steps, steps),
       };
     }
   }
-  return { ok: true, steps: outcomes, conflict: false, rolledBack: false, untouched: false };
+  return {
+    ok: true,
+    steps: outcomes,
+    conflict: false,
+    rolledBack: false,
+    untouched: false,
+    guardsMoved: guardMoves(plan.steps, steps),
+  };
 }
 
 /** Undoes steps [0, failed) last first; reports whether every one was undone. */

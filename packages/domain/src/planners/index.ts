@@ -1,4 +1,5 @@
 export * from './plan';
+export * from './guard';
 export * from './verdict';
 export * from './json-patch';
 export * from './diff';
