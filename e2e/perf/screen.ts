@@ -10,6 +10,7 @@ import {
 } from '../../bench/results';
 import { chromiumLaunchOptions } from '../support/chromium';
 import { benchChild } from './bench-child';
+import { scaleToScreen } from './scale-screen';
 
 /**
  * `pnpm bench` part `screen` (issue 28, "click to screen"): from a machine's status change on the
@@ -44,6 +45,8 @@ const RATE = 200;
 const SECONDS = small ? 3 : 20;
 const FOCUS_EVERY = 40;
 const FOCUS = 'demo-md-0-abc12-m0';
+/** Scale-ups of the second half, each from Apply to the new machine's row. */
+const SCALE_UPS = small ? 2 : 10;
 /** The status change to its chip, p99, at 200 events/s (issue 28). */
 const TARGET_P99_MS = 150;
 
@@ -166,13 +169,16 @@ try {
       always: true,
     },
   ];
+  // The second half: Apply of a scale-up to its machine's row, on the whole product.
+  cluster.send({ cmd: 'stop' });
+  rows.push(...(await scaleToScreen(browser, SCALE_UPS, log)));
 } finally {
   for (const stop of stops.reverse()) stop();
 }
 
 const section = {
-  section: 'Click to screen: a status change in the browser',
-  setup: `${String(POOLS * PER_POOL)} machines in ${String(POOLS)} pools on the embedded API server (own process, TLS), the BFF in its own (local mode, serving the built SPA), Debian's headless Chromium on one machine's page; ${String(RATE)} machine status changes/s for ${String(SECONDS)} s, one in ${String(FOCUS_EVERY)} the shown machine's; the latency from the write (stamped in the condition's message) to the text on the page (a MutationObserver, the same wall clock). No peer: a browser on \`kubectl proxy\`'s watches would need a second app. \`pnpm --filter @dcs/e2e bench:screen\`.`,
+  section: 'Click to screen: a status change and a scale-up in the browser',
+  setup: `${String(POOLS * PER_POOL)} machines in ${String(POOLS)} pools on the embedded API server (own process, TLS), the BFF in its own (local mode, serving the built SPA), Debian's headless Chromium on one machine's page; ${String(RATE)} machine status changes/s for ${String(SECONDS)} s, one in ${String(FOCUS_EVERY)} the shown machine's; the latency from the write (stamped in the condition's message) to the text on the page (a MutationObserver, the same wall clock). Then the simulator with the demo seed and its controllers, as \`pnpm start\` runs it: ${String(SCALE_UPS)} scale-ups of prod-east-data by one from its card's Scale dialog, each from the click on Scale (after Preview) to the first row of the dialog's New machines table. No peer: a browser on \`kubectl proxy\`'s watches would need a second app. \`pnpm --filter @dcs/e2e bench:screen\`.`,
   scale: small ? ('small' as const) : ('full' as const),
   loadAverage: { start: loadAtStart, end: loadAverage() },
   measuredAt: new Date().toISOString(),

@@ -89,10 +89,13 @@ const expected: Record<string, string[]> = {
     'longest task under 200 machine events/s',
     'page JS heap after the events',
   ],
-  'Click to screen: a status change in the browser': [
+  'Click to screen: a status change and a scale-up in the browser': [
     'machine status change → its condition on the page, p50',
     'machine status change → its condition on the page, p99',
     'changes of the shown machine on the page',
+    "Apply of a scale-up → the new machine's row on the page, p50",
+    "Apply of a scale-up → the new machine's row on the page, slowest of",
+    'scale-ups whose new machine reached the page',
   ],
 };
 
