@@ -44,6 +44,32 @@ function replaceContents(target: KubeObject, source: KubeObject): void {
   for (const k of Object.keys(source)) put(target, k, source[k]);
 }
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Applies to `target` what differs from `from` to `to` (both the hook's input and output, each
+ * converted back the same way, so that the round trip's own changes cancel out): members added or
+ * changed are set, members removed are deleted, objects recursively, anything else whole.
+ */
+function applyChanges(
+  target: Record<string, unknown>,
+  from: Record<string, unknown>,
+  to: Record<string, unknown>,
+): void {
+  for (const k of Object.keys(from)) {
+    if (!Object.hasOwn(to, k)) Reflect.deleteProperty(target, k);
+  }
+  for (const k of Object.keys(to)) {
+    const a = Object.hasOwn(from, k) ? from[k] : undefined;
+    const b = to[k];
+    if (deepEqual(a, b)) continue;
+    const t = Object.hasOwn(target, k) ? target[k] : undefined;
+    if (isPlainObject(a) && isPlainObject(b) && isPlainObject(t)) applyChanges(t, a, b);
+    else put(target, k, structuredClone(b));
+  }
+}
+
 function matches(hook: AdmissionHook, req: AdmissionRequest): boolean {
   const m = hook.match;
   if (!m) return req.subResource === undefined;
@@ -99,8 +125,11 @@ export class Admission {
         const view = viewIn(req, version, conv);
         const before = view.object ? structuredClone(view.object) : undefined;
         res = await hook.mutate(view);
-        if (req.object && view.object && !deepEqual(before, view.object))
-          replaceContents(req.object, conv.from(view.object, version));
+        if (req.object && view.object && before && !deepEqual(before, view.object)) {
+          const after = conv.from(view.object, version);
+          if (hook.changes === 'patch') applyChanges(req.object, conv.from(before, version), after);
+          else replaceContents(req.object, after);
+        }
       }
       if (res) this.check(hook, req, res, warnings);
     }

@@ -282,6 +282,16 @@ export interface AdmissionHook {
    */
   versions?: readonly string[];
   /**
+   * With `versions`, how a mutating hook's change reaches an object of another version:
+   * `convert` (the default, kube-apiserver's way with a webhook registered for another version)
+   * converts the whole mutated object back; `patch` applies only what the hook changed, as the
+   * JSON patch a webhook of the request's own version would send. `patch` is for a hook that
+   * stands for such a webhook (Cluster API ≥ v1.11 registers its webhooks for v1beta2), so that the
+   * round trip through the other version (a missing field filled with its zero value there, an
+   * empty object dropped) does not change what the request carried.
+   */
+  changes?: 'convert' | 'patch';
+  /**
    * Changes `request.object` in place. May deny the request as `validate` does (a defaulting
    * webhook that cannot decode the object refuses it before any validation runs).
    */

@@ -546,6 +546,9 @@ export function capiWebhookHooks(): AdmissionHook[] {
         name: `default.${singular}.${w.group}`,
         match: match(),
         versions: [CAPI_HUB_VERSION],
+        // Upstream's webhooks take the request's own version (v1beta2 from v1.11 on): only what
+        // the defaulting changes reaches the object, not the round trip through the hub.
+        changes: 'patch',
         mutate: (req: AdmissionRequest) => {
           const obj = req.object;
           if (!obj) return undefined;
