@@ -17,3 +17,4 @@ export * from './machine-problems';
 export * from './object-tree';
 export * from './pause';
 export * from './autoscaler';
+export * from './drain';
