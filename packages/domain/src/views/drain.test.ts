@@ -39,6 +39,16 @@ describe('parseDrainMessage (issue 26 item 6: what a drain waits for)', () => {
     expect(parseDrainMessage('Draining the node before deletion').startedAt).toBeUndefined();
   });
 
+  it("the per-Pod lines of the simulator's current drain message are read too", () => {
+    const d = parseDrainMessage(
+      "Drain not completed yet (started at t):\n* Pod default/web-abcde: cannot evict pod as it would violate the pod's disruption budget. The disruption budget web needs 1 healthy pods and has 1 currently\n* Pod default/api-1: deletionTimestamp set, but still not removed from the Node",
+    );
+    expect(d.failed).toMatchObject([
+      { pods: ['default/web-abcde'], pdb: { name: 'web', needs: 1, has: 1 } },
+    ]);
+    expect(d.evicting.pods).toEqual(['default/api-1']);
+  });
+
   it('one more error / one Pod is read as singular', () => {
     const d = parseDrainMessage(
       'Drain not completed yet (started at t):\n* Pods with eviction failed:\n  * ... (1 more error applying to 1 Pod)',

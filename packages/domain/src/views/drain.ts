@@ -63,6 +63,23 @@ const MORE = /^\.\.\. \((\d+) more\)$/;
 const MORE_ERRORS = /^\.\.\. \((\d+) more errors? applying to (\d+) Pods?\)$/;
 
 const MAX_MESSAGE = 64 * 1024;
+/** The per-Pod lines this simulator (and older drain messages) write: "* Pod ns/name: message". */
+const LEGACY_POD = /^Pod (\S+\/\S+): (.+)$/;
+
+function legacy(out: DrainMessage, line: string): void {
+  const m = LEGACY_POD.exec(line);
+  if (!m) return;
+  const pod = m[1] ?? '';
+  const text = m[2] ?? '';
+  if (text.includes('deletionTimestamp set')) {
+    out.evicting.pods.push(pod);
+    return;
+  }
+  const f = failure(`${text}: ${pod}`);
+  const same = out.failed.find((x) => x.error === f.error);
+  if (same) same.pods.push(pod);
+  else out.failed.push(f);
+}
 
 function podList(text: string): PodList {
   const out: PodList = { pods: [], more: 0 };
@@ -117,6 +134,7 @@ export function parseDrainMessage(message: string | undefined): DrainMessage {
     if (line.startsWith(evicting)) out.evicting = podList(line.slice(evicting.length));
     else if (line.startsWith('Pods with eviction failed:')) inFailed = true;
     else if (line.startsWith(later)) out.later = podList(line.slice(later.length));
+    else if (LEGACY_POD.test(line)) legacy(out, line);
   }
   return out;
 }
