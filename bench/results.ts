@@ -25,6 +25,8 @@ export interface BenchRow {
   always?: boolean;
   /** The same figure measured for a peer (kubectl proxy, …) in the same run. */
   peer?: { name: string; value: number };
+  /** A word for what the value says (the stream's regime: immediate, batched), shown after it. */
+  label?: string;
 }
 
 export interface BenchSection {
@@ -105,6 +107,8 @@ export const meets = (r: BenchRow, scale: 'full' | 'small' = 'full'): boolean | 
 const num = (n: number) =>
   Number.isNaN(n) ? 'n/a' : Number.isInteger(n) ? n.toLocaleString('en-US') : n.toFixed(1);
 const withUnit = (n: number, unit: string) => (unit ? `${num(n)} ${unit}` : num(n));
+const valueOf = (r: BenchRow) =>
+  r.label === undefined ? withUnit(r.value, r.unit) : `${withUnit(r.value, r.unit)} (${r.label})`;
 
 /** The Markdown table of every section, in the order they were first recorded. */
 export function renderMarkdown(sections: readonly BenchSection[]): string {
@@ -133,7 +137,7 @@ export function renderMarkdown(sections: readonly BenchSection[]): string {
           ? `${Number((r.value / r.peer.value).toPrecision(3)).toString()}×`
           : '—';
       out.push(
-        `| ${r.figure} | ${withUnit(r.value, r.unit)} | ${target} | ${met === undefined ? '—' : met ? 'yes' : '**no**'} | ${peer} | ${ratio} |`,
+        `| ${r.figure} | ${valueOf(r)} | ${target} | ${met === undefined ? '—' : met ? 'yes' : '**no**'} | ${peer} | ${ratio} |`,
       );
     }
     out.push('');
@@ -171,7 +175,7 @@ export function printSection(s: BenchSection): void {
   for (const r of s.rows) {
     const met = meets(r, s.scale);
     process.stdout.write(
-      `  ${r.figure.padEnd(64)} ${withUnit(r.value, r.unit).padStart(14)}${r.target ? `  target ${r.target.better === 'lower' ? '≤' : '≥'} ${num(r.target.value)}: ${met === undefined ? 'not judged' : met ? 'met' : 'MISSED'}` : ''}${r.peer ? `  ${r.peer.name} ${withUnit(r.peer.value, r.unit)}` : ''}\n`,
+      `  ${r.figure.padEnd(64)} ${valueOf(r).padStart(14)}${r.target ? `  target ${r.target.better === 'lower' ? '≤' : '≥'} ${num(r.target.value)}: ${met === undefined ? 'not judged' : met ? 'met' : 'MISSED'}` : ''}${r.peer ? `  ${r.peer.name} ${withUnit(r.peer.value, r.unit)}` : ''}\n`,
     );
   }
 }

@@ -13,7 +13,7 @@ import { chromiumLaunchOptions } from './support/chromium';
  * variants differ from them in neither the versions spoken nor the objects written.
  */
 const RELEASE_JOURNEYS =
-  /\/(scale|create-pool|delete-pool|upgrades|rollout|rollout-settings|restart|kcp-config|targeted-delete|ip-entry-edit|disk-migration|conditions|stuck-machine|autoscale)\.spec\.ts$/;
+  /\/(scale|create-pool|delete-pool|upgrades|rollout|rollout-settings|restart|kcp-config|targeted-delete|ip-entry-edit|disk-migration|conditions|stuck-machine|autoscale|health-check)\.spec\.ts$/;
 
 export default defineConfig<object, Pick<StackWorkerFixtures, 'providerVersion' | 'capiRelease'>>({
   testDir: 'tests',

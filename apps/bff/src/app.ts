@@ -41,6 +41,7 @@ import workloadNodes from './routes/api/nodes';
 import objects from './routes/api/objects';
 import pause from './routes/api/pause';
 import autoscale from './routes/api/autoscale';
+import healthCheck from './routes/api/health-check';
 import restart from './routes/api/restart';
 import session from './routes/api/session';
 import sessionOidc from './routes/api/session-oidc';
@@ -69,7 +70,6 @@ export interface AppOptions {
   epoch?: string;
   executor?: ExecutorOptions;
   verifyScaleDownMs?: number;
-  flushDelayMs?: number;
 }
 
 /** pino, without credentials: tokens and cookies never reach a log line. */
@@ -126,10 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(revocationsPlugin);
   await app.register(authPlugin);
   await app.register(guardPlugin);
-  await app.register(hubPlugin, {
-    ...(options.epoch !== undefined ? { epoch: options.epoch } : {}),
-    ...(options.flushDelayMs !== undefined ? { flushDelayMs: options.flushDelayMs } : {}),
-  });
+  await app.register(hubPlugin, options.epoch !== undefined ? { epoch: options.epoch } : {});
   await app.register(mutationsPlugin, options.executor ? { executor: options.executor } : {});
   // Issue 12: the workload clusters' Nodes.
   await app.register(workloadNodesPlugin);
@@ -172,6 +169,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(pause);
       // Issue 26 item 2: the cluster autoscaler's bounds of a pool, and its status.
       await api.register(autoscale);
+      // Issue 26 item 1: a pool's MachineHealthCheck.
+      await api.register(healthCheck);
       // Issue 26 item 4: a rollout restart of a pool or of the control plane (rolloutAfter).
       await api.register(restart);
       await api.register(objects);

@@ -90,6 +90,11 @@ const BODIES: Record<string, (rv: Rv, tokens: { operator: string }) => unknown> 
     resourceVersion: rv('MachineDeployment', 'demo-md-0'),
     at: new Date(Date.now() + 86_400_000).toISOString(),
   }),
+  // O-MHC-CREATE as a dry run (issue 26 item 1): a health check of demo-md-0.
+  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/healthcheck': () => ({
+    operation: 'create',
+    unhealthyNodeConditions: [{ type: 'Ready', status: 'False', timeoutSeconds: 300 }],
+  }),
   'DELETE /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}': (rv) => ({
     resourceVersion: rv('MachineDeployment', 'demo-md-0'),
   }),

@@ -13,6 +13,7 @@ const section = (name: string, value: number, scale: 'full' | 'small' = 'full'):
   rows: [
     { figure: 'p99', value, unit: 'ms', target: { value: 250, better: 'lower' } },
     { figure: 'watches', value: 7, unit: '', peer: { name: 'kubectl proxy', value: 2000 } },
+    { figure: 'regime', value: 97, unit: '%', label: 'immediate' },
     {
       figure: 'delivered',
       value: value > 200 ? 0 : 1,
@@ -37,6 +38,8 @@ describe('the one bench table (issue 14)', () => {
       const md = await readFile(join(dir, 'results.md'), 'utf8');
       expect(md).toContain('| p99 | 120 ms | ≤ 250 ms | yes | — | — |');
       expect(md).toContain('| watches | 7 | — | — | kubectl proxy: 2,000 | 0.0035× |');
+      // A labelled figure (the stream's regime, issue 28): the word beside the number.
+      expect(md).toContain('| regime | 97 % (immediate) | — | — | — | — |');
       expect(md).toContain('load average 1.00 2.00 3.00 at the start, 4.00 5.00 6.00 at the end');
       record(section('SSE', 300), dir);
       expect(await readFile(join(dir, 'results.md'), 'utf8')).toContain('| **no** |');

@@ -46,12 +46,19 @@ const expected: Record<string, string[]> = {
     'upstream watches, 1 client',
   ],
   'BFF SSE fan-out vs kubectl proxy': [
+    '1 client: watches on the API server',
+    '1 client: event→client p99',
+    '1 client: BFF stream regime',
     '4 clients: watches on the API server',
     '4 clients: event→client p99',
     '16 clients: events delivered to every client',
     '16 clients: API server CPU',
     '16 clients: API server RSS',
     '16 clients: BFF RSS max',
+    // Issue 28: the regime each row ran in, from the BFF's own count of its sends.
+    '16 clients: BFF stream regime',
+    '16 clients: BFF sends made at once',
+    '16 clients: BFF sends after a window',
   ],
   'Embedded API server under real clients: informers and kubectl': [
     '103 machines: informer LIST to synced cache',
@@ -128,6 +135,22 @@ describe('pnpm bench --scale small', () => {
         .sort();
       expect(routeRows).toEqual(await routeModules());
       expect(routeRows.length).toBeGreaterThan(5);
+      // Issue 28: each fan-out row says its stream's regime, counted from sends that happened.
+      const fanout = sections.find((s) => s.section === 'BFF SSE fan-out vs kubectl proxy');
+      const regimes = fanout?.rows.filter((r) => r.figure.includes('BFF stream regime')) ?? [];
+      expect(regimes.map((r) => r.figure.split(':')[0])).toEqual([
+        '1 client',
+        '4 clients',
+        '16 clients',
+      ]);
+      for (const r of regimes) expect(['immediate', 'mixed', 'batched']).toContain(r.label);
+      for (const at of ['1 client', '4 clients', '16 clients']) {
+        const sends = (fanout?.rows ?? []).filter((r) => r.figure.startsWith(`${at}: BFF sends `));
+        expect(
+          sends.reduce((a, r) => a + r.value, 0),
+          at,
+        ).toBeGreaterThan(0);
+      }
       const md = await readFile(join(out, 'results.md'), 'utf8');
       for (const name of Object.keys(expected)) expect(md).toContain(`## ${name}`);
       expect('code' in result ? result.code : 0, log).toBe(0);

@@ -59,7 +59,7 @@ describe('cold start (issue 14)', () => {
         ...env,
       },
     });
-    const app = await buildApp({ config, flushDelayMs: 1 });
+    const app = await buildApp({ config });
     apps.push(app);
     await app.ready();
     return app;

@@ -231,12 +231,14 @@ describe('upstream faults: the cache converges, the stream follows, readiness te
       namespace: NS,
     });
     expect(template).toBeDefined();
+    // The resync after the server's return may arrive while /readyz is polled below.
+    const sinceRevive = stream.frames.length;
     await proxy.revive();
     await until(
       async () => (await ready()) === 200,
       30_000,
       '/readyz 200 after the server is back',
     );
-    await stream.waitFor((f) => dataOf(f).type === 'resync', 30_000);
+    await stream.waitFor((f) => dataOf(f).type === 'resync', 30_000, sinceRevive);
   }, 90_000);
 });

@@ -72,6 +72,18 @@ describe('O-RESTART route', () => {
     }
     await settle();
   };
+  /**
+   * Kubernetes writes times in whole seconds and Cluster API replaces what was created strictly
+   * before rolloutAfter: a restart "now" in the same second as the seed would rightly name none of
+   * its machines. Wait until the clock is past the second the newest machine was created in.
+   */
+  const pastCreation = async () => {
+    const created = server()
+      .list('cluster.x-k8s.io/v1beta1', 'Machine', NS)
+      .map((m) => Date.parse(String(m.metadata.creationTimestamp)));
+    const wait = Math.max(...created) + 1000 - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  };
   const restart = (pool: string, body: unknown, dryRun = false) =>
     h.s.request('POST', `${BASE}/nodepools/${pool}/restart${dryRun ? '?dryRun=true' : ''}`, body);
 
@@ -110,6 +122,7 @@ describe('O-RESTART route', () => {
 
   it('restart now: Preview names the machines and their order and is the plan the server accepted; Apply writes rolloutAfter from this server’s clock; a second restart is refused while the first is due (R-RESTART-2)', async () => {
     await observe();
+    await pastCreation();
     const before = Date.now();
     const body = { resourceVersion: md().metadata.resourceVersion };
     const dry = await restart('demo-md-0', body, true);

@@ -68,6 +68,11 @@ describe('the SSE stream', () => {
       kind: 'machine',
       view: { name: 'demo-md-0-abc12-m0' },
     });
+    // Issue 28: the cluster's first send, on a quiet stream, went out at once, and /metrics
+    // counts sends by regime.
+    expect(app.hub.flushes.immediate).toBeGreaterThanOrEqual(1);
+    const metrics = await app.metrics.registry.metrics();
+    expect(metrics).toMatch(/^dcs_bff_sse_flushes_total\{regime="immediate"\} [1-9]/m);
     s.close();
   });
 

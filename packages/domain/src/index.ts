@@ -1,5 +1,6 @@
 export * from './kinds';
 export * from './labels';
+export * from './label-selector';
 export * from './dcs-fields';
 export * from './schemas';
 export * from './rules/issue';

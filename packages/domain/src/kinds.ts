@@ -131,6 +131,21 @@ export const kindTable = {
     age,
     { name: 'Version', type: 'string', jsonPath: '.spec.version' },
   ]),
+  // Issue 26 item 1: a pool's health check, as `kubectl get mhc` prints it (v1beta1's columns).
+  MachineHealthCheck: capi(
+    'MachineHealthCheck',
+    CAPI_GROUP,
+    'machinehealthchecks',
+    ['mhc', 'mhcs'],
+    { status: true },
+    [
+      { name: 'Cluster', type: 'string', jsonPath: '.spec.clusterName' },
+      { name: 'ExpectedMachines', type: 'integer', jsonPath: '.status.expectedMachines' },
+      { name: 'MaxUnhealthy', type: 'string', jsonPath: '.spec.maxUnhealthy' },
+      { name: 'CurrentHealthy', type: 'integer', jsonPath: '.status.currentHealthy' },
+      age,
+    ],
+  ),
   KubeadmControlPlane: capi(
     'KubeadmControlPlane',
     CONTROL_PLANE_GROUP,

@@ -32,6 +32,7 @@ export type RightName =
   | 'autoscalePool'
   | 'restartPool'
   | 'restartControlPlane'
+  | 'healthCheckPool'
   | 'readSecrets';
 
 /** What each right needs: the verbs on kinds its operations' plans write with. */
@@ -82,6 +83,12 @@ export const RIGHTS: Readonly<Record<RightName, readonly (readonly [Verb, KindNa
   // (spec.rolloutAfter).
   restartPool: [['patch', 'MachineDeployment']],
   restartControlPlane: [['patch', 'KubeadmControlPlane']],
+  // O-MHC-CREATE / O-MHC-EDIT / O-MHC-DELETE: a worker pool's MachineHealthCheck (issue 26 item 1).
+  healthCheckPool: [
+    ['create', 'MachineHealthCheck'],
+    ['patch', 'MachineHealthCheck'],
+    ['delete', 'MachineHealthCheck'],
+  ],
   // R-BOOT-1 on bootstrap files kept in Secrets: without it, their contents are "unknown".
   readSecrets: [['get', 'Secret']],
 };

@@ -9,7 +9,9 @@ import {
 } from '@dcs/apiserver';
 import {
   CAPI_HUB_VERSION,
+  durationToSeconds,
   GoDurationError,
+  intOrPercentProblem,
   kindTable,
   LABEL_CLUSTER_NAME,
   LABEL_DEPLOYMENT_NAME,
@@ -360,6 +362,79 @@ export const capiWebhooks: readonly CapiWebhook[] = [
         );
       errs.push(...clusterNameImmutable(m, old));
       errs.push(...versionErrors(at(m, 'spec', 'version'), 'spec.version'));
+      return errs;
+    },
+  },
+  {
+    // internal/webhooks/machinehealthcheck.go (issue 26 item 1).
+    group: CAPI,
+    kind: 'MachineHealthCheck',
+    durations: [
+      ['spec', 'nodeStartupTimeout'],
+      ['spec', 'unhealthyConditions', '[]', 'timeout'],
+      ['spec', 'unhealthyMachineConditions', '[]', 'timeout'],
+    ],
+    default: (mhc) => {
+      defaultClusterLabel(mhc);
+      const spec = child(mhc, 'spec');
+      // DefaultNodeStartupTimeoutSeconds (600); v1.14 writes no default maxUnhealthy.
+      spec.nodeStartupTimeout ??= '10m0s';
+      const template = spec.remediationTemplate;
+      if (isObj(template) && (template.namespace === undefined || template.namespace === '')) {
+        template.namespace = mhc.metadata.namespace ?? '';
+      }
+    },
+    validate: (mhc, old) => {
+      const errs: FieldError[] = [...clusterNameImmutable(mhc, old)];
+      const selector = at(mhc, 'spec', 'selector');
+      const matchLabels = stringMap(at(selector, 'matchLabels'));
+      const exprs = at(selector, 'matchExpressions');
+      if (Object.keys(matchLabels).length === 0 && !(Array.isArray(exprs) && exprs.length > 0)) {
+        errs.push(fieldError.required('spec.selector', 'selector must not be empty'));
+      }
+      const cluster = str(at(mhc, 'spec', 'clusterName'));
+      const labelled = matchLabels[LABEL_CLUSTER_NAME];
+      if (labelled !== undefined && labelled !== cluster) {
+        errs.push(
+          fieldError.invalid(
+            `spec.selector.matchLabels.${LABEL_CLUSTER_NAME}`,
+            labelled,
+            'must match spec.clusterName',
+          ),
+        );
+      }
+      const startup = str(at(mhc, 'spec', 'nodeStartupTimeout'));
+      if (startup !== undefined) {
+        const seconds = durationToSeconds(startup);
+        if (seconds !== 0 && seconds < 30) {
+          errs.push(fieldError.invalid('spec.nodeStartupTimeout', startup, 'must be at least 30s'));
+        }
+      }
+      // GetScaledValueFromIntOrPercent: any int passes; a string must be an integer percentage.
+      const max = at(mhc, 'spec', 'maxUnhealthy');
+      if (typeof max === 'string' && intOrPercentProblem(max) !== undefined) {
+        const body = max.slice(0, -1);
+        const why = max.endsWith('%')
+          ? `invalid value "${max}": strconv.Atoi: parsing ${JSON.stringify(body)}: invalid syntax`
+          : 'invalid type: string is not a percentage';
+        errs.push(
+          fieldError.invalid(
+            'spec.maxUnhealthy',
+            max,
+            `must be either an int or a percentage: invalid value for IntOrString: ${why}`,
+          ),
+        );
+      }
+      const ns = str(at(mhc, 'spec', 'remediationTemplate', 'namespace'));
+      if (ns !== undefined && ns !== mhc.metadata.namespace) {
+        errs.push(
+          fieldError.invalid(
+            'spec.remediationTemplate.namespace',
+            ns,
+            'must match metadata.namespace',
+          ),
+        );
+      }
       return errs;
     },
   },

@@ -7,6 +7,7 @@ import {
   type ParsedKind,
 } from '@dcs/domain';
 import { capiReferenceSchemas } from './generated/capi-schemas';
+import { capiReferenceSchemasV114 } from './generated/capi-schemas-v1.14';
 
 /**
  * CustomResourceDefinitions generated from `domain`'s zod schemas: the one place where the wire
@@ -110,6 +111,12 @@ export function servedSchemaOf(kind: ParsedKind): JsonSchema {
     }
     return structuredClone(ref.schema) as JsonSchema;
   }
+  // The v1.10 reference CRDs have no MachineHealthCheck: its v1beta1 schema is v1.14's v1beta1
+  // (the same Go type, served deprecated there), so that v1.10 validates it as upstream does.
+  const v1beta1 = capiReferenceSchemasV114.find(
+    (s) => s.kind === kind && s.version === kindTable[kind as keyof typeof kindTable].version,
+  );
+  if (kind === 'MachineHealthCheck' && v1beta1) return structuredClone(v1beta1.schema);
   const own = openApiSchemaOf(kind);
   if (kind === 'KubeadmConfig') {
     const template = referenceByKind.get('KubeadmConfigTemplate')?.schema;

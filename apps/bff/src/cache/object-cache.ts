@@ -41,6 +41,7 @@ function makeStores(): Stores {
     DCSIpHostnamePool: new KindStore<Cached<'DCSIpHostnamePool'>>(),
     KubeadmConfig: new KindStore<Cached<'KubeadmConfig'>>(),
     DCSCluster: new KindStore<Cached<'DCSCluster'>>(),
+    MachineHealthCheck: new KindStore<Cached<'MachineHealthCheck'>>(),
     ConfigMap: new KindStore<Cached<'ConfigMap'>>(),
     Deployment: new KindStore<Cached<'Deployment'>>(),
   };

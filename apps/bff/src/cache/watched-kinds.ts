@@ -34,6 +34,8 @@ export const NAMESPACED_KINDS = [
   // Read only by the object tree (issue 26): machines' bootstrap objects, the cluster's infrastructure.
   'KubeadmConfig',
   'DCSCluster',
+  // A pool's health check (issue 26 item 1).
+  'MachineHealthCheck',
 ] as const satisfies readonly KindName[];
 
 export type CachedKind = (typeof NAMESPACED_KINDS)[number] | 'ConfigMap' | 'Deployment';
@@ -49,6 +51,8 @@ export const EDITED_KINDS: readonly CachedKind[] = [
   'DCSMachineTemplate',
   'KubeadmConfigTemplate',
   'Machine',
+  // O-MHC-EDIT: its checks and limit.
+  'MachineHealthCheck',
 ];
 
 /**

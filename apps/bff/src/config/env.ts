@@ -153,8 +153,12 @@ const EnvSchema = z.object({
     .min(1024)
     .default(4 * 1024 * 1024),
   SSE_MAX_CLIENTS: z.coerce.number().int().min(1).default(10_000),
-  /** At most one refresh-and-write per cluster this often: batches bursts into one write per tab. */
-  SSE_BATCH_MS: z.coerce.number().int().min(0).max(200).default(100),
+  /**
+   * The floor of a cluster's batch window (issue 28): a change to a cluster whose streams were
+   * quiet this long (or longer, as the fan-out's cost says) is written at once; changes arriving
+   * sooner wait for the window's end and go out together, one write per tab.
+   */
+  SSE_BATCH_MS: z.coerce.number().int().min(0).max(200).default(5),
   INFORMER_STALE_AFTER_MS: z.coerce.number().int().min(0).default(90_000),
   /**
    * Watches failing without a break this long mean the management cluster is unreachable:

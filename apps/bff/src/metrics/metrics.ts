@@ -8,6 +8,8 @@ export interface Metrics {
   sseClients: Gauge;
   sseEvents: Counter;
   sseResyncs: Counter<'reason'>;
+  /** Issue 28: a room's refresh-and-sends, by how they began (sent at once, or after a window). */
+  sseFlushes: Counter<'regime'>;
   mutations: Counter<'operation' | 'result'>;
   accessReviews: Counter<'result'>;
   invalidObjects: Counter<'kind'>;
@@ -47,6 +49,12 @@ export function createMetrics(collectDefaults = true): Metrics {
       name: 'dcs_bff_sse_resyncs_total',
       help: 'resync events sent, by reason',
       labelNames: ['reason'],
+      registers,
+    }),
+    sseFlushes: new Counter({
+      name: 'dcs_bff_sse_flushes_total',
+      help: 'Refresh-and-sends of a cluster to its streams, by regime: immediate (the cluster was quiet for its window, sent at once) or windowed (waited for the window, batched)',
+      labelNames: ['regime'],
       registers,
     }),
     mutations: new Counter({

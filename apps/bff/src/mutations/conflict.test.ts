@@ -20,6 +20,18 @@ describe('conflict judgement', () => {
     expect(changedPaths(base, theirs)).toEqual(['/metadata/labels/a']);
   });
 
+  it('leaves out the conversion-data annotation, which every status write of a v1beta2-stored object rewrites', () => {
+    const at = (data: string) => ({
+      metadata: { annotations: { 'cluster.x-k8s.io/conversion-data': data, team: 'a' } },
+    });
+    expect(changedPaths(at('{"status":{"x":1}}'), at('{"status":{"x":2}}'))).toEqual([]);
+    expect(
+      changedPaths(at('{}'), {
+        metadata: { annotations: { 'cluster.x-k8s.io/conversion-data': '{}', team: 'b' } },
+      }),
+    ).toEqual(['/metadata/annotations/team']);
+  });
+
   it('judges overlap by containment of pointers', () => {
     expect(overlaps('/spec/replicas', '/spec/replicas')).toBe(true);
     expect(overlaps('/spec', '/spec/replicas')).toBe(true);

@@ -48,7 +48,6 @@ function setup(o: Partial<HubOptions> = {}, model: Partial<ModelOptions> = {}) {
     replayEvents: 100,
     clientBuffer: 4,
     maxClients: 10,
-    flushDelayMs: 1,
     minFlushIntervalMs: 0,
     ...o,
   });
@@ -249,6 +248,74 @@ describe('StreamHub', () => {
     expect(socket.destroyed).toBe(true);
     expect(hub.clients).toBe(1);
     expect(fast.ended).toBe(false);
+    hub.stop();
+  });
+
+  it('sends a change to a quiet room on the next turn of the event loop, whatever the window (issue 28)', async () => {
+    // Real timers: a window of a minute could not have passed; one turn of the loop must do.
+    const { subscribe, touch, hub } = setup({ minFlushIntervalMs: 60_000 });
+    const { writer } = subscribe();
+    const regimes: string[] = [];
+    hub.onBatch((b) => regimes.push(b.regime));
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    const machines = () =>
+      writer.data().flatMap((d) => (d.type !== 'resync' && d.kind === 'machine' ? [d.id] : []));
+    touch(1, 'Failed');
+    // Not written in the cache's own call stack: what one socket read of the watch brings goes
+    // out together.
+    touch(2, 'Failed');
+    expect(machines()).toEqual([]);
+    const writes = writer.chunks.length;
+    await nextTurn();
+    expect(machines()).toEqual(['demo-md-0-abc12-m1', 'demo-md-0-abc12-m2']);
+    expect(writer.chunks.length - writes).toBe(1);
+    expect(regimes).toEqual(['immediate']);
+    expect(hub.flushes).toEqual({ immediate: 1, windowed: 0 });
+    hub.stop();
+  });
+
+  it('batches a burst: changes within the window of the last send wait for its end and go out in one write, the latest view of each object; quiet again, sent at once (issue 28)', async () => {
+    vi.useFakeTimers();
+    const WINDOW = 50;
+    const { subscribe, touch, hub } = setup({ minFlushIntervalMs: WINDOW });
+    const { writer } = subscribe();
+    const batches: BatchTiming[] = [];
+    hub.onBatch((b) => batches.push(b));
+    const machines = () =>
+      writer
+        .data()
+        .flatMap((d) =>
+          d.type === 'upsert' && d.kind === 'machine' ? [`${d.id} ${d.view.phase}`] : [],
+        );
+    // The first change of the burst: the room was quiet, sent at once (no time passes).
+    touch(0, 'Failed');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(machines()).toEqual(['demo-md-0-abc12-m0 Failed']);
+    // The rest of the burst, within the window: held until its end, then one write.
+    const writes = writer.chunks.length;
+    await vi.advanceTimersByTimeAsync(10);
+    touch(1, 'Failed');
+    await vi.advanceTimersByTimeAsync(10);
+    touch(2, 'Failed');
+    touch(1, 'Provisioning');
+    await vi.advanceTimersByTimeAsync(WINDOW - 25);
+    expect(machines()).toHaveLength(1);
+    expect(writer.chunks.length).toBe(writes);
+    await vi.advanceTimersByTimeAsync(10);
+    // One refresh for the whole burst: m1 changed twice in the window, its latest view only.
+    expect(machines().slice(1)).toEqual([
+      'demo-md-0-abc12-m1 Provisioning',
+      'demo-md-0-abc12-m2 Failed',
+    ]);
+    expect(writer.chunks.length - writes).toBe(1);
+    expect(batches.map((b) => b.regime)).toEqual(['immediate', 'windowed']);
+    // Quiet for a window: the next change is sent at once again.
+    await vi.advanceTimersByTimeAsync(WINDOW);
+    touch(0, 'Running');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(machines().at(-1)).toBe('demo-md-0-abc12-m0 Running');
+    expect(batches.map((b) => b.regime)).toEqual(['immediate', 'windowed', 'immediate']);
+    expect(hub.flushes).toEqual({ immediate: 2, windowed: 1 });
     hub.stop();
   });
 

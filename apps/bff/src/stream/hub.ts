@@ -22,19 +22,25 @@ export interface HubOptions {
   /** Bytes one client may have waiting (queue + socket) before it is told to resync. */
   clientBufferBytes?: number;
   maxClients: number;
-  /** Changes arriving within this window are refreshed and sent together. */
+  /**
+   * The least delay of any refresh-and-send, ms. 0 (the default): a change to a quiet room is
+   * sent on the event loop's next turn (`setImmediate`), together with whatever else the same
+   * socket read of the watch brought. The fan-out's cost benchmark sets it huge to send by hand.
+   */
   flushDelayMs?: number;
   /**
-   * At most one refresh-and-send per room this often: under a burst, changes are batched into
-   * one socket write per client, which is what lets one process serve thousands of streams.
+   * The window's floor (issue 28): two refresh-and-sends of a room start at least this far apart.
+   * A change arriving after the room was quiet for its window (this, or the cost rule's below)
+   * is sent at once (`immediate`); one arriving sooner waits for the window's end together with
+   * every change behind it (`windowed`): batching starts only when there is something to batch.
    */
   minFlushIntervalMs?: number;
   /**
-   * Write coalescing that grows with the room (issue 14): after a refresh-and-send that took
-   * `c` ms (mostly one socket write per client: ~20 µs of kernel time each, so 100 ms for 5,000
-   * clients), the next waits until at least `c × (1 + flushCostRatio)` ms after its start, so
-   * that sending never takes more than 1 / (1 + ratio) of the process, and each client gets fewer,
-   * larger writes as the room grows. Never more than `maxFlushIntervalMs` apart.
+   * The window grows with the room (issue 14): after a refresh-and-send that took `c` ms (mostly
+   * one socket write per client: ~10–20 µs of kernel time each, so 50–100 ms for 5,000 clients),
+   * the next starts at least `c × (1 + flushCostRatio)` ms after its start, so that sending never
+   * takes more than 1 / (1 + ratio) of the process, and each client gets fewer, larger writes as
+   * the room grows. Never more than `maxFlushIntervalMs` apart.
    */
   flushCostRatio?: number;
   maxFlushIntervalMs?: number;
@@ -51,8 +57,18 @@ export interface HubOptions {
   now?: () => number;
 }
 
+/**
+ * How a refresh-and-send of a room began (issue 28): `immediate` — the room had been quiet for at
+ * least its window, so the change went out on the next turn of the event loop; `windowed` — it
+ * came within the window of the last one and waited for the window's end, batched with what
+ * arrived meanwhile.
+ */
+export type FlushRegime = 'immediate' | 'windowed';
+
 export interface HubObserver {
   onEvents?: (count: number) => void;
+  /** A refresh-and-send of a room began (one per pass, however many slices it is written in). */
+  onFlush?: (regime: FlushRegime) => void;
   onResync?: (reason: ResyncReason) => void;
   onClientsChanged?: (clients: number) => void;
 }
@@ -70,6 +86,8 @@ export interface BatchTiming {
   /** The room's event sequence numbers it carried: after `fromSeq`, up to `toSeq`. */
   fromSeq: number;
   toSeq: number;
+  /** How its pass began: at once on a quiet room, or after waiting for the window. */
+  regime: FlushRegime;
   /** When the batch began: its flush timer fired (or the publish began, when a read refreshed). */
   startedAt: number;
   /** The first socket write (the views are refreshed and the frames encoded by then). */
@@ -99,7 +117,12 @@ interface Room {
   handed: Map<SseClient, number>;
   /** The refresh-and-send in progress, when a large room's is split into slices. */
   round: Round | undefined;
-  flushTimer: NodeJS.Timeout | undefined;
+  /**
+   * Cancels the room's next pass, when one is scheduled (on the next turn of the loop, or at the
+   * window's end).
+   */
+  cancelNext: (() => void) | undefined;
+  /** When the room's last pass began (by `now`); -Infinity before its first. */
   lastFlushAt: number;
   /** How long the last refresh-and-send of the room took (ms, by `now`). */
   flushCost: number;
@@ -112,12 +135,20 @@ interface Round {
   clients: SseClient[];
   next: number;
   immediate: NodeJS.Immediate | undefined;
+  regime: FlushRegime;
 }
 
 const ROOM_IDLE_MS = 10 * 60_000;
 
 /** Wall-clock ms with sub-ms precision (Date.now() is whole ms: too coarse to time a batch). */
 const wallNow = () => performance.timeOrigin + performance.now();
+
+/**
+ * The window's floor (HubOptions.minFlushIntervalMs, SSE_BATCH_MS): 5 ms, so that at 50 events/s
+ * (one every 20 ms) a room of a few hundred clients sends each change at once, and a burst costs
+ * a small room at most 200 refresh-and-sends a second. Larger rooms' windows follow their cost.
+ */
+export const DEFAULT_MIN_FLUSH_INTERVAL_MS = 5;
 
 /** 4 MiB: hundreds of machine views, or a few large IP pools' (see HubOptions, SSE_CLIENT_BUFFER_BYTES). */
 export const DEFAULT_CLIENT_BUFFER_BYTES = 4 * 1024 * 1024;
@@ -138,14 +169,15 @@ export class StreamHub {
   #nextClientId = 0;
   #roomIncarnation = 0;
   #clients = 0;
+  readonly #flushes: Record<FlushRegime, number> = { immediate: 0, windowed: 0 };
   #closing = false;
   #upstream: UpstreamStatus = { state: 'connected' };
 
   constructor(registry: ModelRegistry, options: HubOptions, observer: HubObserver = {}) {
     this.#registry = registry;
     this.#o = {
-      flushDelayMs: 10,
-      minFlushIntervalMs: 60,
+      flushDelayMs: 0,
+      minFlushIntervalMs: DEFAULT_MIN_FLUSH_INTERVAL_MS,
       flushCostRatio: 1,
       maxFlushIntervalMs: 200,
       sliceMs: 10,
@@ -185,6 +217,14 @@ export class StreamHub {
     return () => {
       this.#batchListeners.delete(listener);
     };
+  }
+
+  /**
+   * Refresh-and-sends begun so far, by how they began (FlushRegime): which regime the stream
+   * runs in, for metrics (`dcs_bff_sse_flushes_total`), tests and the benchmark.
+   */
+  get flushes(): Readonly<Record<FlushRegime, number>> {
+    return { ...this.#flushes };
   }
 
   /** The sequence number of a room's newest event (`namespace/cluster`), for the benchmark. */
@@ -320,11 +360,16 @@ export class StreamHub {
     this.#offChanges();
     this.#offDirty();
     for (const room of this.#rooms.values()) {
-      clearTimeout(room.flushTimer);
+      this.#cancelNext(room);
       clearTimeout(room.recheckTimer);
       clearImmediate(room.round?.immediate);
       room.round = undefined;
     }
+  }
+
+  #cancelNext(room: Room): void {
+    room.cancelNext?.();
+    room.cancelNext = undefined;
   }
 
   #room(namespace: string, cluster: string): Room {
@@ -340,8 +385,8 @@ export class StreamHub {
         clients: new Set(),
         handed: new Map(),
         round: undefined,
-        flushTimer: undefined,
-        lastFlushAt: 0,
+        cancelNext: undefined,
+        lastFlushAt: -Infinity,
         flushCost: 0,
         recheckTimer: undefined,
         idleSince: undefined,
@@ -400,17 +445,41 @@ export class StreamHub {
     if (room) this.#scheduleRoom(room);
   }
 
+  /**
+   * Schedules the room's next pass (issue 28): a room quiet for at least its window (since its
+   * last pass began) is sent on the event loop's next turn — the first change after a quiet
+   * spell waits for nothing; a change within the window waits for its end, and everything that
+   * arrives meanwhile goes in the same pass: one write per client.
+   */
   #scheduleRoom(room: Room): void {
     // A pass in progress refreshes before each of its slices, and schedules the next when done.
-    if (room.clients.size === 0 || room.flushTimer || room.round) return;
-    const sinceLast = this.#o.now() - room.lastFlushAt;
-    const delay = Math.max(this.#o.flushDelayMs, this.flushIntervalOf(room.key) - sinceLast);
-    room.flushTimer = setTimeout(() => {
-      room.flushTimer = undefined;
-      room.lastFlushAt = this.#o.now();
-      room.round = { clients: [...room.clients], next: 0, immediate: undefined };
-      this.#slice(room);
-    }, delay);
+    if (room.clients.size === 0 || room.cancelNext || room.round) return;
+    const windowLeft = room.lastFlushAt + this.flushIntervalOf(room.key) - this.#o.now();
+    const regime: FlushRegime = windowLeft > 0 ? 'windowed' : 'immediate';
+    const delay = Math.max(this.#o.flushDelayMs, windowLeft);
+    const start = () => {
+      room.cancelNext = undefined;
+      this.#startPass(room, regime);
+    };
+    if (delay > 0) {
+      const timer = setTimeout(start, delay);
+      room.cancelNext = () => {
+        clearTimeout(timer);
+      };
+    } else {
+      const immediate = setImmediate(start);
+      room.cancelNext = () => {
+        clearImmediate(immediate);
+      };
+    }
+  }
+
+  #startPass(room: Room, regime: FlushRegime): void {
+    room.lastFlushAt = this.#o.now();
+    room.round = { clients: [...room.clients], next: 0, immediate: undefined, regime };
+    this.#flushes[regime]++;
+    this.#observer.onFlush?.(regime);
+    this.#slice(room);
   }
 
   /**
@@ -463,6 +532,7 @@ export class StreamHub {
     if (timed && written > 0) {
       const timing: BatchTiming = {
         room: room.key,
+        regime: round.regime,
         clients: written,
         events: toSeq - fromSeq,
         fromSeq,
@@ -537,7 +607,7 @@ export class StreamHub {
     for (const [key, room] of this.#rooms) {
       if (room.clients.size === 0) {
         if (room.idleSince !== undefined && now - room.idleSince > ROOM_IDLE_MS) {
-          clearTimeout(room.flushTimer);
+          this.#cancelNext(room);
           clearTimeout(room.recheckTimer);
           clearImmediate(room.round?.immediate);
           this.#rooms.delete(key);

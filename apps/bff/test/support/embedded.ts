@@ -84,7 +84,7 @@ export async function buildTestApp(
     },
   });
   const { mode: _m, context: _c, env: _e, ...rest } = o;
-  const app = await buildApp({ config, verifyScaleDownMs: 500, flushDelayMs: 1, ...rest });
+  const app = await buildApp({ config, verifyScaleDownMs: 500, ...rest });
   await app.ready();
   await app.cache.waitForSync();
   return app;

@@ -54,6 +54,12 @@ export const BODIES: Record<string, unknown> = {
     maxSize: 3,
     replicas: 2,
   },
+  'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/healthcheck': {
+    operation: 'create',
+    unhealthyNodeConditions: [{ type: 'Ready', status: 'Unknown', timeoutSeconds: 300 }],
+    nodeStartupTimeoutSeconds: 600,
+    maxUnhealthy: '40%',
+  },
   'DELETE /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}': { resourceVersion: '1' },
   'POST /api/v1/clusters/{namespace}/{cluster}/nodepools/{pool}/restart': {
     resourceVersion: '1',

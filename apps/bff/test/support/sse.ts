@@ -12,8 +12,17 @@ export interface SseFrame {
 export interface SseConnection {
   status: number;
   frames: SseFrame[];
-  /** Resolves with the first frame (from now on, or already received if `past`) that matches. */
-  waitFor(pred: (f: SseFrame) => boolean, timeoutMs?: number, past?: boolean): Promise<SseFrame>;
+  /**
+   * Resolves with the first frame that matches: from now on; or already received too if `past`;
+   * or, if `past` is a number, from the frame of that index in `frames` on (mark `frames.length`
+   * before an action whose frame may come before this is called: a stream that sends at once can
+   * deliver it while the test awaits something else).
+   */
+  waitFor(
+    pred: (f: SseFrame) => boolean,
+    timeoutMs?: number,
+    past?: boolean | number,
+  ): Promise<SseFrame>;
   pause(): void;
   resume(): void;
   close(): void;
@@ -42,7 +51,8 @@ export function openSse(
           status: res.statusCode ?? 0,
           frames,
           waitFor(pred, timeoutMs = 5000, past = false) {
-            const hit = past ? frames.find(pred) : undefined;
+            const from = past === true ? 0 : past === false ? frames.length : past;
+            const hit = frames.slice(from).find(pred);
             if (hit) return Promise.resolve(hit);
             return new Promise((ok, fail) => {
               const w = {

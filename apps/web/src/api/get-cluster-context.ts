@@ -32,7 +32,8 @@ export type Action =
   | 'pauseControlPlane'
   | 'autoscalePool'
   | 'restartPool'
-  | 'restartControlPlane';
+  | 'restartControlPlane'
+  | 'healthCheckPool';
 
 export interface Permission {
   allowed: boolean;
@@ -68,6 +69,7 @@ const RIGHT_OF: Record<Action, RightName> = {
   autoscalePool: 'autoscalePool',
   restartPool: 'restartPool',
   restartControlPlane: 'restartControlPlane',
+  healthCheckPool: 'healthCheckPool',
 };
 
 type ContextWire = ValidationContext & {

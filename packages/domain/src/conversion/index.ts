@@ -3,3 +3,4 @@
 // other through this index).
 export * from './convert';
 export { asHub, asServed } from './edge';
+export { durationToSeconds, secondsToDuration } from './duration';

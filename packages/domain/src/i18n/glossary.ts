@@ -68,6 +68,8 @@ export const ZH_GLOSSARY = {
     'Node',
     // What the cluster autoscaler schedules for (issue 26 item 2): `kubectl get pods`.
     'Pod',
+    // A pool's health check (issue 26 item 1), as `kind:` names it.
+    'MachineHealthCheck',
   ],
   /** Field names, parameters and placeholders as written in objects and requests. */
   fields: [
@@ -144,6 +146,16 @@ export const ZH_GLOSSARY = {
     'Random',
     'Oldest',
     'Newest',
+    // O-MHC-* (issue 26 item 1): the health check's fields and the conditions it writes
+    'maxUnhealthy',
+    'unhealthyRange',
+    'nodeStartupTimeoutSeconds',
+    'HealthCheckSucceeded',
+    'OwnerRemediated',
+    'RemediationAllowed',
+    'True',
+    'False',
+    'Unknown',
   ],
   /** Words the Chinese documents keep in English, and API values shown as they are. */
   documentTerms: [

@@ -757,6 +757,60 @@ const catalog = {
     'zh-CN': '请求超过 {limit} 字节：生成的对象将过大，集群无法保存。请分多次提交。',
   },
 
+  /* O-MHC-CREATE / O-MHC-EDIT: a pool's MachineHealthCheck, R-MHC-1..7 */
+  'healthCheck.alreadyChecked': {
+    en: 'Pool {pool} already has a health check ({names}) whose selector matches its machines: two health checks over the same machines would remediate them twice over. Edit that health check, or remove it first.',
+    'zh-CN':
+      '节点池 {pool} 已有选择器匹配其 machine 的健康检查（{names}）：同一批 machine 上的两个健康检查会重复修复它们。请编辑该健康检查，或先将其删除。',
+  },
+  'healthCheck.nothingToCheck': {
+    en: 'Give at least one unhealthy node condition, or a node start-up timeout that is not 0: without either the health check finds nothing to remediate (v1beta2 requires one of them).',
+    'zh-CN':
+      '请至少给出一个不健康节点条件，或一个不为 0 的节点启动超时：两者都没有时健康检查什么也发现不了（v1beta2 要求至少有其一）。',
+  },
+  'healthCheck.tooManyConditions': {
+    en: '{count} unhealthy node conditions are more than the {max} Cluster API allows: remove some.',
+    'zh-CN': '{count} 个不健康节点条件超过了 Cluster API 允许的 {max} 个：请删除一些。',
+  },
+  'healthCheck.conditionTwice': {
+    en: 'Condition {index} repeats {type}={status} of condition {first}: the first one always decides. Remove one of them.',
+    'zh-CN':
+      '第 {index} 个条件重复了第 {first} 个条件的 {type}={status}：总是由第一个决定。请删除其中一个。',
+  },
+  'healthCheck.shortTimeout': {
+    en: 'A timeout of {seconds} s for {type}={status} is short: a kubelet that misses a few heartbeats would have its machine replaced. {min} s or more is safer.',
+    'zh-CN':
+      '{type}={status} 的超时 {seconds} 秒偏短：kubelet 偶尔错过几次心跳，其 machine 就会被替换。{min} 秒或更长更稳妥。',
+  },
+  'healthCheck.startupTooShort': {
+    en: 'nodeStartupTimeoutSeconds {seconds} is too short: Cluster API requires at least {min} seconds, or 0 to disable the start-up check.',
+    'zh-CN':
+      'nodeStartupTimeoutSeconds 为 {seconds}，太短：Cluster API 要求至少 {min} 秒，或设为 0 以关闭启动检查。',
+  },
+  'healthCheck.rangeReversed': {
+    en: 'unhealthyRange [{min}-{max}] starts above its end: Cluster API refuses such a range. Give the smaller number first.',
+    'zh-CN':
+      'unhealthyRange [{min}-{max}] 的起点大于终点：Cluster API 会拒绝这样的范围。请把较小的数放在前面。',
+  },
+  'healthCheck.rangeInvalid': {
+    en: 'unhealthyRange "{value}" is not a range: write it as [a-b], such as [1-3], with a at most b.',
+    'zh-CN':
+      'unhealthyRange "{value}" 不是有效范围：请写成 "[最小值-最大值]"，例如 [1-3]，且最小值不大于最大值。',
+  },
+  'healthCheck.maxUnhealthyInvalid': {
+    en: 'maxUnhealthy "{value}" is neither a whole number (0 or more) nor a percentage such as 40%.',
+    'zh-CN': 'maxUnhealthy "{value}" 既不是整数（0 或更大），也不是百分比（例如 40%）。',
+  },
+  'healthCheck.limitBoth': {
+    en: 'Give maxUnhealthy or unhealthyRange, not both: Cluster API would use unhealthyRange and ignore maxUnhealthy.',
+    'zh-CN':
+      '请只给出 maxUnhealthy 或 unhealthyRange 之一：两者都给时 Cluster API 会使用 unhealthyRange 并忽略 maxUnhealthy。',
+  },
+  'healthCheck.neverRemediates': {
+    en: 'With {limit}, no machine of {pool} (at {replicas, plural, one {# replica} other {# replicas}}) can ever be remediated: the health check would only report. Raise the limit, or remove it.',
+    'zh-CN':
+      '在 {limit} 下，{pool}（{replicas} 个副本）的 machine 永远不会被修复：健康检查只会报告。请提高限制，或将其移除。',
+  },
   /* O-AUTOSCALE, O-AUTOSCALE-REMOVE and a manual scale of an autoscaled pool: R-AS-1..7 */
   'autoscale.bothOrNeither': {
     en: 'Give both minSize and maxSize to set the autoscaler’s bounds, or neither (both null) to remove them: the cluster autoscaler manages a MachineDeployment only when it carries both annotations. {field} is missing.',

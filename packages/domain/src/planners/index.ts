@@ -33,3 +33,4 @@ export * from './disk-migration';
 export * from './bounds';
 export * from './wire';
 export * from './restart';
+export * from './health-check';

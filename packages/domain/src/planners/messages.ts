@@ -455,6 +455,42 @@ const catalog = {
     en: 'Nothing to change: {name} has no cluster autoscaler bounds',
     'zh-CN': '无需修改：{name} 没有 cluster-autoscaler 边界',
   },
+  /* O-MHC-CREATE / O-MHC-EDIT / O-MHC-DELETE (issue 26 item 1) */
+  'plan.step.healthCheckCreate': {
+    en: 'Create MachineHealthCheck {name} for the machines of {pool}: unhealthy when {conditions}; {limit}',
+    'zh-CN':
+      '为 {pool} 的 machine 创建 MachineHealthCheck {name}：不健康条件 {conditions}；{limit}',
+  },
+  'plan.step.healthCheckEdit': {
+    en: 'Change MachineHealthCheck {name}: unhealthy when {conditions}; {limit}',
+    'zh-CN': '修改 MachineHealthCheck {name}：不健康条件 {conditions}；{limit}',
+  },
+  'plan.step.healthCheckDelete': {
+    en: 'Delete MachineHealthCheck {name} of {pool}',
+    'zh-CN': '删除 {pool} 的 MachineHealthCheck {name}',
+  },
+  'plan.effect.healthCheckWatches': {
+    en: 'Cluster API checks every machine of {pool}: one whose Node holds {conditions} past the timeout, or that has no Node {startup} after it was created, is marked unhealthy (HealthCheckSucceeded False)',
+    'zh-CN':
+      'Cluster API 将检查 {pool} 的每台 machine：其 Node 的条件 {conditions} 持续超过超时，或创建 {startup} 后仍没有 Node 的 machine 会被标记为不健康（HealthCheckSucceeded 为 False）',
+  },
+  'plan.effect.healthCheckNoLimit': {
+    en: 'Every unhealthy machine of {pool} is remediated: its MachineSet deletes it and creates a replacement',
+    'zh-CN': '{pool} 中每台不健康的 machine 都会被修复：其 MachineSet 会删除它并创建替代的 machine',
+  },
+  'plan.effect.healthCheckLimit': {
+    en: 'Unhealthy machines of {pool} are remediated (deleted and replaced by their MachineSet) only while {limit} holds; past it remediation is held back (RemediationAllowed False)',
+    'zh-CN':
+      '只有在满足 {limit} 时，{pool} 中不健康的 machine 才会被修复（由其 MachineSet 删除并替换）；超出时暂停修复（RemediationAllowed 为 False）',
+  },
+  'plan.effect.healthCheckUnchanged': {
+    en: 'Nothing to change: MachineHealthCheck {name} already checks this',
+    'zh-CN': '无需修改：MachineHealthCheck {name} 已按此检查',
+  },
+  'plan.effect.healthCheckRemoved': {
+    en: 'The machines of {pool} are no longer checked: an unhealthy one stays until someone replaces it',
+    'zh-CN': '{pool} 的 machine 将不再被检查：不健康的 machine 会一直保留，直到有人替换它',
+  },
   /* O-RESTART (issue 26 item 4) and R-RESTART-1..6 */
   'plan.step.restart': {
     en: 'Restart {kind} {name}: set its rolloutAfter to {time}',

@@ -27,7 +27,7 @@ import type { PlanVerdict } from './verdict';
 
 /**
  * The operations of DOMAIN.md §3, O-EDIT-STRATEGY, O-EDIT-CP-CONFIG, the two IP-pool edits of the
- * `ippools` routes, O-PAUSE / O-RESUME, O-AUTOSCALE / O-AUTOSCALE-REMOVE and O-RESTART.
+ * `ippools` routes, O-PAUSE / O-RESUME, O-AUTOSCALE / O-AUTOSCALE-REMOVE, O-RESTART and O-MHC-CREATE / O-MHC-EDIT / O-MHC-DELETE.
  */
 export const OPERATIONS = [
   'O-CREATE-POOL',
@@ -53,6 +53,10 @@ export const OPERATIONS = [
   'O-AUTOSCALE-REMOVE',
   // Issue 26 item 4: a rollout restart of a worker pool or of the control plane (rolloutAfter).
   'O-RESTART',
+  // Issue 26 item 1: a worker pool's MachineHealthCheck, created, changed or removed.
+  'O-MHC-CREATE',
+  'O-MHC-EDIT',
+  'O-MHC-DELETE',
 ] as const;
 export type OperationId = (typeof OPERATIONS)[number];
 

@@ -22,6 +22,13 @@ export const REQUEST_FIELD_RULES: readonly (readonly [pattern: string, rule: Rul
   // O-AUTOSCALE: the autoscaler's bounds are whole numbers, 0 or more (R-AS-1).
   ['minSize', 'R-AS-1'],
   ['maxSize', 'R-AS-1'],
+  // O-MHC-CREATE / O-MHC-EDIT (project-defined, rules/health-check.ts).
+  ['unhealthyNodeConditions', 'R-MHC-1'],
+  ['unhealthyNodeConditions.*', 'R-MHC-2'],
+  ['unhealthyNodeConditions.*.*', 'R-MHC-2'],
+  ['nodeStartupTimeoutSeconds', 'R-MHC-3'],
+  ['maxUnhealthy', 'R-MHC-4'],
+  ['unhealthyRange', 'R-MHC-4'],
   ['version', 'R-MD-4'],
   ['name', 'R-MD-5'],
   ['ipPool.name', 'R-MD-5'],

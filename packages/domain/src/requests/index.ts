@@ -18,6 +18,7 @@ export * from './control-plane-config';
 export * from './pause';
 export * from './autoscale';
 export * from './restart';
+export * from './health-check';
 
 /**
  * Request bodies of the BFF's mutating routes, shared by the browser's forms (zodResolver) and the

@@ -15,3 +15,4 @@ export * from './control-plane-config';
 export * from './pause';
 export * from './autoscale';
 export * from './restart';
+export * from './health-check';

@@ -176,4 +176,42 @@ export const MachineSchema = objectSchema(
 );
 export type Machine = z.infer<typeof MachineSchema>;
 
+/** One of a MachineHealthCheck's unhealthy node conditions (v1beta1: a Go duration). */
+export const UnhealthyConditionSchema = z.looseObject({
+  type: z.string(),
+  status: z.string(),
+  timeout: z.string(),
+});
+export type UnhealthyCondition = z.infer<typeof UnhealthyConditionSchema>;
+
+/**
+ * MachineHealthCheck (issue 26 item 1), as the hub (v1beta1) holds it: which machines it checks
+ * (selector, in cluster clusterName), when one is unhealthy (its Node's conditions held past their
+ * timeouts, no Node past nodeStartupTimeout), and how many may be remediated at once
+ * (maxUnhealthy or unhealthyRange).
+ */
+export const MachineHealthCheckSchema = objectSchema(
+  capiApiVersion,
+  'MachineHealthCheck',
+  z.looseObject({
+    clusterName: z.string(),
+    selector: LabelSelectorSchema,
+    unhealthyConditions: z.array(UnhealthyConditionSchema).optional(),
+    maxUnhealthy: IntOrStringSchema.optional(),
+    unhealthyRange: z.string().optional(),
+    nodeStartupTimeout: z.string().optional(),
+    remediationTemplate: ObjectReferenceSchema.optional(),
+  }),
+  z.looseObject({
+    expectedMachines: z.number().int().optional(),
+    currentHealthy: z.number().int().optional(),
+    remediationsAllowed: z.number().int().optional(),
+    observedGeneration: z.number().int().optional(),
+    targets: z.array(z.string()).optional(),
+    conditions,
+    v1beta2: V1Beta2StatusSchema,
+  }),
+);
+export type MachineHealthCheck = z.infer<typeof MachineHealthCheckSchema>;
+
 export { ObjectMetaSchema };

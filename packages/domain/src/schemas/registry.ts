@@ -1,7 +1,13 @@
 import type { z } from 'zod';
 import type { KindName } from '../kinds';
 import { KubeadmConfigSchema, KubeadmConfigTemplateSchema } from './bootstrap';
-import { ClusterSchema, MachineDeploymentSchema, MachineSchema, MachineSetSchema } from './capi';
+import {
+  ClusterSchema,
+  MachineDeploymentSchema,
+  MachineHealthCheckSchema,
+  MachineSchema,
+  MachineSetSchema,
+} from './capi';
 import { KubeadmControlPlaneSchema } from './controlplane';
 import { ConfigMapSchema, DeploymentSchema, EventSchema, SecretSchema } from './core';
 import {
@@ -17,6 +23,7 @@ export const kindSchemas = {
   MachineDeployment: MachineDeploymentSchema,
   MachineSet: MachineSetSchema,
   Machine: MachineSchema,
+  MachineHealthCheck: MachineHealthCheckSchema,
   KubeadmControlPlane: KubeadmControlPlaneSchema,
   KubeadmConfigTemplate: KubeadmConfigTemplateSchema,
   KubeadmConfig: KubeadmConfigSchema,

@@ -17,4 +17,5 @@ export * from './machine-problems';
 export * from './object-tree';
 export * from './pause';
 export * from './autoscaler';
+export * from './health-check';
 export * from './drain';

@@ -263,7 +263,19 @@ export function machineController(ctx: Context): Controller {
       }
     } else {
       const healthy = before.conditions?.find((c) => c.type === NODE_HEALTHY);
-      if (healthy?.status !== 'True') {
+      if (healthy?.status === 'True' && failures(current, infra).has('node-unhealthy')) {
+        // node-unhealthy on a running machine (issue 26 item 1): its kubelet stops reporting
+        // Ready, the Node's Ready goes False (the kubelet follows NodeHealthy), and a
+        // MachineHealthCheck over it counts the time from there.
+        updates.push(
+          falseCondition(
+            NODE_HEALTHY,
+            'NodeConditionsFailed',
+            'Warning',
+            'Node condition Ready is False. ',
+          ),
+        );
+      } else if (healthy?.status !== 'True') {
         const notReadySince =
           healthy?.reason === 'NodeConditionsFailed'
             ? (ctx.timeline.since(current, NODE_HEALTHY) ?? now)

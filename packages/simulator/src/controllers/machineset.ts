@@ -1,4 +1,15 @@
-import { LABEL_CLUSTER_NAME, type Machine, type MachineSet, type ObjectOf } from '@dcs/domain';
+import {
+  LABEL_CLUSTER_NAME,
+  intOrPercentProblem,
+  scaledValue,
+  type IntOrString,
+  type Machine,
+  type MachineDeployment,
+  type MachineSet,
+  type ObjectOf,
+} from '@dcs/domain';
+import { isFalse, setConditions, trueCondition } from '../logic/conditions';
+import { HEALTH_CHECK_SUCCEEDED, OWNER_REMEDIATED } from '../logic/machine-status';
 import { NODE_HEALTHY, machinesToDelete } from '../logic/deletion-order';
 import {
   cloneFromTemplate,
@@ -17,7 +28,7 @@ import {
   machineUpToDate,
 } from '../logic/machineset-status';
 import { DRAIN_START_PATH } from '../logic/timeline';
-import { UP_TO_DATE, getV2, setV2Conditions, v1beta2Of } from '../logic/v1beta2';
+import { UP_TO_DATE, getV2, setV2Conditions, v1beta2Of, v2 } from '../logic/v1beta2';
 import { seeded } from '../logic/random';
 import { BY_CLUSTER, BY_OWNER, indexKey } from '../runtime/caches';
 import { isAlreadyExists } from '../runtime/client';
@@ -34,6 +45,35 @@ import { SUMMARY_BATCH_SIM_MS, errorMessage, keyFor, same } from './util';
  */
 
 const COMPONENT = 'machineset-controller';
+
+/** Marked by a MachineHealthCheck for its owner to remediate (collections.IsUnhealthyAndOwnerRemediated). */
+export const isToRemediate = (m: Machine): boolean =>
+  !m.metadata.deletionTimestamp &&
+  isFalse(m.status?.conditions, HEALTH_CHECK_SUCCEEDED) &&
+  isFalse(m.status?.conditions, OWNER_REMEDIATED);
+
+/**
+ * reconcileUnhealthyMachines' budget: the MachineDeployment's `strategy.remediation.maxInFlight`
+ * (scaled against its replicas, rounded up; unset: every marked machine at once), less the
+ * machines already being remediated (deleting, OwnerRemediated set).
+ */
+export function remediationBudget(
+  owned: readonly Machine[],
+  md: MachineDeployment | undefined,
+): number {
+  const maxInFlight = (
+    md?.spec?.strategy as { remediation?: { maxInFlight?: IntOrString } } | undefined
+  )?.remediation?.maxInFlight;
+  if (maxInFlight === undefined || intOrPercentProblem(maxInFlight))
+    return Number.POSITIVE_INFINITY;
+  const max = scaledValue(maxInFlight, md?.spec?.replicas ?? 1, true);
+  const inFlight = owned.filter(
+    (m) =>
+      m.metadata.deletionTimestamp &&
+      m.status?.conditions?.some((c) => c.type === OWNER_REMEDIATED),
+  ).length;
+  return Math.max(0, max - inFlight);
+}
 /** Machines created in parallel within one reconcile. */
 const CREATE_PARALLELISM = 8;
 
@@ -137,6 +177,42 @@ export function machineSetController(ctx: Context): Controller {
     }
     const set = ms;
     let owned = set.metadata.uid ? machines.byIndex(BY_OWNER, set.metadata.uid) : [];
+
+    // Remediation (reconcileUnhealthyMachines): a machine a MachineHealthCheck marked for its
+    // owner is deleted; the replica count then brings its replacement once it is gone.
+    const toRemediate = owned.filter(isToRemediate);
+    if (toRemediate.length > 0) {
+      const ownerRef = set.metadata.ownerReferences?.find(
+        (r) => r.controller && r.kind === 'MachineDeployment',
+      );
+      const owner = ownerRef ? deployments.get(set.metadata.namespace, ownerRef.name) : undefined;
+      const budget = remediationBudget(owned, owner);
+      for (const m of toRemediate.slice(0, Number.isFinite(budget) ? budget : undefined)) {
+        const s = m.status ?? {};
+        const block = v1beta2Of(s) ?? {};
+        const stamp = ctx.clock.stamp();
+        await ctx.writer.updateStatus('Machine', {
+          ...m,
+          status: {
+            ...s,
+            conditions: setConditions(s.conditions, [trueCondition(OWNER_REMEDIATED)], stamp),
+            v1beta2: {
+              ...block,
+              conditions: setV2Conditions(
+                block.conditions,
+                [v2(OWNER_REMEDIATED, 'False', 'MachineDeleting', 'Machine is deleting')],
+                m.metadata.generation ?? 0,
+                stamp,
+              ),
+            },
+          },
+        });
+        const current = machines.get(m.metadata.namespace, m.metadata.name ?? '') ?? m;
+        await ctx.writer.delete('Machine', current);
+        ctx.log(`machineset ${key}: deleted unhealthy machine ${m.metadata.name ?? ''}`);
+      }
+      owned = set.metadata.uid ? machines.byIndex(BY_OWNER, set.metadata.uid) : owned;
+    }
     const desired = set.spec?.replicas ?? 1;
     const diff = owned.length - desired;
     let creationError: string | undefined;

@@ -29,6 +29,7 @@ import { kubeadmConfigController } from './kubeadmconfig';
 import { machineController } from './machine';
 import { machineDeploymentController } from './machinedeployment';
 import { machineSetController } from './machineset';
+import { machineHealthCheckController } from './machinehealthcheck';
 import { Kubelet } from './kubelet';
 import { autoscalerStatusController } from '../workload/autoscaler-status';
 import { WorkloadClusters } from '../workload/clusters';
@@ -229,6 +230,9 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
   ]) {
     manager.add(make(ctx));
   }
+  // Issue 26 item 1: health checks read the workload clusters' Nodes (or, without them, the Node
+  // each kubelet would report).
+  manager.add(machineHealthCheckController(ctx, workload));
   if (kubelet && workload) {
     manager.add(kubelet.controller());
     manager.add(kubelet.clusterController());

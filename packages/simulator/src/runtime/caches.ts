@@ -19,6 +19,7 @@ export const WATCHED_KINDS = [
   'MachineDeployment',
   'MachineSet',
   'Machine',
+  'MachineHealthCheck',
   'KubeadmControlPlane',
   'KubeadmConfigTemplate',
   'KubeadmConfig',
@@ -136,6 +137,12 @@ export class Caches {
           const t = o as ObjectOf<'DCSMachineTemplate'>;
           const pool = t.spec?.template.spec.ipHostPoolRef.name;
           return pool ? [indexKey(ns(t), pool)] : [];
+        });
+        break;
+      case 'MachineHealthCheck':
+        c.addIndex(BY_CLUSTER, (o) => {
+          const mhc = o as ObjectOf<'MachineHealthCheck'>;
+          return mhc.spec?.clusterName ? [indexKey(ns(mhc), mhc.spec.clusterName)] : [];
         });
         break;
       case 'KubeadmConfig':

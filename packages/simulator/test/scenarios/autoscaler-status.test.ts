@@ -105,7 +105,10 @@ describe('the simulated cluster autoscaler status (issue 26 item 2)', () => {
     await waitSettled(sim, POOL);
     const done = await until('scale-up done', async () => {
       const g = await groupOf();
-      return g?.scaleUp?.status === 'NoActivity' && g.health?.registered === 3 ? g : undefined;
+      // The status is written from the autoscaler's last scan, so a write can carry the third
+      // node registered before the pool counts it ready: wait for the scan that has both.
+      const settled = g?.health?.registered === 3 && g.health.ready === 3;
+      return g?.scaleUp?.status === 'NoActivity' && settled ? g : undefined;
     });
     expect(done.health).toMatchObject({ ready: 3, target: 3 });
     expect(Date.parse(must(done.scaleUp?.lastTransitionTime, 'transition'))).toBeGreaterThanOrEqual(

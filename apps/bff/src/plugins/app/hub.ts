@@ -10,7 +10,7 @@ declare module 'fastify' {
   }
 }
 
-export default fp<{ epoch?: string; flushDelayMs?: number }>(
+export default fp<{ epoch?: string }>(
   (app, opts, done) => {
     const epoch = opts.epoch ?? newEpoch();
     const { sse } = app.config;
@@ -24,11 +24,13 @@ export default fp<{ epoch?: string; flushDelayMs?: number }>(
         clientBufferBytes: sse.clientBufferBytes,
         maxClients: sse.maxClients,
         minFlushIntervalMs: sse.batchMs,
-        ...(opts.flushDelayMs !== undefined ? { flushDelayMs: opts.flushDelayMs } : {}),
       },
       {
         onEvents: (n) => {
           app.metrics.sseEvents.inc(n);
+        },
+        onFlush: (regime) => {
+          app.metrics.sseFlushes.inc({ regime });
         },
         onResync: (reason) => {
           app.metrics.sseResyncs.inc({ reason });

@@ -15,7 +15,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { load as loadYaml } from 'js-yaml';
 import { z } from 'zod';
-import { HttpError, issue, notFound } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import {
   ClusterAutoscalerViewSchema,
   ClusterParams,
@@ -27,6 +27,7 @@ import {
 } from '../../http/schemas';
 import { DEFAULT_MAX_WORKLOAD_WATCHES } from '../../nodes/workload-nodes';
 import { mayAttempt, readerOf } from './access';
+import { workerDeploymentOf } from './pool-target';
 import { replyWith } from './mutation-reply';
 
 /**
@@ -82,27 +83,11 @@ const autoscale: FastifyPluginAsync = (base) => {
   /** The last view per cluster, kept while its ConfigMap's version holds (many tabs poll it). */
   const views = new Map<string, { version: string; view: ClusterAutoscalerView }>();
 
-  const deploymentOf = (namespace: string, cluster: string, pool: string) => {
-    if (pool === CONTROL_PLANE_POOL_ID) {
-      throw new HttpError(
-        400,
-        'ControlPlanePool',
-        'the control plane is not scaled by the cluster autoscaler: its replicas are fixed',
-        [
-          issue(
-            'R-MD-5',
-            'pool',
-            'bff.pool.controlPlane',
-            'this operation applies to worker pools only',
-          ),
-        ],
-      );
-    }
-    const md = stores.MachineDeployment.get(namespace, pool);
-    if (md?.spec?.clusterName !== cluster)
-      throw notFound(`node pool ${pool} not found in ${namespace}/${cluster}`, 'pool');
-    return md;
-  };
+  const deploymentOf = (namespace: string, cluster: string, pool: string) =>
+    workerDeploymentOf(stores.MachineDeployment, namespace, cluster, pool, {
+      rule: 'R-MD-5',
+      message: 'the control plane is not scaled by the cluster autoscaler: its replicas are fixed',
+    });
 
   app.post(
     '/clusters/:namespace/:cluster/nodepools/:pool/autoscale',

@@ -23,6 +23,7 @@ import { verifyTargetedScaleDown } from '../../mutations/verify-scale-down';
 import { servedBody } from '../../requests/served-fields';
 import type { Check } from '../../auth/authorizer';
 import { controlPlanePatch, mayAttempt } from './access';
+import { workerDeploymentOf } from './pool-target';
 import { replyWith } from './mutation-reply';
 
 /**
@@ -61,27 +62,11 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
     };
   };
 
-  const deploymentOf = (namespace: string, cluster: string, pool: string) => {
-    if (pool === CONTROL_PLANE_POOL_ID) {
-      throw new HttpError(
-        400,
-        'ControlPlanePool',
-        'the control-plane pool has fixed replicas and is not deleted; use upgrade',
-        [
-          issue(
-            'R-MD-5',
-            'pool',
-            'bff.pool.controlPlane',
-            'this operation applies to worker pools only',
-          ),
-        ],
-      );
-    }
-    const md = stores.MachineDeployment.get(namespace, pool);
-    if (md?.spec?.clusterName !== cluster)
-      throw notFound(`node pool ${pool} not found in ${namespace}/${cluster}`, 'pool');
-    return md;
-  };
+  const deploymentOf = (namespace: string, cluster: string, pool: string) =>
+    workerDeploymentOf(stores.MachineDeployment, namespace, cluster, pool, {
+      rule: 'R-MD-5',
+      message: 'the control-plane pool has fixed replicas and is not deleted; use upgrade',
+    });
 
   app.post(
     '/clusters/:namespace/:cluster/nodepools',

@@ -10,6 +10,7 @@ import { ControlPlaneConfigDialog } from '../../features/operations/components/C
 import { ScaleDialog } from '../../features/operations/components/ScaleDialog';
 import { PauseDialog } from '../../features/operations/components/PauseDialog';
 import { AutoscaleDialog } from '../../features/operations/components/AutoscaleDialog';
+import { HealthCheckDialog } from '../../features/operations/components/HealthCheckDialog';
 import { RestartDialog } from '../../features/operations/components/RestartDialog';
 import { UpgradeDialog } from '../../features/operations/components/UpgradeDialog';
 import { useI18n } from '../../i18n/context';
@@ -76,6 +77,8 @@ export default function PoolActionDialog({
       return <ControlPlaneConfigDialog {...common} />;
     case 'autoscale':
       return <AutoscaleDialog {...common} />;
+    case 'healthCheck':
+      return <HealthCheckDialog {...common} />;
     case 'pause':
       return (
         <PauseDialog

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ClusterStream } from './cluster-stream';
+import { ClusterStream, FLUSH_MS } from './cluster-stream';
 
 /** Just enough of EventSource for ClusterStream: named listeners and the handlers it sets. */
 class FakeEventSource {
@@ -81,6 +81,65 @@ describe('ClusterStream: status listeners under a busy stream (issue 14: no long
       source.emit('upstream', { type: 'upstream', status: down });
       expect(notified).toBe(2);
       expect(stream.status.upstream).toEqual(down);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('ClusterStream: when a batch is handed over (issue 28: click to screen)', () => {
+  function batching(flushMs?: number) {
+    const source = new FakeEventSource();
+    const batches: { at: number; size: number }[] = [];
+    const stream = new ClusterStream({
+      namespace: 'ns',
+      cluster: 'c1',
+      onBatch: (events) => batches.push({ at: Date.now(), size: events.length }),
+      eventSource: () => source as unknown as EventSource,
+      ...(flushMs !== undefined ? { flushMs } : {}),
+    });
+    stream.start();
+    source.onopen?.();
+    const send = () =>
+      source.onmessage?.({ data: JSON.stringify({ type: 'resync' }) } as MessageEvent<string>);
+    return { stream, batches, send };
+  }
+
+  it('a quiet stream hands its change over on the next task, not after a window', () => {
+    vi.useFakeTimers();
+    try {
+      const { batches, send, stream } = batching();
+      const start = Date.now();
+      send();
+      send(); // the same read of the socket
+      vi.advanceTimersByTime(0);
+      expect(batches).toEqual([{ at: start, size: 2 }]);
+      // Quiet for longer than the window: the next change goes at once too.
+      vi.advanceTimersByTime(FLUSH_MS + 1);
+      send();
+      vi.advanceTimersByTime(0);
+      expect(batches.at(-1)).toEqual({ at: start + FLUSH_MS + 1, size: 1 });
+      stream.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a busy stream (200 events/s) hands over at most once a window, every event in one of them', () => {
+    vi.useFakeTimers();
+    try {
+      const { batches, send, stream } = batching();
+      for (let i = 0; i < 200; i++) {
+        send();
+        vi.advanceTimersByTime(5);
+      }
+      vi.advanceTimersByTime(FLUSH_MS);
+      expect(batches.reduce((n, b) => n + b.size, 0)).toBe(200);
+      const gaps = batches.slice(1).map((b, i) => b.at - (batches[i]?.at ?? 0));
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(FLUSH_MS);
+      // 1 s of events: about one batch a window, not one per event.
+      expect(batches.length).toBeLessThanOrEqual(1000 / FLUSH_MS + 1);
+      stream.close();
     } finally {
       vi.useRealTimers();
     }

@@ -4,6 +4,7 @@ import { memo } from 'react';
 import { Link as RouterLink } from '../../../lib/routing';
 import { ActionButton } from '../../../components/ActionButton';
 import { useAutoscaleTexts } from '../../../i18n/autoscale';
+import { useHealthCheckTexts } from '../../../i18n/health-check';
 import { useI18n } from '../../../i18n/context';
 import { formatMemoryMB } from '../../../i18n/format';
 import { ipPoolPath, poolConditionsPath, poolDiskMigrationPath } from '../../../lib/paths';
@@ -26,6 +27,7 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
 }: PoolCardProps) {
   const { t, locale } = useI18n();
   const as = useAutoscaleTexts();
+  const hc = useHealthCheckTexts();
   const tpl = pool.machineTemplate;
   const deleting = pool.status === 'Deleting' ? t('pool.isDeleting') : undefined;
   const blocked = gatedReason ?? deleting;
@@ -107,6 +109,15 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
             blockedReason={blocked}
             onClick={() => {
               onAction('autoscale', pool);
+            }}
+          />
+          <ActionButton
+            size="small"
+            label={hc('action.healthCheck')}
+            permission={permissions?.healthCheckPool}
+            blockedReason={blocked}
+            onClick={() => {
+              onAction('healthCheck', pool);
             }}
           />
           <ActionButton

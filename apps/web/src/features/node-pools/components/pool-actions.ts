@@ -13,6 +13,7 @@ export type PoolAction =
   | 'editControlPlaneConfig'
   | 'pause'
   | 'autoscale'
+  | 'healthCheck'
   | 'restart';
 
 export interface PoolCardProps {
