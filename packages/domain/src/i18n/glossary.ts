@@ -70,6 +70,8 @@ export const ZH_GLOSSARY = {
     'Pod',
     // A pool's health check (issue 26 item 1), as `kind:` names it.
     'MachineHealthCheck',
+    // What holds a drain (issue 26 item 6), as `kind:` and `kubectl get pdb` name it.
+    'PodDisruptionBudget',
   ],
   /** Field names, parameters and placeholders as written in objects and requests. */
   fields: [

@@ -19,3 +19,4 @@ export * from './pause';
 export * from './autoscaler';
 export * from './health-check';
 export * from './drain';
+export * from './deletion';
