@@ -155,6 +155,9 @@ export const ZH_GLOSSARY = {
     'HealthCheckSucceeded',
     'OwnerRemediated',
     'RemediationAllowed',
+    // A drain (issue 26 item 6): a PodDisruptionBudget's field, the Machine's condition
+    'minAvailable',
+    'Deleting',
     'True',
     'False',
     'Unknown',
