@@ -38,7 +38,7 @@ export const DELETION_TEXTS = {
     'deletion.moreErrors':
       '… and {errors, plural, one {# more error} other {# more errors}} for {pods, plural, one {# Pod} other {# Pods}}',
     'deletion.pdb':
-      'PodDisruptionBudget {name} needs {needs} healthy Pods and has {has}: one more eviction would break it.',
+      'PodDisruptionBudget {name} needs {needs, plural, one {# healthy Pod} other {# healthy Pods}} and has {has}: one more eviction would break it.',
     'deletion.otherError': 'The eviction failed: {error}',
     'deletion.noPods': 'No Pod is listed yet: the first evictions are being sent.',
     'deletion.actions': 'What you can do',

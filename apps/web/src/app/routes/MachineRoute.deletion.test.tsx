@@ -190,7 +190,7 @@ describe('the machine page’s Deletion panel (issue 26 item 6)', () => {
     expect(panel.getAttribute('data-step')).toBe('DrainingNode');
     expect(within(panel).getByText('Deleting: DrainingNode')).toBeTruthy();
     expect(panel.querySelector('[data-pdb="web"]')?.textContent).toContain(
-      'PodDisruptionBudget web needs 1 healthy Pods and has 1',
+      'PodDisruptionBudget web needs 1 healthy Pod and has 1',
     );
   });
 
