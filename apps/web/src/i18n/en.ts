@@ -315,6 +315,9 @@ export const en = {
   'rowProblem.nodeDetail.Pressure': 'Node {node} reports {conditions}.',
   'rowProblem.nodeDetail.Cordoned':
     'Node {node} is cordoned (unschedulable) though its machine is not being deleted: nothing new is scheduled on it. In the workload cluster, {command} lifts it.',
+  'rowProblem.drain': 'Drain blocked by PodDisruptionBudget {budget}',
+  'rowProblem.drainDetail':
+    'PodDisruptionBudget {name} needs {needs, plural, one {# healthy Pod} other {# healthy Pods}} and has {has}: the machine’s deletion waits.',
   'rowProblem.infrastructure': 'DCSMachine: {conditions}',
   'node.heading': 'Node in the workload cluster',
   'node.title': 'Node {name}',

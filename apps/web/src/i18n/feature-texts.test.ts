@@ -1,6 +1,7 @@
 import { englishOutsideGlossary } from '@dcs/domain';
 import { describe, expect, it } from 'vitest';
 import { AUTOSCALE_TEXTS } from './autoscale';
+import { DELETION_TEXTS } from './deletion';
 import { HEALTH_CHECK_TEXTS } from './health-check';
 import { fill } from './locale';
 
@@ -11,6 +12,7 @@ import { fill } from './locale';
 const FEATURE_TEXTS = {
   'the cluster autoscaler (issue 26 item 2)': AUTOSCALE_TEXTS,
   'a pool’s health check (issue 26 item 1)': HEALTH_CHECK_TEXTS,
+  'a machine’s deletion (issue 26 item 6)': DELETION_TEXTS,
 };
 
 describe.each(Object.entries(FEATURE_TEXTS))('the texts of %s', (_, texts) => {

@@ -53,7 +53,12 @@ export function formatAge(iso: string | undefined, now: number, locale: Locale):
   if (!iso) return '—';
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return '—';
-  const s = Math.max(0, Math.floor((now - t) / 1000));
+  return formatSpan(now - t, locale);
+}
+
+/** A span of time (ms) in formatAge's compact units: how long a drain has run, its timeout. */
+export function formatSpan(ms: number, locale: Locale): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
   const m = Math.floor(s / 60);
   const h = Math.floor(m / 60);
   const [value, unit] =

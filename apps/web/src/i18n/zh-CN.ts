@@ -297,6 +297,9 @@ export const zhCN: Messages = {
   'rowProblem.nodeDetail.Pressure': '节点 {node} 报告 {conditions}。',
   'rowProblem.nodeDetail.Cordoned':
     '节点 {node} 已封锁（不可调度），但其 machine 并未在删除：不会有新的工作负载调度到该节点。在工作负载集群中执行 {command} 可解除封锁。',
+  'rowProblem.drain': '排空被 PodDisruptionBudget {budget} 阻止',
+  'rowProblem.drainDetail':
+    'PodDisruptionBudget {name} 需要 {needs} 个健康 Pod，现有 {has} 个：machine 的删除在等待。',
   'rowProblem.infrastructure': 'DCSMachine：{conditions}',
   'node.heading': '工作负载集群中的节点',
   'node.title': '节点 {name}',

@@ -70,6 +70,8 @@ export const ZH_GLOSSARY = {
     'Pod',
     // A pool's health check (issue 26 item 1), as `kind:` names it.
     'MachineHealthCheck',
+    // What holds a drain (issue 26 item 6), as `kind:` and `kubectl get pdb` name it.
+    'PodDisruptionBudget',
   ],
   /** Field names, parameters and placeholders as written in objects and requests. */
   fields: [
@@ -153,6 +155,9 @@ export const ZH_GLOSSARY = {
     'HealthCheckSucceeded',
     'OwnerRemediated',
     'RemediationAllowed',
+    // A drain (issue 26 item 6): a PodDisruptionBudget's field, the Machine's condition
+    'minAvailable',
+    'Deleting',
     'True',
     'False',
     'Unknown',

@@ -19,3 +19,5 @@ export * from './pause';
 export * from './autoscaler';
 export * from './health-check';
 export * from './machine-find';
+export * from './drain';
+export * from './deletion';

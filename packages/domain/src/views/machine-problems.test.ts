@@ -116,6 +116,66 @@ describe('a machine row’s problems (issue 12: the Nodes tab’s "Problems only
     expect(hasMachineRowProblem(gone.view, gone.joined)).toBe(false);
   });
 
+  it('issue 26 item 6: a drain a PodDisruptionBudget refuses is a problem of the row, named, before the machine’s conditions', () => {
+    const message = [
+      'Drain not completed yet (started at 2026-01-01T00:50:01Z):',
+      '* Pods with eviction failed:',
+      "  * Cannot evict pod as it would violate the pod's disruption budget. The disruption budget web needs 2 healthy pods and has 2 currently: default/web-1, default/web-2",
+      "  * Cannot evict pod as it would violate the pod's disruption budget. The disruption budget db needs 1 healthy pods and has 1 currently: data/db-0",
+    ].join('\n');
+    const blocked = aMachine({
+      metadata: { name: NAME, deletionTimestamp: '2026-01-01T00:50:00Z' },
+      status: {
+        deletion: { nodeDrainStartTime: '2026-01-01T00:50:01Z' },
+        conditions: [
+          { type: 'Ready', status: 'False', reason: 'Deleting', severity: 'Warning' },
+          {
+            type: 'DrainingSucceeded',
+            status: 'False',
+            reason: 'Draining',
+            severity: 'Info',
+            message,
+          },
+        ],
+        v1beta2: {
+          conditions: [{ type: 'Deleting', status: 'True', reason: 'DrainingNode', message }],
+        },
+      },
+    });
+    const r = row(aNode(NAME, { spec: { unschedulable: true } }), blocked);
+    const problems = machineRowProblems(r.view, r.joined);
+    expect(problems[0]).toEqual({
+      source: 'drain',
+      severity: 'warning',
+      budgets: [
+        { name: 'web', needs: 2, has: 2 },
+        { name: 'db', needs: 1, has: 1 },
+      ],
+    });
+    expect(problems.map((p) => p.source)).toEqual(['drain', 'machine']);
+    expect(hasMachineRowProblem({ ...r.view, conditions: [] }, r.joined)).toBe(true);
+    // The same machine draining Pods that go (no refusal) is no drain problem.
+    const plain = aMachine({
+      metadata: { name: NAME, deletionTimestamp: '2026-01-01T00:50:00Z' },
+      status: {
+        v1beta2: {
+          conditions: [
+            {
+              type: 'Deleting',
+              status: 'True',
+              reason: 'DrainingNode',
+              message:
+                'Drain not completed yet (started at 2026-01-01T00:50:01Z):\n* Pods with deletionTimestamp that still exist: default/web-1',
+            },
+          ],
+        },
+      },
+    });
+    const p = row(undefined, plain);
+    expect(p.view.drainBlockedBy).toBeUndefined();
+    expect(hasMachineRowProblem(p.view, p.joined)).toBe(false);
+  });
+
   it('without the Nodes (not readable, still listing) or without a nodeRef, only the machine’s own problems count', () => {
     const { view } = row(aNode(NAME, ready('False')));
     expect(hasMachineRowProblem(view)).toBe(false);

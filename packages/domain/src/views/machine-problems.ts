@@ -3,6 +3,7 @@ import type { ConditionView } from './conditions';
 import { NODE_NOT_HEALTHY_CHECKLIST, type Diagnosis } from './diagnosis';
 import type { MachineView } from './machine';
 import type { ViewMessageKey } from './messages';
+import type { PdbRefusal } from './drain';
 import type { MachineNode } from './node';
 
 /**
@@ -12,8 +13,10 @@ import type { MachineNode } from './node';
  *
  * In order, most telling first (the badge shows the first):
  * 1. the machine's diagnosis (T-1 and the others), 2. its failure (failureReason),
- * 3. its own problem conditions, 4. its DCSMachine's (the VM on DCS),
- * 5. its Node in the workload cluster: not found, NotReady, Unknown, under pressure (a
+ * 3. a drain a PodDisruptionBudget refuses (issue 26 item 6: the machine is being deleted and
+ *    waits, for ever without a nodeDrainTimeout, for budgets the pool's owner must relax),
+ * 4. its own problem conditions, 5. its DCSMachine's (the VM on DCS),
+ * 6. its Node in the workload cluster: not found, NotReady, Unknown, under pressure (a
  *    MemoryPressure, DiskPressure, PIDPressure or NetworkUnavailable not False), or cordoned.
  *    A Running machine whose Node is any of these needs support even when every Cluster API
  *    condition is True (the Machine's NodeHealthy only follows Ready).
@@ -37,6 +40,7 @@ export interface NodeProblem {
 export type MachineRowProblem =
   | { source: 'diagnosis'; severity: Severity; diagnosis: Diagnosis }
   | { source: 'failure'; severity: Severity; reason: string; message?: string }
+  | { source: 'drain'; severity: Severity; budgets: PdbRefusal[] }
   | { source: 'machine'; severity: Severity; conditions: ConditionView[] }
   | { source: 'infrastructure'; severity: Severity; conditions: ConditionView[] }
   | ({ source: 'node' } & NodeProblem);
@@ -47,6 +51,7 @@ export type MachineRowInput = Pick<
   | 'diagnosis'
   | 'failureReason'
   | 'failureMessage'
+  | 'drainBlockedBy'
   | 'conditions'
   | 'infrastructureConditions'
   | 'deleting'
@@ -56,7 +61,7 @@ export type MachineRowInput = Pick<
 const conditionSeverity = (cs: readonly ConditionView[]): Severity =>
   cs.some((c) => c.severity === 'Error') ? 'error' : 'warning';
 
-/** The problem of a machine's Node (rule 5 above), or undefined. */
+/** The problem of a machine's Node (rule 6 above), or undefined. */
 export function nodeProblemOf(
   m: Pick<MachineView, 'deleting' | 'nodeName'>,
   joined: MachineNode | undefined,
@@ -115,6 +120,7 @@ export function hasMachineRowProblem(m: MachineRowInput, joined?: MachineNode): 
   return (
     m.diagnosis !== undefined ||
     m.failureReason !== undefined ||
+    (m.drainBlockedBy?.length ?? 0) > 0 ||
     hasProblemCondition(m.conditions) ||
     hasProblemCondition(m.infrastructureConditions) ||
     nodeProblemOf(m, joined) !== undefined
@@ -134,6 +140,8 @@ export function machineRowProblems(m: MachineRowInput, joined?: MachineNode): Ma
       ...(m.failureMessage !== undefined ? { message: m.failureMessage } : {}),
     });
   }
+  if (m.drainBlockedBy?.length)
+    out.push({ source: 'drain', severity: 'warning', budgets: m.drainBlockedBy });
   const own = m.conditions.filter((c) => c.problem);
   if (own.length > 0)
     out.push({ source: 'machine', severity: conditionSeverity(own), conditions: own });

@@ -15,7 +15,9 @@ import {
   v1beta2ConditionViews,
   type ConditionView,
 } from './conditions';
+import { deletionFactsOf, drainRefusalsOf, type MachineDeletionFacts } from './deletion';
 import { diagnoseMachine, type Diagnosis, type DiagnosisOptions } from './diagnosis';
+import type { PdbRefusal } from './drain';
 import { isMachineDeleting, optional, parseTime } from './util';
 
 /** One machine as the Nodes tab and a pool's machine list show it. */
@@ -55,6 +57,17 @@ export interface MachineView {
    * still being evicted and which evictions a PodDisruptionBudget refuses.
    */
   deletionStep?: { reason: string; message?: string; since?: string };
+  /**
+   * A deleting machine's deletion facts (issue 26 item 6): the inputs of `deletionView` but the
+   * clock (v1beta2 Deleting, v1beta1 DrainingSucceeded, the drain's start, nodeDrainTimeout, the
+   * exclude-node-draining annotation), for the machine page's Deletion panel.
+   */
+  deletion?: MachineDeletionFacts;
+  /**
+   * The PodDisruptionBudgets refusing this machine's drain now (issue 26 item 6), parsed once
+   * from its drain message: the Nodes row's badge and the pool card's problem read them.
+   */
+  drainBlockedBy?: PdbRefusal[];
   /** The DCSMachine's conditions (the VM on DCS), problems first; absent when it reports none. */
   infrastructureConditions?: ConditionView[];
   dcsMachineName?: string;
@@ -185,6 +198,8 @@ export function machineView(
   const ip = machineIp(machine, dcsMachine);
   const diagnosis = diagnoseMachine(machine, dcsMachine, now, options);
   const deleting = isMachineDeleting(machine);
+  const deletion = deletionFactsOf(machine);
+  const refusals = drainRefusalsOf(deletion);
   return {
     id: name,
     name,
@@ -206,6 +221,8 @@ export function machineView(
     conditions: conditionViews(status?.conditions),
     ...optional('v1beta2Conditions', v1beta2ConditionViews(machine)),
     ...optional('deletionStep', deletionStepOf(machine)),
+    ...optional('deletion', deletion),
+    ...(refusals.length > 0 ? { drainBlockedBy: refusals } : {}),
     ...(dcsMachine?.status?.conditions?.length
       ? { infrastructureConditions: conditionViews(dcsMachine.status.conditions) }
       : {}),

@@ -143,6 +143,11 @@ export const viewMessages = {
     en: '{count, plural, one {# node} other {# nodes}} not healthy: {machines}',
     'zh-CN': '{count} 个节点不健康：{machines}',
   },
+  'view.problem.drainBlocked': {
+    en: 'Drain blocked by PodDisruptionBudget {budget} (needs {needs, plural, one {# healthy Pod} other {# healthy Pods}}, has {has}): {count, plural, one {# machine waits} other {# machines wait}} to be deleted: {machines}',
+    'zh-CN':
+      '排空被 PodDisruptionBudget {budget} 阻止（需要 {needs} 个健康 Pod，现有 {has} 个）：{count} 个 machine 等待删除：{machines}',
+  },
   'view.problem.ipPoolShort': {
     en: 'IP-hostname pool {pool} has {total, plural, one {# entry} other {# entries}} but its pools want {demand, plural, one {# machine} other {# machines}}: surplus machines would wait without an address (R-POOL-1).',
     'zh-CN':

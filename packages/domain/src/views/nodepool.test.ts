@@ -253,6 +253,40 @@ describe('honest pool status: never Running while a machine is not Ready', () =>
     );
   });
 
+  it('issue 26 item 6: a drain a PodDisruptionBudget refuses is a problem of the pool, naming the budget and the machines it holds', () => {
+    const f = healthyWorkerPool({ replicas: 2, machines: 3 });
+    const message = [
+      'Drain not completed yet (started at 2026-01-01T00:50:01Z):',
+      '* Pods with eviction failed:',
+      "  * Cannot evict pod as it would violate the pod's disruption budget. The disruption budget web needs 2 healthy pods and has 2 currently: default/web-1",
+    ].join('\n');
+    const victim = f.objects.machines[2];
+    if (!victim) throw new Error('fixture');
+    victim.metadata.deletionTimestamp = recently;
+    victim.status = {
+      ...victim.status,
+      v1beta2: {
+        conditions: [{ type: 'Deleting', status: 'True', reason: 'DrainingNode', message }],
+      },
+    };
+    const { pool } = workerPool(f);
+    const problem = pool.problems.find((p) => p.code === 'drain-blocked');
+    expect(problem).toMatchObject({
+      severity: 'warning',
+      params: { budget: 'web', needs: 2, has: 2, count: 1, machines: victim.metadata.name },
+    });
+    expect(problem?.message).toBe(
+      `Drain blocked by PodDisruptionBudget web (needs 2 healthy Pods, has 2): 1 machine waits to be deleted: ${victim.metadata.name ?? ''}`,
+    );
+    // Once the drain is over (a later step), the pool has no such problem.
+    victim.status.v1beta2 = {
+      conditions: [
+        { type: 'Deleting', status: 'True', reason: 'WaitingForInfrastructureDeletion' },
+      ],
+    };
+    expect(workerPool(f).pool.problems.some((p) => p.code === 'drain-blocked')).toBe(false);
+  });
+
   it('T-1: a problem names its machines in name order, whatever order they came in (issue 14)', () => {
     // The cache hands machines over in the order they last changed, and its indexes differ: a
     // pool rebuilt alone (one machine's event) must name the same machines as the full rebuild.

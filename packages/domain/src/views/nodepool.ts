@@ -309,6 +309,34 @@ function machineProblems(machines: readonly MachineView[]): ViewProblem[] {
   });
 }
 
+/**
+ * Issue 26 item 6: one problem per PodDisruptionBudget refusing the drain of the pool's deleting
+ * machines ("drain blocked by PodDisruptionBudget web"), with its needs/has and the machines it
+ * holds (in name order, as above). A warning: the deletion waits, for ever without a
+ * nodeDrainTimeout, until the budget allows the eviction.
+ */
+function drainProblems(machines: readonly MachineView[]): ViewProblem[] {
+  const byBudget = new Map<string, { needs: number; has: number; machines: string[] }>();
+  for (const m of machines) {
+    for (const b of m.drainBlockedBy ?? []) {
+      const entry = byBudget.get(b.name);
+      if (entry) entry.machines.push(m.name);
+      else byBudget.set(b.name, { needs: b.needs, has: b.has, machines: [m.name] });
+    }
+  }
+  return [...byBudget].map(([budget, e]) => {
+    const names = e.machines.slice(0, LISTED_MACHINES);
+    const more = e.machines.length - names.length;
+    return viewProblem('drain-blocked', 'warning', 'view.problem.drainBlocked', {
+      budget,
+      needs: e.needs,
+      has: e.has,
+      count: e.machines.length,
+      machines: names.join(', ') + (more > 0 ? ` (+${more})` : ''),
+    });
+  });
+}
+
 /** Conditions False with severity Error/Warning of the pool's owner object, as problems. */
 function conditionProblems(conditions: readonly Condition[] | undefined): ViewProblem[] {
   const bad = (conditions ?? []).filter(
@@ -616,7 +644,7 @@ export function buildWorkerPoolFrom(
   const version = tplSpec?.version;
   const bootstrapName = tplSpec?.bootstrap.configRef?.name;
 
-  const problems: ViewProblem[] = [...machineProblems(machines)];
+  const problems: ViewProblem[] = [...machineProblems(machines), ...drainProblems(machines)];
   if (!template.found) {
     problems.push(
       viewProblem('machine-template-missing', 'error', 'view.problem.machineTemplateMissing', {
@@ -815,7 +843,7 @@ export function buildControlPlanePoolFrom(
     desired,
   );
   const version = spec?.version;
-  const problems: ViewProblem[] = [...machineProblems(machines)];
+  const problems: ViewProblem[] = [...machineProblems(machines), ...drainProblems(machines)];
   if (!template.found) {
     problems.push(
       viewProblem('machine-template-missing', 'error', 'view.problem.machineTemplateMissing', {

@@ -1,27 +1,45 @@
-import { Alert, AlertTitle, Box, Button, Stack } from '@mui/material';
+import { Alert, Box, Button, Stack } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useParams } from '../../lib/routing';
 import { FreshnessIndicator } from '../../components/FreshnessIndicator';
 import { PageLoading } from '../../components/PageLoading';
 import { ConditionsTable } from '../../features/conditions/components/ConditionsTable';
 import { V1Beta2Conditions } from '../../features/conditions/components/V1Beta2Conditions';
+import { useClusterContext } from '../../api/get-cluster-context';
 import { useMachines } from '../../features/machines/api/get-machines';
+import { DeletionPanel } from '../../features/machines/components/DeletionPanel';
 import { MachineDetails } from '../../features/machines/components/MachineDetails';
 import { MachineNode } from '../../features/machines/components/MachineNode';
 import { ObjectEvents } from '../../features/events/components/ObjectEvents';
 import { useI18n } from '../../i18n/context';
 import { machineObjectRefs } from '../../lib/object-refs';
 import { nodesPath } from '../../lib/paths';
+import { providerGates } from '../../lib/provider-gates';
+import { useNodePools } from '../../features/node-pools/api/get-node-pools';
+import { usePoolDialogs } from './usePoolDialogs';
 
 const YamlDialog = lazy(() => import('../../features/objects/components/YamlDialog'));
 
-/** Deep link of one machine: details, diagnosis (T-1), conditions (U-6), YAML. */
+/**
+ * Deep link of one machine: its deletion (issue 26 item 6), details, diagnosis (T-1), conditions
+ * (U-6), YAML.
+ */
 export function MachineRoute() {
   const { namespace = '', cluster = '', machine: name = '' } = useParams();
   const { t } = useI18n();
   const machines = useMachines(namespace, cluster);
   const [yaml, setYaml] = useState(false);
+  const pools = useNodePools(namespace, cluster);
+  const context = useClusterContext(namespace, cluster);
+  const { onAction, dialog } = usePoolDialogs(namespace, cluster);
   const machine = machines.data?.find((m) => m.name === name);
+  const pool = pools.data?.find((p) => p.id === machine?.poolId);
+  const gates = providerGates(context.data?.validation.providerVersion);
+  const blockedReason = !gates.webWorkflow
+    ? t('gate.short', { version: gates.version ?? '?' })
+    : pool?.status === 'Deleting'
+      ? t('pool.isDeleting')
+      : undefined;
   if (machines.isPending) return <PageLoading />;
   if (!machine) return <Alert severity="warning">{t('machine.notFound', { name })}</Alert>;
   return (
@@ -41,18 +59,15 @@ export function MachineRoute() {
           {t('action.viewYaml')}
         </Button>
       </Stack>
-      {machine.deletionStep && (
-        <Alert severity="warning" sx={{ mb: 2 }} data-testid="deletion-step">
-          <AlertTitle>
-            {t('machine.deletionStep', { reason: machine.deletionStep.reason })}
-          </AlertTitle>
-          {machine.deletionStep.message && (
-            <Box component="span" sx={{ whiteSpace: 'pre-wrap' }}>
-              {machine.deletionStep.message}
-            </Box>
-          )}
-        </Alert>
-      )}
+      <DeletionPanel
+        machine={machine}
+        pool={pool}
+        permission={context.data?.permissions.editStrategy}
+        blockedReason={blockedReason}
+        onEditDrainTimeout={(p) => {
+          onAction('editStrategy', p);
+        }}
+      />
       <MachineDetails machine={machine} />
       <ConditionsTable
         conditions={machine.conditions}
@@ -90,6 +105,7 @@ export function MachineRoute() {
         namespace={namespace}
         source={{ objects: machineObjectRefs(machine).map((r) => `${r.kind}/${r.name}`) }}
       />
+      {dialog}
       {yaml && (
         <Suspense fallback={null}>
           <YamlDialog

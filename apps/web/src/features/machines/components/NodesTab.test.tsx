@@ -31,16 +31,35 @@ const names = {
   notReady: 'demo-md-0-abc12-m2',
   cordoned: 'demo-md-0-abc12-m3',
   pressure: 'demo-md-0-abc12-m4',
+  // Issue 26 item 6: being deleted, its drain refused by a PodDisruptionBudget.
+  blocked: 'demo-md-0-abc12-m5',
 };
 
+const REFUSED =
+  "Drain not completed yet (started at 2026-01-01T00:50:00Z):\n* Pods with eviction failed:\n  * Cannot evict pod as it would violate the pod's disruption budget. The disruption budget web needs 2 healthy pods and has 2 currently: default/web-1";
+
 function renderTab(locale: Locale = 'en') {
-  const machines: Machine[] = Object.values(names).map((name) => aMachine({ metadata: { name } }));
+  const machines: Machine[] = Object.values(names).map((name) =>
+    name === names.blocked
+      ? aMachine({
+          metadata: { name, deletionTimestamp: '2026-01-01T00:49:00Z' },
+          status: {
+            v1beta2: {
+              conditions: [
+                { type: 'Deleting', status: 'True', reason: 'DrainingNode', message: REFUSED },
+              ],
+            },
+          },
+        })
+      : aMachine({ metadata: { name } }),
+  );
   const nodes = [
     aNode(names.healthy),
     aNode(names.notReady, {
       status: { conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady' }] },
     }),
     aNode(names.cordoned, { spec: { unschedulable: true } }),
+    aNode(names.blocked, { spec: { unschedulable: true } }),
     aNode(names.pressure, {
       status: {
         conditions: [
@@ -90,11 +109,18 @@ describe('the Nodes tab’s "Problems only" counts the machine’s Node (issue 1
     expect(badgeOf(table, names.cordoned)).toBe('Node cordoned');
     expect(badgeOf(table, names.pressure)).toBe('Node under pressure: MemoryPressure');
     expect(badgeOf(table, names.healthy)).toBeUndefined();
-    expect(shownNames(table)).toHaveLength(4);
+    // A deleting machine's cordoned Node is no problem; the budget refusing its drain is.
+    expect(badgeOf(table, names.blocked)).toBe('Drain blocked by PodDisruptionBudget web');
+    expect(shownNames(table)).toHaveLength(5);
 
     fireEvent.click(screen.getByRole('switch', { name: 'Problems only' }));
     await waitFor(() => {
-      expect(shownNames(table)).toEqual([names.notReady, names.cordoned, names.pressure]);
+      expect(shownNames(table)).toEqual([
+        names.notReady,
+        names.cordoned,
+        names.pressure,
+        names.blocked,
+      ]);
     }, SLOW);
   });
 
@@ -105,9 +131,10 @@ describe('the Nodes tab’s "Problems only" counts the machine’s Node (issue 1
       expect(badgeOf(table, names.notReady)).toBe('节点未就绪');
     }, SLOW);
     expect(badgeOf(table, names.cordoned)).toBe('节点已封锁');
+    expect(badgeOf(table, names.blocked)).toBe('排空被 PodDisruptionBudget web 阻止');
     fireEvent.click(screen.getByRole('switch', { name: '仅显示有问题的' }));
     await waitFor(() => {
-      expect(shownNames(table)).toHaveLength(3);
+      expect(shownNames(table)).toHaveLength(4);
     }, SLOW);
   });
 });

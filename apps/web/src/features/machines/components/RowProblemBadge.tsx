@@ -37,6 +37,12 @@ export function RowProblemBadge({ problem }: { problem: MachineRowProblem }) {
       detail = problem.message ?? problem.reason;
       variant = 'filled';
       break;
+    case 'drain':
+      label = t('rowProblem.drain', {
+        budget: problem.budgets.map((b) => b.name).join(', '),
+      });
+      detail = problem.budgets.map((b) => t('rowProblem.drainDetail', { ...b })).join('\n');
+      break;
     case 'machine':
       label = conditionsText(problem.conditions);
       detail = conditionsDetail(problem.conditions);

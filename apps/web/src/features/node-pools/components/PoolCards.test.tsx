@@ -61,6 +61,32 @@ describe('a pool card shows what the rules say about the pool as it stands', () 
     ).toBe(plan);
   });
 
+  it('issue 26 item 6: a machine whose drain a PodDisruptionBudget refuses is flagged on its pool’s card, in both languages', () => {
+    const message =
+      "Drain not completed yet (started at 2026-01-01T00:50:00Z):\n* Pods with eviction failed:\n  * Cannot evict pod as it would violate the pod's disruption budget. The disruption budget web needs 2 healthy pods and has 2 currently: default/web-1";
+    const pools = poolsOf((o) => {
+      const m = o.machines?.[0];
+      if (!m) return;
+      m.metadata.deletionTimestamp = '2026-01-01T00:49:00Z';
+      m.status = {
+        ...m.status,
+        v1beta2: {
+          conditions: [{ type: 'Deleting', status: 'True', reason: 'DrainingNode', message }],
+        },
+      };
+    });
+    const pool = pools.find((p) => p.id === 'demo-md-0');
+    const card = renderCard(pool);
+    expect(within(card).getByRole('group', { name: 'Problems' }).textContent).toContain(
+      'Drain blocked by PodDisruptionBudget web (needs 2 healthy Pods, has 2): 1 machine waits to be deleted: demo-md-0-abc12-m1',
+    );
+    cleanup();
+    const zh = renderCard(pool, 'zh-CN');
+    expect(within(zh).getByRole('group', { name: '问题' }).textContent).toContain(
+      '排空被 PodDisruptionBudget web 阻止（需要 2 个健康 Pod，现有 2 个）：1 个 machine 等待删除：demo-md-0-abc12-m1',
+    );
+  });
+
   it('a healthy running pool stays green', () => {
     const card = renderCard(demoClusterViews().pools.find((p) => p.id === 'demo-md-0'));
     const chip = within(card).getByLabelText('Status: Running');
