@@ -223,4 +223,31 @@ describe('O-MHC-CREATE on Cluster API v1.14 (v1beta2 stored)', () => {
       remediation: { triggerIf: { unhealthyLessThanOrEqualTo: '40%' } },
     });
   });
+
+  it('O-DELETE-POOL takes the pool’s health check with it: previewed as its step, gone after Apply', async () => {
+    const stored = h.server().get({ ...V2, name: 'demo-md-0-mhc', namespace: NS }) as unknown as
+      Shape | undefined;
+    expect(stored, 'the check the test before made').toBeDefined();
+    await untilCached(
+      h.app,
+      'MachineHealthCheck',
+      NS,
+      'demo-md-0-mhc',
+      stored?.metadata.resourceVersion ?? '',
+    );
+    const pool = (await h.s.request('GET', `${BASE}/nodepools/demo-md-0`)).json<{
+      resourceVersions: { md: string };
+    }>();
+    const body = { resourceVersion: pool.resourceVersions.md };
+    const dry = await h.s.request('DELETE', `${BASE}/nodepools/demo-md-0?dryRun=true`, body);
+    expect(dry.statusCode, dry.body).toBe(200);
+    const plan = dry.json<Plan>();
+    expect(plan.steps.map((s) => `${s.kind} ${s.name}`)).toContain(
+      'MachineHealthCheck demo-md-0-mhc',
+    );
+    expect(plan.verdict?.ok, JSON.stringify(plan.verdict)).toBe(true);
+    const real = await h.s.request('DELETE', `${BASE}/nodepools/demo-md-0`, body);
+    expect(real.statusCode, real.body).toBe(200);
+    expect(h.server().get({ ...V2, name: 'demo-md-0-mhc', namespace: NS })).toBeUndefined();
+  });
 });

@@ -13,6 +13,15 @@ import {
 import { machinesToDelete, planDeletePool, type DeletePoolCurrent } from './delete-pool';
 import { applySteps } from './objects';
 import { canExecute, type DeleteStep } from './plan';
+import type { MachineHealthCheck } from '../schemas/capi';
+
+const aHealthCheck = (name: string, matchLabels: Record<string, string>): MachineHealthCheck =>
+  ({
+    apiVersion: 'cluster.x-k8s.io/v1beta1',
+    kind: 'MachineHealthCheck',
+    metadata: { name, namespace: 'cpaas-system', uid: `${name}-uid`, resourceVersion: '3' },
+    spec: { clusterName: 'demo', selector: { matchLabels }, nodeStartupTimeout: '10m0s' },
+  }) as MachineHealthCheck;
 
 const ctx = aValidationContext();
 const md = () => aMachineDeployment({ metadata: { resourceVersion: '10', uid: 'md-uid-0' } });
@@ -43,6 +52,35 @@ const everything = {
 };
 
 describe('planDeletePool', () => {
+  it('the pool’s own MachineHealthCheck goes with it, right after the MachineDeployment; one that spans other pools, or another cluster’s, stays', () => {
+    const own = aHealthCheck('demo-md-0-mhc', {
+      'cluster.x-k8s.io/cluster-name': 'demo',
+      'cluster.x-k8s.io/deployment-name': 'demo-md-0',
+    });
+    const clusterWide = aHealthCheck('all-workers', { 'cluster.x-k8s.io/cluster-name': 'demo' });
+    const otherPool = aHealthCheck('demo-md-1-mhc', {
+      'cluster.x-k8s.io/cluster-name': 'demo',
+      'cluster.x-k8s.io/deployment-name': 'demo-md-1',
+    });
+    const plan = planDeletePool(
+      req(everything),
+      current({ healthChecks: [clusterWide, otherPool, own] }),
+      ctx,
+    );
+    expect(plan.steps.map((s) => `${s.kind} ${s.name}`).slice(0, 2)).toEqual([
+      'MachineDeployment demo-md-0',
+      'MachineHealthCheck demo-md-0-mhc',
+    ]);
+    expect(plan.steps.filter((s) => s.kind === 'MachineHealthCheck')).toHaveLength(1);
+    expect(plan.steps[1]).toMatchObject({
+      verb: 'delete',
+      precondition: { uid: 'demo-md-0-mhc-uid' },
+      description: { message: 'Delete MachineHealthCheck demo-md-0-mhc of demo-md-0' },
+    });
+    expect(plan.steps.at(-1)?.kind).toBe('DCSIpHostnamePool');
+    expect(canExecute(plan)).toBe(true);
+  });
+
   it('O-DELETE-POOL: deletes the MachineDeployment in the foreground, guarded by the resourceVersion seen; no undo', () => {
     const plan = planDeletePool(req(), current(), ctx);
     expect(plan.operation).toBe('O-DELETE-POOL');

@@ -3,7 +3,7 @@ import type { ValidationContext } from '../rules/context';
 import { withinJsonBounds } from './bounds';
 import type { RuleIssue } from '../rules/issue';
 import type { KubeadmConfigTemplate } from '../schemas/bootstrap';
-import type { Machine, MachineDeployment, MachineSet } from '../schemas/capi';
+import type { Machine, MachineDeployment, MachineHealthCheck, MachineSet } from '../schemas/capi';
 import type { KubeadmControlPlane } from '../schemas/controlplane';
 import type { DCSIpHostnamePool, DCSMachineTemplate } from '../schemas/dcs';
 import { LABEL_DEPLOYMENT_NAME, LABEL_TEMPLATE_POOL } from '../labels';
@@ -12,6 +12,7 @@ import { planMessage, type PlanMessage } from './messages';
 import { deleteStep, finishPlan } from './objects';
 import type { Plan, PlanStep } from './plan';
 import { machinesOfDeployment } from './rollout';
+import { healthChecksOfPool } from './health-check';
 import { ipPoolNameOf } from './scale';
 
 /**
@@ -42,6 +43,21 @@ export interface DeletePoolCurrent {
   machineTemplate?: DCSMachineTemplate;
   bootstrapTemplate?: KubeadmConfigTemplate;
   ipPool?: DCSIpHostnamePool;
+  /** The MachineHealthChecks of the namespace: the pool's own go with it. */
+  healthChecks?: readonly MachineHealthCheck[];
+}
+
+/**
+ * The health checks that exist for this pool alone: they match its machines and their selector
+ * names its deployment (as O-MHC-CREATE writes it, R-MHC-5), so no other pool's machine can
+ * match. A check that spans several pools is theirs too and stays.
+ */
+export function ownHealthChecksOf(current: DeletePoolCurrent): MachineHealthCheck[] {
+  const md = current.machineDeployment;
+  const name = md.metadata.name ?? '';
+  return healthChecksOfPool(md, current.healthChecks ?? [])
+    .filter((c) => c.spec?.selector.matchLabels?.[LABEL_DEPLOYMENT_NAME] === name)
+    .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
 }
 
 /** The machines that deleting the pool drains and deletes (U-5), by name. */
@@ -260,6 +276,22 @@ function deletePoolPlan(
     ),
   ];
 
+  // The pool's own health checks go with it (a pool of the same name made later would otherwise
+  // be checked by a MachineHealthCheck nobody made for it), right after its MachineDeployment:
+  // Cluster API's health check leaves deleting machines alone meanwhile.
+  for (const check of ownHealthChecksOf(current)) {
+    const checkName = check.metadata.name ?? '';
+    steps.push(
+      deleteStep(
+        'MachineHealthCheck',
+        ns,
+        checkName,
+        planMessage('plan.step.healthCheckDelete', { name: checkName, pool: name }),
+        check.metadata.uid ? { precondition: { uid: check.metadata.uid } } : {},
+      ),
+    );
+  }
+
   // The clean-up deletes carry the uid of the object that was checked, not its resourceVersion:
   // the IP pool's status changes while the machines release their entries.
   const cleanUp = (
@@ -402,6 +434,7 @@ function deletePoolPlan(
       ...earlier.machineTemplates,
       ...earlier.bootstrapTemplates,
       current.ipPool,
+      ...ownHealthChecksOf(current),
     ],
     effects: {
       machinesDeleted: machines,

@@ -371,6 +371,7 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
                 ...(tpl ? { machineTemplate: tpl } : {}),
                 ...(kct ? { bootstrapTemplate: kct } : {}),
                 ...(ipPool ? { ipPool } : {}),
+                healthChecks: stores.MachineHealthCheck.inNamespace(namespace),
               },
               ctx,
             );
