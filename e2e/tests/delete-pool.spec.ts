@@ -1,9 +1,10 @@
-import { expect, snap, test } from '../fixtures';
+import { expect, kubectl, snap, test } from '../fixtures';
 
-test('O-DELETE-POOL, U-5: the dialog names the machines, offers the clean-up, and is confirmed by typing the name', async ({
+test('O-DELETE-POOL, U-5: the dialog names the machines, offers the clean-up, and is confirmed by typing the name; the pool’s health check goes with it', async ({
   page,
   signIn,
   nodePools,
+  stack,
 }, testInfo) => {
   test.setTimeout(180_000);
   await signIn('operator');
@@ -22,8 +23,16 @@ test('O-DELETE-POOL, U-5: the dialog names the machines, offers the clean-up, an
   await dialog.getByLabel('Type dev-west-k135 to confirm').fill('dev-west-k135');
   await snap(page, testInfo, 'delete-dialog');
   await preview.click();
-  await expect(dialog.getByRole('region', { name: 'Plan' })).toContainText('O-DELETE-POOL');
+  const plan = dialog.getByRole('region', { name: 'Plan' });
+  await expect(plan).toContainText('O-DELETE-POOL');
+  // The pool's own health check goes with it (the demo's dev-west-k135-mhc).
+  await expect(plan).toContainText('Delete MachineHealthCheck dev-west-k135-mhc of dev-west-k135');
   await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(dialog).toBeHidden();
   await expect(card).toBeHidden({ timeout: 90_000 });
+  await expect
+    .poll(async () =>
+      (await kubectl(stack.kubeconfig, 'get', 'machinehealthchecks', '-A', '-o', 'name')).trim(),
+    )
+    .not.toContain('dev-west-k135-mhc');
 });

@@ -6,6 +6,7 @@ import {
   clusterObjects,
   machineTemplate,
   poolEntries,
+  poolHealthCheck,
   versionsCatalog,
   workerPoolObjects,
   type Obj,
@@ -159,6 +160,8 @@ export function demoObjects(namespace = DEFAULT_NAMESPACE): Obj[] {
         persistentCpaas: true,
       }),
     }),
+    // Its machines are watched by a health check (issue 26 item 1), which goes with the pool.
+    poolHealthCheck({ ...ns, cluster: 'dev-west', pool: 'dev-west-k135' }),
     // An IP pool nearly full: 4 of 5 entries claimed (R-POOL-1).
     ...workerPoolObjects({
       ...ns,

@@ -1,5 +1,7 @@
 import {
   DEFAULT_NAMESPACE,
+  healthCheckNameOf,
+  poolHealthCheckSelector,
   KUBELET_PATCH_PATH,
   KUBELET_PATCHES_DIRECTORY,
   LABEL_CLUSTER_NAME,
@@ -512,5 +514,32 @@ export function bootstrapFilesSecret(
     metadata: { name, namespace },
     type: 'Opaque',
     data: { 'worker-kubelet-patch.json': Buffer.from(kubeletPatch(version)).toString('base64') },
+  };
+}
+
+/**
+ * A pool's MachineHealthCheck as the console's O-MHC-CREATE writes it (its name, its selector of
+ * the pool's machines, R-MHC-5): a Node Ready False or Unknown for 5 minutes, no Node 10 minutes
+ * after the machine was created, at most 40 % of the pool unhealthy before remediation waits.
+ */
+export function poolHealthCheck(o: { namespace?: string; cluster: string; pool: string }): Obj {
+  return {
+    apiVersion: 'cluster.x-k8s.io/v1beta1',
+    kind: 'MachineHealthCheck',
+    metadata: {
+      name: healthCheckNameOf(o.pool),
+      namespace: o.namespace ?? DEFAULT_NAMESPACE,
+      labels: { [LABEL_CLUSTER_NAME]: o.cluster },
+    },
+    spec: {
+      clusterName: o.cluster,
+      selector: poolHealthCheckSelector(o.cluster, o.pool),
+      unhealthyConditions: [
+        { type: 'Ready', status: 'False', timeout: '5m0s' },
+        { type: 'Ready', status: 'Unknown', timeout: '5m0s' },
+      ],
+      nodeStartupTimeout: '10m0s',
+      maxUnhealthy: '40%',
+    },
   };
 }
