@@ -15,13 +15,12 @@ import { applySteps } from './objects';
 import { canExecute, type DeleteStep } from './plan';
 import type { MachineHealthCheck } from '../schemas/capi';
 
-const aHealthCheck = (name: string, matchLabels: Record<string, string>): MachineHealthCheck =>
-  ({
-    apiVersion: 'cluster.x-k8s.io/v1beta1',
-    kind: 'MachineHealthCheck',
-    metadata: { name, namespace: 'cpaas-system', uid: `${name}-uid`, resourceVersion: '3' },
-    spec: { clusterName: 'demo', selector: { matchLabels }, nodeStartupTimeout: '10m0s' },
-  }) as MachineHealthCheck;
+const aHealthCheck = (name: string, matchLabels: Record<string, string>): MachineHealthCheck => ({
+  apiVersion: 'cluster.x-k8s.io/v1beta1',
+  kind: 'MachineHealthCheck',
+  metadata: { name, namespace: 'cpaas-system', uid: `${name}-uid`, resourceVersion: '3' },
+  spec: { clusterName: 'demo', selector: { matchLabels }, nodeStartupTimeout: '10m0s' },
+});
 
 const ctx = aValidationContext();
 const md = () => aMachineDeployment({ metadata: { resourceVersion: '10', uid: 'md-uid-0' } });
