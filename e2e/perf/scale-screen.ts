@@ -28,7 +28,14 @@ export async function scaleToScreen(
   rounds: number,
   log: (s: string) => void,
 ): Promise<BenchRow[]> {
-  const stack = await startStack({ name: 'bench-screen', timeScale: 30 });
+  // The SPA `pnpm bench` built for this run (STATIC_DIR), as the first half's BFF serves it: a
+  // clean checkout has no apps/web/dist while the unit tests run (CI's run of the reduced bench
+  // found a page of 404s here).
+  const stack = await startStack({
+    name: 'bench-screen',
+    timeScale: 30,
+    ...(process.env.STATIC_DIR ? { staticDir: process.env.STATIC_DIR } : {}),
+  });
   try {
     const context = await browser.newContext({
       baseURL: stack.url,

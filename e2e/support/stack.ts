@@ -36,6 +36,11 @@ export interface StackOptions {
   sso?: boolean;
   /** Names the stack's temporary folder (`dcs-e2e-NAME-…`), to tell stacks apart when debugging. */
   name?: string;
+  /**
+   * The built SPA the BFF serves (default apps/web/dist, which the e2e suite's global setup
+   * builds): `pnpm bench` passes its own build, since a clean checkout has no apps/web/dist yet.
+   */
+  staticDir?: string;
 }
 
 export interface Stack {
@@ -183,7 +188,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         join(repoRoot, 'e2e/support/serve-bff.ts'),
         kubeconfig,
         String(port),
-        webDist,
+        options.staticDir ?? webDist,
         String(timeScale),
         ...(options.providerVersion ? [options.providerVersion] : []),
       ],
