@@ -1,3 +1,4 @@
+import { MachinePhaseSchema } from '../schemas/capi';
 import { conditionTone, type ConditionView } from './conditions';
 import type { MachineView } from './machine';
 
@@ -8,16 +9,7 @@ import type { MachineView } from './machine';
  */
 
 /** Cluster API's Machine phases (MachinePhase), in the order of a machine's life. */
-export const MACHINE_PHASES = [
-  'Pending',
-  'Provisioning',
-  'Provisioned',
-  'Running',
-  'Deleting',
-  'Deleted',
-  'Failed',
-  'Unknown',
-] as const;
+export const MACHINE_PHASES = MachinePhaseSchema.options;
 
 export interface MachineQuery {
   /** Any of these phases (none: every phase). */
