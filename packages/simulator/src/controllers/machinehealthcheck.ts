@@ -1,5 +1,6 @@
 import {
   ANNOTATION_PAUSED,
+  LABEL_CONTROL_PLANE,
   parseUnhealthyRange,
   remediationDecision,
   selectorMatches,
@@ -16,7 +17,7 @@ import {
   targetHealth,
   type TargetHealth,
 } from '../logic/health-check';
-import { NODE_HEALTHY } from '../logic/machine-status';
+import { INFRASTRUCTURE_READY, NODE_HEALTHY } from '../logic/machine-status';
 import { desiredNode } from '../logic/node-desired';
 import {
   HEALTH_CHECK_SUCCEEDED,
@@ -74,6 +75,9 @@ export function limitOfSpec(mhc: MachineHealthCheck): RemediationLimit {
   return max === undefined ? { kind: 'none' } : { kind: 'maxUnhealthy', maxUnhealthy: max };
 }
 
+/** A control plane machine is judged before its control plane is initialized (upstream's exception). */
+const isControlPlane = (m: Machine) => m.metadata.labels?.[LABEL_CONTROL_PLANE] !== undefined;
+
 function limitText(limit: RemediationLimit): string {
   if (limit.kind === 'range') return `unhealthyRange: [${String(limit.min)}-${String(limit.max)}]`;
   return `maxUnhealthy: ${limit.kind === 'none' ? '100%' : String(limit.maxUnhealthy)}`;
@@ -87,8 +91,14 @@ export function machineHealthCheckController(
   const machines = ctx.caches.get('Machine');
   const clusters = ctx.caches.get('Cluster');
 
-  /** The Machine's Node: the workload cluster's; without workload clusters, the one the kubelet would report. */
-  async function nodeOf(m: Machine): Promise<{ node: Node | undefined; lagging: boolean }> {
+  /**
+   * The Machine's Node: the workload cluster's; without workload clusters, the one the kubelet
+   * would report. `unreachable` while its workload cluster cannot be asked (upstream's cluster
+   * cache not connected: nothing is judged, the health check is looked at again later).
+   */
+  async function nodeOf(
+    m: Machine,
+  ): Promise<{ node: Node | undefined; lagging: boolean } | 'unreachable'> {
     const name = m.status?.nodeRef?.name;
     if (!name) return { node: undefined, lagging: false };
     const healthy = m.status?.conditions?.find((c) => c.type === NODE_HEALTHY);
@@ -102,9 +112,7 @@ export function machineHealthCheckController(
       return { node, lagging: false };
     }
     const wc = await workload.get(m.metadata.namespace ?? '', m.spec?.clusterName ?? '');
-    // No workload cluster to ask (yet): nothing to judge by, as upstream's cluster cache not
-    // connected; look again soon.
-    if (!wc) return { node: undefined, lagging: true };
+    if (!wc) return 'unreachable';
     const node = wc.server.client.get({ ...NODE_REF, name }) as Node | undefined;
     const ready = node?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
     return { node, lagging: node !== undefined && ready !== (healthy?.status === 'True') };
@@ -123,12 +131,14 @@ export function machineHealthCheckController(
       const wall = Date.parse(iso);
       return Number.isNaN(wall) ? undefined : ctx.clock.simAt(wall);
     };
-    const conditionAt = (type: string) => {
-      const c = cluster.status?.conditions?.find((x) => x.type === type);
+    const trueSince = (conditions: readonly Condition[] | undefined, type: string) => {
+      const c = conditions?.find((x) => x.type === type);
       return c?.status === 'True' && c.lastTransitionTime ? simAt(c.lastTransitionTime) : undefined;
     };
-    const infraReady = conditionAt(CLUSTER_INFRASTRUCTURE_READY);
-    const cpInitialized = conditionAt(CONTROL_PLANE_INITIALIZED);
+    const infraReady = trueSince(cluster.status?.conditions, CLUSTER_INFRASTRUCTURE_READY);
+    const cpInitialized = trueSince(cluster.status?.conditions, CONTROL_PLANE_INITIALIZED);
+    const machineInfraReadyAt = (m: Machine) =>
+      trueSince(m.status?.conditions, INFRASTRUCTURE_READY);
 
     const targets = machines
       .byIndex(BY_CLUSTER, indexKey(ns, clusterName))
@@ -146,22 +156,26 @@ export function machineHealthCheckController(
     };
     const judged: { m: Machine; health: TargetHealth }[] = [];
     for (const m of targets) {
-      const { node, lagging } = await nodeOf(m);
+      const seen = await nodeOf(m);
+      if (seen === 'unreachable') return { requeueAfterMs: NODE_LAG_RECHECK_MS };
+      const { node, lagging } = seen;
       if (lagging) soonest(NODE_LAG_RECHECK_MS);
       const created = m.metadata.creationTimestamp ? simAt(m.metadata.creationTimestamp) : now;
-      const startupFrom =
-        infraReady === undefined || cpInitialized === undefined
+      const judgedFrom =
+        infraReady === undefined || (cpInitialized === undefined && !isControlPlane(m))
           ? undefined
-          : Math.max(created ?? now, infraReady, cpInitialized);
-      const health =
-        lagging && !node
-          ? ({ healthy: true } satisfies TargetHealth as TargetHealth)
-          : targetHealth({ machine: m, node, mhc, now, simAt, startupFrom });
-      if (health.healthy && health.nextCheckMs !== undefined) soonest(health.nextCheckMs);
+          : Math.max(created ?? now, infraReady, cpInitialized ?? 0, machineInfraReadyAt(m) ?? 0);
+      const health = targetHealth({ machine: m, node, mhc, now, simAt, startupFrom: judgedFrom });
+      if (health.verdict === 'pending' && health.nextCheckMs !== undefined) {
+        soonest(health.nextCheckMs);
+      }
       judged.push({ m, health });
     }
     const total = judged.length;
-    const healthy = judged.filter((j) => j.health.healthy && !j.m.metadata.deletionTimestamp);
+    // Upstream's currentHealthy: a Node, no unhealthy condition, not being deleted.
+    const healthy = judged.filter(
+      (j) => j.health.verdict === 'healthy' && !j.m.metadata.deletionTimestamp,
+    );
     const unhealthyCount = total - healthy.length;
     const limit = limitOfSpec(mhc);
     const decision = remediationDecision(limit, total, unhealthyCount);
@@ -169,7 +183,8 @@ export function machineHealthCheckController(
     const nowISO = ctx.clock.stamp();
 
     for (const { m, health } of judged) {
-      if (m.metadata.deletionTimestamp) continue;
+      // Upstream patches its healthy and unhealthy lists; a pending target is left as it is.
+      if (m.metadata.deletionTimestamp || health.verdict === 'pending') continue;
       await patchTarget(m, health, decision.allowed && !external, mhc, nowISO);
     }
 
@@ -220,7 +235,7 @@ export function machineHealthCheckController(
   /** HealthCheckSucceeded on the target; OwnerRemediated False on an unhealthy one when allowed. */
   async function patchTarget(
     m: Machine,
-    health: TargetHealth,
+    health: Exclude<TargetHealth, { verdict: 'pending' }>,
     remediate: boolean,
     mhc: MachineHealthCheck,
     nowISO: string,
@@ -232,7 +247,7 @@ export function machineHealthCheckController(
     let v2s = block.conditions ?? [];
     const generation = m.metadata.generation ?? 0;
     let marked = false;
-    if (health.healthy) {
+    if (health.verdict === 'healthy') {
       v1 = setConditions(v1, [trueCondition(HEALTH_CHECK_SUCCEEDED)], nowISO);
       v2s = setV2Conditions(
         v2s,

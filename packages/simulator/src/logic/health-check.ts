@@ -7,21 +7,29 @@ import {
 } from '@dcs/domain';
 
 /**
- * The health of one MachineHealthCheck target, as upstream's `needsRemediation`
- * (internal/controllers/machinehealthcheck/machinehealthcheck_targets.go, v1.14.0) judges it, in
- * its order: a machine that reports a failure; a machine without a Node past the node start-up
- * timeout (counted from the latest of its creation, the cluster's infrastructure being ready and
- * its control plane initialized); a Node that was deleted; a Node holding one of the unhealthy
- * conditions for longer than its timeout. Otherwise healthy, with when to look again (the
- * soonest timeout still running). Times are simulated milliseconds.
+ * The health of one MachineHealthCheck target, as upstream's `needsRemediation` and
+ * `healthCheckTargets` (internal/controllers/machinehealthcheck/machinehealthcheck_targets.go,
+ * v1.14.0) judge it, in their order: a machine that reports a failure; a Node that was deleted;
+ * nothing judged while the cluster is not far enough (its infrastructure not ready, or its control
+ * plane not initialized for a worker); a machine without a Node past the node start-up timeout
+ * (counted from the latest of its creation, the cluster's infrastructure being ready, its control
+ * plane initialized and its own infrastructure ready); a Node holding one of the unhealthy
+ * conditions for longer than its timeout.
+ *
+ * Three verdicts, as upstream's three lists: `unhealthy` (to remediate), `pending` (a timeout
+ * still running, with when to look again, or nothing to judge by yet: neither remediated nor
+ * counted in `currentHealthy`, so a machine whose Node went NotReady a second ago, or a
+ * replacement whose Node has not registered, is not "healthy") and `healthy` (a Node, none of
+ * the conditions). Times are simulated milliseconds.
  */
 
 export const SKIP_REMEDIATION_ANNOTATION = 'cluster.x-k8s.io/skip-remediation';
 
 export type TargetHealth =
-  | { healthy: true; nextCheckMs?: number }
+  | { verdict: 'healthy' }
+  | { verdict: 'pending'; nextCheckMs?: number }
   | {
-      healthy: false;
+      verdict: 'unhealthy';
       /** v1beta1's reason of HealthCheckSucceeded False. */
       reason: 'MachineHasFailure' | 'NodeStartupTimeout' | 'NodeNotFound' | 'UnhealthyNode';
       /** v1beta2's reason (NodeNotFound is NodeDeleted there). */
@@ -41,8 +49,10 @@ export interface TargetInput {
   simAt: (iso: string) => number | undefined;
   /**
    * The simulated instant from which a machine without a Node is timed: the latest of its
-   * creation, the cluster's InfrastructureReady and ControlPlaneInitialized transitions;
-   * undefined while the cluster is not that far (no start-up timeout runs yet).
+   * creation, the cluster's InfrastructureReady and ControlPlaneInitialized transitions and the
+   * machine's own InfrastructureReady; undefined while the cluster is not far enough to judge
+   * the machine (its infrastructure not ready, or its control plane not initialized and the
+   * machine a worker).
    */
   startupFrom: number | undefined;
 }
@@ -71,38 +81,39 @@ export function targetHealth(t: TargetInput): TargetHealth {
       .filter(Boolean)
       .join(', ');
     return {
-      healthy: false,
+      verdict: 'unhealthy',
       reason: 'MachineHasFailure',
       v2Reason: 'MachineHasFailure',
       message: text,
     };
   }
-  let nextCheckMs: number | undefined;
-  const soonest = (ms: number) => {
-    nextCheckMs = nextCheckMs === undefined ? ms : Math.min(nextCheckMs, ms);
-  };
-  if (!m.status?.nodeRef?.name) {
+  const nodeName = m.status?.nodeRef?.name;
+  if (nodeName && !node) {
+    return {
+      verdict: 'unhealthy',
+      reason: 'NodeNotFound',
+      v2Reason: 'NodeDeleted',
+      message: `Node ${nodeName} has been deleted`,
+    };
+  }
+  // Not judged yet: counted healthy only when it has a Node (upstream's fall-through).
+  const notJudged: TargetHealth = node ? { verdict: 'healthy' } : { verdict: 'pending' };
+  if (t.startupFrom === undefined) return notJudged;
+  if (!node) {
     const timeoutS = secondsOf(mhc.spec?.nodeStartupTimeout, DEFAULT_NODE_STARTUP_TIMEOUT_S);
-    if (timeoutS === 0 || t.startupFrom === undefined) return { healthy: true };
+    if (timeoutS === 0) return notJudged;
     const left = t.startupFrom + timeoutS * 1000 - now;
     if (left <= 0) {
       return {
-        healthy: false,
+        verdict: 'unhealthy',
         reason: 'NodeStartupTimeout',
         v2Reason: 'NodeStartupTimeout',
         message: `Node failed to report startup in ${secondsToDuration(timeoutS)}`,
       };
     }
-    return { healthy: true, nextCheckMs: left };
+    return { verdict: 'pending', nextCheckMs: left };
   }
-  if (!node) {
-    return {
-      healthy: false,
-      reason: 'NodeNotFound',
-      v2Reason: 'NodeDeleted',
-      message: `Node ${m.status.nodeRef.name} has been deleted`,
-    };
-  }
+  let nextCheckMs: number | undefined;
   for (const c of mhc.spec?.unhealthyConditions ?? []) {
     const nc = node.status?.conditions?.find((x) => x.type === c.type);
     if (nc?.status !== c.status) continue;
@@ -111,13 +122,13 @@ export function targetHealth(t: TargetInput): TargetHealth {
     const left = (since ?? now) + timeoutS * 1000 - now;
     if (left <= 0) {
       return {
-        healthy: false,
+        verdict: 'unhealthy',
         reason: 'UnhealthyNode',
         v2Reason: 'UnhealthyNode',
         message: `Condition ${c.type} on Node is reporting status ${c.status} for more than ${secondsToDuration(timeoutS)}`,
       };
     }
-    soonest(left);
+    nextCheckMs = nextCheckMs === undefined ? left : Math.min(nextCheckMs, left);
   }
-  return nextCheckMs === undefined ? { healthy: true } : { healthy: true, nextCheckMs };
+  return nextCheckMs === undefined ? { verdict: 'healthy' } : { verdict: 'pending', nextCheckMs };
 }
