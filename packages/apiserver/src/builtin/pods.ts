@@ -72,6 +72,20 @@ const podStatus = obj('PodStatus represents information about the status of a po
   message: s('A human readable message indicating details about why the pod is in this condition.'),
   reason: s('A brief CamelCase message indicating details about why the pod is in this state.'),
   hostIP: s('hostIP holds the IP address of the host to which the pod is assigned.'),
+  hostIPs: arr('hostIPs holds the IP addresses allocated to the host.', preserved('HostIP')),
+  nominatedNodeName: s(
+    'nominatedNodeName is set only when this pod preempts other pods on the node.',
+  ),
+  initContainerStatuses: arr('The status of each init container.', preserved('ContainerStatus')),
+  ephemeralContainerStatuses: arr(
+    'The status of each ephemeral container.',
+    preserved('ContainerStatus'),
+  ),
+  observedGeneration: {
+    type: 'integer',
+    format: 'int64',
+    description: 'The .metadata.generation that the pod status was set based upon.',
+  },
   podIP: s('podIP address allocated to the pod.'),
   podIPs: arr('podIPs holds the IP addresses allocated to the pod.', preserved('PodIP')),
   startTime: s('RFC 3339 date and time at which the object was acknowledged by the Kubelet.', {

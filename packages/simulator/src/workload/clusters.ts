@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startApiServer, type ApiServer } from '@dcs/apiserver';
+import { startApiServer, type ApiServer, type ObjectChange } from '@dcs/apiserver';
 
 /**
  * The simulated workload clusters: one `@dcs/apiserver` per Cluster (127.0.0.1, a free port,
@@ -36,10 +36,24 @@ export function kubeconfigNames(cluster: string) {
 
 export const DEFAULT_MAX_WORKLOAD_CLUSTERS = 64;
 
+/** A change in a workload cluster's API server (`namespace`/`cluster` name the Cluster). */
+export type WorkloadChangeListener = (
+  namespace: string,
+  cluster: string,
+  change: ObjectChange,
+) => void;
+
 export class WorkloadClusters {
   private readonly servers = new Map<string, Promise<WorkloadCluster | undefined>>();
   private refusedLogged = false;
   private closed = false;
+  private readonly listeners = new Set<WorkloadChangeListener>();
+
+  /** Calls `fn` after every change in any workload cluster, running or started later. */
+  subscribe(fn: WorkloadChangeListener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
 
   constructor(private readonly o: WorkloadClustersOptions = {}) {}
 
@@ -116,6 +130,9 @@ export class WorkloadClusters {
     const kubeconfig = server.kubeconfig([{ name: names.context, user: names.user, token }], {
       clusterName: name,
       currentContext: names.context,
+    });
+    server.onChange((change) => {
+      for (const fn of this.listeners) fn(namespace, name, change);
     });
     this.o.log?.(`workload cluster ${namespace}/${name}: ${server.url}`);
     return { namespace, name, server, kubeconfig };
