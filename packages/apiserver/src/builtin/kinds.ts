@@ -2,7 +2,7 @@
  * The built-in kinds this server serves besides the registered ones: core Namespace, ConfigMap,
  * Secret, Event, ServiceAccount, Service (stored only: no cluster IP, no endpoints); events.k8s.io/v1
  * Event (the same resource as core Event, converted); apps/v1 Deployment (stored only: no
- * controller acts on it); RBAC;
+ * controller acts on it); Pods, ReplicaSets, DaemonSets and PodDisruptionBudgets (`pods.ts`); RBAC;
  * the access reviews. Their schemas are abridged from the real ones but carry the strategic-merge
  * metadata that `kubectl apply` and strategic merge patches rely on.
  */

@@ -4,8 +4,9 @@ import { startApiServer, type ApiServer, type ObjectChange } from '@dcs/apiserve
 /**
  * The simulated workload clusters: one `@dcs/apiserver` per Cluster (127.0.0.1, a free port,
  * HTTPS with its own CA), started lazily when the Cluster's first node joins (its control plane is
- * initialized), serving Nodes (and the namespaces and RBAC every server has, and the cluster
- * autoscaler's status ConfigMap where a pool has bounds: `autoscaler-status.ts`). Bounded: past
+ * initialized), serving Nodes (and the namespaces and RBAC every server has, the cluster
+ * autoscaler's status ConfigMap where a pool has bounds: `autoscaler-status.ts`, and the Pods and
+ * PodDisruptionBudgets a drain meets: `pods.ts`). Bounded: past
  * `maxClusters` a Cluster gets no workload server (logged once) and its Machines run without Nodes.
  * In memory only: a restarted simulator starts new servers (new ports, new CAs), the kubelet
  * registers the Nodes again from the Machines, and the kubeconfig Secret is rewritten.
