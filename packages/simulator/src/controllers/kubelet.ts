@@ -17,7 +17,13 @@ import { splitKey, type Context, type Controller, type Kubelets } from '../runti
 import type { ReconcileResult } from '../runtime/queue';
 import type { WorkloadCluster, WorkloadClusters } from '../workload/clusters';
 import { drainNode } from '../workload/drain';
-import { DEFAULT_WORKLOAD_MAX_NODES, WorkloadSync, hasWorkload } from '../workload/pods';
+import {
+  DEFAULT_WORKLOAD_MAX_NODES,
+  DRAIN_STUCK_PREFIX,
+  WEB,
+  WorkloadSync,
+  hasWorkload,
+} from '../workload/pods';
 import { nodeInfoOf } from './node';
 import { same } from './util';
 
@@ -103,13 +109,31 @@ export class Kubelet implements Kubelets {
   async drain(
     m: Machine,
     nodeName: string,
+    stuck = false,
   ): Promise<EvictionResult | 'done' | 'not-synced' | undefined> {
     const ns = m.metadata.namespace ?? '';
     const cluster = m.spec?.clusterName;
     if (!cluster || !hasWorkload(this.ctx, ns, cluster, this.maxWorkloadNodes)) return undefined;
     const wc = await this.clusters.get(ns, cluster);
     if (!wc) return undefined;
+    // Until its drain is over a deleting Machine's Node is registered again if it is missing (a
+    // restarted simulator's new server, or deleted by hand): the drain waits for it, and for its
+    // workload to be written.
+    if (!this.nodeOf(wc.server.client, nodeName)) return 'not-synced';
     if (!this.synced.has(wc, nodeName)) return 'not-synced';
+    // drain-stuck asked for just now: its budget is the workload controller's to write; the
+    // drain waits until it is there and observed, or it would evict before the budget holds.
+    if (stuck) {
+      const pdb = wc.server.client.get({
+        apiVersion: 'policy/v1',
+        kind: 'PodDisruptionBudget',
+        name: `${DRAIN_STUCK_PREFIX}${nodeName}`,
+        namespace: WEB.namespace,
+      });
+      const observed = (pdb?.status as { observedGeneration?: number } | undefined)
+        ?.observedGeneration;
+      if (!pdb || observed !== pdb.metadata.generation) return 'not-synced';
+    }
     return drainNode(wc.server.client, nodeName);
   }
 

@@ -391,26 +391,27 @@ export function machineController(ctx: Context): Controller {
     const draining = m.status?.conditions?.find((c) => c.type === DRAINING_SUCCEEDED);
     const drainDone = draining?.status === 'True' || draining?.reason === 'DrainingFailed';
     if (status.nodeRef && !drainDone) {
-      const started = ctx.timeline.at(
+      let started = ctx.timeline.at(
         m.metadata.uid,
         DRAIN_START_PATH,
         status.deletion?.nodeDrainStartTime,
       );
+      // The drain starts: its start time, and (the first time) DrainingSucceeded False. Upstream
+      // patches these, then drains in the same reconcile; here both go in one write.
+      const firstRound = started === undefined;
       if (started === undefined) {
         status.deletion = { ...(status.deletion ?? {}), nodeDrainStartTime: nowISO };
-        updates.push(
-          falseCondition(
-            DRAINING_SUCCEEDED,
-            'Draining',
-            'Info',
-            'Draining the node before deletion',
-          ),
-        );
-        await finish(m, status, updates, nowISO, undefined, {
-          reason: DELETING_DRAINING_NODE,
-          message: drainHeader(nowISO),
-        });
-        return { requeue: true };
+        started = now;
+        if (!draining) {
+          updates.push(
+            falseCondition(
+              DRAINING_SUCCEEDED,
+              'Draining',
+              'Info',
+              'Draining the node before deletion',
+            ),
+          );
+        }
       }
       const timeout = parseGoDuration(m.spec?.nodeDrainTimeout) ?? 0;
       const timedOut = timeout > 0 && now >= started + timeout;
@@ -421,13 +422,19 @@ export function machineController(ctx: Context): Controller {
       let result: EvictionResult | 'done' | undefined;
       let timedDone = Infinity;
       if (!timedOut) {
-        const round = await ctx.kubelet?.drain(m, nodeName);
+        const stuck = failures(m, infra).has('drain-stuck');
+        const round = await ctx.kubelet?.drain(m, nodeName, stuck);
         // The workload cluster is not rebuilt yet (a restart): as upstream waits for its cluster
-        // cache to connect, look again shortly and write nothing meanwhile.
-        if (round === 'not-synced') return { requeueAfterMs: 1_000 };
+        // cache to connect, look again shortly and write nothing meanwhile (but the start).
+        if (round === 'not-synced') {
+          if (!firstRound) return { requeueAfterMs: 1_000 };
+          return finish(m, status, updates, nowISO, 1_000, {
+            reason: DELETING_DRAINING_NODE,
+            message: drainHeader(startISO),
+          });
+        }
         result = round;
         if (result === undefined) {
-          const stuck = failures(m, infra).has('drain-stuck');
           const drain = stuck
             ? Infinity
             : stepDuration(ctx.options.timings, ctx.options.randomSeed, name, 'drain');

@@ -48,7 +48,12 @@ export interface Kubelets {
    * workload API server, or more Nodes than the workload's bound), where the drain is timed;
    * 'not-synced' while the Node's workload is not written yet (a restarted simulator).
    */
-  drain(m: Machine, nodeName: string): Promise<EvictionResult | 'done' | 'not-synced' | undefined>;
+  drain(
+    m: Machine,
+    nodeName: string,
+    /** The Machine has the drain-stuck failure: the drain waits for its budget. */
+    stuck?: boolean,
+  ): Promise<EvictionResult | 'done' | 'not-synced' | undefined>;
 }
 
 export interface Watch {
