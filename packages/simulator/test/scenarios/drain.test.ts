@@ -55,6 +55,7 @@ describe('drain in the workload cluster', () => {
       version: 'v1.34.1',
       replicas: 2,
       entries: 3,
+      nodeDrainTimeout: '2h',
     });
     await waitSettled(sim, 'drain-ok');
     const machines = machinesOf(sim, 'drain-ok');
@@ -81,6 +82,17 @@ describe('drain in the workload cluster', () => {
     );
     expect((rs.spec as { replicas: number }).replicas).toBeGreaterThanOrEqual(2);
 
+    // A finalizer keeps each evicted replica terminating until the test has seen the drain wait
+    // for it (the kubelet's final delete cannot remove it), so the wait is not a race with the
+    // clock; removing it lets the drain finish.
+    const HOLD = 'example.com/hold';
+    const web = () =>
+      c
+        .list('v1', 'Pod')
+        .filter((p) => ownerKind(p) === 'ReplicaSet' && p.metadata.namespace === 'default');
+    for (const p of web()) {
+      await c.update({ ...p, metadata: { ...p.metadata, finalizers: [HOLD] } });
+    }
     await scaleDown('drain-ok', 1);
     const gone = await sim.until('a machine deleting', () =>
       machinesOf(sim, 'drain-ok').find((m) => m.metadata.deletionTimestamp),
@@ -107,6 +119,14 @@ describe('drain in the workload cluster', () => {
     expect(parsed.evicting.pods).toHaveLength(1);
     expect(parsed.evicting.pods[0]).toMatch(/^default\/web-/);
     expect(parsed.failed).toEqual([]);
+    // Held by its finalizer, the evicted replica is still there 5 simulated minutes later.
+    await sim.clock.advance(5 * 60_000);
+    await sim.controllers.idle();
+    expect(sim.get('Machine', name)?.metadata.deletionTimestamp).toBeTruthy();
+    for (const p of web()) {
+      if (!p.metadata.finalizers?.includes(HOLD)) continue;
+      await c.update({ ...p, metadata: { ...p.metadata, finalizers: [] } });
+    }
     await sim.until('machine gone', () => !sim.get('Machine', name));
     expect(sim.events(name, 'Machine').some((e) => e.reason === 'SuccessfulDrainNode')).toBe(true);
     // The replica was started again elsewhere; the Node's Pods are gone with it.
@@ -207,7 +227,9 @@ describe('drain in the workload cluster', () => {
       version: 'v1.34.1',
       replicas: 2,
       entries: 3,
-      nodeDrainTimeout: '5m',
+      // Long enough to see the refusal on a busy machine (3 s of real time); the test then moves
+      // the clock past it.
+      nodeDrainTimeout: '30m',
       poolAnnotations: { [ANNOTATION_FAIL]: 'drain-stuck' },
     });
     await waitSettled(sim, 'drain-stuck');
@@ -236,9 +258,10 @@ describe('drain in the workload cluster', () => {
         `\\* Cannot evict pod as it would violate the pod's disruption budget\\. The disruption budget ${DRAIN_STUCK_PREFIX}${node} needs 1 healthy pods and has 1 currently: default/web-`,
       ),
     );
+    await sim.clock.advance(31 * 60_000);
     await sim.until('machine gone after nodeDrainTimeout', () => !sim.get('Machine', name), 60_000);
     const failed = sim.events(name, 'Machine').find((e) => e.reason === 'FailedDrainNode');
-    expect(failed?.message).toMatch(/nodeDrainTimeout 5m0s/);
+    expect(failed?.message).toMatch(/nodeDrainTimeout 30m0s/);
     await sim.until(
       'its budget gone with the Machine',
       () => !budgets().includes(`${DRAIN_STUCK_PREFIX}${node}`),
