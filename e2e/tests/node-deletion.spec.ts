@@ -14,10 +14,12 @@ import { NS, expect, expectChinese, kubectl, snap, test, workloadKubeconfig } fr
  * `dev-west-kubeconfig` Secret, as the documents' last step does) agrees.
  *
  * Making the drain last long enough to be seen, with nothing faked:
- * - the machine's drain is held as a PodDisruptionBudget holds a real one, by the simulator's
- *   failure injection `drain-stuck` (annotation `sim.dcs.io/fail` on the machine: the Machine
- *   reports "cannot evict pod as it would violate the pod's disruption budget"), until the pool's
- *   nodeDrainTimeout (1m) runs out and Cluster API goes on with the deletion, as it does;
+ * - the machine's drain is held by a real PodDisruptionBudget: the simulator's failure injection
+ *   `drain-stuck` (annotation `sim.dcs.io/fail` on the machine) is a budget `drain-stuck-<node>`
+ *   in the workload cluster over the Node's web replica that allows no disruption, so the
+ *   Eviction API answers 429 and the Machine reports "Cannot evict pod as it would violate the
+ *   pod's disruption budget. The disruption budget … needs 1 healthy pods and has 1 currently",
+ *   until the pool's nodeDrainTimeout (1m) runs out and Cluster API goes on with the deletion;
  * - this spec's stack runs at 4 simulated seconds per real second (the others' at 30), so that the
  *   drain lasts ~15 s and the VM's deletion (the Node cordoned, no longer draining) 2–8 s.
  * What each view showed is recorded as it changes (a MutationObserver in the page), and the test
@@ -232,6 +234,35 @@ async function journey(
     expect((await nodeSpec())?.taints?.map((t) => t.key)).toContain(
       'node.kubernetes.io/unschedulable',
     );
+    // The hold is a PodDisruptionBudget kubectl sees, allowing no disruption of the Node's web
+    // replica; the Node's Pods as a drain lists them (spec.nodeName): that replica and the
+    // DaemonSet's kube-proxy, which the drain leaves.
+    await expect
+      .poll(
+        async () =>
+          kubectlWorkload(
+            'get',
+            'pdb',
+            `drain-stuck-${node}`,
+            '-n',
+            'default',
+            '-o',
+            'jsonpath={.spec.minAvailable}/{.status.disruptionsAllowed}',
+          ).catch(() => ''),
+        { timeout: 30_000 },
+      )
+      .toBe('1/0');
+    const owners = await kubectlWorkload(
+      'get',
+      'pods',
+      '-A',
+      '--field-selector',
+      `spec.nodeName=${node}`,
+      '-o',
+      'jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.ownerReferences[0].kind} {end}',
+    );
+    expect(owners).toContain('default/ReplicaSet');
+    expect(owners).toContain('kube-system/DaemonSet');
     await expect(rowOf(victim).locator('[data-node-state]')).toHaveAttribute(
       'data-node-state',
       /Draining|Cordoned|Deleted/,

@@ -31,6 +31,13 @@ function subresources(rt: ResourceType): Record<string, unknown>[] {
       verbs: SUB_VERBS,
     });
   }
+  if (rt.eviction) {
+    out.push({
+      subresource: 'eviction',
+      responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' },
+      verbs: ['create'],
+    });
+  }
   if (rt.statusSubresource) {
     out.push({
       subresource: 'status',
@@ -151,6 +158,17 @@ export function apiResourceList(
         version: 'v1',
         kind: 'Scale',
         verbs: SUB_VERBS,
+      });
+    }
+    if (rt.eviction) {
+      resources.push({
+        name: `${rt.plural}/eviction`,
+        singularName: '',
+        namespaced: true,
+        group: 'policy',
+        version: 'v1',
+        kind: 'Eviction',
+        verbs: ['create'],
       });
     }
     if (rt.statusSubresource) {

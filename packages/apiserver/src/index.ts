@@ -1,5 +1,5 @@
 export { startApiServer } from './server';
-export type { ApiServer, ApiServerOptions, ServerClient, ObjectRef } from './server';
+export type { ApiServer, ApiServerOptions, ServerClient, ObjectRef, ObjectChange } from './server';
 export { buildKubeconfig } from './kubeconfig';
 export { OIDC_FLAGS, oidcOptionsFromFlags, usernamePrefixOf } from './auth/oidc';
 export type { OidcOptions } from './auth/oidc';

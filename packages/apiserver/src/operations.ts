@@ -867,7 +867,31 @@ export class Operations {
       policy === 'Foreground' ? 'foregroundDeletion' : policy === 'Orphan' ? 'orphan' : undefined;
     const finalizers = [...(old.metadata.finalizers ?? [])];
     const isNamespace = rt.kind === 'Namespace' && rt.group === '';
-    if (current.deleting) {
+    // Graceful deletion (Pods, rest.BeforeDelete): a grace period keeps the object, with its
+    // deletionTimestamp that far ahead, until a DELETE with 0 (its kubelet's) removes it; a
+    // second DELETE may only shorten it.
+    const grace = rt.gracefulDelete
+      ? Math.max(0, options.gracePeriodSeconds ?? rt.gracefulDelete(old))
+      : 0;
+    if (rt.gracefulDelete && grace > 0) {
+      const had = old.metadata.deletionGracePeriodSeconds;
+      if (!current.deleting || (typeof had === 'number' && grace < had)) {
+        const obj = clone(old);
+        obj.metadata.deletionTimestamp = new Date(
+          Math.floor(Date.now() / 1000) * 1000 + grace * 1000,
+        )
+          .toISOString()
+          .replace('.000Z', 'Z');
+        obj.metadata.deletionGracePeriodSeconds = grace;
+        if (gcFinalizer && !finalizers.includes(gcFinalizer))
+          obj.metadata.finalizers = [...finalizers, gcFinalizer];
+        if (ctx.dryRun) return { deleted: false, obj };
+        return { deleted: false, obj: (await this.putChecked(rt, current, obj)).object() };
+      }
+      return { deleted: false, obj: old };
+    }
+    const gracefulNow = rt.gracefulDelete !== undefined && finalizers.length === 0;
+    if (current.deleting && !gracefulNow) {
       // Already terminating: a new policy may still add its finalizer, as the real server does.
       if (gcFinalizer && !finalizers.includes(gcFinalizer) && !ctx.dryRun) {
         const obj = clone(old);

@@ -113,6 +113,15 @@ export interface ResourceType {
   versions?: VersionSet;
   /** Requests to a deprecated version carry this warning (`Warning: 299 - "..."`). */
   deprecationWarning?: string;
+  /**
+   * Graceful deletion (Pods): the grace period in seconds a DELETE without one gives the object
+   * (`spec.terminationGracePeriodSeconds`), or 0 to delete at once (a Pod bound to no Node, or
+   * finished). With a grace period the object stays, with deletionTimestamp in the future and
+   * deletionGracePeriodSeconds, until a DELETE with 0 (its kubelet's) removes it.
+   */
+  gracefulDelete?: (obj: KubeObject) => number;
+  /** Serves the `eviction` subresource (Pods: POST a policy/v1 Eviction). */
+  eviction?: boolean;
 }
 
 const STORED_VERBS = [
@@ -133,6 +142,8 @@ export interface BuiltinExtras {
   validate?: ResourceType['validate'];
   normalize?: ResourceType['normalize'];
   storedAs?: StorageView;
+  gracefulDelete?: ResourceType['gracefulDelete'];
+  eviction?: boolean;
 }
 
 export function resolveKind(reg: KindRegistration, builtin?: BuiltinExtras): ResourceType {
@@ -174,6 +185,8 @@ export function resolveKind(reg: KindRegistration, builtin?: BuiltinExtras): Res
   if (builtin?.table) rt.table = builtin.table;
   if (builtin?.validate) rt.validate = builtin.validate;
   if (builtin?.normalize) rt.normalize = builtin.normalize;
+  if (builtin?.gracefulDelete) rt.gracefulDelete = builtin.gracefulDelete;
+  if (builtin?.eviction) rt.eviction = true;
   if (builtin?.storedAs) {
     const base = builtin.storedAs.rt;
     const view = builtin.storedAs;

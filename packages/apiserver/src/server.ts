@@ -38,6 +38,7 @@ import { DEFAULT_EVENT_TTL_MS, EventExpiry } from './event-ttl';
 import { Persistence } from './persistence';
 import { Registry, resolveKind, type ResourceType } from './registry';
 import { ApiError, badRequest, forbidden, toApiError, unauthorized } from './status';
+import { evictPod } from './builtin/eviction';
 import { Store } from './store/store';
 import type { AdmissionHook, AnyKindRegistration, KubeObject, TokenEntry, UserInfo } from './types';
 import {
@@ -120,6 +121,24 @@ export interface ServerClient {
   delete(ref: ObjectRef, opts?: DeleteOptions): Promise<KubeObject>;
   get(ref: ObjectRef): KubeObject | undefined;
   list(apiVersion: string, kind: string, namespace?: string): KubeObject[];
+  /**
+   * POSTs a policy/v1 Eviction for the Pod `namespace/name` (the `pods/eviction` subresource's
+   * path): resolves when the Pod is being deleted, throws the ApiError the HTTP API would answer
+   * (429 with the DisruptionBudget cause when a budget refuses, 500 with more than one budget).
+   */
+  evict(
+    namespace: string,
+    name: string,
+    opts?: { gracePeriodSeconds?: number; dryRun?: boolean },
+  ): Promise<void>;
+}
+
+export interface ObjectChange {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
 }
 
 export interface ObjectRef {
@@ -150,6 +169,11 @@ export interface ApiServer {
   watchCount(): number;
   /** Resolves when the garbage collector has nothing queued. */
   settled(): Promise<void>;
+  /**
+   * Calls `fn` after every committed change (in process, synchronously after the commit, before
+   * any watcher is written to): the kind and key of what changed. The result stops it.
+   */
+  onChange(fn: (change: ObjectChange) => void): () => void;
   /** Deletes the Events whose TTL has run out now (`eventTtlMs`); returns how many. */
   expireEvents(): number;
   /**
@@ -330,6 +354,27 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
           ?.object(),
       list: (apiVersion, kind, namespace) =>
         store.list(typeOf(apiVersion, kind), namespace).map((s) => s.object()),
+      evict: async (namespace, name, o) => {
+        const answer = await evictPod(
+          { registry, store, ops },
+          typeOf('v1', 'Pod'),
+          namespace,
+          name,
+          {
+            apiVersion: 'policy/v1',
+            kind: 'Eviction',
+            metadata: { name, namespace },
+            ...(o?.gracePeriodSeconds !== undefined
+              ? { deleteOptions: { gracePeriodSeconds: o.gracePeriodSeconds } }
+              : {}),
+          },
+          ctx(o?.dryRun),
+        );
+        if (answer.code >= 300) {
+          const message = typeof answer.body.message === 'string' ? answer.body.message : '';
+          throw new ApiError(answer.code, '', message);
+        }
+      },
     };
   };
   const client = clientAs(SYSTEM);
@@ -528,6 +573,16 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       return store.resourceVersion;
     },
     watchCount: () => store.watcherCount(),
+    onChange: (fn) =>
+      store.listen((ev) => {
+        fn({
+          type: ev.type,
+          apiVersion: ev.obj.rt.apiVersion,
+          kind: ev.obj.rt.kind,
+          namespace: ev.obj.namespace,
+          name: ev.obj.name,
+        });
+      }),
     settled: () => gc.idle(),
     expireEvents: () => events?.sweep() ?? 0,
     updateKind: (registration) => {

@@ -41,6 +41,7 @@ const VIEW_RESOURCES: Readonly<Record<string, readonly string[]>> = {
     'statefulsets/status',
   ],
   'events.k8s.io': ['events'],
+  policy: ['poddisruptionbudgets', 'poddisruptionbudgets/status'],
 };
 
 /** What upstream's aggregate-to-edit role may write, by API group (Secrets yes, RBAC no). */
@@ -66,6 +67,7 @@ const EDIT_RESOURCES: Readonly<Record<string, readonly string[]>> = {
     'statefulsets',
     'statefulsets/scale',
   ],
+  policy: ['poddisruptionbudgets'],
 };
 
 /** The annotation with which an operator keeps a changed bootstrap role from being reset. */
@@ -120,6 +122,8 @@ export function bootstrapPolicy(customGroups: readonly string[] = []): KubeObjec
     ...byGroup(VIEW_RESOURCES, read),
     { apiGroups: [''], resources: ['secrets'], verbs: read },
     ...byGroup(EDIT_RESOURCES, write),
+    // Draining a Node: upstream's edit role may create evictions.
+    { apiGroups: [''], resources: ['pods/eviction'], verbs: ['create'] },
     ...(custom.length ? [{ apiGroups: custom, resources: ['*'], verbs: [...read, ...write] }] : []),
   ];
   const adminRules = [

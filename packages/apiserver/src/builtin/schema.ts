@@ -63,3 +63,94 @@ export const objectReference = obj(
     fieldPath: s('If referring to a piece of an object instead of an entire object.'),
   },
 );
+
+export const labelSelector = obj('A label query over a set of resources.', {
+  matchLabels: strMap('matchLabels is a map of {key,value} pairs.'),
+  matchExpressions: arr(
+    'matchExpressions is a list of label selector requirements. The requirements are ANDed.',
+    obj(
+      'A label selector requirement.',
+      {
+        key: s('The label key.'),
+        operator: s('In, NotIn, Exists or DoesNotExist.'),
+        values: arr('Values.', s('')),
+      },
+      ['key', 'operator'],
+    ),
+  ),
+});
+
+export const container = obj(
+  'A single application container that you want to run within a pod.',
+  {
+    name: s('Name of the container specified as a DNS_LABEL.'),
+    image: s('Container image name.'),
+    command: arr('Entrypoint array.', s('')),
+    args: arr('Arguments to the entrypoint.', s('')),
+    env: arr(
+      'List of environment variables to set in the container.',
+      obj(
+        'EnvVar',
+        { name: s('Name'), value: s('Value'), valueFrom: preserved('Source for the value.') },
+        ['name'],
+      ),
+      mergeBy('name'),
+    ),
+    ports: arr(
+      'List of ports to expose from the container.',
+      obj(
+        'ContainerPort',
+        { containerPort: int('Port number.'), name: s('Name'), protocol: s('Protocol') },
+        ['containerPort'],
+      ),
+      mergeBy('containerPort'),
+    ),
+    resources: preserved('Compute Resources required by this container.'),
+    volumeMounts: arr(
+      'Pod volumes to mount into the container.',
+      preserved('VolumeMount'),
+      mergeBy('mountPath'),
+    ),
+    imagePullPolicy: s('Image pull policy.'),
+    workingDir: s("Container's working directory."),
+    envFrom: arr(
+      'Sources to populate environment variables in the container.',
+      preserved('EnvFromSource'),
+    ),
+    livenessProbe: preserved('Periodic probe of container liveness.'),
+    readinessProbe: preserved('Periodic probe of container service readiness.'),
+    startupProbe: preserved('StartupProbe indicates that the Pod has successfully initialized.'),
+    lifecycle: preserved(
+      'Actions that the management system should take in response to container lifecycle events.',
+    ),
+    securityContext: preserved(
+      'SecurityContext defines the security options the container should be run with.',
+    ),
+    terminationMessagePath: s(
+      "Path at which the file to which the container's termination message will be written is mounted.",
+    ),
+    terminationMessagePolicy: s('Indicate how the termination message should be populated.'),
+    stdin: bool('Whether this container should allocate a buffer for stdin.'),
+    tty: bool('Whether this container should allocate a TTY for itself.'),
+  },
+  ['name'],
+);
+
+export const podTemplate = obj(
+  'PodTemplateSpec describes the data a pod should have when created from a template.',
+  {
+    metadata: preserved('Standard object metadata.'),
+    spec: {
+      ...obj('PodSpec is a description of a pod.', {
+        containers: arr('List of containers belonging to the pod.', container, mergeBy('name')),
+        initContainers: arr('List of initialization containers.', container, mergeBy('name')),
+        volumes: arr('List of volumes.', preserved('Volume'), mergeBy('name')),
+        nodeSelector: strMap('NodeSelector'),
+        serviceAccountName: s('ServiceAccountName'),
+        tolerations: arr('Tolerations', preserved('Toleration')),
+        affinity: preserved('Affinity'),
+      }),
+      'x-kubernetes-preserve-unknown-fields': true,
+    },
+  },
+);

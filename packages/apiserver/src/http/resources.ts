@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerReview } from '../auth/reviews';
+import { evictPod } from '../builtin/eviction';
 import type { RbacAuthorizer } from '../auth/rbac';
 import { isObject, own } from '../json';
 import {
@@ -234,6 +235,19 @@ export async function handleResource(
   const ns = rt.scope === 'Namespaced' ? info.namespace || undefined : undefined;
   if (rt.scope === 'Namespaced' && !ns && info.name) throw notFoundPath();
   const sub = info.subresource;
+  if (sub === 'eviction' && rt.eviction && ns && info.name) {
+    // POST pods/NAME/eviction (a create of a policy/v1 Eviction); nothing else is served there.
+    if (info.verb !== 'create') throw methodNotAllowed();
+    const wctx = writeContext(user, q, req, { kind: 'CreateOptions' });
+    const body = await decodeBody(
+      await readRaw(req),
+      mediaType(req) || 'application/json',
+      BODY_TYPES,
+    );
+    const answer = await evictPod(ctx, rt, ns, info.name, body, wctx);
+    sendObject(res, answer.code, answer.body, neg.encoding, wctx.warnings);
+    return;
+  }
   if (sub && !((sub === 'status' && rt.statusSubresource) || (sub === 'scale' && rt.scale)))
     throw notFoundPath();
   const subresource = sub as Subresource;

@@ -359,8 +359,13 @@ export class Store {
     return k;
   }
 
-  listen(fn: (ev: StoreEvent) => void): void {
+  /** Calls `fn` after every committed change; the result stops it. */
+  listen(fn: (ev: StoreEvent) => void): () => void {
     this.listeners.push(fn);
+    return () => {
+      const i = this.listeners.indexOf(fn);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
   }
 
   get(rt: ResourceType, namespace: string | undefined, name: string): Stored | undefined {

@@ -10,11 +10,20 @@ import {
   type Secret,
 } from '@dcs/domain';
 import { CONTROL_PLANE_INITIALIZED } from '../logic/cluster-status';
+import { DRAINING_SUCCEEDED, type EvictionResult } from '../logic/machine-status';
 import { desiredNode, nodeInputsChanged } from '../logic/node-desired';
 import { isNotFound } from '../runtime/client';
 import { splitKey, type Context, type Controller, type Kubelets } from '../runtime/context';
 import type { ReconcileResult } from '../runtime/queue';
 import type { WorkloadCluster, WorkloadClusters } from '../workload/clusters';
+import { drainNode } from '../workload/drain';
+import {
+  DEFAULT_WORKLOAD_MAX_NODES,
+  DRAIN_STUCK_PREFIX,
+  WEB,
+  WorkloadSync,
+  hasWorkload,
+} from '../workload/pods';
 import { nodeInfoOf } from './node';
 import { same } from './util';
 
@@ -52,6 +61,10 @@ export class Kubelet implements Kubelets {
   constructor(
     private readonly ctx: Context,
     readonly clusters: WorkloadClusters,
+    /** Clusters with more Machines have no workload (`workload/pods.ts`). */
+    readonly maxWorkloadNodes = DEFAULT_WORKLOAD_MAX_NODES,
+    /** The Nodes whose workload is written (a drain waits for it). */
+    readonly synced = new WorkloadSync(),
   ) {}
 
   private nodeOf(client: ServerClient, name: string): Node | undefined {
@@ -90,6 +103,38 @@ export class Kubelet implements Kubelets {
     await wc.server.client.delete({ ...NODE_REF, name }).catch((e: unknown) => {
       if (codeOf(e) !== 404) throw e;
     });
+  }
+
+  /** One round of Cluster API's drain of the Machine's Node (Kubelets.drain). */
+  async drain(
+    m: Machine,
+    nodeName: string,
+    stuck = false,
+  ): Promise<EvictionResult | 'done' | 'not-synced' | undefined> {
+    const ns = m.metadata.namespace ?? '';
+    const cluster = m.spec?.clusterName;
+    if (!cluster || !hasWorkload(this.ctx, ns, cluster, this.maxWorkloadNodes)) return undefined;
+    const wc = await this.clusters.get(ns, cluster);
+    if (!wc) return undefined;
+    // Until its drain is over a deleting Machine's Node is registered again if it is missing (a
+    // restarted simulator's new server, or deleted by hand): the drain waits for it, and for its
+    // workload to be written.
+    if (!this.nodeOf(wc.server.client, nodeName)) return 'not-synced';
+    if (!this.synced.has(wc, nodeName)) return 'not-synced';
+    // drain-stuck asked for just now: its budget is the workload controller's to write; the
+    // drain waits until it is there and observed, or it would evict before the budget holds.
+    if (stuck) {
+      const pdb = wc.server.client.get({
+        apiVersion: 'policy/v1',
+        kind: 'PodDisruptionBudget',
+        name: `${DRAIN_STUCK_PREFIX}${nodeName}`,
+        namespace: WEB.namespace,
+      });
+      const observed = (pdb?.status as { observedGeneration?: number } | undefined)
+        ?.observedGeneration;
+      if (!pdb || observed !== pdb.metadata.generation) return 'not-synced';
+    }
+    return drainNode(wc.server.client, nodeName);
   }
 
   /** The NodeSystemInfo the kubelet reports: the Machine's, or the one it will get. */
@@ -178,7 +223,11 @@ export class Kubelet implements Kubelets {
         const nodeName = m.status?.nodeRef?.name;
         if (!nodeName || !m.spec?.clusterName) return undefined;
         // A deleting Machine's Node is only updated (cordoned): once deleted it stays deleted.
-        await this.register(m, nodeName, { create: !m.metadata.deletionTimestamp });
+        // Until its drain is over it still exists, though: a restarted simulator (whose
+        // workload servers start empty) registers it again, cordoned, and the drain goes on.
+        const draining = m.status?.conditions?.find((x) => x.type === DRAINING_SUCCEEDED);
+        const drainOver = draining?.status === 'True' || draining?.reason === 'DrainingFailed';
+        await this.register(m, nodeName, { create: !m.metadata.deletionTimestamp || !drainOver });
         return undefined;
       },
     };

@@ -15,11 +15,15 @@ import {
   DRAINING_SUCCEEDED,
   INFRASTRUCTURE_READY,
   NODE_HEALTHY,
-  drainMessage,
+  drainCompleted,
+  drainConditionMessage,
+  drainHeader,
   machinePhase,
+  timedDrainResult,
   machineV2Conditions,
   withMachineReady,
   type DeletingStep,
+  type EvictionResult,
 } from '../logic/machine-status';
 import { KCP_READINESS_GATES } from '../logic/kcp';
 import { machineUpToDate } from '../logic/machineset-status';
@@ -47,6 +51,8 @@ const COMPONENT = 'machine-controller';
 /** calculateDeletingConditionForSummary's thresholds: deleting for 15 minutes, draining for 5. */
 const STALE_DELETION_MS = 15 * 60_000;
 const STALE_DRAIN_MS = 5 * 60_000;
+/** drainRetryInterval: a drain not completed is looked at again 20 s later (simulated). */
+export const DRAIN_RETRY_MS = 20_000;
 
 type Status = NonNullable<Machine['status']>;
 
@@ -385,46 +391,63 @@ export function machineController(ctx: Context): Controller {
     const draining = m.status?.conditions?.find((c) => c.type === DRAINING_SUCCEEDED);
     const drainDone = draining?.status === 'True' || draining?.reason === 'DrainingFailed';
     if (status.nodeRef && !drainDone) {
-      const started = ctx.timeline.at(
+      let started = ctx.timeline.at(
         m.metadata.uid,
         DRAIN_START_PATH,
         status.deletion?.nodeDrainStartTime,
       );
+      // The drain starts: its start time, and (the first time) DrainingSucceeded False. Upstream
+      // patches these, then drains in the same reconcile; here both go in one write.
+      const firstRound = started === undefined;
       if (started === undefined) {
         status.deletion = { ...(status.deletion ?? {}), nodeDrainStartTime: nowISO };
-        updates.push(
-          falseCondition(
-            DRAINING_SUCCEEDED,
-            'Draining',
-            'Info',
-            'Draining the node before deletion',
-          ),
-        );
-        await finish(m, status, updates, nowISO, undefined, {
-          reason: DELETING_DRAINING_NODE,
-          message: drainMessage(nowISO, undefined, false),
-        });
-        return { requeue: true };
+        started = now;
+        if (!draining) {
+          updates.push(
+            falseCondition(
+              DRAINING_SUCCEEDED,
+              'Draining',
+              'Info',
+              'Draining the node before deletion',
+            ),
+          );
+        }
       }
-      const stuck = failures(m, infra).has('drain-stuck');
-      const drain = stuck
-        ? Infinity
-        : stepDuration(ctx.options.timings, ctx.options.randomSeed, name, 'drain');
       const timeout = parseGoDuration(m.spec?.nodeDrainTimeout) ?? 0;
       const timedOut = timeout > 0 && now >= started + timeout;
-      if (now < started + drain && !timedOut) {
-        updates.push(
-          falseCondition(
-            DRAINING_SUCCEEDED,
-            'Draining',
-            'Info',
-            stuck
-              ? "Draining the node before deletion: cannot evict pod as it would violate the pod's disruption budget"
-              : 'Draining the node before deletion',
-          ),
-        );
-        // The Ready summary notes a deletion older than 15 minutes (a drain older than 5): look
-        // again then, as upstream's drain requeues every 20 s would notice.
+      const nodeName = status.nodeRef.name ?? '';
+      const startISO = status.deletion?.nodeDrainStartTime ?? nowISO;
+      // The drain itself: evictions in the workload cluster (drainNode), or, where the cluster
+      // has no workload, a drain simulated by time (drain-stuck: never done).
+      let result: EvictionResult | 'done' | undefined;
+      let timedDone = Infinity;
+      if (!timedOut) {
+        const stuck = failures(m, infra).has('drain-stuck');
+        const round = await ctx.kubelet?.drain(m, nodeName, stuck);
+        // The workload cluster is not rebuilt yet (a restart): as upstream waits for its cluster
+        // cache to connect, look again shortly and write nothing meanwhile (but the start).
+        if (round === 'not-synced') {
+          if (!firstRound) return { requeueAfterMs: 1_000 };
+          return finish(m, status, updates, nowISO, 1_000, {
+            reason: DELETING_DRAINING_NODE,
+            message: drainHeader(startISO),
+          });
+        }
+        result = round;
+        if (result === undefined) {
+          const drain = stuck
+            ? Infinity
+            : stepDuration(ctx.options.timings, ctx.options.randomSeed, name, 'drain');
+          timedDone = started + drain;
+          result = now < timedDone ? timedDrainResult(nodeName, stuck) : 'done';
+        } else timedDone = Infinity;
+      }
+      if (!timedOut && result !== undefined && result !== 'done' && !drainCompleted(result)) {
+        const message = drainConditionMessage(startISO, result);
+        updates.push(falseCondition(DRAINING_SUCCEEDED, 'Draining', 'Info', message));
+        // Upstream looks again in 20 s (drainRetryInterval); a timed drain when it ends. The
+        // Ready summary notes a deletion older than 15 minutes (a drain older than 5): look
+        // again then too.
         const deletedAt = ctx.timeline.at(
           m.metadata.uid,
           'metadata/deletionTimestamp',
@@ -434,25 +457,18 @@ export function machineController(ctx: Context): Controller {
           deletedAt !== undefined ? deletedAt + STALE_DELETION_MS + 1 : Infinity,
           started + STALE_DRAIN_MS + 1,
         ].filter((t) => t > now);
-        const wakeUp =
-          Math.min(started + drain, timeout > 0 ? started + timeout : Infinity, ...notes) - now;
+        const next = Number.isFinite(timedDone) ? timedDone : now + DRAIN_RETRY_MS;
+        const wakeUp = Math.min(next, timeout > 0 ? started + timeout : Infinity, ...notes) - now;
         return finish(
           m,
           status,
           updates,
           nowISO,
           Number.isFinite(wakeUp) ? Math.max(wakeUp, 500) : undefined,
-          {
-            reason: DELETING_DRAINING_NODE,
-            message: drainMessage(
-              status.deletion?.nodeDrainStartTime ?? nowISO,
-              status.nodeRef.name,
-              stuck,
-            ),
-          },
+          { reason: DELETING_DRAINING_NODE, message },
         );
       }
-      if (timedOut && now < started + drain) {
+      if (timedOut) {
         ctx.events.emit(
           m,
           'Warning',

@@ -33,6 +33,7 @@ import { machineHealthCheckController } from './machinehealthcheck';
 import { Kubelet } from './kubelet';
 import { autoscalerStatusController } from '../workload/autoscaler-status';
 import { WorkloadClusters } from '../workload/clusters';
+import { DEFAULT_WORKLOAD_MAX_NODES, WorkloadSync, workloadController } from '../workload/pods';
 import { DEFAULT_PROVIDER_VERSION, ensureProviderDeployment } from './provider';
 
 /**
@@ -89,7 +90,7 @@ export interface ControllerOptions {
    * Workload clusters (an API server per Cluster serving the Nodes the simulated kubelet
    * registers, and the `<cluster>-kubeconfig` Secret); false: none, Machines run without Nodes.
    */
-  workloadClusters?: false | { maxClusters?: number };
+  workloadClusters?: false | { maxClusters?: number; maxWorkloadNodes?: number };
   log?: (line: string) => void;
 }
 
@@ -214,7 +215,11 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
   };
   const workload =
     o.workloadClusters === false ? undefined : new WorkloadClusters({ ...o.workloadClusters, log });
-  const kubelet = workload ? new Kubelet(ctx, workload) : undefined;
+  const maxWorkloadNodes =
+    (o.workloadClusters ? o.workloadClusters.maxWorkloadNodes : undefined) ??
+    DEFAULT_WORKLOAD_MAX_NODES;
+  const synced = new WorkloadSync();
+  const kubelet = workload ? new Kubelet(ctx, workload, maxWorkloadNodes, synced) : undefined;
   ctx.kubelet = kubelet;
   const manager = new Manager(ctx, factory, caches, (o.resyncSeconds ?? 300) * 1000);
   for (const make of [
@@ -238,6 +243,8 @@ export async function startControllers(input: StartControllersInput): Promise<Ru
     manager.add(kubelet.clusterController());
     // Issue 26 item 2: the cluster autoscaler's status ConfigMap where a pool has bounds.
     manager.add(autoscalerStatusController(ctx, workload));
+    // Issue 26 item 6: Pods, their controllers and budgets, so that drains really evict.
+    manager.add(workloadController(ctx, workload, { maxNodes: maxWorkloadNodes, synced }));
   }
   // WaitForCacheSync: the events of the initial lists are queued, but nothing is reconciled
   // before every informer the controllers read has its full list.

@@ -26,7 +26,11 @@ export const FAILURE_MODES = [
   'vm-create-error',
   /** The VM runs and the node registers, but never becomes Ready (NodeHealthy False). */
   'node-unhealthy',
-  /** Draining never completes (a PodDisruptionBudget): only nodeDrainTimeout ends it. */
+  /**
+   * Draining never completes: a PodDisruptionBudget over the Node's Pods allows no disruption
+   * (`workload/pods.ts`), so every eviction is refused; only nodeDrainTimeout (or removing the
+   * failure) ends it.
+   */
   'drain-stuck',
 ] as const;
 export type FailureMode = (typeof FAILURE_MODES)[number];

@@ -125,7 +125,13 @@ export function deletingForSummary(
   return v2(DELETING, 'True', 'Deleting', msg);
 }
 
-/** What a drain message says delays it, in upstream's order. */
+/**
+ * What a drain message says delays it, in upstream's order (calculateDeletingConditionForSummary).
+ * Reproduced faithfully, quirk included: upstream looks for the lowercase "cannot evict pod as it
+ * would violate the pod's disruption budget." while the 429 it records (kube-apiserver's
+ * eviction.go, `EvictionResult.ConditionMessage`) says "Cannot evict pod …": case-sensitive, so
+ * the summary never names PodDisruptionBudgets for a drain a budget blocks.
+ */
 export function drainDelayReasons(message: string): string[] {
   const out: string[] = [];
   if (message.includes("cannot evict pod as it would violate the pod's disruption budget."))
@@ -139,27 +145,100 @@ export function drainDelayReasons(message: string): string[] {
 
 export const DELETING_DRAINING_NODE = 'DrainingNode';
 
-/** The Pods a simulated Node runs that a drain evicts: one workload Pod behind a PodDisruptionBudget. */
-export function drainPodOf(nodeName: string): { pod: string; pdb: string } {
-  return { pod: `default/web-${nodeName.slice(-5)}`, pdb: 'web' };
+/** kube-apiserver's 429 message for an eviction a PodDisruptionBudget refuses. */
+export const EVICTION_REFUSED = "Cannot evict pod as it would violate the pod's disruption budget.";
+
+/**
+ * What one round of Cluster API's drain did (internal/controllers/machine/drain EvictionResult):
+ * Pods as `namespace/name`, each list in the order upstream builds it.
+ */
+export interface EvictionResult {
+  /** Pods that had a deletionTimestamp, then the ones whose eviction was just accepted. */
+  podsDeletionTimestampSet: string[];
+  /** By error message (a 429's message and causes joined, as upstream joins them). */
+  podsFailedEviction: ReadonlyMap<string, readonly string[]>;
+  podsToTriggerEvictionLater: string[];
+}
+
+/** EvictionResult.DrainCompleted. */
+export function drainCompleted(r: EvictionResult): boolean {
+  return (
+    r.podsDeletionTimestampSet.length === 0 &&
+    r.podsFailedEviction.size === 0 &&
+    r.podsToTriggerEvictionLater.length === 0
+  );
+}
+
+/** util/log.ListToString: the first `n` items, then "... (N more)". */
+export function listToString(items: readonly string[], n: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < items.length; i++) {
+    if (i > n - 1) {
+      out.push(`... (${String(items.length - n)} more)`);
+      break;
+    }
+    out.push(items[i] ?? '');
+  }
+  return out.join(', ');
+}
+
+/** The header alone, what reconcileDelete writes before the first round of the drain. */
+export function drainHeader(startISO: string): string {
+  return `Drain not completed yet (started at ${startISO}):`;
 }
 
 /**
- * EvictionResult.ConditionMessage for the simulated drain: the Pod still being evicted, or (stuck)
- * the Pod whose eviction the PodDisruptionBudget refuses. Without a Node name, the header alone
- * (what reconcileDelete writes before the first eviction).
+ * EvictionResult.ConditionMessage (Cluster API v1.14): the message of v1beta2's Deleting
+ * (DrainingNode) and v1beta1's DrainingSucceeded while the drain goes on. At most 5 distinct
+ * errors, sorted, each with at most 3 Pods; the rest summed up.
  */
-export function drainMessage(
-  startISO: string,
-  nodeName: string | undefined,
-  stuck: boolean,
-): string {
-  const header = `Drain not completed yet (started at ${startISO}):`;
-  if (!nodeName) return header;
-  const { pod, pdb } = drainPodOf(nodeName);
+export function drainConditionMessage(startISO: string, r: EvictionResult): string {
+  if (drainCompleted(r)) return '';
+  let msg = drainHeader(startISO);
+  if (r.podsDeletionTimestampSet.length > 0)
+    msg += `\n* Pods with deletionTimestamp that still exist: ${listToString(r.podsDeletionTimestampSet, 3)}`;
+  if (r.podsFailedEviction.size > 0) {
+    // Go's sort.Strings: byte order.
+    const errors = [...r.podsFailedEviction.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    msg += '\n* Pods with eviction failed:';
+    for (const e of errors.slice(0, 5))
+      msg += `\n  * ${e}: ${listToString(r.podsFailedEviction.get(e) ?? [], 3)}`;
+    const skipped = errors.slice(5);
+    if (skipped.length > 0) {
+      const pods = skipped.reduce((n, e) => n + (r.podsFailedEviction.get(e)?.length ?? 0), 0);
+      msg += '\n  * ... ';
+      msg += skipped.length === 1 ? '(1 more error ' : `(${String(skipped.length)} more errors `;
+      msg += pods === 1 ? 'applying to 1 Pod)' : `applying to ${String(pods)} Pods)`;
+    }
+  }
+  if (r.podsToTriggerEvictionLater.length > 0)
+    msg += `\n* After above Pods have been removed from the Node, the following Pods will be evicted: ${listToString(r.podsToTriggerEvictionLater, 3)}`;
+  return msg;
+}
+
+/**
+ * A drain simulated by time, for a cluster without a workload (no workload API server, or more
+ * Nodes than the workload's bound): the one web Pod such a Node would run, in the message
+ * upstream would write for it: being evicted, or (stuck) refused by a budget over it.
+ */
+export function timedDrainResult(nodeName: string, stuck: boolean): EvictionResult {
+  const pod = `default/web-${nodeName.slice(-5)}`;
   return stuck
-    ? `${header}\n* Pod ${pod}: cannot evict pod as it would violate the pod's disruption budget. The disruption budget ${pdb} needs 1 healthy pods and has 1 currently`
-    : `${header}\n* Pod ${pod}: deletionTimestamp set, but still not removed from the Node`;
+    ? {
+        podsDeletionTimestampSet: [],
+        podsFailedEviction: new Map([
+          [
+            `${EVICTION_REFUSED} The disruption budget drain-stuck-${nodeName} needs 1 healthy pods and has 1 currently`,
+            [pod],
+          ],
+        ]),
+        podsToTriggerEvictionLater: [],
+      }
+    : {
+        podsDeletionTimestampSet: [pod],
+        podsFailedEviction: new Map(),
+        podsToTriggerEvictionLater: [],
+      };
 }
 
 function nodeConditions(input: MachineV2Input): V2Update[] {

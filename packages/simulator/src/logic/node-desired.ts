@@ -19,7 +19,8 @@ import { sameJson } from './names';
  *   NetworkUnavailable are False, as on a healthy kubelet with a CNI.
  * - Cordoned when Cluster API starts draining the Machine's node (`status.deletion.nodeDrainStartTime`):
  *   `spec.unschedulable` and the `node.kubernetes.io/unschedulable:NoSchedule` taint, as
- *   `kubectl drain` does; draining itself has no pods to evict in the simulation.
+ *   `kubectl drain` does; the drain's evictions are the Machine controller's
+ *   (`workload/drain.ts`).
  */
 
 export const TAINT_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';

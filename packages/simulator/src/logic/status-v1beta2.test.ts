@@ -11,7 +11,10 @@ import { clusterV2Status } from './cluster-status';
 import { deploymentV2Status, rollingOutCondition } from './deployment-status';
 import {
   deletingForSummary,
-  drainMessage,
+  drainConditionMessage,
+  drainHeader,
+  listToString,
+  timedDrainResult,
   machineV2Conditions,
   type MachineV2Input,
 } from './machine-status';
@@ -188,7 +191,10 @@ describe('machineV2Conditions (setBootstrapReadyCondition … setAvailableCondit
       nodeRef: 'node-abcde',
       deleting: true,
     });
-    const message = drainMessage('2026-12-01T09:30:05Z', 'node-abcde', true);
+    const message = drainConditionMessage(
+      '2026-12-01T09:30:05Z',
+      timedDrainResult('node-abcde', true),
+    );
     const c = machineV2Conditions(
       input(m, {
         nodeReady: { status: 'True', message: '' },
@@ -230,15 +236,53 @@ describe('machineV2Conditions (setBootstrapReadyCondition … setAvailableCondit
 
 describe('drain messages (EvictionResult.ConditionMessage, calculateDeletingConditionForSummary)', () => {
   it('the header alone before the first eviction; the held Pod and its budget while stuck', () => {
-    expect(drainMessage('2024-10-09T16:13:59Z', undefined, false)).toBe(
+    expect(drainHeader('2024-10-09T16:13:59Z')).toBe(
       'Drain not completed yet (started at 2024-10-09T16:13:59Z):',
     );
-    expect(drainMessage('2024-10-09T16:13:59Z', 'worker-x1y2z', true)).toBe(
-      "Drain not completed yet (started at 2024-10-09T16:13:59Z):\n* Pod default/web-x1y2z: cannot evict pod as it would violate the pod's disruption budget. The disruption budget web needs 1 healthy pods and has 1 currently",
+    expect(
+      drainConditionMessage('2024-10-09T16:13:59Z', timedDrainResult('worker-x1y2z', true)),
+    ).toBe(
+      "Drain not completed yet (started at 2024-10-09T16:13:59Z):\n* Pods with eviction failed:\n  * Cannot evict pod as it would violate the pod's disruption budget. The disruption budget drain-stuck-worker-x1y2z needs 1 healthy pods and has 1 currently: default/web-x1y2z",
     );
-    expect(drainMessage('2024-10-09T16:13:59Z', 'worker-x1y2z', false)).toBe(
-      'Drain not completed yet (started at 2024-10-09T16:13:59Z):\n* Pod default/web-x1y2z: deletionTimestamp set, but still not removed from the Node',
+    expect(
+      drainConditionMessage('2024-10-09T16:13:59Z', timedDrainResult('worker-x1y2z', false)),
+    ).toBe(
+      'Drain not completed yet (started at 2024-10-09T16:13:59Z):\n* Pods with deletionTimestamp that still exist: default/web-x1y2z',
     );
+  });
+
+  it('ConditionMessage: lists cut at 3 Pods, errors sorted, at most 5, the rest counted', () => {
+    expect(listToString(['a', 'b', 'c'], 3)).toBe('a, b, c');
+    expect(listToString(['a', 'b', 'c', 'd', 'e'], 3)).toBe('a, b, c, ... (2 more)');
+    const failed = new Map<string, string[]>();
+    for (const e of ['e6', 'e2', 'e1', 'e4', 'e3', 'e5', 'e7'])
+      failed.set(e, e === 'e7' ? ['x/p7a', 'x/p7b'] : [`x/p${e}`]);
+    const msg = drainConditionMessage('2024-10-09T16:13:59Z', {
+      podsDeletionTimestampSet: ['a/1', 'a/2', 'a/3', 'a/4'],
+      podsFailedEviction: failed,
+      podsToTriggerEvictionLater: ['b/1'],
+    });
+    expect(msg).toBe(
+      [
+        'Drain not completed yet (started at 2024-10-09T16:13:59Z):',
+        '* Pods with deletionTimestamp that still exist: a/1, a/2, a/3, ... (1 more)',
+        '* Pods with eviction failed:',
+        '  * e1: x/pe1',
+        '  * e2: x/pe2',
+        '  * e3: x/pe3',
+        '  * e4: x/pe4',
+        '  * e5: x/pe5',
+        '  * ... (2 more errors applying to 3 Pods)',
+        '* After above Pods have been removed from the Node, the following Pods will be evicted: b/1',
+      ].join('\n'),
+    );
+    expect(
+      drainConditionMessage('t', {
+        podsDeletionTimestampSet: [],
+        podsFailedEviction: new Map(),
+        podsToTriggerEvictionLater: [],
+      }),
+    ).toBe('');
   });
 
   it('past 15 minutes of deletion and 5 of draining, the delay reasons', () => {
@@ -246,8 +290,15 @@ describe('drain messages (EvictionResult.ConditionMessage, calculateDeletingCond
       type: 'Deleting',
       status: 'True' as const,
       reason: 'DrainingNode',
-      message: drainMessage('2024-10-09T16:13:59Z', 'worker-x1y2z', true),
+      message: drainConditionMessage(
+        '2024-10-09T16:13:59Z',
+        timedDrainResult('worker-x1y2z', true),
+      ),
     };
+    // Upstream's quirk: it looks for "cannot evict pod" in lowercase, the 429 says "Cannot", so a
+    // budget's refusal is never named as the delay; a Pod not terminating never either (v1.14's
+    // message says "Pods with deletionTimestamp that still exist").
+    const lower = { ...stuck, message: stuck.message.replace('Cannot evict', 'cannot evict') };
     expect(deletingForSummary(stuck, 10 * 60_000, 9 * 60_000).message).toBe(
       'Machine deletion in progress, stage: DrainingNode',
     );
@@ -255,6 +306,9 @@ describe('drain messages (EvictionResult.ConditionMessage, calculateDeletingCond
       'Machine deletion in progress since more than 15m, stage: DrainingNode',
     );
     expect(deletingForSummary(stuck, 16 * 60_000, 6 * 60_000).message).toBe(
+      'Machine deletion in progress since more than 15m, stage: DrainingNode',
+    );
+    expect(deletingForSummary(lower, 16 * 60_000, 6 * 60_000).message).toBe(
       'Machine deletion in progress since more than 15m, stage: DrainingNode, delay likely due to PodDisruptionBudgets',
     );
   });
@@ -269,7 +323,10 @@ describe('drain messages (EvictionResult.ConditionMessage, calculateDeletingCond
             type: 'Deleting',
             status: 'True',
             reason: 'DrainingNode',
-            message: drainMessage('2024-10-09T16:13:59Z', 'n', true),
+            message: drainConditionMessage(
+              '2024-10-09T16:13:59Z',
+              timedDrainResult('n', true),
+            ).replace('Cannot evict', 'cannot evict'),
           },
         ],
       });

@@ -2,6 +2,7 @@ import type { Machine, ObjectOf } from '@dcs/domain';
 import type { SimClock } from '../logic/clock';
 import type { Timeline } from '../logic/timeline';
 import type { FailureRule } from '../logic/failures';
+import type { EvictionResult } from '../logic/machine-status';
 import type { Timings } from '../logic/timings';
 import type { Caches, WatchedKind } from './caches';
 import type { KubeClient } from './client';
@@ -41,6 +42,18 @@ export interface Kubelets {
   register(m: Machine, name: string, o?: { create?: boolean }): Promise<string | undefined>;
   /** Deletes the Machine's Node (Cluster API's deleteNode, after the drain). */
   remove(m: Machine): Promise<void>;
+  /**
+   * One round of the drain of the Machine's Node in its workload cluster (`workload/drain.ts`):
+   * 'done', or what was evicted and refused; undefined when the cluster has no workload (no
+   * workload API server, or more Nodes than the workload's bound), where the drain is timed;
+   * 'not-synced' while the Node's workload is not written yet (a restarted simulator).
+   */
+  drain(
+    m: Machine,
+    nodeName: string,
+    /** The Machine has the drain-stuck failure: the drain waits for its budget. */
+    stuck?: boolean,
+  ): Promise<EvictionResult | 'done' | 'not-synced' | undefined>;
 }
 
 export interface Watch {
@@ -78,6 +91,11 @@ export interface Controller {
    * are not filtered, so a predicate saves reconciles, never a decision.
    */
   primaryChanged?: (now: never, before: never) => boolean;
+  /**
+   * Event sources outside the management cluster's informers (a workload cluster's Pods): each
+   * is given the queue's `enqueue` and returns what stops it.
+   */
+  sources?: readonly ((enqueue: (key: string) => void) => () => void)[];
   reconcile(key: string): Promise<ReconcileResult | undefined>;
 }
 

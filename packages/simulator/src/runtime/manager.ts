@@ -108,6 +108,13 @@ export class Manager {
     }
     for (const w of controller.watches)
       on(w.kind, w.map as (o: ObjectOf<WatchedKind>) => readonly string[]);
+    for (const source of controller.sources ?? []) {
+      this.unsubscribe.push(
+        source((key) => {
+          queue.add(key);
+        }),
+      );
+    }
   }
 
   /**

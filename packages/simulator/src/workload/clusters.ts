@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { startApiServer, type ApiServer } from '@dcs/apiserver';
+import { startApiServer, type ApiServer, type ObjectChange } from '@dcs/apiserver';
 
 /**
  * The simulated workload clusters: one `@dcs/apiserver` per Cluster (127.0.0.1, a free port,
  * HTTPS with its own CA), started lazily when the Cluster's first node joins (its control plane is
- * initialized), serving Nodes (and the namespaces and RBAC every server has, and the cluster
- * autoscaler's status ConfigMap where a pool has bounds: `autoscaler-status.ts`). Bounded: past
+ * initialized), serving Nodes (and the namespaces and RBAC every server has, the cluster
+ * autoscaler's status ConfigMap where a pool has bounds: `autoscaler-status.ts`, and the Pods and
+ * PodDisruptionBudgets a drain meets: `pods.ts`). Bounded: past
  * `maxClusters` a Cluster gets no workload server (logged once) and its Machines run without Nodes.
  * In memory only: a restarted simulator starts new servers (new ports, new CAs), the kubelet
  * registers the Nodes again from the Machines, and the kubeconfig Secret is rewritten.
@@ -36,10 +37,24 @@ export function kubeconfigNames(cluster: string) {
 
 export const DEFAULT_MAX_WORKLOAD_CLUSTERS = 64;
 
+/** A change in a workload cluster's API server (`namespace`/`cluster` name the Cluster). */
+export type WorkloadChangeListener = (
+  namespace: string,
+  cluster: string,
+  change: ObjectChange,
+) => void;
+
 export class WorkloadClusters {
   private readonly servers = new Map<string, Promise<WorkloadCluster | undefined>>();
   private refusedLogged = false;
   private closed = false;
+  private readonly listeners = new Set<WorkloadChangeListener>();
+
+  /** Calls `fn` after every change in any workload cluster, running or started later. */
+  subscribe(fn: WorkloadChangeListener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
 
   constructor(private readonly o: WorkloadClustersOptions = {}) {}
 
@@ -116,6 +131,9 @@ export class WorkloadClusters {
     const kubeconfig = server.kubeconfig([{ name: names.context, user: names.user, token }], {
       clusterName: name,
       currentContext: names.context,
+    });
+    server.onChange((change) => {
+      for (const fn of this.listeners) fn(namespace, name, change);
     });
     this.o.log?.(`workload cluster ${namespace}/${name}: ${server.url}`);
     return { namespace, name, server, kubeconfig };

@@ -197,7 +197,15 @@ describe('node pool operations, done the way the reference documents do them', (
   }, 90_000);
 
   it('O-SCALE-DOWN-RANDOM: lowering replicas drains, removes the VMs, releases the entries, removes the machines', async () => {
-    await createPool(sim, { name: 'life-down', cluster: 'life', version: 'v1.34.1', replicas: 4 });
+    await createPool(sim, {
+      name: 'life-down',
+      cluster: 'life',
+      version: 'v1.34.1',
+      replicas: 4,
+      // The drains evict each Node's web replica and look again 20 s later (upstream's interval):
+      // more than the default 1m leaves at this time scale (60 ms of real time) on a busy machine.
+      nodeDrainTimeout: '10m',
+    });
     await waitSettled(sim, 'life-down');
     const before = names(machinesOf(sim, 'life-down'));
     await sim.kubectl.patch('MachineDeployment', 'life-down', 'json', [
@@ -294,6 +302,8 @@ describe('node pool operations, done the way the reference documents do them', (
   it('O-DELETE-POOL: deleting the MachineDeployment drains and removes its machines and frees its entries; then its templates and pool can go', async () => {
     await createPool(sim, {
       name: 'life-del',
+      // As above: room for a drain's 20 s retries at this time scale.
+      nodeDrainTimeout: '10m',
       cluster: 'life',
       version: 'v1.34.1',
       replicas: 2,
