@@ -1,5 +1,6 @@
 import type { Page, TestInfo } from '@playwright/test';
-import { NS, expect, expectChinese, kubectl, snap, test } from '../fixtures';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { NS, expect, expectChinese, kubectl, snap, test, workloadKubeconfig } from '../fixtures';
 
 /**
  * Issue 26 item 6: drain visibility, end to end. A machine of dev-west-full is deleted while a
@@ -97,7 +98,7 @@ interface MachineWire {
     phase?: string;
     nodeRef?: { name: string };
     v1beta2?: { conditions?: { type: string; reason?: string; message?: string }[] };
-    conditions?: { type: string; reason?: string; message?: string }[];
+    conditions?: { type: string; status?: string; reason?: string; message?: string }[];
   };
 }
 
@@ -117,7 +118,9 @@ const machinesOfPool = async (kubeconfig: string): Promise<MachineWire[]> =>
   ).items;
 
 /**
- * A Running machine of the pool with a Node, once the pool's timeout (`timeout`, undefined for
+ * A Running machine of the pool whose Node is Ready (NodeHealthy True: its Pods run, so a
+ * budget over them holds; a Pod that never started is evicted past any budget, as the Eviction
+ * API does for a Pending Pod), once the pool's timeout (`timeout`, undefined for
  * none) has reached it in place, as Cluster API propagates node timeouts to existing machines.
  * The timeout is stored in seconds (v1beta2) and read back as Go writes durations ("10m0s").
  */
@@ -131,6 +134,8 @@ async function aRunningMachine(kubeconfig: string, timeout: RegExp | undefined):
             !m.metadata.deletionTimestamp &&
             m.status?.phase === 'Running' &&
             m.status.nodeRef !== undefined &&
+            m.status.conditions?.some((c) => c.type === 'NodeHealthy' && c.status === 'True') ===
+              true &&
             (timeout === undefined
               ? m.spec?.nodeDrainTimeout === undefined
               : timeout.test(m.spec?.nodeDrainTimeout ?? '')),
@@ -170,6 +175,36 @@ async function refusingBudget(kubeconfig: string, machine: string): Promise<stri
   return budget;
 }
 
+/**
+ * Marks the machine `drain-stuck` and waits until the budget the simulator writes for it holds in
+ * the workload cluster, as kubectl there reads it: its Node's web replica healthy, no disruption
+ * allowed. Only then is the machine deleted, so its drain meets the budget.
+ */
+async function holdDrain(kubeconfig: string, machine: string, outDir: string): Promise<void> {
+  await kubectl(kubeconfig, 'annotate', 'machine', machine, 'sim.dcs.io/fail=drain-stuck');
+  const m = (await machinesOfPool(kubeconfig)).find((x) => x.metadata.name === machine);
+  const node = m?.status?.nodeRef?.name ?? '';
+  mkdirSync(outDir, { recursive: true });
+  const workload = `${outDir}/workload.kubeconfig`;
+  writeFileSync(workload, await workloadKubeconfig(kubeconfig, CLUSTER));
+  await expect
+    .poll(
+      async () =>
+        kubectl(
+          workload,
+          'get',
+          'pdb',
+          `drain-stuck-${node}`,
+          '-n',
+          'default',
+          '-o',
+          'jsonpath={.status.currentHealthy}/{.status.disruptionsAllowed}',
+        ).catch(() => ''),
+      { timeout: 60_000, message: `the budget drain-stuck-${node} holds` },
+    )
+    .toBe('1/0');
+}
+
 async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await snap(page, testInfo, name);
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
@@ -188,8 +223,8 @@ async function journey(
   // No nodeDrainTimeout: Cluster API's default, the drain waits forever.
   await setPoolDrainTimeout(stack.kubeconfig, null);
   const victim = await aRunningMachine(stack.kubeconfig, undefined);
-  // Hold the drain, as a PodDisruptionBudget does.
-  await kubectl(stack.kubeconfig, 'annotate', 'machine', victim, 'sim.dcs.io/fail=drain-stuck');
+  // Hold the drain with a PodDisruptionBudget.
+  await holdDrain(stack.kubeconfig, victim, testInfo.outputDir);
 
   // O-SCALE-DOWN-TARGETED of exactly this machine, from the Nodes tab.
   await page.goto(`/clusters/${NS}/${CLUSTER}/nodes`);
@@ -284,7 +319,7 @@ test('for a viewer: the drain is shown, the nodeDrainTimeout edit is off and say
   // A timeout long enough for the viewer to look (10m simulated: 150 s here).
   await setPoolDrainTimeout(stack.kubeconfig, '10m');
   const victim = await aRunningMachine(stack.kubeconfig, /^10m(0s)?$/);
-  await kubectl(stack.kubeconfig, 'annotate', 'machine', victim, 'sim.dcs.io/fail=drain-stuck');
+  await holdDrain(stack.kubeconfig, victim, testInfo.outputDir);
   await kubectl(stack.kubeconfig, 'delete', 'machine', victim, '--wait=false');
   const budget = await refusingBudget(stack.kubeconfig, victim);
 
