@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANNOTATION_DELETE_MACHINE, LABEL_CONTROL_PLANE_NAME } from '../labels';
+import { ANNOTATION_DELETE_MACHINE, LABEL_CONTROL_PLANE_NAME, LABEL_SET_NAME } from '../labels';
 import { RestartRequestSchema, requestIssues } from '../requests';
 import { rolloutAfterExpired } from '../rules/restart';
 import {
@@ -249,6 +249,55 @@ describe('planRestart (O-RESTART) of a worker pool', () => {
     }
     expect(RestartRequestSchema.safeParse({ resourceVersion: '1', at: 1 }).success).toBe(false);
     expect(RestartRequestSchema.safeParse({ resourceVersion: '1', now: true }).success).toBe(false);
+  });
+
+  it('R-RESTART-2 judges MachineSets by their machines, as the card does: a restart just finished is not "still replacing" while the old set’s status.replicas lags', () => {
+    // rolloutAfter 09:00 made the new set (created 09:00:05) and replaced every machine; the old
+    // set (created before it) wants none and owns none, but its controller has not yet written
+    // status.replicas 0.
+    const newSet = aMachineSet({
+      metadata: { name: 'demo-md-0-new01', creationTimestamp: '2026-03-01T09:00:05Z' },
+      status: { replicas: 3 },
+    });
+    const oldSet = aMachineSet({ spec: { replicas: 0 }, status: { replicas: 1 } });
+    const fresh = ['n1', 'n2', 'n3'].map((n) =>
+      aMachine({
+        metadata: {
+          name: `demo-md-0-new01-${n}`,
+          creationTimestamp: '2026-03-01T09:01:00Z',
+          labels: { [LABEL_SET_NAME]: 'demo-md-0-new01' },
+        },
+      }),
+    );
+    const target = aMachineDeployment({ spec: { rolloutAfter: '2026-03-01T09:00:00Z' } });
+    const settled = planRestart(
+      { resourceVersion: '1' },
+      { target, machines: fresh, machineSets: [oldSet, newSet] },
+      ctx,
+      NOW,
+    );
+    expect(rules(settled)).toEqual([]);
+    // One old machine still there (being deleted): the restart is still replacing machines.
+    const lastOld = machines()[0] ?? aMachine();
+    const stillGoing = planRestart(
+      { resourceVersion: '1' },
+      {
+        target,
+        machines: [
+          ...fresh,
+          {
+            ...lastOld,
+            metadata: { ...lastOld.metadata, deletionTimestamp: '2026-03-01T09:59:00Z' },
+          },
+        ],
+        machineSets: [oldSet, newSet],
+      },
+      ctx,
+      NOW,
+    );
+    expect(stillGoing.issues.map((i) => `${i.rule} ${i.messageKey}`)).toEqual([
+      'R-RESTART-2 plan.issue.restartDue',
+    ]);
   });
 
   it('R-RESTART-1: a pool of 0 replicas has nothing to restart', () => {

@@ -1,6 +1,6 @@
 import { resolveFenceposts } from '../intstr';
 import type { KindName } from '../kinds';
-import { ANNOTATION_DELETE_MACHINE } from '../labels';
+import { ANNOTATION_DELETE_MACHINE, LABEL_SET_NAME } from '../labels';
 import type { RestartRequest } from '../requests/restart';
 import type { ValidationContext } from '../rules/context';
 import type { RuleIssue } from '../rules/issue';
@@ -194,13 +194,19 @@ function changing(
     };
   }
   const live = current.machines.filter((m) => !machineIsDeleting(m));
+  // A MachineSet still in play: it wants machines or owns one (being deleted included). Judged
+  // from the machines, as the pool's card is, not from status.replicas, which its controller
+  // writes after the machines change (a Preview right after a rollout would be refused on it).
+  const owners = new Set(current.machines.map((m) => m.metadata.labels?.[LABEL_SET_NAME]));
+  const inPlay = (ms: MachineSet) =>
+    (ms.spec?.replicas ?? 0) > 0 || owners.has(ms.metadata.name ?? '');
   // A restart already due: machines (or, for a deployment, their MachineSets) older than it remain.
   const due =
     facts.rolloutAfter !== undefined &&
     (o.kind === 'MachineDeployment' && current.machineSets
       ? current.machineSets.some(
           (ms) =>
-            (ms.spec?.replicas ?? 0) + (ms.status?.replicas ?? 0) > 0 &&
+            inPlay(ms) &&
             rolloutAfterExpired(facts.rolloutAfter, ms.metadata.creationTimestamp, now),
         )
       : live.some((m) =>
@@ -216,7 +222,7 @@ function changing(
   const updated = status?.updatedReplicas ?? replicas;
   const statusReplicas = status?.replicas ?? replicas;
   const deleting = current.machines.length - live.length;
-  const oldSets = current.machineSets?.filter((ms) => (ms.status?.replicas ?? 0) > 0).length ?? 0;
+  const oldSets = current.machineSets?.filter(inPlay).length ?? 0;
   if (
     updated < replicas ||
     statusReplicas !== replicas ||
