@@ -48,6 +48,8 @@ test('O-MHC-CREATE from the card, read back with kubectl; node-unhealthy on a ma
   await pools.goto();
   const card = pools.card(POOL);
   await expect(pools.replicas(card, 'Ready')).toHaveText('3');
+  const line = card.locator('[data-fact="health-check"]');
+  await expect(line).toHaveText('None');
 
   await card.getByRole('button', { name: 'Health check', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: `Health check of ${POOL}` });
@@ -112,6 +114,11 @@ test('O-MHC-CREATE from the card, read back with kubectl; node-unhealthy on a ma
     timeout: 120_000,
   });
   await snap(page, testInfo, 'health-check-remediated');
+  // The card's line follows the health check live (the stream, not the dialog's polling).
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(line).toHaveText(`${MHC}: 3 of 3 healthy`);
+  await card.getByRole('button', { name: 'Health check', exact: true }).click();
 
   // O-MHC-DELETE.
   await dialog.getByRole('button', { name: 'Remove the health check' }).click();
@@ -123,6 +130,7 @@ test('O-MHC-CREATE from the card, read back with kubectl; node-unhealthy on a ma
       kubectl(stack.kubeconfig, 'get', 'machinehealthchecks', '-o', 'name').catch(() => ''),
     )
     .not.toContain(MHC);
+  await expect(line).toHaveText('None');
 });
 
 test('O-MHC-* for a viewer: the card’s Health check is there, disabled, and says which access review refused it', async ({

@@ -57,6 +57,7 @@ function makeStores(): Stores {
   add('KubeadmControlPlane');
   add('DCSMachine');
   add('DCSMachineTemplate');
+  add('MachineHealthCheck');
   return stores;
 }
 

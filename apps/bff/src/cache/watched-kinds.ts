@@ -152,4 +152,7 @@ export const indexes = {
     ipPool: (t: Cached<'DCSMachineTemplate'>) =>
       one(t.metadata.namespace, t.spec?.template.spec.ipHostPoolRef.name),
   },
+  MachineHealthCheck: {
+    cluster: (c: Cached<'MachineHealthCheck'>) => one(c.metadata.namespace, c.spec?.clusterName),
+  },
 } satisfies Partial<{ [K in CachedKind]: Record<string, Indexer<Cached<K>>> }>;

@@ -103,6 +103,53 @@ describe('ClusterModel', () => {
     expect(model.pools()).toEqual(full?.pools);
   });
 
+  it('a MachineHealthCheck’s status write rebuilds only the pool it selects (its card line), matching the full grouping', () => {
+    const { fake, cache, registry } = setup();
+    seed(fake);
+    fake.put(
+      aMachineDeployment({ metadata: { name: 'demo-md-1' } }),
+      aMachineSet({
+        metadata: {
+          name: 'demo-md-1-xyz98',
+          labels: { 'cluster.x-k8s.io/deployment-name': 'demo-md-1' },
+        },
+      }),
+    );
+    const model = registry.get('cpaas-system', 'demo');
+    model.refresh();
+    expect(model.pool('demo-md-0')?.healthCheck).toBeUndefined();
+    const mhc = (currentHealthy: number) => ({
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind: 'MachineHealthCheck' as const,
+      metadata: { name: 'demo-md-0-mhc', namespace: 'cpaas-system', resourceVersion: '1' },
+      spec: {
+        clusterName: 'demo',
+        selector: { matchLabels: { 'cluster.x-k8s.io/deployment-name': 'demo-md-0' } },
+      },
+      status: { expectedMachines: 3, currentHealthy },
+    });
+    const rebuilds = model.fullRebuilds;
+    fake.put(mhc(3));
+    expect(model.refresh().map((c) => `${c.type} ${c.kind} ${c.id}`)).toEqual([
+      'upsert pool demo-md-0',
+    ]);
+    expect(model.pool('demo-md-0')?.healthCheck).toEqual({
+      name: 'demo-md-0-mhc',
+      expectedMachines: 3,
+      currentHealthy: 3,
+      held: false,
+    });
+    fake.put(mhc(2));
+    expect(model.refresh().map((c) => `${c.type} ${c.kind} ${c.id}`)).toEqual([
+      'upsert pool demo-md-0',
+    ]);
+    expect(model.pool('demo-md-0')?.healthCheck?.currentHealthy).toBe(2);
+    expect(model.pool('demo-md-1')?.healthCheck).toBeUndefined();
+    // Not the whole cluster: a health check's every status write is a pool's event.
+    expect(model.fullRebuilds).toBe(rebuilds);
+    expect(model.pools()).toEqual(fullViews(cache)?.pools);
+  });
+
   it('drops the views of a deleted machine and pool', () => {
     const { fake, registry } = setup();
     seed(fake);

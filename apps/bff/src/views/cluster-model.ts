@@ -76,6 +76,7 @@ export class ClusterModel {
   #poolsJson: { revision: number; json: string } | undefined;
   #exists = false;
   #dirtyAll = true;
+  #fullRebuilds = 0;
   /** Pools whose own objects changed (MachineDeployment, MachineSet…): every machine is rechecked. */
   readonly #dirtyPools = new Set<string>();
   /** Pools where only some machines changed (the common case), and which ones. */
@@ -107,6 +108,11 @@ export class ClusterModel {
 
   markAll(): void {
     this.#dirtyAll = true;
+  }
+
+  /** How many times the whole cluster was rebuilt (the rare path; a per-event one is a defect). */
+  get fullRebuilds(): number {
+    return this.#fullRebuilds;
   }
 
   markPool(id: string): void {
@@ -218,6 +224,7 @@ export class ClusterModel {
   }
 
   #rebuildAll(now: Date): ViewChange[] {
+    this.#fullRebuilds++;
     this.#dirtyAll = false;
     this.#dirtyPools.clear();
     this.#dirtyMachines.clear();
@@ -236,6 +243,7 @@ export class ClusterModel {
       machineTemplates: s.DCSMachineTemplate.inNamespace(ns),
       bootstrapTemplates: s.KubeadmConfigTemplate.inNamespace(ns),
       ipPools: s.DCSIpHostnamePool.inNamespace(ns),
+      healthChecks: s.MachineHealthCheck.byIndex('cluster', `${ns}/${this.name}`),
     });
     const viewCtx = this.#viewContext(now);
     const views = buildClusterViews(index, { namespace: ns, name: this.name }, viewCtx);
@@ -448,6 +456,8 @@ export class ClusterModel {
           ...(template ? { machineTemplate: template } : {}),
           ...(bootstrap ? { bootstrapTemplate: bootstrap } : {}),
           ...ipPoolOf(template),
+          // The card's health-check line; the machines' entries are not judged against them.
+          healthChecks: s.MachineHealthCheck.byIndex('cluster', `${ns}/${this.name}`),
         },
       };
     }

@@ -3,6 +3,7 @@ import {
   LABEL_CLUSTER_NAME,
   LABEL_CONTROL_PLANE,
   LABEL_DEPLOYMENT_NAME,
+  healthChecksOfPool,
 } from '@dcs/domain';
 import type { CacheChange, ObjectCache } from '../cache/object-cache';
 import type { Cached } from '../cache/watched-kinds';
@@ -166,6 +167,24 @@ export class ModelRegistry {
           return;
         }
         break;
+      }
+      case 'MachineHealthCheck': {
+        // The card's line of each pool whose machines it selects (before or after the change).
+        const checks = [change.object, change.old].filter(
+          (c): c is Cached<'MachineHealthCheck'> => c !== undefined,
+        );
+        for (const c of checks) {
+          const cluster = c.spec?.clusterName;
+          const model = cluster !== undefined ? this.#models.get(keyOf(ns, cluster)) : undefined;
+          if (!model || cluster === undefined) continue;
+          for (const md of this.#cache.stores.MachineDeployment.byIndex(
+            'cluster',
+            keyOf(ns, cluster),
+          ))
+            if (healthChecksOfPool(md, [c]).length > 0) model.markPool(md.metadata.name ?? '');
+          this.#notify(model);
+        }
+        return;
       }
       case 'KubeadmConfig':
       case 'DCSCluster':

@@ -33,6 +33,7 @@ const PLURAL: Record<string, string> = {
   DCSIpHostnamePool: 'dcsiphostnamepools',
   KubeadmConfig: 'kubeadmconfigs',
   DCSCluster: 'dcsclusters',
+  MachineHealthCheck: 'machinehealthchecks',
   ConfigMap: 'configmaps',
   Deployment: 'deployments',
 };

@@ -23,6 +23,7 @@ export function fullViewsOf(
       machineTemplates: s.DCSMachineTemplate.list(),
       bootstrapTemplates: s.KubeadmConfigTemplate.list(),
       ipPools: s.DCSIpHostnamePool.list(),
+      healthChecks: s.MachineHealthCheck.list(),
     }),
     cluster,
     ctx,

@@ -11,6 +11,11 @@ import { fill, type Locale } from './locale';
 export const HEALTH_CHECK_TEXTS = {
   en: {
     'action.healthCheck': 'Health check',
+    'pool.healthCheck': 'Health check',
+    'pool.healthCheck.none': 'None',
+    'pool.healthCheck.counts': '{name}: {healthy} of {expected} healthy',
+    'pool.healthCheck.held': '{name}: {healthy} of {expected} healthy, remediation held back',
+    'pool.healthCheck.notObserved': '{name}: not reported yet',
     'healthCheck.title': 'Health check of {name}',
     'healthCheck.intro':
       'A MachineHealthCheck watches the machines of this pool: one whose Node holds an unhealthy condition past its timeout, or that has no Node after the start-up timeout, is marked unhealthy, and its MachineSet deletes and replaces it while the remediation limit allows.',
@@ -48,6 +53,11 @@ export const HEALTH_CHECK_TEXTS = {
   },
   'zh-CN': {
     'action.healthCheck': '健康检查',
+    'pool.healthCheck': '健康检查',
+    'pool.healthCheck.none': '无',
+    'pool.healthCheck.counts': '{name}：{expected} 台中 {healthy} 台健康',
+    'pool.healthCheck.held': '{name}：{expected} 台中 {healthy} 台健康，修复已暂停',
+    'pool.healthCheck.notObserved': '{name}：尚未上报',
     'healthCheck.title': '{name} 的健康检查',
     'healthCheck.intro':
       'MachineHealthCheck 监视该节点池的 machine：其 Node 的不健康条件持续超过超时，或超过启动超时仍没有 Node 的 machine 会被标记为不健康；在修复限制允许时，其 MachineSet 会删除并替换它。',

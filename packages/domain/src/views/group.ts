@@ -1,6 +1,12 @@
 import { LABEL_CLUSTER_NAME, LABEL_CONTROL_PLANE, LABEL_DEPLOYMENT_NAME } from '../labels';
 import type { KubeadmConfigTemplate } from '../schemas/bootstrap';
-import type { Cluster, Machine, MachineDeployment, MachineSet } from '../schemas/capi';
+import type {
+  Cluster,
+  Machine,
+  MachineDeployment,
+  MachineHealthCheck,
+  MachineSet,
+} from '../schemas/capi';
 import type { KubeadmControlPlane } from '../schemas/controlplane';
 import type { DCSIpHostnamePool, DCSMachine, DCSMachineTemplate } from '../schemas/dcs';
 import { clusterView, type ClusterView } from './cluster';
@@ -28,6 +34,8 @@ export interface ObjectSet {
   machineTemplates?: readonly DCSMachineTemplate[];
   bootstrapTemplates?: readonly KubeadmConfigTemplate[];
   ipPools?: readonly DCSIpHostnamePool[];
+  /** The health checks (a worker pool's card names the one watching its machines). */
+  healthChecks?: readonly MachineHealthCheck[];
 }
 
 /** What views need besides the objects. */
@@ -63,6 +71,8 @@ export interface ObjectIndex {
   consumersByPool: Map<string, IpPoolConsumerObject[]>;
   /** IP pool views, built on first use: they depend on every cluster's machines. */
   ipPoolViews: Map<string, IpPoolView>;
+  /** namespace/cluster → its MachineHealthChecks (`spec.clusterName`). */
+  healthChecksByCluster: Map<string, MachineHealthCheck[]>;
 }
 
 const key = (namespace: string | undefined, name: string | undefined) =>
@@ -126,6 +136,9 @@ export function indexObjects(objects: ObjectSet): ObjectIndex {
       if (md !== undefined) push(machinesByDeployment, key(ns, md), m);
     }
   }
+  const healthChecksByCluster = new Map<string, MachineHealthCheck[]>();
+  for (const c of objects.healthChecks ?? [])
+    push(healthChecksByCluster, key(c.metadata.namespace, c.spec?.clusterName), c);
   const dcsMachinesByPool = new Map<string, DCSMachine[]>();
   for (const dm of objects.dcsMachines ?? []) {
     const pool = dm.spec?.ipHostPoolRef.name;
@@ -148,6 +161,7 @@ export function indexObjects(objects: ObjectSet): ObjectIndex {
     ipPools: byKey(objects.ipPools),
     consumersByPool,
     ipPoolViews: new Map(),
+    healthChecksByCluster,
   };
 }
 
@@ -287,6 +301,7 @@ export function buildClusterViews(
         ...(template ? { machineTemplate: template } : {}),
         ...(bootstrap ? { bootstrapTemplate: bootstrap } : {}),
         ...(ipPool ? { ipPool } : {}),
+        healthChecks: index.healthChecksByCluster.get(ck) ?? [],
       },
       poolCtx,
     );

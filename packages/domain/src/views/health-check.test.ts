@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { MachineHealthCheck } from '../schemas/capi';
 import { aMachine, aMachineDeployment } from '../testing';
-import { poolHealthCheckView } from './health-check';
+import { poolHealthCheckSummary, poolHealthCheckView } from './health-check';
+import { buildWorkerPool, type PoolViewContext } from './nodepool';
+
+const ctx: PoolViewContext = { now: new Date('2026-03-01T10:00:00Z') };
 
 const md = aMachineDeployment({ spec: { replicas: 2 } });
 const mhc = (o: Partial<MachineHealthCheck> = {}, name = 'demo-md-0-mhc'): MachineHealthCheck => ({
@@ -92,5 +95,52 @@ describe('poolHealthCheckView', () => {
     expect(v?.others).toEqual(['a-first']);
     expect(v?.stale).toBe(true);
     expect(v?.limit).toEqual({ kind: 'range', min: 1, max: 2 });
+  });
+});
+
+describe('poolHealthCheckSummary (the card’s line)', () => {
+  it('the pool’s own health check with its counts; held back when RemediationAllowed is False; none without one', () => {
+    expect(poolHealthCheckSummary(md, [mhc()])).toEqual({
+      name: 'demo-md-0-mhc',
+      expectedMachines: 2,
+      currentHealthy: 1,
+      held: false,
+    });
+    const held = mhc({
+      status: {
+        expectedMachines: 2,
+        currentHealthy: 0,
+        conditions: [{ type: 'RemediationAllowed', status: 'False', reason: 'TooManyUnhealthy' }],
+      },
+    });
+    expect(poolHealthCheckSummary(md, [held])).toMatchObject({ currentHealthy: 0, held: true });
+    // Not yet reported: no counts.
+    expect(poolHealthCheckSummary(md, [mhc({ status: {} })])).toEqual({
+      name: 'demo-md-0-mhc',
+      held: false,
+    });
+    const other = mhc({
+      spec: {
+        clusterName: 'demo',
+        selector: { matchLabels: { 'cluster.x-k8s.io/deployment-name': 'x' } },
+      },
+    });
+    expect(poolHealthCheckSummary(md, [other])).toBeUndefined();
+  });
+
+  it('is on the worker pool’s view when the health checks are given, and absent when they are not', () => {
+    const o = {
+      machineDeployment: md,
+      machineSets: [],
+      machines: [],
+      dcsMachines: [],
+    };
+    expect(buildWorkerPool({ ...o, healthChecks: [mhc()] }, ctx).pool.healthCheck).toEqual({
+      name: 'demo-md-0-mhc',
+      expectedMachines: 2,
+      currentHealthy: 1,
+      held: false,
+    });
+    expect(buildWorkerPool(o, ctx).pool.healthCheck).toBeUndefined();
   });
 });

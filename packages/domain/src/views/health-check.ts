@@ -107,6 +107,47 @@ function statusCondition(mhc: MachineHealthCheck, type: string) {
   return conditionView(v2 ?? findCondition(mhc.status?.conditions, type));
 }
 
+/** The health check a pool shows (see poolHealthCheckView) and every one matching its machines. */
+function shownHealthCheck(
+  md: MachineDeployment,
+  checks: readonly MachineHealthCheck[],
+): { mhc: MachineHealthCheck; matching: MachineHealthCheck[] } | undefined {
+  const matching = healthChecksOfPool(md, checks).sort((a, b) =>
+    (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''),
+  );
+  const own = `${md.metadata.name ?? ''}-mhc`;
+  const mhc = matching.find((c) => c.metadata.name === own) ?? matching[0];
+  return mhc ? { mhc, matching } : undefined;
+}
+
+/**
+ * The line of a worker pool's card (issue 26 item 1): which health check watches its machines
+ * and what its controller last counted; `held` when remediation is held back past its limit.
+ */
+export interface PoolHealthCheckSummary {
+  name: string;
+  expectedMachines?: number;
+  currentHealthy?: number;
+  held: boolean;
+}
+
+export function poolHealthCheckSummary(
+  md: MachineDeployment,
+  checks: readonly MachineHealthCheck[],
+): PoolHealthCheckSummary | undefined {
+  const shown = shownHealthCheck(md, checks);
+  if (!shown) return undefined;
+  const status = shown.mhc.status;
+  return {
+    name: shown.mhc.metadata.name ?? '',
+    ...(status?.expectedMachines !== undefined
+      ? { expectedMachines: status.expectedMachines }
+      : {}),
+    ...(status?.currentHealthy !== undefined ? { currentHealthy: status.currentHealthy } : {}),
+    held: statusCondition(shown.mhc, 'RemediationAllowed')?.status === 'False',
+  };
+}
+
 /**
  * The pool's health check, or undefined when none matches its machines. With several, the one
  * named `<pool>-mhc` (the console's) or else the first by name is shown, the others named.
@@ -116,13 +157,9 @@ export function poolHealthCheckView(
   checks: readonly MachineHealthCheck[],
   machines: readonly Machine[],
 ): PoolHealthCheckView | undefined {
-  const matching = healthChecksOfPool(md, checks).sort((a, b) =>
-    (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''),
-  );
-  if (matching.length === 0) return undefined;
-  const own = `${md.metadata.name ?? ''}-mhc`;
-  const mhc = matching.find((c) => c.metadata.name === own) ?? matching[0];
-  if (!mhc) return undefined;
+  const shown = shownHealthCheck(md, checks);
+  if (!shown) return undefined;
+  const { mhc, matching } = shown;
   const spec = mhc.spec;
   const status = mhc.status;
   const targets = status?.targets ?? [];

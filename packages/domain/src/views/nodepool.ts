@@ -3,7 +3,13 @@ import { CONTROL_PLANE_POOL_ID, LABEL_CLUSTER_NAME, LABEL_SET_NAME } from '../la
 import type { Severity } from '../rules/issue';
 import { parseRfc3339 } from '../rules/restart';
 import type { VersionsCatalog } from '../schemas/catalog';
-import type { Cluster, Machine, MachineDeployment, MachineSet } from '../schemas/capi';
+import type {
+  Cluster,
+  Machine,
+  MachineDeployment,
+  MachineHealthCheck,
+  MachineSet,
+} from '../schemas/capi';
 import type { KubeadmConfigTemplate } from '../schemas/bootstrap';
 import type { KubeadmControlPlane } from '../schemas/controlplane';
 import type { DCSMachine, DCSMachineTemplate } from '../schemas/dcs';
@@ -26,6 +32,7 @@ import {
 import { machineFactsVia, machineViewVia, type MachineViewMemo } from './machine-memo';
 import type { ViewMessageKey } from './messages';
 import { autoscalerProblems, poolAutoscalerView, type PoolAutoscalerView } from './autoscaler';
+import { poolHealthCheckSummary, type PoolHealthCheckSummary } from './health-check';
 import { pauseView, type PauseView } from './pause';
 import { controlPlaneRuleProblems, workerPoolRuleProblems } from './pool-rules';
 import { sortProblems, viewProblem, type ViewProblem } from './problem';
@@ -143,6 +150,11 @@ export interface NodePoolView {
    */
   autoscaler?: PoolAutoscalerView;
   /**
+   * Worker pools: the MachineHealthCheck watching its machines and its last counts (issue 26
+   * item 1); absent when none does, or when the health checks were not given.
+   */
+  healthCheck?: PoolHealthCheckSummary;
+  /**
    * O-RESTART: the object's rolloutAfter, and whether it is still to come by the console server's
    * clock (a scheduled restart); absent when none is set.
    */
@@ -205,6 +217,8 @@ export interface WorkerPoolObjects {
   bootstrapTemplate?: KubeadmConfigTemplate;
   /** The view of the IP pool the machine template names. */
   ipPool?: IpPoolView;
+  /** The health checks of its cluster (those matching its machines are shown). */
+  healthChecks?: readonly MachineHealthCheck[];
 }
 
 export interface ControlPlanePoolObjects {
@@ -795,6 +809,7 @@ export function buildWorkerPoolFrom(
     paused,
     pause,
     ...optional('autoscaler', autoscaler),
+    ...optional('healthCheck', o.healthChecks && poolHealthCheckSummary(md, o.healthChecks)),
     ...restartOf(spec?.rolloutAfter, ctx.now),
     ...optional('createdAt', md.metadata.creationTimestamp),
   };

@@ -1,6 +1,7 @@
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import { Box, Button, Link, Stack } from '@mui/material';
 import { memo } from 'react';
+import type { NodePoolView } from '@dcs/domain';
 import { Link as RouterLink } from '../../../lib/routing';
 import { ActionButton } from '../../../components/ActionButton';
 import { useAutoscaleTexts } from '../../../i18n/autoscale';
@@ -223,6 +224,8 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
                   },
                 ]
               : []),
+            // Issue 26 item 1: the health check watching the pool's machines, and its counts.
+            { label: hc('pool.healthCheck'), id: 'health-check', value: healthCheckText(pool, hc) },
             ...restartFact(pool, t, locale),
           ]}
         />
@@ -231,3 +234,14 @@ export const WorkerPoolCard = memo(function WorkerPoolCard({
     </PoolCardFrame>
   );
 });
+
+function healthCheckText(pool: NodePoolView, hc: ReturnType<typeof useHealthCheckTexts>): string {
+  const c = pool.healthCheck;
+  if (!c) return hc('pool.healthCheck.none');
+  if (c.expectedMachines === undefined) return hc('pool.healthCheck.notObserved', { name: c.name });
+  return hc(c.held ? 'pool.healthCheck.held' : 'pool.healthCheck.counts', {
+    name: c.name,
+    healthy: c.currentHealthy ?? 0,
+    expected: c.expectedMachines,
+  });
+}
