@@ -132,4 +132,25 @@ describe('a write guarded by its resourceVersion while a controller writes the s
     expect(res.statusCode, res.body.slice(0, 2000)).toBe(409);
     expect(replicas()).toBe(from);
   }, 60_000);
+  it('Preview: a spec change by someone else just before its dry run is the conflict Apply would answer (409, their field), not the server’s generic refusal of a step', async () => {
+    const s = new TestSession(app);
+    await s.start();
+    const view = await viewed(s);
+    const theirs = view.replicas.desired - 2;
+    let once = false;
+    before = async () => {
+      if (once) return;
+      once = true;
+      await t.cluster.server.client.patch(REF, 'merge', { spec: { replicas: theirs } });
+    };
+    const preview = await s.request('POST', `${BASE}/nodepools/${MD}/scale?dryRun=true`, {
+      replicas: view.replicas.desired - 1,
+      resourceVersion: view.resourceVersions.md,
+    });
+    expect(preview.statusCode, preview.body.slice(-1500)).toBe(409);
+    const body = preview.json<{ code: string; conflict?: { fields: string[] } }>();
+    expect(body.code).toBe('Conflict');
+    expect(body.conflict?.fields).toContain('/spec/replicas');
+    expect(replicas()).toBe(theirs);
+  }, 60_000);
 });

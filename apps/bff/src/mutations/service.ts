@@ -31,7 +31,7 @@ import { getObject } from '../kube/objects';
 import { speaking, type KubeClient } from '../kube/rest';
 import type { Metrics } from '../metrics/metrics';
 import {
-  dryRunPlan,
+  previewPlan,
   executePlan,
   type ExecutionResult,
   type ExecutorOptions,
@@ -320,7 +320,18 @@ export class MutationService {
       const wire = this.#onTheWire(p, client);
       if (dryRun) {
         // Preview asks the server: every step dry-run, as Apply's first phase does.
-        const verdict = await this.#dryRun(wire, client, principal);
+        const { verdict, conflictAt } = await this.#dryRun(wire, client, principal);
+        // A step refused because its object changed since the plan (someone wrote it between
+        // our plan and the dry run, beyond the status noise the executor passes over): judged
+        // again as Apply's conflict is — caught up, re-planned, and either rebased or answered
+        // with the 409 that says what they changed, instead of the server's generic words.
+        if (conflictAt !== undefined && attempt + 1 < EXECUTION_ATTEMPTS) {
+          const failed = p.steps[conflictAt];
+          if (failed) await this.#catchUp(principal, failed.kind, failed.namespace, failed.name);
+          plan = await this.#settle(principal, spec, ctx, request, rebased);
+          request = plan.request;
+          continue;
+        }
         audit(verdict.ok ? 'dry-run' : 'dry-run-refused', wire);
         return { dryRun: true, plan: { ...wire, verdict }, rebased };
       }
@@ -501,9 +512,13 @@ export class MutationService {
     return chain && changedPathsAlong(chain).length === 0 ? withGuardAt(step, current) : undefined;
   }
 
-  async #dryRun(p: Plan, client: KubeClient, principal: Principal): Promise<PlanVerdict> {
+  async #dryRun(
+    p: Plan,
+    client: KubeClient,
+    principal: Principal,
+  ): Promise<{ verdict: PlanVerdict; conflictAt?: number }> {
     try {
-      return await dryRunPlan(p, client, this.#executorFor(principal));
+      return await previewPlan(p, client, this.#executorFor(principal));
     } catch (error) {
       // Not the server's verdict but no answer at all (network, TLS): the upstream failed.
       const message = `the API server could not be asked to dry-run the plan: ${error instanceof Error ? error.message : String(error)}`;

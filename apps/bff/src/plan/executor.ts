@@ -230,6 +230,26 @@ export async function dryRunPlan(
   return (await judgePlan(plan, client, options)).verdict;
 }
 
+/**
+ * Preview's dry run: the verdict, and the first step refused because its object changed since the
+ * plan was made (a conflict, as Apply's executor judges one: `isConflict`), for the caller to
+ * catch up and plan again rather than show the server's generic refusal.
+ */
+export async function previewPlan(
+  plan: Plan,
+  client: KubeClient,
+  options: Pick<ExecutorOptions, 'onWrite' | 'refreshGuard'> = {},
+): Promise<{ verdict: PlanVerdict; conflictAt?: number }> {
+  const judged = await judgePlan(plan, client, options);
+  for (const [i, error] of judged.errors) {
+    const step = plan.steps[i];
+    if (step && (await isConflict(client, step, error))) {
+      return { verdict: judged.verdict, conflictAt: i };
+    }
+  }
+  return { verdict: judged.verdict };
+}
+
 /** A write whose answer was lost: the server may have applied it (a reset, a timeout). */
 function inDoubt(error: unknown): boolean {
   if (error instanceof UpstreamUnreachableError) return error.mayHaveArrived;
