@@ -140,6 +140,36 @@ describe('events of a page’s objects (issue 26, item 7)', () => {
     expect((await operator.request('GET', `${pool}?type=Fatal`)).statusCode).toBe(400);
   });
 
+  it('a pool’s diagnostics bundle reads both Event APIs: each Event once (one store), newest first, and which API it could read', async () => {
+    await t.cluster.server.client.create({
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'md-scaled', namespace: NS },
+      eventTime: '2026-01-01T12:00:00.000000Z',
+      regarding: { kind: 'MachineDeployment', name: 'demo-md-0', namespace: NS },
+      reason: 'SuccessfulScale',
+      note: 'scaled to 4',
+      type: 'Normal',
+      action: 'Scale',
+      reportingController: 'cluster.x-k8s.io/machinedeployment-controller',
+      reportingInstance: 'capi-controller-manager-0',
+    });
+    const res = await operator.request(
+      'GET',
+      `/api/v1/clusters/${NS}/demo/nodepools/demo-md-0/diagnostics`,
+    );
+    expect(res.statusCode, res.body.slice(0, 500)).toBe(200);
+    const bundle = res.json<{
+      events: { reason: string; message: string; object: string }[];
+      eventSources: { events: string; eventsV1: string };
+    }>();
+    expect(bundle.eventSources).toEqual({ events: 'ok', eventsV1: 'ok' });
+    expect(bundle.events.map((e) => `${e.object} ${e.reason} ${e.message}`)).toEqual([
+      'MachineDeployment/demo-md-0 SuccessfulScale scaled to 4',
+      'MachineDeployment/demo-md-0 ReconcileError cannot reconcile',
+    ]);
+  });
+
   it('a viewer reads them as RBAC lets them', async () => {
     const { status, view } = await get(viewer, `object=Machine/${MACHINE}`);
     expect(status).toBe(200);

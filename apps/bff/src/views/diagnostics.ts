@@ -1,14 +1,15 @@
-import {
-  type ClusterNodesView,
-  EventSchema,
-  type BootstrapFile,
-  type KubeEvent,
-  type MachineView,
-  type NodePoolView,
+import type {
+  ClusterNodesView,
+  BootstrapFile,
+  EventsV1Event,
+  KubeEvent,
+  MachineView,
+  NodePoolView,
 } from '@dcs/domain';
 import type { Principal } from '../auth/principal';
 import type { ObjectCache } from '../cache/object-cache';
 import type { ClusterModel } from './cluster-model';
+import { coreEvents, v1Events, type SourceState } from './events';
 import type { Globals } from './globals';
 import { clusterObjects, poolObjects, type ObjectNames } from './object-names';
 import type { TimelineView } from './timeline';
@@ -34,39 +35,70 @@ export interface EventView {
 const MAX_POOL_EVENTS = 200;
 const MAX_CLUSTER_EVENTS = 1000;
 
-/** Events of the objects named in `wanted`, newest first, at most `max`. */
+/** What a bundle says of its Events: each API's read (one may be refused to the user). */
+export interface BundleEvents {
+  events: EventView[];
+  sources: { events: SourceState; eventsV1: SourceState };
+}
+
+const eventTime = (e: KubeEvent) => e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? '';
+
+function coreRow(e: KubeEvent): EventView {
+  const time = eventTime(e);
+  return {
+    type: e.type ?? 'Normal',
+    reason: e.reason ?? '',
+    message: e.message ?? '',
+    object: `${e.involvedObject.kind ?? ''}/${e.involvedObject.name ?? ''}`,
+    count: e.count ?? 1,
+    ...(e.firstTimestamp ? { firstTimestamp: e.firstTimestamp } : {}),
+    ...(time ? { lastTimestamp: time } : {}),
+  };
+}
+
+/** An events.k8s.io/v1 Event in the bundle's row: `note` is its message, the series its count. */
+function v1Row(e: EventsV1Event): EventView {
+  const last = e.series?.lastObservedTime ?? e.deprecatedLastTimestamp ?? e.eventTime ?? undefined;
+  return {
+    type: e.type ?? 'Normal',
+    reason: e.reason ?? '',
+    message: e.note ?? '',
+    object: `${e.regarding?.kind ?? ''}/${e.regarding?.name ?? ''}`,
+    count: e.series?.count ?? e.deprecatedCount ?? 1,
+    ...(e.eventTime ? { firstTimestamp: e.eventTime } : {}),
+    ...(last ? { lastTimestamp: last } : {}),
+  };
+}
+
+/**
+ * Events of the objects named in `wanted`, from both Event APIs (core/v1 and events.k8s.io/v1;
+ * one store on a real API server, so an Event both list is kept once, by its uid), newest first,
+ * at most `max`; an API the user may not read is named in `sources`, the bundle still written.
+ */
 async function eventsOf(
   principal: Principal,
   namespace: string,
   wanted: ObjectNames,
   max: number,
-): Promise<EventView[]> {
-  const res = await principal.client.request(
-    'GET',
-    `/api/v1/namespaces/${encodeURIComponent(namespace)}/events`,
-  );
-  const items = (res.body as { items?: unknown[] } | undefined)?.items ?? [];
-  const events: KubeEvent[] = [];
-  for (const raw of items) {
-    const parsed = EventSchema.safeParse({ apiVersion: 'v1', kind: 'Event', ...(raw as object) });
-    if (!parsed.success) continue;
-    const io = parsed.data.involvedObject;
-    if (io.kind !== undefined && io.name !== undefined && wanted.get(io.kind)?.has(io.name))
-      events.push(parsed.data);
-  }
-  const time = (e: KubeEvent) => e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? '';
-  return events
-    .sort((a, b) => (time(a) < time(b) ? 1 : time(a) > time(b) ? -1 : 0))
-    .slice(0, max)
-    .map((e) => ({
-      type: e.type ?? 'Normal',
-      reason: e.reason ?? '',
-      message: e.message ?? '',
-      object: `${e.involvedObject.kind ?? ''}/${e.involvedObject.name ?? ''}`,
-      count: e.count ?? 1,
-      ...(e.firstTimestamp ? { firstTimestamp: e.firstTimestamp } : {}),
-      ...(time(e) ? { lastTimestamp: time(e) } : {}),
-    }));
+): Promise<BundleEvents> {
+  const [core, v1] = await Promise.all([
+    coreEvents(principal, namespace, wanted),
+    v1Events(principal, namespace, wanted),
+  ]);
+  const seen = new Set<string>();
+  const rows: EventView[] = [];
+  const add = (uid: string | undefined, row: EventView) => {
+    if (uid !== undefined && seen.has(uid)) return;
+    if (uid !== undefined) seen.add(uid);
+    rows.push(row);
+  };
+  for (const e of core.value) add(e.metadata.uid, coreRow(e));
+  for (const e of v1.value) add(e.metadata.uid, v1Row(e));
+  const time = (r: EventView) => r.lastTimestamp ?? r.firstTimestamp ?? '';
+  return {
+    events: rows.sort((a, b) => (time(a) < time(b) ? 1 : time(a) > time(b) ? -1 : 0)).slice(0, max),
+    sources: { events: core.state, eventsV1: v1.state },
+  };
 }
 
 export function eventsOfPool(
@@ -76,7 +108,7 @@ export function eventsOfPool(
   cluster: string,
   pool: string,
   machines: readonly MachineView[],
-): Promise<EventView[]> {
+): Promise<BundleEvents> {
   return eventsOf(
     principal,
     namespace,
@@ -170,7 +202,7 @@ export function poolDiagnostics(
   cluster: string,
   pool: NodePoolView,
   machines: readonly MachineView[],
-  events: readonly EventView[],
+  events: BundleEvents,
   globals: Globals,
   timeline?: TimelineView,
   nodes?: ClusterNodesView,
@@ -184,7 +216,8 @@ export function poolDiagnostics(
     pool,
     machines,
     ...(nodes ? { nodes: nodesOfMachines(nodes, machines) } : {}),
-    events,
+    events: events.events,
+    eventSources: events.sources,
     // Issue 12: who did what, and what followed.
     ...(timeline ? { timeline } : {}),
     providerVersion: globals.providerVersion ?? null,
@@ -210,6 +243,10 @@ export async function clusterDiagnostics(
   const wanted = clusterObjects(cache, model);
   const objects = bundleObjects(cache, model.namespace, wanted);
   const ipPools = model.ipPools().filter((p) => wanted.get('DCSIpHostnamePool')?.has(p.name));
+  const clusterEvents = async () => {
+    const read = await eventsOf(principal, model.namespace, wanted, MAX_CLUSTER_EVENTS);
+    return { events: read.events, eventSources: read.sources };
+  };
   return {
     generatedAt: new Date().toISOString(),
     cluster: model.cluster(),
@@ -217,7 +254,7 @@ export async function clusterDiagnostics(
     machines: model.machines(),
     ...(nodes ? { nodes } : {}),
     ipPools,
-    events: await eventsOf(principal, model.namespace, wanted, MAX_CLUSTER_EVENTS),
+    ...(await clusterEvents()),
     ...(timeline ? { timeline } : {}),
     providerVersion: globals.providerVersion ?? null,
     versions: globals.versions,
