@@ -104,6 +104,7 @@ export function MachineRoute() {
       <ObjectEvents
         namespace={namespace}
         source={{ objects: machineObjectRefs(machine).map((r) => `${r.kind}/${r.name}`) }}
+        follow={machine}
       />
       {dialog}
       {yaml && (

@@ -99,6 +99,7 @@ export function PoolRoute() {
         namespace={namespace}
         source={{ pool: { cluster, pool: poolId } }}
         title={t('pool.events')}
+        follow={pool}
       />
       {/* Issue 12: the audit timeline. */}
       <Timeline scope={{ namespace, cluster, pool: poolId }} />

@@ -30,24 +30,30 @@ type TypeChoice = 'all' | EventType;
 
 /**
  * The Events of a page's objects (issue 26, item 7): both Event APIs, newest first, filterable by
- * type and reason, read again every few seconds while the page is open.
+ * type and reason, read again every few seconds while the page is open and soon after the
+ * page's object changes on the stream.
  */
 export function ObjectEvents({
   namespace,
   source,
   title,
+  follow,
 }: {
   namespace: string;
   source: EventsSource;
   title?: string;
+  /** The page's object as the stream keeps it: its change brings the list up to date soon. */
+  follow?: unknown;
 }) {
   const { t, locale } = useI18n();
   const [type, setType] = useState<TypeChoice>('all');
   const [reason, setReason] = useState('');
-  const events = useObjectEvents(namespace, source, {
-    type: type === 'all' ? undefined : type,
-    reason: reason || undefined,
-  });
+  const events = useObjectEvents(
+    namespace,
+    source,
+    { type: type === 'all' ? undefined : type, reason: reason || undefined },
+    follow,
+  );
   const now = useNow(15_000);
   const heading = title ?? t('events.title');
   const data = events.data;
