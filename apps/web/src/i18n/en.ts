@@ -352,7 +352,7 @@ export const en = {
   'events.typeNormal': 'Normal ({count})',
   'events.reasonAll': 'All reasons',
   'events.reportedBy': 'Reported by',
-  'events.live': 'Live: read again every {seconds} s',
+  'events.live': 'Live: read again every {seconds} s, and as soon as the object changes',
   'events.noneMatching': 'No event matches the filter ({total} in all).',
   'events.forbidden':
     'You may not read the {api} Events of this namespace: the list holds what the other Event API gives.',

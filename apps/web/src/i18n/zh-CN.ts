@@ -334,7 +334,7 @@ export const zhCN: Messages = {
   'events.typeNormal': '正常（{count}）',
   'events.reasonAll': '全部原因',
   'events.reportedBy': '上报者',
-  'events.live': '实时：每 {seconds} 秒重新读取',
+  'events.live': '实时：每 {seconds} 秒重新读取，对象变化时立即读取',
   'events.noneMatching': '没有符合筛选条件的事件（共 {total} 个）。',
   'events.forbidden': '你无权读取此命名空间中的 {api} 事件：列表只包含另一个事件 API 提供的内容。',
   'events.unavailable': '无法读取 {api} 事件：列表可能不完整。',

@@ -394,7 +394,11 @@ export function IpPoolPage({
       )}
       {/* Issue 26: the pool's Events (entries claimed, volumes attached, refusals). */}
       <Box sx={{ mt: 3 }}>
-        <ObjectEvents namespace={namespace} source={{ objects: [`DCSIpHostnamePool/${name}`] }} />
+        <ObjectEvents
+          namespace={namespace}
+          source={{ objects: [`DCSIpHostnamePool/${name}`] }}
+          follow={pool}
+        />
       </Box>
     </Box>
   );
