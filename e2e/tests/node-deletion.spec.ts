@@ -231,9 +231,10 @@ async function journey(
     await expect
       .poll(async () => (await nodeSpec())?.unschedulable, { timeout: 60_000 })
       .toBe(true);
-    expect((await nodeSpec())?.taints?.map((t) => t.key)).toContain(
-      'node.kubernetes.io/unschedulable',
-    );
+    // The taint follows the cordon (upstream's node lifecycle controller adds it; here the kubelet).
+    await expect
+      .poll(async () => (await nodeSpec())?.taints?.map((t) => t.key) ?? [], { timeout: 30_000 })
+      .toContain('node.kubernetes.io/unschedulable');
     // The hold is a PodDisruptionBudget kubectl sees, allowing no disruption of the Node's web
     // replica; the Node's Pods as a drain lists them (spec.nodeName): that replica and the
     // DaemonSet's kube-proxy, which the drain leaves.

@@ -83,6 +83,13 @@ describe('a machine’s Node (issue 12)', () => {
       },
     });
     expect(nodeViewOf(cordoned, drained).state).toBe('Cordoned');
+    // Cluster API cordons before it writes the Machine's drain progress: already Draining.
+    const justDeleted = aMachine({
+      metadata: { name: 'm-2', deletionTimestamp: '2026-01-01T00:10:00Z' },
+      status: { nodeRef: { name: 'w-2' } },
+    });
+    expect(nodeViewOf(cordoned, justDeleted).state).toBe('Draining');
+    expect(nodeViewOf(aNode('w-2'), justDeleted).state).toBe('Ready');
   });
 
   it('joins each Node to the Machine whose nodeRef names it, and leaves unclaimed Nodes unjoined', () => {

@@ -74,12 +74,17 @@ export function isNodeConditionProblem(c: { type: string; status: string }): boo
 const conditionStatus = (s: string): ConditionView['status'] =>
   s === 'True' || s === 'False' ? s : 'Unknown';
 
-/** Whether Cluster API is draining the Machine's node now (deleting, drain not finished). */
-function isDraining(m: Machine | undefined): boolean {
+/**
+ * Whether Cluster API is draining the Machine's node now (deleting, drain not finished). It
+ * cordons the Node first and writes the Machine's drain progress at the end of that reconcile,
+ * so a deleting Machine whose Node is already cordoned, with no drain progress written yet, is
+ * being drained too (not "Cordoned" for the moment in between).
+ */
+function isDraining(m: Machine | undefined, unschedulable: boolean): boolean {
   if (!m?.metadata.deletionTimestamp) return false;
   const drained = m.status?.conditions?.find((c) => c.type === 'DrainingSucceeded');
   if (drained) return drained.status !== 'True' && drained.reason === 'Draining';
-  return Boolean(m.status?.deletion?.nodeDrainStartTime);
+  return Boolean(m.status?.deletion?.nodeDrainStartTime) || unschedulable;
 }
 
 /**
@@ -113,7 +118,7 @@ export function nodeViewOf(node: Node, machine?: Machine): NodeView {
   conditions.sort((a, b) => Number(b.problem) - Number(a.problem));
   const ready = node.status?.conditions?.find((c) => c.type === 'Ready')?.status ?? 'Unknown';
   const unschedulable = node.spec?.unschedulable === true;
-  const state: NodeState = isDraining(machine)
+  const state: NodeState = isDraining(machine, unschedulable)
     ? 'Draining'
     : unschedulable
       ? 'Cordoned'
