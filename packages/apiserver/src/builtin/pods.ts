@@ -11,11 +11,11 @@ import { fieldError, type FieldError } from '../status';
 import type { JSONSchemaProps, KubeObject } from '../types';
 import {
   arr,
-  container,
   int,
   labelSelector,
   mergeBy,
   obj,
+  podSpecFields,
   podTemplate,
   preserved,
   s,
@@ -45,13 +45,7 @@ const condition = obj('Condition contains details for one aspect of the current 
 const podSpec: JSONSchemaProps = {
   ...obj('PodSpec is a description of a pod.', {
     nodeName: s('NodeName indicates in which node this pod is scheduled.'),
-    containers: arr('List of containers belonging to the pod.', container, mergeBy('name')),
-    initContainers: arr('List of initialization containers.', container, mergeBy('name')),
-    volumes: arr('List of volumes.', preserved('Volume'), mergeBy('name')),
-    nodeSelector: strMap('NodeSelector'),
-    serviceAccountName: s('ServiceAccountName'),
-    tolerations: arr('Tolerations', preserved('Toleration')),
-    affinity: preserved('Affinity'),
+    ...podSpecFields,
     restartPolicy: s('Restart policy for all containers within the pod.'),
     terminationGracePeriodSeconds: {
       type: 'integer',

@@ -136,20 +136,23 @@ export const container = obj(
   ['name'],
 );
 
+/** The PodSpec fields a template and a Pod share (a Pod adds what only a scheduled Pod has). */
+export const podSpecFields: Record<string, JSONSchemaProps> = {
+  containers: arr('List of containers belonging to the pod.', container, mergeBy('name')),
+  initContainers: arr('List of initialization containers.', container, mergeBy('name')),
+  volumes: arr('List of volumes.', preserved('Volume'), mergeBy('name')),
+  nodeSelector: strMap('NodeSelector'),
+  serviceAccountName: s('ServiceAccountName'),
+  tolerations: arr('Tolerations', preserved('Toleration')),
+  affinity: preserved('Affinity'),
+};
+
 export const podTemplate = obj(
   'PodTemplateSpec describes the data a pod should have when created from a template.',
   {
     metadata: preserved('Standard object metadata.'),
     spec: {
-      ...obj('PodSpec is a description of a pod.', {
-        containers: arr('List of containers belonging to the pod.', container, mergeBy('name')),
-        initContainers: arr('List of initialization containers.', container, mergeBy('name')),
-        volumes: arr('List of volumes.', preserved('Volume'), mergeBy('name')),
-        nodeSelector: strMap('NodeSelector'),
-        serviceAccountName: s('ServiceAccountName'),
-        tolerations: arr('Tolerations', preserved('Toleration')),
-        affinity: preserved('Affinity'),
-      }),
+      ...obj('PodSpec is a description of a pod.', { ...podSpecFields }),
       'x-kubernetes-preserve-unknown-fields': true,
     },
   },
