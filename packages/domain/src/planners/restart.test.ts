@@ -300,6 +300,48 @@ describe('planRestart (O-RESTART) of a worker pool', () => {
     ]);
   });
 
+  it('R-RESTART-2 judges the MachineDeployment by its sets and machines too: its status.replicas and updatedReplicas, written after its sets’ status, may still count the rollout just finished', () => {
+    const newSet = aMachineSet({
+      metadata: { name: 'demo-md-0-new01', creationTimestamp: '2026-03-01T09:00:05Z' },
+    });
+    const oldSet = aMachineSet({ spec: { replicas: 0 } });
+    const fresh = ['n1', 'n2', 'n3'].map((n) =>
+      aMachine({
+        metadata: {
+          name: `demo-md-0-new01-${n}`,
+          creationTimestamp: '2026-03-01T09:01:00Z',
+          labels: { [LABEL_SET_NAME]: 'demo-md-0-new01' },
+        },
+      }),
+    );
+    const target = aMachineDeployment({
+      spec: { rolloutAfter: '2026-03-01T09:00:00Z' },
+      // As the deployment's controller last wrote it, mid-rollout: one old machine still counted.
+      status: { replicas: 4, updatedReplicas: 2, readyReplicas: 3 },
+    });
+    const plan = planRestart(
+      { resourceVersion: '1' },
+      { target, machines: fresh, machineSets: [oldSet, newSet] },
+      ctx,
+      NOW,
+    );
+    expect(plan.issues).toEqual([]);
+    // Its machines still short of the new set: refused, whatever the status says.
+    const short = planRestart(
+      { resourceVersion: '1' },
+      {
+        target: aMachineDeployment({ status: { replicas: 3, updatedReplicas: 3 } }),
+        machines: fresh.slice(0, 2),
+        machineSets: [oldSet, newSet],
+      },
+      ctx,
+      NOW,
+    );
+    expect(short.issues.map((i) => `${i.rule} ${i.messageKey}`)).toEqual([
+      'R-RESTART-2 plan.issue.restartChanging',
+    ]);
+  });
+
   it('R-RESTART-1: a pool of 0 replicas has nothing to restart', () => {
     const plan = planRestart(
       { resourceVersion: '1' },
@@ -324,9 +366,25 @@ describe('planRestart (O-RESTART) of a worker pool', () => {
       [
         'plan.issue.restartChanging',
         {
-          target: aMachineDeployment({ status: { updatedReplicas: 1 } }),
-          machines: ms,
-          machineSets: [set],
+          // An upgrade under way: a new set of the new version holds one machine, the old two.
+          target: aMachineDeployment({ spec: { template: { spec: { version: 'v1.34.1' } } } }),
+          machines: [
+            ...ms.slice(1),
+            aMachine({
+              metadata: {
+                name: 'demo-md-0-new01-n1',
+                labels: { [LABEL_SET_NAME]: 'demo-md-0-new01' },
+              },
+              spec: { version: 'v1.34.1' },
+            }),
+          ],
+          machineSets: [
+            set,
+            aMachineSet({
+              metadata: { name: 'demo-md-0-new01' },
+              spec: { replicas: 1, template: { spec: { version: 'v1.34.1' } } },
+            }),
+          ],
         },
       ],
       [

@@ -33,6 +33,7 @@ import {
 import { planMessage, type PlanMessage } from './messages';
 import { finishPlan, jsonPatchStep } from './objects';
 import type { Plan, PlanStep, RestartEffect, RestartStep, RolloutImpact } from './plan';
+import { rolloutView } from '../views/rollout';
 import { machineIsDeleting } from './rollout';
 import { ipPoolNameOf } from './scale';
 
@@ -218,17 +219,26 @@ function changing(
       params: { kind, name, time: facts.rolloutAfter ?? '' },
     };
   }
-  const status = o.status;
-  const updated = status?.updatedReplicas ?? replicas;
-  const statusReplicas = status?.replicas ?? replicas;
   const deleting = current.machines.length - live.length;
+  // A worker pool is judged from its MachineSets and machines, as its card's rollout is
+  // (rolloutView): the deployment's status.replicas / updatedReplicas follow its sets' status,
+  // which their controller writes after the machines change, so a Preview right after a rollout
+  // would be refused on counts already out of date. The control plane's status is written by the
+  // controller that makes its machines, in the same reconcile.
+  const rollout =
+    o.kind === 'MachineDeployment' && current.machineSets
+      ? rolloutView(o, current.machineSets, current.machines, new Date(now))
+      : undefined;
+  const updated = rollout ? rollout.updated : (o.status?.updatedReplicas ?? replicas);
+  const statusReplicas = rollout ? live.length : (o.status?.replicas ?? replicas);
   const oldSets = current.machineSets?.filter(inPlay).length ?? 0;
   if (
     updated < replicas ||
     statusReplicas !== replicas ||
     deleting > 0 ||
     live.length !== replicas ||
-    oldSets > 1
+    oldSets > 1 ||
+    rollout?.inProgress === true
   ) {
     return {
       key: 'plan.issue.restartChanging',
