@@ -1,10 +1,17 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Page, TestInfo } from '@playwright/test';
-import { NS, expect, expectChinese, kubectl, snap, test, workloadKubeconfig } from '../fixtures';
+import {
+  NS,
+  expect,
+  expectChinese,
+  kubectl,
+  kubectlAt,
+  snap,
+  test,
+  workloadKubeconfig,
+} from '../fixtures';
 
 /**
  * Issue 12: a Node's deletion, end to end. A targeted delete (O-SCALE-DOWN-TARGETED) of one
@@ -30,7 +37,6 @@ import { NS, expect, expectChinese, kubectl, snap, test, workloadKubeconfig } fr
 
 test.use({ stackName: 'node-deletion', timeScale: 4 });
 
-const run = promisify(execFile);
 const POOL = 'dev-west-full';
 const CLUSTER = 'dev-west';
 
@@ -151,8 +157,7 @@ async function journey(
   const zh = lang === 'zh-CN';
   const dir = mkdtempSync(join(tmpdir(), 'dcs-e2e-workload-'));
   const workload = join(dir, 'kubeconfig');
-  const kubectlWorkload = async (...args: string[]) =>
-    (await run('kubectl', ['--kubeconfig', workload, ...args])).stdout;
+  const kubectlWorkload = (...args: string[]) => kubectlAt(workload, ...args);
   try {
     await signIn('operator');
     await page.goto(`/clusters/${NS}/${CLUSTER}/nodes`);

@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,7 +133,16 @@ describe('deploy manifests', () => {
       ]) {
         const { stdout } = await run(
           kubectl ?? 'kubectl',
-          ['--kubeconfig', t.kubeconfig, 'apply', '--dry-run=server', ...source],
+          [
+            '--kubeconfig',
+            t.kubeconfig,
+            // Its own discovery cache, as every test's kubectl (test/support/written.ts).
+            '--cache-dir',
+            join(dirname(t.kubeconfig), 'kube-cache'),
+            'apply',
+            '--dry-run=server',
+            ...source,
+          ],
           { timeout: 60_000 },
         );
         for (const doc of docs) {

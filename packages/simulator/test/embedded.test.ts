@@ -23,7 +23,9 @@ async function kubectl(
   args: string[],
   input?: string,
 ): Promise<{ code: number; out: string; err: string }> {
-  const argv = ['--kubeconfig', kubeconfig, ...args];
+  // A cache of this server's discovery of its own: kubectl's default one is by host and port,
+  // which another server, of another release, may have had (e2e fixtures/kubectl.ts).
+  const argv = ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'kube-cache'), ...args];
   if (input !== undefined) {
     const file = join(dir, `input-${String(Date.now())}-${String(Math.random()).slice(2)}.json`);
     await writeFile(file, input);

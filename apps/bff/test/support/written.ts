@@ -1,5 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
+import { dirname, join } from 'node:path';
 import { KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
 import {
   getAtPointer,
@@ -53,6 +54,10 @@ export async function readWritten(
       [
         '--kubeconfig',
         kubeconfig,
+        // Its own discovery cache: kubectl's default is by host and port, which another server
+        // (of another Cluster API release) may have had before.
+        '--cache-dir',
+        join(dirname(kubeconfig), 'kube-cache'),
         'get',
         ...refs,
         '-n',
