@@ -79,6 +79,11 @@ export async function scaleToScreen(
       );
     }
     const card = page.getByRole('article', { name: POOL, exact: true });
+    // What the BFF logged as an error (behind a 500), for the message of a round that failed.
+    const serverErrors = () => {
+      const { count, last } = stack.serverErrors();
+      return count === 0 ? '' : `\nthe BFF logged ${String(count)} error(s):\n${last.join('\n')}`;
+    };
     const latencies: number[] = [];
     for (let round = 0; round < rounds; round++) {
       await card.getByRole('button', { name: 'Scale', exact: true }).click();
@@ -92,7 +97,7 @@ export async function scaleToScreen(
         .catch(async (e: unknown) => {
           const says = await dialog.innerText({ timeout: 1000 }).catch(() => '(no dialog)');
           throw new Error(
-            `scale-up ${String(round + 1)}: no plan; the dialog says:\n${says.slice(0, 2000)}\n${trail.slice(-10).join('\n')}`,
+            `scale-up ${String(round + 1)}: no plan; the dialog says:\n${says.slice(0, 2000)}\n${trail.slice(-10).join('\n')}${serverErrors()}`,
             { cause: e },
           );
         });
@@ -125,7 +130,7 @@ export async function scaleToScreen(
         // What the dialog says instead, so that a missing machine is told from a refused write.
         const says = await dialog.innerText({ timeout: 1000 }).catch(() => '(no dialog)');
         log(
-          `scale-up ${String(round + 1)}: the dialog says:\n${says.slice(0, 2000)}\n${trail.slice(-10).join('\n')}`,
+          `scale-up ${String(round + 1)}: the dialog says:\n${says.slice(0, 2000)}\n${trail.slice(-10).join('\n')}${serverErrors()}`,
         );
         await page
           .screenshot({

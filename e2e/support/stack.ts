@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +55,39 @@ export interface Stack {
    * `clusterctl upgrade` does (the simulator's SIGUSR2); resolves with the simulator's line.
    */
   upgradeCapi: () => Promise<string>;
+  /**
+   * What the BFF has logged at level error or above since it started (an unhandled error behind
+   * a 500, a cache listener that threw), the last ones in full and how many in all: every 5xx is a
+   * bug, and the journeys fail on one (fixtures/stack.ts).
+   */
+  serverErrors: () => { count: number; last: readonly string[] };
   stop: () => Promise<void>;
+}
+
+/** pino's level of error. */
+const LOG_ERROR = 50;
+const KEPT_ERRORS = 10;
+
+/** Collects `child`'s log lines (pino's JSON on stdout) at level error or above. */
+export function errorLog(child: ChildProcess): Stack['serverErrors'] {
+  let count = 0;
+  const last: string[] = [];
+  if (child.stdout) {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (!line.startsWith('{')) return;
+      let level: unknown;
+      try {
+        level = (JSON.parse(line) as { level?: unknown }).level;
+      } catch {
+        return;
+      }
+      if (typeof level !== 'number' || level < LOG_ERROR) return;
+      count++;
+      last.push(line.length > 4000 ? `${line.slice(0, 4000)}…` : line);
+      if (last.length > KEPT_ERRORS) last.shift();
+    });
+  }
+  return () => ({ count, last: [...last] });
 }
 
 export function freePort(): Promise<number> {
@@ -202,6 +235,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       },
     );
     children.push(bff);
+    const serverErrors = errorLog(bff);
     await waitFor(bff, /bff: ready/, 'the BFF');
     const upgradeCapi = async () => {
       const upgraded = waitFor(sim, /sim: Cluster API upgraded [^\n]*\n/, 'the upgrade', 120_000);
@@ -215,6 +249,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       tokens: { operator, viewer },
       kubeconfig,
       upgradeCapi,
+      serverErrors,
       stop,
     };
   } catch (e) {
