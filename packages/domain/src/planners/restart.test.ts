@@ -52,6 +52,17 @@ const machines = (o: { unhealthy?: string; marked?: string } = {}) =>
     }),
   );
 const set = aMachineSet({ metadata: { creationTimestamp: '2025-12-31T00:00:00Z' } });
+/** The three machines of set demo-md-0-new01, made by a restart at 09:00 (rolloutAfter). */
+const restarted = () =>
+  ['n1', 'n2', 'n3'].map((n) =>
+    aMachine({
+      metadata: {
+        name: `demo-md-0-new01-${n}`,
+        creationTimestamp: '2026-03-01T09:01:00Z',
+        labels: { [LABEL_SET_NAME]: 'demo-md-0-new01' },
+      },
+    }),
+  );
 
 describe('planRestart (O-RESTART) of a worker pool', () => {
   it('restart now: one JSON patch testing the resourceVersion and adding spec.rolloutAfter from the console server’s clock, in whole seconds; its undo removes it', () => {
@@ -260,15 +271,7 @@ describe('planRestart (O-RESTART) of a worker pool', () => {
       status: { replicas: 3 },
     });
     const oldSet = aMachineSet({ spec: { replicas: 0 }, status: { replicas: 1 } });
-    const fresh = ['n1', 'n2', 'n3'].map((n) =>
-      aMachine({
-        metadata: {
-          name: `demo-md-0-new01-${n}`,
-          creationTimestamp: '2026-03-01T09:01:00Z',
-          labels: { [LABEL_SET_NAME]: 'demo-md-0-new01' },
-        },
-      }),
-    );
+    const fresh = restarted();
     const target = aMachineDeployment({ spec: { rolloutAfter: '2026-03-01T09:00:00Z' } });
     const settled = planRestart(
       { resourceVersion: '1' },
@@ -305,15 +308,7 @@ describe('planRestart (O-RESTART) of a worker pool', () => {
       metadata: { name: 'demo-md-0-new01', creationTimestamp: '2026-03-01T09:00:05Z' },
     });
     const oldSet = aMachineSet({ spec: { replicas: 0 } });
-    const fresh = ['n1', 'n2', 'n3'].map((n) =>
-      aMachine({
-        metadata: {
-          name: `demo-md-0-new01-${n}`,
-          creationTimestamp: '2026-03-01T09:01:00Z',
-          labels: { [LABEL_SET_NAME]: 'demo-md-0-new01' },
-        },
-      }),
-    );
+    const fresh = restarted();
     const target = aMachineDeployment({
       spec: { rolloutAfter: '2026-03-01T09:00:00Z' },
       // As the deployment's controller last wrote it, mid-rollout: one old machine still counted.
