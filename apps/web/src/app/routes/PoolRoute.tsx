@@ -5,24 +5,8 @@ import {
   sortConditionGroups,
   type MachineView,
 } from '@dcs/domain';
-import {
-  Alert,
-  Box,
-  Button,
-  FormControlLabel,
-  Stack,
-  Switch,
-  TextField,
-  Typography,
-} from '@mui/material';
-import {
-  memo,
-  useCallback,
-  useDeferredValue,
-  useMemo,
-  type Dispatch,
-  type SetStateAction,
-} from 'react';
+import { Alert, Box, Button, Stack, Typography } from '@mui/material';
+import { memo, useCallback, useDeferredValue, useMemo } from 'react';
 import { Link as RouterLink, useParams } from '../../lib/routing';
 import { useClusterContext, type Permission } from '../../api/get-cluster-context';
 import { FreshnessIndicator } from '../../components/FreshnessIndicator';
@@ -35,12 +19,8 @@ import { DiagnosisPanel } from '../../features/machines/components/DiagnosisPane
 import { NodesTable } from '../../features/machines/components/NodesTable';
 import { useMachineRows } from '../../features/machines/components/use-machine-rows';
 import { useMachineSelection } from '../../features/machines/components/use-machine-selection';
-import {
-  filterMachines,
-  hasProblem,
-  type MachineFilter,
-} from '../../features/machines/components/machine-filter';
-import { MachineFilterFields } from '../../features/machines/components/MachineFilterFields';
+import { filterMachines, hasProblem } from '../../features/machines/components/machine-filter';
+import { MachineFilterBar } from '../../features/machines/components/MachineFilterBar';
 import {
   useConditionChoices,
   useMachineFilter,
@@ -177,7 +157,7 @@ const PoolMachines = memo(function PoolMachines({
         }
         onDelete={onDelete}
       />
-      <PoolMachinesFilterBar
+      <MachineFilterBar
         filter={filter}
         setFilter={setFilter}
         conditions={conditions}
@@ -209,53 +189,6 @@ const PoolMachines = memo(function PoolMachines({
 });
 
 const noMachines: readonly MachineView[] = [];
-
-/** The pool's machines' filter bar: the Nodes tab's fields but the pool; plain props, memoized. */
-const PoolMachinesFilterBar = memo(function PoolMachinesFilterBar({
-  filter,
-  setFilter,
-  conditions,
-  count,
-}: {
-  filter: MachineFilter;
-  setFilter: Dispatch<SetStateAction<MachineFilter>>;
-  conditions: readonly string[];
-  count: string;
-}) {
-  const { t } = useI18n();
-  return (
-    <Stack
-      direction="row"
-      spacing={2}
-      sx={{ mb: 1.5, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
-      role="search"
-    >
-      <TextField
-        label={t('nodes.filter')}
-        value={filter.text}
-        onChange={(e) => {
-          setFilter((f) => ({ ...f, text: e.target.value }));
-        }}
-        sx={{ minWidth: 220 }}
-      />
-      <MachineFilterFields filter={filter} setFilter={setFilter} conditions={conditions} />
-      <FormControlLabel
-        control={
-          <Switch
-            checked={filter.problemsOnly}
-            onChange={(e) => {
-              setFilter((f) => ({ ...f, problemsOnly: e.target.checked }));
-            }}
-          />
-        }
-        label={t('nodes.problemsOnly')}
-      />
-      <Typography variant="body2" color="text.secondary" role="status">
-        {count}
-      </Typography>
-    </Stack>
-  );
-});
 
 /** The title of the machines and "Delete selected machines" (worker pools): plain props, memoized. */
 const PoolMachinesHeader = memo(function PoolMachinesHeader({

@@ -1,23 +1,6 @@
 import { machineNodeOf, nodesByName, type MachineView } from '@dcs/domain';
-import {
-  Alert,
-  Box,
-  Chip,
-  FormControlLabel,
-  MenuItem,
-  Stack,
-  Switch,
-  TextField,
-  Typography,
-} from '@mui/material';
-import {
-  memo,
-  useCallback,
-  useDeferredValue,
-  useMemo,
-  type Dispatch,
-  type SetStateAction,
-} from 'react';
+import { Alert, Box, Stack, Typography } from '@mui/material';
+import { memo, useCallback, useDeferredValue, useMemo } from 'react';
 import { useClusterContext, type Permission } from '../../../api/get-cluster-context';
 import { ActionButton } from '../../../components/ActionButton';
 import { FreshnessIndicator } from '../../../components/FreshnessIndicator';
@@ -25,8 +8,8 @@ import { PageLoading } from '../../../components/PageLoading';
 import { useI18n } from '../../../i18n/context';
 import { providerGates } from '../../../lib/provider-gates';
 import { useMachines } from '../api/get-machines';
-import { filterMachines, type MachineFilter } from './machine-filter';
-import { MachineFilterFields } from './MachineFilterFields';
+import { filterMachines } from './machine-filter';
+import { MachineFilterBar } from './MachineFilterBar';
 import { NodesTable } from './NodesTable';
 import {
   useConditionChoices,
@@ -125,7 +108,7 @@ export function NodesTab({
         blockedReason={blockedReason}
         onDelete={onDelete}
       />
-      <NodesFilterBar
+      <MachineFilterBar
         filter={filter}
         setFilter={setFilter}
         pools={pools}
@@ -191,81 +174,6 @@ const NodesTitleBar = memo(function NodesTitleBar({
         blockedReason={blockedReason}
         onClick={onDelete}
       />
-    </Stack>
-  );
-});
-
-const NodesFilterBar = memo(function NodesFilterBar({
-  filter,
-  setFilter,
-  pools,
-  conditions,
-  onClearMachineSet,
-  count,
-}: {
-  filter: MachineFilter;
-  setFilter: Dispatch<SetStateAction<MachineFilter>>;
-  /** The pools that have machines, sorted; the same array while that set is the same. */
-  pools: readonly string[];
-  /** The condition types some machine has unhealthy; the same array while they are the same. */
-  conditions: readonly string[];
-  onClearMachineSet: () => void;
-  /** "n of m machines, k selected". */
-  count: string;
-}) {
-  const { t } = useI18n();
-  return (
-    <Stack
-      direction="row"
-      spacing={2}
-      sx={{ mb: 1.5, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
-      role="search"
-    >
-      <TextField
-        label={t('nodes.filter')}
-        value={filter.text}
-        onChange={(e) => {
-          setFilter((f) => ({ ...f, text: e.target.value }));
-        }}
-        sx={{ minWidth: 260 }}
-      />
-      <TextField
-        select
-        label={t('nodes.pool')}
-        value={filter.pool}
-        onChange={(e) => {
-          setFilter((f) => ({ ...f, pool: e.target.value }));
-        }}
-        sx={{ minWidth: 200 }}
-      >
-        <MenuItem value="">{t('nodes.allPools')}</MenuItem>
-        {pools.map((p) => (
-          <MenuItem key={p} value={p}>
-            {p === 'control-plane' ? t('pool.controlPlane') : p}
-          </MenuItem>
-        ))}
-      </TextField>
-      <MachineFilterFields filter={filter} setFilter={setFilter} conditions={conditions} />
-      {filter.machineSet && (
-        <Chip
-          label={t('nodes.machineSet', { name: filter.machineSet })}
-          onDelete={onClearMachineSet}
-        />
-      )}
-      <FormControlLabel
-        control={
-          <Switch
-            checked={filter.problemsOnly}
-            onChange={(e) => {
-              setFilter((f) => ({ ...f, problemsOnly: e.target.checked }));
-            }}
-          />
-        }
-        label={t('nodes.problemsOnly')}
-      />
-      <Typography variant="body2" color="text.secondary" role="status">
-        {count}
-      </Typography>
     </Stack>
   );
 });
