@@ -1,4 +1,4 @@
-import type { KindName } from '@dcs/domain';
+import { CONTROL_PLANE_POOL_ID, type KindName } from '@dcs/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Check } from '../../auth/authorizer';
 import type { Principal } from '../../auth/principal';
@@ -84,4 +84,23 @@ export function controlPlanePatch(
   return ref?.name
     ? { verb: 'patch', kind: 'KubeadmControlPlane', namespace, name: ref.name }
     : undefined;
+}
+
+/**
+ * A worker pool's `verb` on its MachineDeployment (the pool's name), for mayAttempt; none for the
+ * control-plane pool, which the route refuses itself (a 400 naming its rule).
+ */
+export function workerPoolCheck(verb: 'patch' | 'delete') {
+  return (p: Readonly<Record<string, string | undefined>>): Check | undefined =>
+    p.pool === CONTROL_PLANE_POOL_ID
+      ? undefined
+      : { verb, kind: 'MachineDeployment', namespace: p.namespace ?? '', name: p.pool ?? '' };
+}
+
+/** A pool's own operation: patch its MachineDeployment, or the control plane its cluster names. */
+export function poolPatch(
+  app: FastifyInstance,
+  p: Readonly<Record<string, string | undefined>>,
+): Check | undefined {
+  return p.pool === CONTROL_PLANE_POOL_ID ? controlPlanePatch(app, p) : workerPoolCheck('patch')(p);
 }

@@ -4,7 +4,6 @@ import {
   AUTOSCALER_STATUS_KEY,
   AUTOSCALER_STATUS_NAMESPACE,
   AutoscaleRequestSchema,
-  CONTROL_PLANE_POOL_ID,
   parseAutoscalerStatus,
   planAutoscale,
   requestedBounds,
@@ -26,7 +25,7 @@ import {
   PoolParams,
 } from '../../http/schemas';
 import { DEFAULT_MAX_WORKLOAD_WATCHES } from '../../nodes/workload-nodes';
-import { mayAttempt, readerOf } from './access';
+import { mayAttempt, readerOf, workerPoolCheck } from './access';
 import { workerDeploymentOf } from './pool-target';
 import { replyWith } from './mutation-reply';
 
@@ -93,16 +92,7 @@ const autoscale: FastifyPluginAsync = (base) => {
     '/clusters/:namespace/:cluster/nodepools/:pool/autoscale',
     {
       config: { rateLimit: mutationLimit },
-      preValidation: mayAttempt(app, (p) =>
-        p.pool === CONTROL_PLANE_POOL_ID
-          ? undefined
-          : {
-              verb: 'patch',
-              kind: 'MachineDeployment',
-              namespace: p.namespace ?? '',
-              name: p.pool ?? '',
-            },
-      ),
+      preValidation: mayAttempt(app, workerPoolCheck('patch')),
       schema: {
         tags: ['nodepools'],
         summary:

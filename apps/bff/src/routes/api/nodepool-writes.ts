@@ -22,7 +22,7 @@ import {
 import { verifyTargetedScaleDown } from '../../mutations/verify-scale-down';
 import { servedBody } from '../../requests/served-fields';
 import type { Check } from '../../auth/authorizer';
-import { controlPlanePatch, mayAttempt } from './access';
+import { mayAttempt, poolPatch, workerPoolCheck } from './access';
 import { workerDeploymentOf } from './pool-target';
 import { replyWith } from './mutation-reply';
 
@@ -52,15 +52,8 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
   const upgradeBody = servedBody(() => app.servedFields, 'UpgradeRequestSchema');
 
   /** What a pool's own operations need first: patch its MachineDeployment, or its control plane. */
-  const patchOfPool = (p: Readonly<Record<string, string | undefined>>): Check | undefined => {
-    if (p.pool === CONTROL_PLANE_POOL_ID) return controlPlanePatch(app, p);
-    return {
-      verb: 'patch',
-      kind: 'MachineDeployment',
-      namespace: p.namespace ?? '',
-      name: p.pool ?? '',
-    };
-  };
+  const patchOfPool = (p: Readonly<Record<string, string | undefined>>): Check | undefined =>
+    poolPatch(app, p);
 
   const deploymentOf = (namespace: string, cluster: string, pool: string) =>
     workerDeploymentOf(stores.MachineDeployment, namespace, cluster, pool, {
@@ -313,16 +306,7 @@ const nodepoolWrites: FastifyPluginAsync<WriteRouteOptions> = (base, opts) => {
     '/clusters/:namespace/:cluster/nodepools/:pool',
     {
       config: { rateLimit: mutationLimit },
-      preValidation: mayAttempt(app, (p) =>
-        p.pool === CONTROL_PLANE_POOL_ID
-          ? undefined
-          : {
-              verb: 'delete',
-              kind: 'MachineDeployment',
-              namespace: p.namespace ?? '',
-              name: p.pool ?? '',
-            },
-      ),
+      preValidation: mayAttempt(app, workerPoolCheck('delete')),
       schema: {
         tags: ['nodepools'],
         summary: 'O-DELETE-POOL, optionally removing the templates and IP pool only this pool used',

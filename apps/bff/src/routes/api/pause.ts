@@ -16,7 +16,7 @@ import {
   PlanSchema,
   PoolParams,
 } from '../../http/schemas';
-import { controlPlanePatch, mayAttempt } from './access';
+import { mayAttempt, poolPatch } from './access';
 import { replyWith } from './mutation-reply';
 
 /**
@@ -115,16 +115,7 @@ const pause: FastifyPluginAsync = (base) => {
     '/clusters/:namespace/:cluster/nodepools/:pool/pause',
     {
       config: { rateLimit: mutationLimit },
-      preValidation: mayAttempt(app, (p) =>
-        p.pool === CONTROL_PLANE_POOL_ID
-          ? controlPlanePatch(app, p)
-          : {
-              verb: 'patch',
-              kind: 'MachineDeployment',
-              namespace: p.namespace ?? '',
-              name: p.pool ?? '',
-            },
-      ),
+      preValidation: mayAttempt(app, (p) => poolPatch(app, p)),
       schema: {
         tags: ['nodepools'],
         summary:

@@ -15,7 +15,7 @@ import {
   PlanSchema,
   PoolParams,
 } from '../../http/schemas';
-import { controlPlanePatch, mayAttempt } from './access';
+import { mayAttempt, poolPatch } from './access';
 import { replyWith } from './mutation-reply';
 
 /**
@@ -63,16 +63,7 @@ const restart: FastifyPluginAsync = (base) => {
     '/clusters/:namespace/:cluster/nodepools/:pool/restart',
     {
       config: { rateLimit: mutationLimit },
-      preValidation: mayAttempt(app, (p) =>
-        p.pool === CONTROL_PLANE_POOL_ID
-          ? controlPlanePatch(app, p)
-          : {
-              verb: 'patch',
-              kind: 'MachineDeployment',
-              namespace: p.namespace ?? '',
-              name: p.pool ?? '',
-            },
-      ),
+      preValidation: mayAttempt(app, (p) => poolPatch(app, p)),
       schema: {
         tags: ['nodepools'],
         summary:
