@@ -41,6 +41,8 @@ export const MachineFilterBar = memo(function MachineFilterBar({
     <Stack
       direction="row"
       spacing={2}
+      // A gap, not margins: a field that wraps to the next line starts at its left edge.
+      useFlexGap
       sx={{ mb: 1.5, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
       role="search"
     >
