@@ -324,6 +324,26 @@ describe('planRemediation: preconditions, in upstream’s order', () => {
     });
   });
 
+  it('no machine left that the health check finds healthy to take etcd leadership: CannotBeRemediated', () => {
+    const ms = [
+      machine('a', { marked: true }),
+      machine('b', { unhealthy: true }),
+      machine('c', { unhealthy: true }),
+    ];
+    expect(plan(ms).outcome).toMatchObject({
+      type: 'blocked',
+      machine: 'a',
+      condition: {
+        v1: { reason: 'RemediationFailed', severity: 'Warning' },
+        v2: {
+          reason: 'CannotBeRemediated',
+          message:
+            "KubeadmControlPlane can't remediate this Machine because there is no healthy Machine to forward etcd leadership to",
+        },
+      },
+    });
+  });
+
   it('retryPeriod not passed for a replacement: RemediationDeferred, looked at again when it ends', () => {
     const last = JSON.stringify({ machine: 'old', timestamp: iso(NOW - 60_000), retryCount: 1 });
     const ms = [
