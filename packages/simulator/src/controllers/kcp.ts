@@ -1,5 +1,6 @@
 import {
   LABEL_CLUSTER_NAME,
+  type Cluster,
   LABEL_CONTROL_PLANE,
   LABEL_CONTROL_PLANE_NAME,
   kindTable,
@@ -7,9 +8,16 @@ import {
   type Machine,
   type ObjectOf,
 } from '@dcs/domain';
-import { setConditions } from '../logic/conditions';
+import { deleteCondition, setConditions } from '../logic/conditions';
+import {
+  REMEDIATION_FOR_ANNOTATION,
+  REMEDIATION_IN_PROGRESS_ANNOTATION,
+  lastRemediation,
+  planRemediation,
+  type OwnerRemediatedUpdate,
+} from '../logic/kcp-remediation';
 import { DRAIN_START_PATH } from '../logic/timeline';
-import { setV2Conditions, v1beta2Of } from '../logic/v1beta2';
+import { OWNER_REMEDIATED, setV2Conditions, v1beta2Of } from '../logic/v1beta2';
 import {
   ANNOTATION_CLONED_FROM_NAME,
   kcpNextAction,
@@ -17,6 +25,7 @@ import {
   kcpV2Status,
   machineComponentConditions,
   machineV2ComponentConditions,
+  type KcpAction,
   type KcpMachine,
 } from '../logic/kcp';
 import {
@@ -40,7 +49,10 @@ import { errorMessage, keyFor, same } from './util';
 /**
  * The kubeadm control-plane provider (KCP, v1.10): cluster certificates, control-plane machines
  * created one at a time, rolling upgrades one machine at a time (O-UPGRADE-CP), the health of
- * the control-plane components and etcd as conditions on the machines, and KCP's status.
+ * the control-plane components and etcd as conditions on the machines, KCP's status, and the
+ * remediation of the machines a MachineHealthCheck marked (v1.14's reconcileUnhealthyMachines,
+ * `logic/kcp-remediation.ts`): one at a time, tracked in the KCP's remediation-in-progress
+ * annotation, carried by the replacement as remediation-for.
  */
 
 const COMPONENT = 'kubeadm-control-plane-controller';
@@ -107,6 +119,7 @@ export function kcpController(ctx: Context): Controller {
       ? infraTemplates.get(templateRef.namespace ?? ns, templateRef.name)
       : undefined;
     if (!template) throw new Error(`DCSMachineTemplate ${templateRef.name ?? '(none)'} not found`);
+    const remediationData = kcp.metadata.annotations?.[REMEDIATION_IN_PROGRESS_ANNOTATION];
     for (;;) {
       const n = drawn.get(key) ?? 0;
       drawn.set(key, n + 1);
@@ -156,6 +169,10 @@ export function kcpController(ctx: Context): Controller {
             labels,
             ownerReferences: [ownerRef(kcp, true)],
             finalizers: [MACHINE_FINALIZER],
+            // Created to complete a remediation: the retry count goes with it.
+            ...(remediationData !== undefined
+              ? { annotations: { [REMEDIATION_FOR_ANNOTATION]: remediationData } }
+              : {}),
           },
           spec: {
             clusterName: cluster,
@@ -171,6 +188,8 @@ export function kcpController(ctx: Context): Controller {
           },
         };
         await ctx.writer.create('Machine', machine);
+        // The remediation completed when its replacement was created.
+        if (remediationData !== undefined) await setRemediationAnnotation(kcp, undefined);
         return;
       } catch (e) {
         if (isAlreadyExists(e)) continue;
@@ -216,20 +235,104 @@ export function kcpController(ctx: Context): Controller {
     }
   }
 
+  /** The KCP's remediation-in-progress annotation set (or removed), on the cached KCP. */
+  async function setRemediationAnnotation(
+    kcp: KubeadmControlPlane,
+    value: string | undefined,
+  ): Promise<KubeadmControlPlane> {
+    const fresh = kcps.get(kcp.metadata.namespace, kcp.metadata.name ?? '') ?? kcp;
+    const previous = fresh.metadata.annotations ?? {};
+    if (previous[REMEDIATION_IN_PROGRESS_ANNOTATION] === value) return fresh;
+    const annotations = Object.fromEntries(
+      Object.entries(previous).filter(([k]) => k !== REMEDIATION_IN_PROGRESS_ANNOTATION),
+    );
+    if (value !== undefined) annotations[REMEDIATION_IN_PROGRESS_ANNOTATION] = value;
+    return ctx.writer.update('KubeadmControlPlane', {
+      ...fresh,
+      metadata: { ...fresh.metadata, annotations },
+    });
+  }
+
+  /** A machine's OwnerRemediated, both lists: set to `update`, or removed where `drop` says. */
+  async function writeOwnerRemediated(
+    m: Machine,
+    change: { update: OwnerRemediatedUpdate } | { drop: { v1: boolean; v2: boolean } },
+  ): Promise<void> {
+    const s = m.status ?? {};
+    const block = v1beta2Of(s) ?? {};
+    const nowISO = ctx.clock.stamp();
+    let v1 = s.conditions ?? [];
+    let v2s = block.conditions ?? [];
+    if ('update' in change) {
+      v1 = setConditions(v1, [change.update.v1], nowISO);
+      v2s = setV2Conditions(v2s, [change.update.v2], m.metadata.generation ?? 0, nowISO);
+    } else {
+      if (change.drop.v1) v1 = deleteCondition(v1, OWNER_REMEDIATED);
+      if (change.drop.v2) v2s = v2s.filter((c) => c.type !== OWNER_REMEDIATED);
+    }
+    const next = { ...s, conditions: v1, v1beta2: { ...block, conditions: v2s } };
+    if (!same(next, m.status)) await ctx.writer.updateStatus('Machine', { ...m, status: next });
+  }
+
+  /**
+   * reconcileUnhealthyMachines. `stop`: a machine was deleted, nothing else this reconcile but
+   * the status (upstream returns before scaling); `recheckMs`: when a deferral ends.
+   */
+  async function reconcileUnhealthyMachines(
+    kcp: KubeadmControlPlane,
+    owned: readonly Machine[],
+    cluster: Cluster | undefined,
+  ): Promise<{ kcp: KubeadmControlPlane; stop: boolean; recheckMs?: number }> {
+    const topologyVersion = (cluster?.spec as { topology?: { version?: string } } | undefined)
+      ?.topology?.version;
+    const plan = planRemediation({
+      kcp,
+      machines: owned,
+      initialized: Boolean(kcp.status?.initialized),
+      now: ctx.clock.now(),
+      nowISO: ctx.clock.stamp(),
+      simAt: (iso) => {
+        const wall = Date.parse(iso);
+        return Number.isNaN(wall) ? undefined : ctx.clock.simAt(wall);
+      },
+      ...(topologyVersion !== undefined ? { topologyVersion } : {}),
+    });
+    const byName = (name: string) => owned.find((m) => m.metadata.name === name);
+    for (const c of plan.clearOwnerRemediated) {
+      const m = byName(c.name);
+      if (m) await writeOwnerRemediated(m, { drop: c });
+    }
+    let current = kcp;
+    if (plan.dropStaleAnnotation) current = await setRemediationAnnotation(current, undefined);
+    const o = plan.outcome;
+    if (o.type === 'error') throw new Error(o.message);
+    if (o.type === 'none') return { kcp: current, stop: false };
+    const target = byName(o.machine);
+    if (!target) return { kcp: current, stop: false };
+    await writeOwnerRemediated(target, { update: o.condition });
+    if (o.type === 'blocked') {
+      return {
+        kcp: current,
+        stop: false,
+        ...(o.recheckMs !== undefined ? { recheckMs: o.recheckMs } : {}),
+      };
+    }
+    const fresh = machines.get(target.metadata.namespace, target.metadata.name ?? '') ?? target;
+    await ctx.writer.delete('Machine', fresh);
+    current = await setRemediationAnnotation(current, o.annotation);
+    return { kcp: current, stop: true };
+  }
+
   async function reconcile(key: string): Promise<ReconcileResult | undefined> {
     const { namespace, name } = splitKey(key);
-    const kcp = kcps.get(namespace, name);
+    let kcp = kcps.get(namespace, name);
     if (!kcp?.spec || kcp.metadata.deletionTimestamp) return undefined;
     const cluster =
       kcp.metadata.labels?.[LABEL_CLUSTER_NAME] ??
       kcp.metadata.ownerReferences?.find((r) => r.kind === 'Cluster')?.name;
     if (!cluster) return undefined; // waiting for the Cluster controller to set the owner and label
-    const pause = await ensurePausedCondition(
-      ctx,
-      'KubeadmControlPlane',
-      kcp,
-      ctx.caches.get('Cluster').get(namespace, cluster),
-    );
+    const clusterObj = ctx.caches.get('Cluster').get(namespace, cluster);
+    const pause = await ensurePausedCondition(ctx, 'KubeadmControlPlane', kcp, clusterObj);
     if (pause.stop) return pause.result;
     // rolloutAfter and creationTimestamp are wall-clock times.
     const now = ctx.clock.wallNow();
@@ -253,8 +356,12 @@ export function kcpController(ctx: Context): Controller {
 
     await updateMachineHealth(kcp, view(), now);
     owned = kcp.metadata.uid ? machines.byIndex(BY_OWNER, kcp.metadata.uid) : [];
-    const action = kcpNextAction(kcp, view(), now);
-    let requeueAfterMs: number | undefined;
+    const remediation = await reconcileUnhealthyMachines(kcp, owned, clusterObj);
+    kcp = remediation.kcp;
+    owned = kcp.metadata.uid ? machines.byIndex(BY_OWNER, kcp.metadata.uid) : [];
+    // A machine deleted for remediation: no scaling this reconcile (upstream returns early).
+    const action: KcpAction = remediation.stop ? { type: 'none' } : kcpNextAction(kcp, view(), now);
+    let requeueAfterMs: number | undefined = remediation.recheckMs;
     if (action.type === 'create') {
       try {
         await createMachine(kcp, cluster, action.init, key);
@@ -273,9 +380,13 @@ export function kcpController(ctx: Context): Controller {
       if (victim) await ctx.writer.delete('Machine', victim);
     } else if (action.type === 'wait') {
       ctx.events.emit(kcp, 'Warning', 'ControlPlaneUnhealthy', action.message, COMPONENT);
-      requeueAfterMs = action.requeueMs;
+      requeueAfterMs = Math.min(requeueAfterMs ?? action.requeueMs, action.requeueMs);
     }
     owned = kcp.metadata.uid ? machines.byIndex(BY_OWNER, kcp.metadata.uid) : [];
+    // A replacement's creation removed the remediation annotation: the KCP as written.
+    kcp = kcps.get(namespace, name) ?? kcp;
+    const spec = kcp.spec;
+    if (!spec) return undefined;
 
     // The workload cluster's kubeconfig exists once kubeadm init has run.
     const kubeconfigKey = `${namespace ?? ''}/${cluster}-kubeconfig`;
@@ -303,7 +414,7 @@ export function kcpController(ctx: Context): Controller {
       machines: owned,
       initialized: Boolean(status.initialized),
       certificatesReady: certificatesDone.has(`${namespace ?? ''}/${cluster}`),
-      clusterPaused: Boolean(ctx.caches.get('Cluster').get(namespace, cluster)?.spec?.paused),
+      clusterPaused: Boolean(clusterObj?.spec?.paused),
       wallNow: now,
       deletingFor: (m) => {
         const at = ctx.timeline.at(
@@ -323,12 +434,14 @@ export function kcpController(ctx: Context): Controller {
       },
       nowISO: ctx.clock.stamp(),
     });
+    const last = lastRemediation(kcp, owned);
+    if (last) status.lastRemediation = last;
     if (!same(status, kcp.status))
       await ctx.writer.updateStatus('KubeadmControlPlane', { ...kcp, status });
     // A restart scheduled for later (rolloutAfter still to come): wake when it is due.
-    const wake = untilRolloutAfter(kcp.spec.rolloutAfter, ctx.clock);
+    const wake = untilRolloutAfter(spec.rolloutAfter, ctx.clock);
     if (wake !== undefined) requeueAfterMs = Math.min(requeueAfterMs ?? wake, wake);
-    return action.type === 'create' || action.type === 'delete'
+    return remediation.stop || action.type === 'create' || action.type === 'delete'
       ? { requeue: true }
       : requeueAfterMs !== undefined
         ? { requeueAfterMs }

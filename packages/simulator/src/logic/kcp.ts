@@ -12,6 +12,7 @@ import {
   withSummary,
   READY,
 } from './conditions';
+import { remediatingCondition } from './kcp-remediation';
 import { NODE_HEALTHY } from './machine-status';
 import { rollingOutCondition } from './deployment-status';
 import {
@@ -22,7 +23,6 @@ import {
 } from './machineset-status';
 import {
   DELETING,
-  REMEDIATING,
   SCALING_DOWN,
   SCALING_UP,
   UP_TO_DATE,
@@ -620,7 +620,7 @@ export function kcpV2Status(input: KcpV2Input): V1Beta2Block {
     );
   } else updates.push(v2(SCALING_DOWN, 'False', 'NotScalingDown'));
   updates.push(...machinesAggregates(machines, input.wallNow));
-  updates.push(v2(REMEDIATING, 'False', 'NotRemediating'));
+  updates.push(remediatingCondition(machines));
   updates.push(
     deleting
       ? v2(DELETING, 'True', 'WaitingForMachineDeletion', `Deleting ${String(current)} Machines`)
