@@ -180,7 +180,13 @@ for (const release of ['v1.10', 'v1.14'] as const satisfies readonly CapiRelease
         'RemediationInProgress|MachineDeleting|Machine is deleting',
       ]);
       expect(rec.remediating).toContain('True/Remediating');
-      expect(rec.remediating.at(-1)).toBe('False/NotRemediating');
+      // The watch that records it may deliver the KCP's last status write after the controllers
+      // went idle.
+      await sim.until(
+        'Remediating False once the replacement is made',
+        () => rec.remediating.at(-1) === 'False/NotRemediating',
+        30_000,
+      );
       expect(kcp?.status?.lastRemediation).toMatchObject({ machine: victim, retryCount: 0 });
     }, 120_000);
 
