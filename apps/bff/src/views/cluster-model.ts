@@ -1,9 +1,10 @@
 import {
   buildClusterViews,
-  buildControlPlanePoolFrom,
-  buildWorkerPoolFrom,
   clusterView,
+  controlPlanePoolCard,
   controlPlanePoolMachine,
+  PoolTally,
+  workerPoolCard,
   workerPoolMachine,
   type ControlPlanePoolOwnObjects,
   type PoolMachine,
@@ -64,11 +65,8 @@ export class ClusterModel {
   readonly #due = new Map<string, number>();
   /** Views of machines whose objects did not change are reused, not rebuilt (issue 14). */
   readonly #machineViews = new MachineViewMemo();
-  /** Per pool, its machines' entries as last built, and what they were judged against. */
-  readonly #poolStates = new Map<
-    string,
-    { basis: readonly unknown[]; entries: Map<string, PoolMachine> }
-  >();
+  /** Per pool, its machines' entries as last built (with their counts), and what they were judged against. */
+  readonly #poolStates = new Map<string, { basis: readonly unknown[]; tally: PoolTally }>();
   #cluster: ClusterView | undefined;
   #clusterStale = false;
   /** Bumped whenever a view changes: keys caches of serialized responses. */
@@ -474,35 +472,36 @@ export class ClusterModel {
     const left: string[] = [];
     const raw: Cached<'Machine'>[] = [];
     if (only && state && sameBasis(state.basis, basis)) {
+      // A machine's event: its entry's share of the counts is replaced, the pool is not walked.
       for (const name of only) {
         const m = s.Machine.get(ns, name);
         if (m && inPool(m)) {
           const entry = entryOf(m);
-          state.entries.set(name, entry);
+          state.tally.set(entry);
           changed.push(entry.view);
           raw.push(m);
-        } else if (state.entries.delete(name)) left.push(name);
+        } else if (state.tally.delete(name)) left.push(name);
       }
     } else {
-      const before = state?.entries;
-      state = { basis, entries: new Map() };
-      this.#poolStates.set(id, state);
+      const before = state?.tally;
+      const entries: PoolMachine[] = [];
       for (const m of s.Machine.byIndex('pool', poolKey)) {
         if (!inPool(m)) continue;
         const entry = entryOf(m);
-        state.entries.set(entry.view.name, entry);
+        entries.push(entry);
         changed.push(entry.view);
         raw.push(m);
       }
-      for (const name of before?.keys() ?? this.#machinesByPool.get(id) ?? [])
-        if (!state.entries.has(name)) left.push(name);
+      state = { basis, tally: PoolTally.of(entries) };
+      this.#poolStates.set(id, state);
+      for (const name of before?.names() ?? this.#machinesByPool.get(id) ?? [])
+        if (!state.tally.has(name)) left.push(name);
     }
-    const entries = [...state.entries.values()];
-    const built =
+    const pool =
       own.kind === 'control-plane'
-        ? buildControlPlanePoolFrom(own.objects, entries, ctx)
-        : buildWorkerPoolFrom(own.objects, entries, ctx);
-    return { pool: built.pool, changed, left, raw };
+        ? controlPlanePoolCard(own.objects, state.tally, ctx)
+        : workerPoolCard(own.objects, state.tally, ctx);
+    return { pool, changed, left, raw };
   }
 }
 
