@@ -25,6 +25,8 @@ interface Run {
   last: string;
   /** The latest resourceVersions of the run, exactly (bounded: a busy object has thousands). */
   recent: string[];
+  /** The object last recorded in the run (the one the cache holds): what the next is compared to. */
+  latest: Record<string, unknown>;
 }
 
 /** How many of a run's resourceVersions are kept exactly, beside its first and last. */
@@ -57,6 +59,44 @@ export function stripForHistory(obj: Record<string, unknown>): Stripped {
   return { ...rest, metadata: meta };
 }
 
+/** The metadata fields stripForHistory leaves out. */
+const UNRECORDED_META = new Set(['managedFields', 'resourceVersion', 'generation']);
+
+/**
+ * Whether two JSON values serialize alike, keys in the same order: true only when
+ * JSON.stringify of both is sure to be one string (false may still be alike: anything but plain
+ * JSON — undefined, non-finite numbers, toJSON — is left to the serializer).
+ */
+function sameJson(a: unknown, b: unknown, skip?: ReadonlySet<string>): boolean {
+  if (a === b) return typeof a !== 'number' || Number.isFinite(a);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => sameJson(x, b[i]));
+  }
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype) return false;
+  if (Object.getPrototypeOf(b) !== Object.prototype) return false;
+  const ka = Object.keys(a).filter((k) => !skip?.has(k));
+  const kb = Object.keys(b).filter((k) => !skip?.has(k));
+  if (ka.length !== kb.length) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  return ka.every((k, i) => k === kb[i] && sameJson(ra[k], rb[k]));
+}
+
+const TOP_SKIP = new Set(['status', 'metadata']);
+
+/**
+ * Whether two versions of an object have one stripForHistory JSON, judged without serializing
+ * either (issue 28: a status write, most of a watch's events, costs a walk instead of a string).
+ */
+function sameRecorded(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const ma = a.metadata;
+  const mb = b.metadata;
+  if (typeof ma !== 'object' || ma === null || typeof mb !== 'object' || mb === null) return false;
+  return sameJson(a, b, TOP_SKIP) && sameJson(ma, mb, UNRECORDED_META);
+}
+
 export class VersionHistory {
   readonly #perObject: number;
   readonly #byKey = new Map<string, Run[]>();
@@ -75,8 +115,10 @@ export class VersionHistory {
     const runs = this.#byKey.get(key) ?? [];
     const last = runs[runs.length - 1];
     if (last?.last === rv) return;
-    const json = JSON.stringify(stripForHistory(obj));
+    const same = last?.epoch === epoch && sameRecorded(last.latest, obj);
+    const json = same ? last.json : JSON.stringify(stripForHistory(obj));
     if (last?.json === json && last.epoch === epoch) {
+      last.latest = obj;
       last.last = rv;
       last.recent.push(rv);
       if (last.recent.length > RECENT_PER_RUN) last.recent.shift();
@@ -89,6 +131,7 @@ export class VersionHistory {
       first: rv,
       last: rv,
       recent: [rv],
+      latest: obj,
     });
     if (runs.length > this.#perObject) runs.shift();
     this.#byKey.set(key, runs);
