@@ -5,6 +5,8 @@
  * they change far more often than anything else. Versions that differ only there share one copy.
  */
 
+import { sameJson } from '../views/same-json';
+
 export type Stripped = Record<string, unknown>;
 
 /**
@@ -61,28 +63,6 @@ export function stripForHistory(obj: Record<string, unknown>): Stripped {
 
 /** The metadata fields stripForHistory leaves out. */
 const UNRECORDED_META = new Set(['managedFields', 'resourceVersion', 'generation']);
-
-/**
- * Whether two JSON values serialize alike, keys in the same order: true only when
- * JSON.stringify of both is sure to be one string (false may still be alike: anything but plain
- * JSON — undefined, non-finite numbers, toJSON — is left to the serializer).
- */
-function sameJson(a: unknown, b: unknown, skip?: ReadonlySet<string>): boolean {
-  if (a === b) return typeof a !== 'number' || Number.isFinite(a);
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => sameJson(x, b[i]));
-  }
-  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype) return false;
-  if (Object.getPrototypeOf(b) !== Object.prototype) return false;
-  const ka = Object.keys(a).filter((k) => !skip?.has(k));
-  const kb = Object.keys(b).filter((k) => !skip?.has(k));
-  if (ka.length !== kb.length) return false;
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  return ka.every((k, i) => k === kb[i] && sameJson(ra[k], rb[k]));
-}
 
 const TOP_SKIP = new Set(['status', 'metadata']);
 

@@ -28,6 +28,8 @@ import {
 } from '@dcs/domain';
 import type { ObjectCache } from '../cache/object-cache';
 import { indexes, type Cached } from '../cache/watched-kinds';
+import { DueTimes } from './due-times';
+import { sameJson } from './same-json';
 
 /**
  * The views of one cluster, kept current from the cache and shared by REST and the stream.
@@ -62,7 +64,7 @@ export class ClusterModel {
   /** Machines by pool id, for `GET …/nodepools/{pool}/machines`. */
   readonly #machinesByPool = new Map<string, Set<string>>();
   /** Diagnosis due times of machines, whose minimum schedules a rebuild with no object changing. */
-  readonly #due = new Map<string, number>();
+  readonly #due = new DueTimes();
   /** Views of machines whose objects did not change are reused, not rebuilt (issue 14). */
   readonly #machineViews = new MachineViewMemo();
   /** Per pool, its machines' entries as last built (with their counts), and what they were judged against. */
@@ -75,6 +77,7 @@ export class ClusterModel {
   #exists = false;
   #dirtyAll = true;
   #fullRebuilds = 0;
+  #machinesCounted = 0;
   /** Pools whose own objects changed (MachineDeployment, MachineSet…): every machine is rechecked. */
   readonly #dirtyPools = new Set<string>();
   /** Pools where only some machines changed (the common case), and which ones. */
@@ -99,9 +102,7 @@ export class ClusterModel {
 
   /** The earliest time a view changes by the clock alone (a machine becoming "stuck"). */
   get recheckAt(): number | undefined {
-    let min: number | undefined;
-    for (const t of this.#due.values()) if (min === undefined || t < min) min = t;
-    return min;
+    return this.#due.min;
   }
 
   markAll(): void {
@@ -111,6 +112,15 @@ export class ClusterModel {
   /** How many times the whole cluster was rebuilt (the rare path; a per-event one is a defect). */
   get fullRebuilds(): number {
     return this.#fullRebuilds;
+  }
+
+  /**
+   * How many machine entries the pools' cards were counted from, in or out (PoolTally): a
+   * machine's event counts 2 (its old entry out, its new one in) whatever its pool's size; a
+   * pool built again counts its machines.
+   */
+  get machinesCounted(): number {
+    return this.#machinesCounted;
   }
 
   markPool(id: string): void {
@@ -473,6 +483,7 @@ export class ClusterModel {
     const raw: Cached<'Machine'>[] = [];
     if (only && state && sameBasis(state.basis, basis)) {
       // A machine's event: its entry's share of the counts is replaced, the pool is not walked.
+      const counted = state.tally.touched;
       for (const name of only) {
         const m = s.Machine.get(ns, name);
         if (m && inPool(m)) {
@@ -482,6 +493,7 @@ export class ClusterModel {
           raw.push(m);
         } else if (state.tally.delete(name)) left.push(name);
       }
+      this.#machinesCounted += state.tally.touched - counted;
     } else {
       const before = state?.tally;
       const entries: PoolMachine[] = [];
@@ -493,6 +505,7 @@ export class ClusterModel {
         raw.push(m);
       }
       state = { basis, tally: PoolTally.of(entries) };
+      this.#machinesCounted += state.tally.touched;
       this.#poolStates.set(id, state);
       for (const name of before?.names() ?? this.#machinesByPool.get(id) ?? [])
         if (!state.tally.has(name)) left.push(name);
@@ -534,6 +547,18 @@ const sameBasis = (a: readonly unknown[], b: readonly unknown[]) =>
 
 const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Each upsert's data as the stream sends it, made from the view's JSON upsertOne has. */
+const changeJsonOf = new WeakMap<ViewChange, string>();
+
+/**
+ * JSON.stringify(change), without serializing the view a second time when upsertOne made the
+ * change (issue 28: the stream's frame of a view that changed is made from the JSON that told it
+ * changed).
+ */
+export function changeJson(change: ViewChange): string {
+  return changeJsonOf.get(change) ?? JSON.stringify(change);
+}
+
 function upsertOne<K extends StreamViewKind>(
   kind: K,
   map: Map<string, Stored<StreamViews[K]>>,
@@ -541,13 +566,20 @@ function upsertOne<K extends StreamViewKind>(
   view: StreamViews[K],
 ): ViewChange[] {
   const stored = map.get(id);
-  // The same object (a reused view) cannot differ: skip serializing it to compare.
-  if (stored?.view === view) return [];
+  // The same object (a reused view) cannot differ: skip serializing it to compare. Nor can one
+  // the walk finds alike (most pool cards after a machine's event).
+  if (stored && (stored.view === view || sameJson(stored.view, view))) return [];
   const json = JSON.stringify(view);
   if (stored?.json === json) return [];
   map.set(id, { view, json });
   // TypeScript cannot correlate `kind` and `view` through the generic; they match by signature.
-  return [{ type: 'upsert', kind, id, view } as StreamUpsert];
+  const change = { type: 'upsert', kind, id, view } as StreamUpsert;
+  // The keys in the order above: JSON.stringify(change) exactly.
+  changeJsonOf.set(
+    change,
+    `${JSON.stringify({ type: 'upsert', kind, id }).slice(0, -1)},"view":${json}}`,
+  );
+  return [change];
 }
 
 function sync<K extends StreamViewKind>(
