@@ -566,9 +566,12 @@ function upsertOne<K extends StreamViewKind>(
   view: StreamViews[K],
 ): ViewChange[] {
   const stored = map.get(id);
-  // The same object (a reused view) cannot differ: skip serializing it to compare. Nor can one
-  // the walk finds alike (most pool cards after a machine's event).
-  if (stored && (stored.view === view || sameJson(stored.view, view))) return [];
+  // The same object (a reused view) cannot differ: skip serializing it to compare.
+  if (stored?.view === view) return [];
+  // Nor can one the walk finds alike: a pool's card, counted again on each of its machines'
+  // events, mostly is. (A machine's view is built again only when its objects changed: a walk
+  // would mostly find it different, then serialize it anyway.)
+  if (stored && kind !== 'machine' && sameJson(stored.view, view)) return [];
   const json = JSON.stringify(view);
   if (stored?.json === json) return [];
   map.set(id, { view, json });

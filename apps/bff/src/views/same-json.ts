@@ -10,14 +10,25 @@ export function sameJson(a: unknown, b: unknown, skip?: ReadonlySet<string>): bo
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => sameJson(x, b[i]));
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
   }
   if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype) return false;
   if (Object.getPrototypeOf(b) !== Object.prototype) return false;
-  const ka = Object.keys(a).filter((k) => !skip?.has(k));
-  const kb = Object.keys(b).filter((k) => !skip?.has(k));
-  if (ka.length !== kb.length) return false;
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
-  return ka.every((k, i) => k === kb[i] && sameJson(ra[k], rb[k]));
+  const ka = Object.keys(ra);
+  const kb = Object.keys(rb);
+  // Both key lists in order, the skipped keys left out of either.
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < ka.length && skip?.has(ka[i] ?? '')) i++;
+    while (j < kb.length && skip?.has(kb[j] ?? '')) j++;
+    const k = ka[i];
+    if (k === undefined || j >= kb.length) return k === undefined && j >= kb.length;
+    if (k !== kb[j] || !sameJson(ra[k], rb[k])) return false;
+    i++;
+    j++;
+  }
 }
