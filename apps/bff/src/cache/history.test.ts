@@ -53,6 +53,31 @@ describe('VersionHistory.since (R-PLAN-STALE: every version since the one a user
     expect(h.has('k', '501')).toBe(false);
   });
 
+  it('tells versions apart as their recorded JSON does (compared without serializing them)', () => {
+    const h = new VersionHistory();
+    const base = { metadata: { name: 'md', labels: { a: '1', b: '2' } }, spec: { replicas: 3 } };
+    h.record('k', '1', base);
+    // Only what is left out changed (status, managed fields, generation): one content.
+    h.record('k', '2', {
+      ...base,
+      metadata: { ...base.metadata, managedFields: [{ manager: 'x' }], generation: 7 },
+      status: { ready: true },
+    });
+    // The same fields in another order, a nested value changed, a field added: each another.
+    h.record('k', '3', { ...base, metadata: { name: 'md', labels: { b: '2', a: '1' } } });
+    h.record('k', '4', { ...base, metadata: { name: 'md', labels: { b: '2', a: '9' } } });
+    h.record('k', '5', { ...base, metadata: { name: 'md', labels: { b: '2', a: '9' } }, x: 1 });
+    h.record('k', '6', { ...base, metadata: { name: 'md', labels: { b: '2', a: '9' } }, x: 1 });
+    const chain = h.since('k', '1');
+    expect(chain?.map((v) => JSON.stringify(v))).toEqual([
+      '{"spec":{"replicas":3},"metadata":{"name":"md","labels":{"a":"1","b":"2"}}}',
+      '{"spec":{"replicas":3},"metadata":{"name":"md","labels":{"b":"2","a":"1"}}}',
+      '{"spec":{"replicas":3},"metadata":{"name":"md","labels":{"b":"2","a":"9"}}}',
+      '{"spec":{"replicas":3},"x":1,"metadata":{"name":"md","labels":{"b":"2","a":"9"}}}',
+    ]);
+    expect(h.since('k', '2')).toEqual(chain);
+  });
+
   it('matches resourceVersions that are not decimal integers only exactly (they are opaque)', () => {
     const h = new VersionHistory();
     h.record('k', 'a1', md(3, 'a1'));

@@ -5,6 +5,8 @@
  * they change far more often than anything else. Versions that differ only there share one copy.
  */
 
+import { sameJson } from '../views/same-json';
+
 export type Stripped = Record<string, unknown>;
 
 /**
@@ -25,6 +27,8 @@ interface Run {
   last: string;
   /** The latest resourceVersions of the run, exactly (bounded: a busy object has thousands). */
   recent: string[];
+  /** The object last recorded in the run (the one the cache holds): what the next is compared to. */
+  latest: Record<string, unknown>;
 }
 
 /** How many of a run's resourceVersions are kept exactly, beside its first and last. */
@@ -57,6 +61,22 @@ export function stripForHistory(obj: Record<string, unknown>): Stripped {
   return { ...rest, metadata: meta };
 }
 
+/** The metadata fields stripForHistory leaves out. */
+const UNRECORDED_META = new Set(['managedFields', 'resourceVersion', 'generation']);
+
+const TOP_SKIP = new Set(['status', 'metadata']);
+
+/**
+ * Whether two versions of an object have one stripForHistory JSON, judged without serializing
+ * either (issue 28: a status write, most of a watch's events, costs a walk instead of a string).
+ */
+function sameRecorded(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const ma = a.metadata;
+  const mb = b.metadata;
+  if (typeof ma !== 'object' || ma === null || typeof mb !== 'object' || mb === null) return false;
+  return sameJson(a, b, TOP_SKIP) && sameJson(ma, mb, UNRECORDED_META);
+}
+
 export class VersionHistory {
   readonly #perObject: number;
   readonly #byKey = new Map<string, Run[]>();
@@ -75,8 +95,10 @@ export class VersionHistory {
     const runs = this.#byKey.get(key) ?? [];
     const last = runs[runs.length - 1];
     if (last?.last === rv) return;
-    const json = JSON.stringify(stripForHistory(obj));
+    const same = last?.epoch === epoch && sameRecorded(last.latest, obj);
+    const json = same ? last.json : JSON.stringify(stripForHistory(obj));
     if (last?.json === json && last.epoch === epoch) {
+      last.latest = obj;
       last.last = rv;
       last.recent.push(rv);
       if (last.recent.length > RECENT_PER_RUN) last.recent.shift();
@@ -89,6 +111,7 @@ export class VersionHistory {
       first: rv,
       last: rv,
       recent: [rv],
+      latest: obj,
     });
     if (runs.length > this.#perObject) runs.shift();
     this.#byKey.set(key, runs);

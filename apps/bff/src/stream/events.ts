@@ -26,3 +26,8 @@ export function frameOf<E extends StreamControlEventName>(
 export function frameOf(id: string, data: unknown, event?: StreamControlEventName): string {
   return `${event ? `event: ${event}\n` : ''}id: ${id}\ndata: ${JSON.stringify(data)}\n\n`;
 }
+
+/** frameOf for data already serialized (a view change's JSON, made once: changeJson). */
+export function frameOfJson(id: string, json: string): string {
+  return `id: ${id}\ndata: ${json}\n\n`;
+}

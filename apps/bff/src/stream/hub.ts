@@ -1,10 +1,10 @@
 import type { ResyncReason, UpstreamStatus } from '@dcs/domain';
-import type { ClusterModel, ViewChange } from '../views/cluster-model';
+import { changeJson, type ClusterModel, type ViewChange } from '../views/cluster-model';
 import type { ModelRegistry } from '../views/model-registry';
 import { SseClient, type ResyncBuilder, type SseWriter } from './client';
 import { formatEventId, parseEventId } from './event-id';
 import { EventLog } from './event-log';
-import { frameOf, type LoggedEvent } from './events';
+import { frameOf, frameOfJson, type LoggedEvent } from './events';
 
 /**
  * The SSE hub: one room per cluster, fed by the shared cluster model (so by the one shared watch
@@ -595,7 +595,7 @@ export class StreamHub {
     const room = this.#rooms.get(`${model.namespace}/${model.name}`);
     if (!room) return;
     for (const change of changes)
-      room.log.append(`${change.kind}/${change.id}`, (id) => frameOf(id, change));
+      room.log.append(`${change.kind}/${change.id}`, (id) => frameOfJson(id, changeJson(change)));
     this.#observer.onEvents?.(changes.length * room.clients.size);
     // Written by the room's next pass (#slice): a refresh outside one (a read, a subscribe, a
     // recheck) schedules it.

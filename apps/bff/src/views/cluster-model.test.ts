@@ -14,6 +14,8 @@ import { describe, expect, it } from 'vitest';
 import { FakeCluster } from '../../test/fakes/fake-source';
 import { fullViewsOf } from '../../test/fakes/full-views';
 import { ObjectCache } from '../cache/object-cache';
+import { frameOf, frameOfJson } from '../stream/events';
+import { changeJson } from './cluster-model';
 import { ModelRegistry } from './model-registry';
 
 const NOW = new Date('2026-01-01T01:00:00Z');
@@ -83,6 +85,58 @@ describe('ClusterModel', () => {
     expect(model.pools()).toEqual(full?.pools);
     expect(model.machines()).toEqual(full?.machines);
     expect(model.cluster()).toEqual(full?.cluster);
+  });
+
+  it("counts a machine's event in its pool's card without walking the pool, whatever its size", () => {
+    const countedByAnEvent = (size: number) => {
+      const { fake, cache, registry } = setup();
+      seed(fake);
+      for (let i = 3; i < size; i++)
+        fake.put(aMachine({ metadata: { name: `demo-md-0-abc12-m${i}` } }));
+      const model = registry.get('cpaas-system', 'demo');
+      model.refresh();
+      // The pool's first partial refresh builds its tally from its machines.
+      fake.put(
+        aMachine({ metadata: { name: 'demo-md-0-abc12-m0' }, status: { phase: 'Provisioning' } }),
+      );
+      model.refresh();
+      const [rebuilds, counted] = [model.fullRebuilds, model.machinesCounted];
+      fake.put(
+        aMachine({ metadata: { name: 'demo-md-0-abc12-m1' }, status: { phase: 'Provisioning' } }),
+      );
+      const changes = model.refresh();
+      const full = fullViews(cache);
+      expect(model.pools()).toEqual(full?.pools);
+      expect(model.machines()).toEqual(full?.machines);
+      return {
+        changes: changes.map((c) => `${c.type} ${c.kind} ${c.id}`),
+        rebuilds: model.fullRebuilds - rebuilds,
+        counted: model.machinesCounted - counted,
+      };
+    };
+    const expected = {
+      changes: ['upsert pool demo-md-0', 'upsert machine demo-md-0-abc12-m1'],
+      rebuilds: 0,
+      counted: 2,
+    };
+    expect(countedByAnEvent(3)).toEqual(expected);
+    expect(countedByAnEvent(300)).toEqual(expected);
+  });
+
+  it("sends each change as JSON.stringify of it, the view's JSON made once", () => {
+    const { fake, registry } = setup();
+    seed(fake);
+    const model = registry.get('cpaas-system', 'demo');
+    const first = model.refresh();
+    fake.put(
+      aMachine({ metadata: { name: 'demo-md-0-abc12-m1' }, status: { phase: 'Provisioning' } }),
+    );
+    fake.remove(aMachine({ metadata: { name: 'demo-md-0-abc12-m2' } }));
+    const changes = [...first, ...model.refresh()];
+    expect(changes.some((c) => c.type === 'delete')).toBe(true);
+    for (const c of changes) expect(changeJson(c)).toBe(JSON.stringify(c));
+    const [one] = changes;
+    expect(one && frameOfJson('E-1', changeJson(one))).toBe(one && frameOf('E-1', one));
   });
 
   it('follows a claim change of a DCSMachine into the IP pool and the pool showing its usage', () => {

@@ -1,9 +1,10 @@
 import {
   buildClusterViews,
-  buildControlPlanePoolFrom,
-  buildWorkerPoolFrom,
   clusterView,
+  controlPlanePoolCard,
   controlPlanePoolMachine,
+  PoolTally,
+  workerPoolCard,
   workerPoolMachine,
   type ControlPlanePoolOwnObjects,
   type PoolMachine,
@@ -27,6 +28,8 @@ import {
 } from '@dcs/domain';
 import type { ObjectCache } from '../cache/object-cache';
 import { indexes, type Cached } from '../cache/watched-kinds';
+import { DueTimes } from './due-times';
+import { sameJson } from './same-json';
 
 /**
  * The views of one cluster, kept current from the cache and shared by REST and the stream.
@@ -61,14 +64,11 @@ export class ClusterModel {
   /** Machines by pool id, for `GET …/nodepools/{pool}/machines`. */
   readonly #machinesByPool = new Map<string, Set<string>>();
   /** Diagnosis due times of machines, whose minimum schedules a rebuild with no object changing. */
-  readonly #due = new Map<string, number>();
+  readonly #due = new DueTimes();
   /** Views of machines whose objects did not change are reused, not rebuilt (issue 14). */
   readonly #machineViews = new MachineViewMemo();
-  /** Per pool, its machines' entries as last built, and what they were judged against. */
-  readonly #poolStates = new Map<
-    string,
-    { basis: readonly unknown[]; entries: Map<string, PoolMachine> }
-  >();
+  /** Per pool, its machines' entries as last built (with their counts), and what they were judged against. */
+  readonly #poolStates = new Map<string, { basis: readonly unknown[]; tally: PoolTally }>();
   #cluster: ClusterView | undefined;
   #clusterStale = false;
   /** Bumped whenever a view changes: keys caches of serialized responses. */
@@ -77,6 +77,7 @@ export class ClusterModel {
   #exists = false;
   #dirtyAll = true;
   #fullRebuilds = 0;
+  #machinesCounted = 0;
   /** Pools whose own objects changed (MachineDeployment, MachineSet…): every machine is rechecked. */
   readonly #dirtyPools = new Set<string>();
   /** Pools where only some machines changed (the common case), and which ones. */
@@ -101,9 +102,7 @@ export class ClusterModel {
 
   /** The earliest time a view changes by the clock alone (a machine becoming "stuck"). */
   get recheckAt(): number | undefined {
-    let min: number | undefined;
-    for (const t of this.#due.values()) if (min === undefined || t < min) min = t;
-    return min;
+    return this.#due.min;
   }
 
   markAll(): void {
@@ -113,6 +112,15 @@ export class ClusterModel {
   /** How many times the whole cluster was rebuilt (the rare path; a per-event one is a defect). */
   get fullRebuilds(): number {
     return this.#fullRebuilds;
+  }
+
+  /**
+   * How many machine entries the pools' cards were counted from, in or out (PoolTally): a
+   * machine's event counts 2 (its old entry out, its new one in) whatever its pool's size; a
+   * pool built again counts its machines.
+   */
+  get machinesCounted(): number {
+    return this.#machinesCounted;
   }
 
   markPool(id: string): void {
@@ -474,35 +482,39 @@ export class ClusterModel {
     const left: string[] = [];
     const raw: Cached<'Machine'>[] = [];
     if (only && state && sameBasis(state.basis, basis)) {
+      // A machine's event: its entry's share of the counts is replaced, the pool is not walked.
+      const counted = state.tally.touched;
       for (const name of only) {
         const m = s.Machine.get(ns, name);
         if (m && inPool(m)) {
           const entry = entryOf(m);
-          state.entries.set(name, entry);
+          state.tally.set(entry);
           changed.push(entry.view);
           raw.push(m);
-        } else if (state.entries.delete(name)) left.push(name);
+        } else if (state.tally.delete(name)) left.push(name);
       }
+      this.#machinesCounted += state.tally.touched - counted;
     } else {
-      const before = state?.entries;
-      state = { basis, entries: new Map() };
-      this.#poolStates.set(id, state);
+      const before = state?.tally;
+      const entries: PoolMachine[] = [];
       for (const m of s.Machine.byIndex('pool', poolKey)) {
         if (!inPool(m)) continue;
         const entry = entryOf(m);
-        state.entries.set(entry.view.name, entry);
+        entries.push(entry);
         changed.push(entry.view);
         raw.push(m);
       }
-      for (const name of before?.keys() ?? this.#machinesByPool.get(id) ?? [])
-        if (!state.entries.has(name)) left.push(name);
+      state = { basis, tally: PoolTally.of(entries) };
+      this.#machinesCounted += state.tally.touched;
+      this.#poolStates.set(id, state);
+      for (const name of before?.names() ?? this.#machinesByPool.get(id) ?? [])
+        if (!state.tally.has(name)) left.push(name);
     }
-    const entries = [...state.entries.values()];
-    const built =
+    const pool =
       own.kind === 'control-plane'
-        ? buildControlPlanePoolFrom(own.objects, entries, ctx)
-        : buildWorkerPoolFrom(own.objects, entries, ctx);
-    return { pool: built.pool, changed, left, raw };
+        ? controlPlanePoolCard(own.objects, state.tally, ctx)
+        : workerPoolCard(own.objects, state.tally, ctx);
+    return { pool, changed, left, raw };
   }
 }
 
@@ -535,6 +547,18 @@ const sameBasis = (a: readonly unknown[], b: readonly unknown[]) =>
 
 const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Each upsert's data as the stream sends it, made from the view's JSON upsertOne has. */
+const changeJsonOf = new WeakMap<ViewChange, string>();
+
+/**
+ * JSON.stringify(change), without serializing the view a second time when upsertOne made the
+ * change (issue 28: the stream's frame of a view that changed is made from the JSON that told it
+ * changed).
+ */
+export function changeJson(change: ViewChange): string {
+  return changeJsonOf.get(change) ?? JSON.stringify(change);
+}
+
 function upsertOne<K extends StreamViewKind>(
   kind: K,
   map: Map<string, Stored<StreamViews[K]>>,
@@ -544,11 +568,21 @@ function upsertOne<K extends StreamViewKind>(
   const stored = map.get(id);
   // The same object (a reused view) cannot differ: skip serializing it to compare.
   if (stored?.view === view) return [];
+  // Nor can one the walk finds alike: a pool's card, counted again on each of its machines'
+  // events, mostly is. (A machine's view is built again only when its objects changed: a walk
+  // would mostly find it different, then serialize it anyway.)
+  if (stored && kind !== 'machine' && sameJson(stored.view, view)) return [];
   const json = JSON.stringify(view);
   if (stored?.json === json) return [];
   map.set(id, { view, json });
   // TypeScript cannot correlate `kind` and `view` through the generic; they match by signature.
-  return [{ type: 'upsert', kind, id, view } as StreamUpsert];
+  const change = { type: 'upsert', kind, id, view } as StreamUpsert;
+  // The keys in the order above: JSON.stringify(change) exactly.
+  changeJsonOf.set(
+    change,
+    `${JSON.stringify({ type: 'upsert', kind, id }).slice(0, -1)},"view":${json}}`,
+  );
+  return [change];
 }
 
 function sync<K extends StreamViewKind>(

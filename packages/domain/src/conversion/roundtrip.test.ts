@@ -974,7 +974,27 @@ describe('hub → spoke → hub (v1beta2 → v1beta1 → v1beta2) gives the hub 
       RUNS,
     );
   });
+  // The conversion works on its own copy in place (issue 28): never on the object it was given.
+  it.each(cases)('%s: the hub converted is left as it was', (_kind, arb) => {
+    fc.assert(
+      fc.property(arb, (hub) => {
+        const given = deepFreeze(structuredClone(hub));
+        expect(to(given, 'v1beta1')).toEqual(to(structuredClone(hub), 'v1beta1'));
+        expect(given).toEqual(hub);
+      }),
+      RUNS,
+    );
+  });
 });
+
+/** Frozen all the way down: a write into it throws (modules are strict). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 /**
  * What a v1beta1 object comes back as even in Go: v1beta1's bool fields without omitempty are

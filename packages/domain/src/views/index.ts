@@ -21,3 +21,4 @@ export * from './health-check';
 export * from './machine-find';
 export * from './drain';
 export * from './deletion';
+export * from './pool-tally';

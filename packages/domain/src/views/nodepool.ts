@@ -1,6 +1,5 @@
 import { resolveFenceposts } from '../intstr';
 import { CONTROL_PLANE_POOL_ID, LABEL_CLUSTER_NAME, LABEL_SET_NAME } from '../labels';
-import type { Severity } from '../rules/issue';
 import { parseRfc3339 } from '../rules/restart';
 import type { VersionsCatalog } from '../schemas/catalog';
 import type {
@@ -21,30 +20,26 @@ import {
   PROVIDER_MIN_PERSISTENT_DISKS,
 } from '../versions';
 import { conditionViews, v1beta2ConditionViews, type ConditionView } from './conditions';
-import type { DiagnosisCode, DiagnosisOptions } from './diagnosis';
+import type { DiagnosisOptions } from './diagnosis';
 import type { IpPoolEntryView, IpPoolView } from './ippool';
-import {
-  factsAvailable,
-  type MachineFacts,
-  type MachineView,
-  type MachineViewOptions,
-} from './machine';
+import type { MachineFacts, MachineView, MachineViewOptions } from './machine';
 import { machineFactsVia, machineViewVia, type MachineViewMemo } from './machine-memo';
-import type { ViewMessageKey } from './messages';
 import { autoscalerProblems, poolAutoscalerView, type PoolAutoscalerView } from './autoscaler';
 import { poolHealthCheckSummary, type PoolHealthCheckSummary } from './health-check';
 import { pauseView, type PauseView } from './pause';
 import { controlPlaneRuleProblems, workerPoolRuleProblems } from './pool-rules';
 import { sortProblems, viewProblem, type ViewProblem } from './problem';
+import { PoolTally, type PoolStatusCounts } from './pool-tally';
 import {
-  controlPlaneRolloutOf,
+  controlPlaneRolloutOfCounts,
   findNewMachineSet,
   isCurrentControlPlaneMachine,
-  rolloutOfFacts,
+  rolloutOfTally,
+  type LiveCounts,
   type RolloutView,
   type StrategyType,
 } from './rollout';
-import { compareStrings, optional, replicasOf } from './util';
+import { optional, replicasOf } from './util';
 import { catalogVersionOfTemplate, newestUpgrade } from './versions';
 
 /** What a pool is doing, computed from its objects; never `Running` while a machine is not Ready. */
@@ -283,74 +278,6 @@ export function isLegacyDiskLayout(
   );
 }
 
-const diagnosisProblemKey: Record<DiagnosisCode, ViewMessageKey> = {
-  'placement-stall': 'view.problem.placementStall',
-  'early-failure': 'view.problem.earlyFailure',
-  'waiting-for-ip': 'view.problem.waitingForIp',
-  'vm-failed': 'view.problem.vmFailed',
-  'node-not-healthy': 'view.problem.nodeNotHealthy',
-};
-
-/** How many machine names a pool problem lists; the machines' own views carry the rest. */
-const LISTED_MACHINES = 5;
-
-/**
- * One problem per diagnosis code, naming the first machines by name (T-1). `machines` must be in
- * name order: the names listed then do not depend on the order the objects arrived in (which
- * differs between the cache's indexes, and so between a full and an incremental rebuild).
- */
-function machineProblems(machines: readonly MachineView[]): ViewProblem[] {
-  const byCode = new Map<DiagnosisCode, MachineView[]>();
-  for (const m of machines) {
-    if (!m.diagnosis) continue;
-    const list = byCode.get(m.diagnosis.code);
-    if (list) list.push(m);
-    else byCode.set(m.diagnosis.code, [m]);
-  }
-  return [...byCode].map(([code, list]) => {
-    const severity: Severity = list.some((m) => m.diagnosis?.severity === 'error')
-      ? 'error'
-      : 'warning';
-    const names = list.slice(0, LISTED_MACHINES).map((m) => m.name);
-    const more = list.length - names.length;
-    return viewProblem(
-      code,
-      severity,
-      diagnosisProblemKey[code],
-      { count: list.length, machines: names.join(', ') + (more > 0 ? ` (+${more})` : '') },
-      list[0]?.diagnosis?.rule,
-    );
-  });
-}
-
-/**
- * Issue 26 item 6: one problem per PodDisruptionBudget refusing the drain of the pool's deleting
- * machines ("drain blocked by PodDisruptionBudget web"), with its needs/has and the machines it
- * holds (in name order, as above). A warning: the deletion waits, for ever without a
- * nodeDrainTimeout, until the budget allows the eviction.
- */
-function drainProblems(machines: readonly MachineView[]): ViewProblem[] {
-  const byBudget = new Map<string, { needs: number; has: number; machines: string[] }>();
-  for (const m of machines) {
-    for (const b of m.drainBlockedBy ?? []) {
-      const entry = byBudget.get(b.name);
-      if (entry) entry.machines.push(m.name);
-      else byBudget.set(b.name, { needs: b.needs, has: b.has, machines: [m.name] });
-    }
-  }
-  return [...byBudget].map(([budget, e]) => {
-    const names = e.machines.slice(0, LISTED_MACHINES);
-    const more = e.machines.length - names.length;
-    return viewProblem('drain-blocked', 'warning', 'view.problem.drainBlocked', {
-      budget,
-      needs: e.needs,
-      has: e.has,
-      count: e.machines.length,
-      machines: names.join(', ') + (more > 0 ? ` (+${more})` : ''),
-    });
-  });
-}
-
 /** Conditions False with severity Error/Warning of the pool's owner object, as problems. */
 function conditionProblems(conditions: readonly Condition[] | undefined): ViewProblem[] {
   const bad = (conditions ?? []).filter(
@@ -433,11 +360,10 @@ interface StatusFacts {
   ownerHasStatus: boolean;
   errorCondition: boolean;
   desired: number;
-  machines: readonly MachineView[];
+  /** What the pool's machines' views count (PoolTally). */
+  machines: PoolStatusCounts;
   rolloutInProgress: boolean;
 }
-
-const COMING_UP = new Set(['Pending', 'Provisioning', 'Provisioned']);
 
 /**
  * The honest status of a pool. Precedence: Deleting, Paused, Failed, Degraded (failed or stuck
@@ -447,22 +373,17 @@ const COMING_UP = new Set(['Pending', 'Provisioning', 'Provisioned']);
 export function poolStatus(f: StatusFacts): PoolStatus {
   if (f.deleting) return 'Deleting';
   if (f.paused) return 'Paused';
-  const live = f.machines.filter((m) => !m.deleting);
-  const deletingCount = f.machines.length - live.length;
-  const ready = live.filter((m) => m.ready).length;
-  const failed = live.filter((m) => m.diagnosis?.code === 'vm-failed').length;
-  const stuck = live.filter((m) => m.diagnosis && m.diagnosis.code !== 'vm-failed').length;
-  if (f.ownerFailed || (f.desired > 0 && ready === 0 && failed > 0)) return 'Failed';
-  if (failed > 0 || stuck > 0 || f.errorCondition) return 'Degraded';
+  const m = f.machines;
+  const live = m.machines - m.deleting;
+  if (f.ownerFailed || (f.desired > 0 && m.ready === 0 && m.failed > 0)) return 'Failed';
+  if (m.failed > 0 || m.stuck > 0 || f.errorCondition) return 'Degraded';
   if (f.rolloutInProgress) return 'Updating';
-  if (!f.ownerHasStatus && f.machines.length === 0 && f.desired > 0) return 'Unknown';
-  if (live.length < f.desired) return 'ScalingUp';
-  if (live.length > f.desired) return 'ScalingDown';
-  const notReady = live.filter((m) => !m.ready);
-  if (notReady.length > 0)
-    return notReady.some((m) => COMING_UP.has(m.phase)) ? 'Provisioning' : 'Degraded';
-  if (deletingCount > 0) return 'ScalingDown';
-  if (ready < f.desired) return 'Provisioning';
+  if (!f.ownerHasStatus && m.machines === 0 && f.desired > 0) return 'Unknown';
+  if (live < f.desired) return 'ScalingUp';
+  if (live > f.desired) return 'ScalingDown';
+  if (m.notReady > 0) return m.notReadyComingUp > 0 ? 'Provisioning' : 'Degraded';
+  if (m.deleting > 0) return 'ScalingDown';
+  if (m.ready < f.desired) return 'Provisioning';
   return 'Running';
 }
 
@@ -504,6 +425,18 @@ function machineOptions(
   return options;
 }
 
+/** Whether an IP pool's entries keep persistent disks (R-MD-3), read once per view. */
+const persistentDisksOf = new WeakMap<IpPoolView, boolean>();
+
+function hasPersistentDisks(ipPool: IpPoolView): boolean {
+  let has = persistentDisksOf.get(ipPool);
+  if (has === undefined) {
+    has = ipPool.entries.some((e) => e.persistentDisk.length > 0);
+    persistentDisksOf.set(ipPool, has);
+  }
+  return has;
+}
+
 /** Views are never changed once built: an IP pool's entries are indexed once per view. */
 const entriesIndex = new WeakMap<IpPoolView, Map<string, IpPoolEntryView>>();
 const NO_ENTRIES = new Map<string, IpPoolEntryView>();
@@ -527,32 +460,21 @@ const dcsOf = (index: Map<string, DCSMachine>, m: Machine) =>
 
 function replicaCounts(
   desired: number,
-  machines: readonly MachineFacts[],
+  machines: LiveCounts,
   updated: number,
   minReadySeconds: number,
   now: Date,
 ): PoolReplicas {
-  let current = 0;
-  let ready = 0;
-  let available = 0;
-  for (const f of machines) {
-    if (f.deleting) continue;
-    current++;
-    if (!f.ready) continue;
-    ready++;
-    if (factsAvailable(f, minReadySeconds, now)) available++;
-  }
+  const available = machines.available(minReadySeconds, now);
   return {
     desired,
-    current,
-    ready,
+    current: machines.live,
+    ready: machines.ready,
     updated,
     available,
     unavailable: Math.max(0, desired - available),
   };
 }
-
-const sortByName = (views: MachineView[]) => views.sort((a, b) => compareStrings(a.name, b.name));
 
 function ipPoolUsage(name: string | undefined, ipPool: IpPoolView | undefined) {
   if (name === undefined) return {};
@@ -637,6 +559,19 @@ export function buildWorkerPoolFrom(
   entries: readonly PoolMachine[],
   ctx: PoolViewContext,
 ): PoolWithMachines {
+  const tally = PoolTally.of(entries);
+  return { pool: workerPoolCard(o, tally, ctx), machines: tally.views() };
+}
+
+/**
+ * A worker pool's card from the tally of its machines' entries: what buildWorkerPoolFrom builds,
+ * without walking the machines (issue 28: a pool kept incrementally updates the tally).
+ */
+export function workerPoolCard(
+  o: WorkerPoolOwnObjects,
+  tally: PoolTally,
+  ctx: PoolViewContext,
+): NodePoolView {
   const md = o.machineDeployment;
   const name = md.metadata.name ?? '';
   const spec = md.spec;
@@ -645,9 +580,7 @@ export function buildWorkerPoolFrom(
   const templateName = tplSpec?.infrastructureRef.name ?? '';
   const template = summarizeTemplate(templateName, o.machineTemplate);
   const poolName = template.ipPoolName;
-  const machines = sortByName(entries.map((e) => e.view));
-  const facts = entries.map((e) => e.facts);
-  const rollout = rolloutOfFacts(md, o.machineSets, facts, ctx.now);
+  const rollout = rolloutOfTally(md, o.machineSets, tally.rollout, ctx.now);
   const { strategy, invalid } = strategyOf(
     spec?.strategy?.type ?? 'RollingUpdate',
     spec?.strategy?.rollingUpdate?.maxSurge,
@@ -658,7 +591,7 @@ export function buildWorkerPoolFrom(
   const version = tplSpec?.version;
   const bootstrapName = tplSpec?.bootstrap.configRef?.name;
 
-  const problems: ViewProblem[] = [...machineProblems(machines), ...drainProblems(machines)];
+  const problems: ViewProblem[] = [...tally.machineProblems(), ...tally.drainProblems()];
   if (!template.found) {
     problems.push(
       viewProblem('machine-template-missing', 'error', 'view.problem.machineTemplateMissing', {
@@ -707,7 +640,7 @@ export function buildWorkerPoolFrom(
         ),
       );
     }
-    const persistentDisks = o.ipPool.entries.some((e) => e.persistentDisk.length > 0);
+    const persistentDisks = hasPersistentDisks(o.ipPool);
     const surge = strategy.resolved?.maxSurge ?? 0;
     if (persistentDisks && surge > 0) {
       problems.push(
@@ -756,6 +689,7 @@ export function buildWorkerPoolFrom(
   const autoscaler = poolAutoscalerView(md);
   problems.push(...autoscalerProblems(autoscaler, desired));
 
+  const counts = tally.statusCounts();
   const pause = pauseView(md, ctx.cluster, spec?.paused === true);
   const paused = pause.paused;
   const status = poolStatus({
@@ -767,7 +701,7 @@ export function buildWorkerPoolFrom(
       (c) => c.status === 'False' && c.severity === 'Error',
     ),
     desired,
-    machines,
+    machines: counts,
     rolloutInProgress: rollout.inProgress,
   });
 
@@ -777,7 +711,13 @@ export function buildWorkerPoolFrom(
     name,
     cluster: spec?.clusterName ?? '',
     namespace: md.metadata.namespace ?? '',
-    replicas: replicaCounts(desired, facts, rollout.updated, spec?.minReadySeconds ?? 0, ctx.now),
+    replicas: replicaCounts(
+      desired,
+      tally.rollout.all,
+      rollout.updated,
+      spec?.minReadySeconds ?? 0,
+      ctx.now,
+    ),
     ...(version !== undefined ? { version } : {}),
     ...optional(
       'upgradeAvailable',
@@ -791,8 +731,8 @@ export function buildWorkerPoolFrom(
     problems: sortProblems(problems),
     badges: {
       legacyDiskLayout,
-      stuckMachines: countStuck(machines),
-      failedMachines: countFailed(machines),
+      stuckMachines: counts.stuckMachines,
+      failedMachines: counts.failedMachines,
     },
     conditions: conditionViews(md.status?.conditions),
     ...optional('v1beta2', poolV1Beta2Status(md)),
@@ -813,7 +753,7 @@ export function buildWorkerPoolFrom(
     ...restartOf(spec?.rolloutAfter, ctx.now),
     ...optional('createdAt', md.metadata.creationTimestamp),
   };
-  return { pool, machines };
+  return pool;
 }
 
 /** The control-plane pool (U-2) and its machines' views. */
@@ -843,14 +783,22 @@ export function buildControlPlanePoolFrom(
   entries: readonly PoolMachine[],
   ctx: PoolViewContext,
 ): PoolWithMachines {
+  const tally = PoolTally.of(entries);
+  return { pool: controlPlanePoolCard(o, tally, ctx), machines: tally.views() };
+}
+
+/** The control-plane pool's card from the tally of its machines' entries (workerPoolCard). */
+export function controlPlanePoolCard(
+  o: ControlPlanePoolOwnObjects,
+  tally: PoolTally,
+  ctx: PoolViewContext,
+): NodePoolView {
   const kcp = o.controlPlane;
   const spec = kcp.spec;
   const desired = spec?.replicas ?? 1;
   const templateName = spec?.machineTemplate.infrastructureRef.name ?? '';
   const template = summarizeTemplate(templateName, o.machineTemplate);
-  const machines = sortByName(entries.map((e) => e.view));
-  const facts = entries.map((e) => e.facts);
-  const rollout = controlPlaneRolloutOf(kcp, entries, ctx.now);
+  const rollout = controlPlaneRolloutOfCounts(kcp, tally.rollout.all, tally.upToDate, ctx.now);
   const { strategy, invalid } = strategyOf(
     'RollingUpdate',
     spec?.rolloutStrategy?.rollingUpdate?.maxSurge ?? 1,
@@ -858,7 +806,7 @@ export function buildControlPlanePoolFrom(
     desired,
   );
   const version = spec?.version;
-  const problems: ViewProblem[] = [...machineProblems(machines), ...drainProblems(machines)];
+  const problems: ViewProblem[] = [...tally.machineProblems(), ...tally.drainProblems()];
   if (!template.found) {
     problems.push(
       viewProblem('machine-template-missing', 'error', 'view.problem.machineTemplateMissing', {
@@ -881,6 +829,7 @@ export function buildControlPlanePoolFrom(
   problems.push(...versionProblems(version, template.vmTemplateName, ctx, false));
   problems.push(...conditionProblems(kcp.status?.conditions));
 
+  const counts = tally.statusCounts();
   const pause = pauseView(kcp, ctx.cluster);
   const paused = pause.paused;
   const status = poolStatus({
@@ -892,7 +841,7 @@ export function buildControlPlanePoolFrom(
       (c) => c.status === 'False' && c.severity === 'Error',
     ),
     desired,
-    machines,
+    machines: counts,
     rolloutInProgress: rollout.inProgress,
   });
   const pool: NodePoolView = {
@@ -901,7 +850,7 @@ export function buildControlPlanePoolFrom(
     name: kcp.metadata.name ?? '',
     cluster: clusterOfControlPlane(kcp, ctx.cluster),
     namespace: kcp.metadata.namespace ?? '',
-    replicas: replicaCounts(desired, facts, rollout.updated, 0, ctx.now),
+    replicas: replicaCounts(desired, tally.rollout.all, rollout.updated, 0, ctx.now),
     ...optional('version', version),
     ...optional('upgradeAvailable', newestUpgrade(version, ctx.versions ?? [])),
     machineTemplate: template,
@@ -911,8 +860,8 @@ export function buildControlPlanePoolFrom(
     problems: sortProblems(problems),
     badges: {
       legacyDiskLayout: false,
-      stuckMachines: countStuck(machines),
-      failedMachines: countFailed(machines),
+      stuckMachines: counts.stuckMachines,
+      failedMachines: counts.failedMachines,
     },
     conditions: conditionViews(kcp.status?.conditions),
     ...optional('v1beta2', poolV1Beta2Status(kcp)),
@@ -929,7 +878,7 @@ export function buildControlPlanePoolFrom(
     ...restartOf(spec?.rolloutAfter, ctx.now),
     ...optional('createdAt', kcp.metadata.creationTimestamp),
   };
-  return { pool, machines };
+  return pool;
 }
 
 /** A pool's rolloutAfter and whether it is still to come (O-RESTART). */
@@ -950,11 +899,6 @@ function clusterOfControlPlane(kcp: KubeadmControlPlane, cluster: Cluster | unde
     ''
   );
 }
-
-const countStuck = (machines: readonly MachineView[]) =>
-  machines.filter((m) => m.diagnosis && m.diagnosis.code !== 'vm-failed').length;
-const countFailed = (machines: readonly MachineView[]) =>
-  machines.filter((m) => m.diagnosis?.code === 'vm-failed').length;
 
 /** The worker pool's card (U-3). */
 export function workerPoolView(o: WorkerPoolObjects, ctx: PoolViewContext): NodePoolView {

@@ -124,46 +124,110 @@ function fenceposts(
   }
 }
 
-interface Counts {
-  live: MachineFacts[];
-  isUpdated: (f: MachineFacts) => boolean;
-  desired: number;
-  minReadySeconds: number;
-  allowed: { maxSurge: number; maxUnavailable: number } | undefined;
-  now: Date;
-}
+/**
+ * Live machines (not being deleted) counted as a rollout and a pool's replicas read them, kept
+ * by adding and removing each machine's facts: a pool built incrementally updates the counts of
+ * one machine's event instead of walking the pool (issue 28). Availability depends on the clock
+ * when minReadySeconds > 0: the ready machines whose Ready transition is known are kept aside and
+ * judged at each count (factsAvailable), the others count as they are.
+ */
+export class LiveCounts {
+  live = 0;
+  ready = 0;
+  /** Ready machines available whatever the clock (no Ready transition known). */
+  #readyAlways = 0;
+  /** Ready machines whose availability depends on the clock and minReadySeconds. */
+  readonly #timed = new Set<MachineFacts>();
 
-/** Live machines of the current template that are available. */
-function updatedAvailable(c: Omit<Counts, 'allowed'>): number {
-  let n = 0;
-  for (const f of c.live) if (c.isUpdated(f) && factsAvailable(f, c.minReadySeconds, c.now)) n++;
-  return n;
-}
-
-function rolloutCounts(c: Counts) {
-  let updated = 0;
-  let updatedReady = 0;
-  let available = 0;
-  for (const f of c.live) {
-    if (c.isUpdated(f)) {
-      updated++;
-      if (f.ready) updatedReady++;
-    }
-    if (factsAvailable(f, c.minReadySeconds, c.now)) available++;
+  /** Counts `f` in (nothing when it is being deleted). */
+  add(f: MachineFacts): void {
+    if (f.deleting) return;
+    this.live++;
+    if (!f.ready) return;
+    this.ready++;
+    if (f.readySince === undefined) this.#readyAlways++;
+    else this.#timed.add(f);
   }
+
+  /** Counts `f` out: the inverse of add(f), for the same facts. */
+  remove(f: MachineFacts): void {
+    if (f.deleting) return;
+    this.live--;
+    if (!f.ready) return;
+    this.ready--;
+    if (f.readySince === undefined) this.#readyAlways--;
+    else this.#timed.delete(f);
+  }
+
+  /** Ready machines that are available (factsAvailable) at `now`. */
+  available(minReadySeconds: number, now: Date): number {
+    if (minReadySeconds <= 0) return this.ready;
+    let n = this.#readyAlways;
+    for (const f of this.#timed) if (factsAvailable(f, minReadySeconds, now)) n++;
+    return n;
+  }
+}
+
+/** A worker pool's live machines, in all and by MachineSet (their set-name label). */
+export class RolloutTally {
+  readonly all = new LiveCounts();
+  readonly #bySet = new Map<string | undefined, LiveCounts>();
+
+  static of(machines: readonly MachineFacts[]): RolloutTally {
+    const t = new RolloutTally();
+    for (const f of machines) t.add(f);
+    return t;
+  }
+
+  add(f: MachineFacts): void {
+    if (f.deleting) return;
+    this.all.add(f);
+    let c = this.#bySet.get(f.set);
+    if (!c) {
+      c = new LiveCounts();
+      this.#bySet.set(f.set, c);
+    }
+    c.add(f);
+  }
+
+  remove(f: MachineFacts): void {
+    if (f.deleting) return;
+    this.all.remove(f);
+    const c = this.#bySet.get(f.set);
+    if (!c) return;
+    c.remove(f);
+    if (c.live === 0) this.#bySet.delete(f.set);
+  }
+
+  /** Live machines labelled with set `name` exactly (undefined: unlabelled). */
+  ofSet(name: string | undefined): LiveCounts | undefined {
+    return this.#bySet.get(name);
+  }
+}
+
+function rolloutCounts(
+  all: LiveCounts,
+  updated: LiveCounts | undefined,
+  desired: number,
+  minReadySeconds: number,
+  allowed: { maxSurge: number; maxUnavailable: number } | undefined,
+  now: Date,
+) {
+  const updatedCount = updated?.live ?? 0;
+  const available = all.available(minReadySeconds, now);
   return {
-    desired: c.desired,
-    updated,
-    updatedReady,
-    progress: c.desired === 0 ? 1 : Math.min(1, updated / c.desired),
+    desired,
+    updated: updatedCount,
+    updatedReady: updated?.ready ?? 0,
+    progress: desired === 0 ? 1 : Math.min(1, updatedCount / desired),
     // Machines being deleted are left out: Cluster API has already given them up.
     surge: {
-      inUse: Math.max(0, c.live.length - c.desired),
-      ...(c.allowed ? { allowed: c.allowed.maxSurge } : {}),
+      inUse: Math.max(0, all.live - desired),
+      ...(allowed ? { allowed: allowed.maxSurge } : {}),
     },
     unavailable: {
-      inUse: Math.max(0, c.desired - available),
-      ...(c.allowed ? { allowed: c.allowed.maxUnavailable } : {}),
+      inUse: Math.max(0, desired - available),
+      ...(allowed ? { allowed: allowed.maxUnavailable } : {}),
     },
   };
 }
@@ -189,26 +253,35 @@ export function rolloutOfFacts(
   machines: readonly MachineFacts[],
   now: Date,
 ): RolloutView {
+  return rolloutOfTally(md, machineSets, RolloutTally.of(machines), now);
+}
+
+/** rolloutOfFacts over the pool's counts, as a pool built incrementally keeps them (issue 28). */
+export function rolloutOfTally(
+  md: MachineDeployment,
+  machineSets: readonly MachineSet[],
+  tally: RolloutTally,
+  now: Date,
+): RolloutView {
   const desired = replicasOf(md);
   const minReadySeconds = md.spec?.minReadySeconds ?? 0;
   const strategyType: StrategyType = md.spec?.strategy?.type ?? 'RollingUpdate';
   const newMs = findNewMachineSet(md, machineSets, now);
   const newName = newMs?.metadata.name;
 
-  const bySet = new Map<string, MachineFacts[]>();
-  const live: MachineFacts[] = [];
-  for (const f of machines) {
-    if (f.deleting) continue;
-    live.push(f);
-    const set = f.set ?? '';
-    const list = bySet.get(set);
-    if (list) list.push(f);
-    else bySet.set(set, [f]);
-  }
   const setView = (ms: MachineSet): MachineSetView => {
     const name = ms.metadata.name ?? '';
-    const own = bySet.get(name) ?? [];
-    const ready = own.filter((f) => f.ready);
+    // A set without a name counts the machines without the label too (as `set ?? ''`).
+    const own = name === '' ? [tally.ofSet(''), tally.ofSet(undefined)] : [tally.ofSet(name)];
+    let current = 0;
+    let ready = 0;
+    let available = 0;
+    for (const c of own) {
+      if (!c) continue;
+      current += c.live;
+      ready += c.ready;
+      available += c.available(minReadySeconds, now);
+    }
     const revision = ms.metadata.annotations?.[ANNOTATION_REVISION];
     const version = ms.spec?.template?.spec.version;
     const infrastructureTemplate = ms.spec?.template?.spec.infrastructureRef.name;
@@ -216,9 +289,9 @@ export function rolloutOfFacts(
     return {
       name,
       replicas: ms.spec?.replicas ?? 0,
-      current: own.length,
-      ready: ready.length,
-      available: ready.filter((f) => factsAvailable(f, minReadySeconds, now)).length,
+      current,
+      ready,
+      available,
       ...(revision !== undefined ? { revision } : {}),
       ...(version !== undefined ? { version } : {}),
       ...(ms.metadata.creationTimestamp ? { createdAt: ms.metadata.creationTimestamp } : {}),
@@ -238,9 +311,10 @@ export function rolloutOfFacts(
         compareStrings(a.metadata.name ?? '', b.metadata.name ?? ''),
     )
     .map(setView);
-  const isUpdated = (f: MachineFacts) => newName !== undefined && f.set === newName;
-  const strayMachines = live.some((f) => !isUpdated(f));
-  const rollout = { live, isUpdated, desired, minReadySeconds, now };
+  // Live machines of the current template: labelled with the new set's name exactly.
+  const updated = newName !== undefined ? tally.ofSet(newName) : undefined;
+  const strayMachines = tally.all.live > (updated?.live ?? 0);
+  const updatedAvailable = updated?.available(minReadySeconds, now) ?? 0;
   const inProgress =
     oldSets.some((s) => s.current > 0 || s.replicas > 0) ||
     strayMachines ||
@@ -249,7 +323,7 @@ export function rolloutOfFacts(
     // not done until every machine of the new template is available (as `kubectl rollout
     // status` waits). Only after a template change — an earlier set exists — not on a scale-up
     // of a pool that never rolled.
-    (oldSets.length > 0 && updatedAvailable(rollout) < desired);
+    (oldSets.length > 0 && updatedAvailable < desired);
 
   const rollingUpdate = md.spec?.strategy?.rollingUpdate;
   const allowed =
@@ -261,7 +335,7 @@ export function rolloutOfFacts(
     ...(newMs ? { newMachineSet: setView(newMs) } : {}),
     oldMachineSets: oldSets,
     inProgress,
-    ...rolloutCounts({ live, isUpdated, desired, minReadySeconds, allowed, now }),
+    ...rolloutCounts(tally.all, updated, desired, minReadySeconds, allowed, now),
   };
 }
 
@@ -321,25 +395,35 @@ export function controlPlaneRolloutOf(
   machines: readonly { facts: MachineFacts; upToDate: boolean }[],
   now: Date,
 ): RolloutView {
-  const desired = kcp.spec?.replicas ?? 1;
-  const current = new Set<MachineFacts>();
-  const live: MachineFacts[] = [];
+  const all = new LiveCounts();
+  const upToDate = new LiveCounts();
   for (const m of machines) {
-    if (m.facts.deleting) continue;
-    live.push(m.facts);
-    if (m.upToDate) current.add(m.facts);
+    all.add(m.facts);
+    if (m.upToDate) upToDate.add(m.facts);
   }
-  const isUpdated = (f: MachineFacts) => current.has(f);
+  return controlPlaneRolloutOfCounts(kcp, all, upToDate, now);
+}
+
+/**
+ * controlPlaneRolloutOf over the counts of the live machines and of those current among them,
+ * as a pool built incrementally keeps them (issue 28).
+ */
+export function controlPlaneRolloutOfCounts(
+  kcp: KubeadmControlPlane,
+  all: LiveCounts,
+  upToDate: LiveCounts,
+  now: Date,
+): RolloutView {
+  const desired = kcp.spec?.replicas ?? 1;
   const allowed = fenceposts(kcp.spec?.rolloutStrategy?.rollingUpdate?.maxSurge ?? 1, 0, desired);
   // KubeadmControlPlane says a rolling update is under way until its last replacement is up.
   const rolling =
     findCondition(kcp.status?.conditions, 'MachinesSpecUpToDate')?.reason ===
     'RollingUpdateInProgress';
-  const counts = { live, isUpdated, desired, minReadySeconds: 0, now };
   return {
     strategyType: 'RollingUpdate',
     oldMachineSets: [],
-    inProgress: live.some((f) => !isUpdated(f)) || (rolling && updatedAvailable(counts) < desired),
-    ...rolloutCounts({ live, isUpdated, desired, minReadySeconds: 0, allowed, now }),
+    inProgress: all.live > upToDate.live || (rolling && upToDate.available(0, now) < desired),
+    ...rolloutCounts(all, upToDate, desired, 0, allowed, now),
   };
 }
