@@ -22,14 +22,16 @@ import {
 import { conditionViews, v1beta2ConditionViews, type ConditionView } from './conditions';
 import type { DiagnosisOptions } from './diagnosis';
 import type { IpPoolEntryView, IpPoolView } from './ippool';
-import type { MachineFacts, MachineView, MachineViewOptions } from './machine';
+import type { MachineView, MachineViewOptions } from './machine';
 import { machineFactsVia, machineViewVia, type MachineViewMemo } from './machine-memo';
 import { autoscalerProblems, poolAutoscalerView, type PoolAutoscalerView } from './autoscaler';
 import { poolHealthCheckSummary, type PoolHealthCheckSummary } from './health-check';
 import { pauseView, type PauseView } from './pause';
 import { controlPlaneRuleProblems, workerPoolRuleProblems } from './pool-rules';
 import { sortProblems, viewProblem, type ViewProblem } from './problem';
-import { PoolTally, type PoolStatusCounts } from './pool-tally';
+import { PoolTally, type PoolMachine, type PoolStatusCounts } from './pool-tally';
+
+export type { PoolMachine } from './pool-tally';
 import {
   controlPlaneRolloutOfCounts,
   findNewMachineSet,
@@ -492,17 +494,6 @@ export function buildWorkerPool(o: WorkerPoolObjects, ctx: PoolViewContext): Poo
   const byIp = entriesByIp(o.ipPool);
   const machines = o.machines.map((m) => workerMachineOf(o, ctx, newName, byIp, m, dcsOf(dcs, m)));
   return buildWorkerPoolFrom(o, machines, ctx);
-}
-
-/**
- * One machine of a pool as the pool's card counts it: its view, its facts, and whether it is of
- * the pool's current template. What a pool built incrementally keeps per machine (issue 14): a
- * machine's event rebuilds its own entry, and the card is counted from the entries.
- */
-export interface PoolMachine {
-  view: MachineView;
-  facts: MachineFacts;
-  upToDate: boolean;
 }
 
 /** A worker pool's own objects: what its machines are judged against. */

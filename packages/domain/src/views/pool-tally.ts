@@ -1,11 +1,21 @@
 import type { Severity } from '../rules/issue';
 import type { DiagnosisCode } from './diagnosis';
-import type { MachineView } from './machine';
+import type { MachineFacts, MachineView } from './machine';
 import type { ViewMessageKey } from './messages';
-import type { PoolMachine } from './nodepool';
 import { viewProblem, type ViewProblem } from './problem';
 import { LiveCounts, RolloutTally } from './rollout';
 import { compareStrings } from './util';
+
+/**
+ * One machine of a pool as the pool's card counts it: its view, its facts, and whether it is of
+ * the pool's current template. What a pool built incrementally keeps per machine (issue 14): a
+ * machine's event rebuilds its own entry, and the card is counted from the entries.
+ */
+export interface PoolMachine {
+  view: MachineView;
+  facts: MachineFacts;
+  upToDate: boolean;
+}
 
 /**
  * A pool's machines' entries (PoolMachine) with everything its card counts of them, kept as
